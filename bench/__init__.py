@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that print figures. Tests never assert a time."""

@@ -1,0 +1,42 @@
+"""Seat policies: how a bot seat (or a timed-out player) chooses a move.
+
+A policy is ``policy(game, state, seat, rng) -> action``; it chooses only from
+``game.legal_actions(state, seat)`` and is deterministic for a given ``rng``.
+Each game's ``bots`` module exports ``POLICIES`` with at least ``random`` and
+``greedy``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from collections.abc import Callable
+
+from engine import GAME_PACKAGES
+from engine.base import Action, Game, State
+
+Policy = Callable[[Game, State, int, random.Random], Action]
+
+
+def policies(game_key: str) -> dict[str, Policy]:
+    """Every policy a game offers, by name."""
+    return importlib.import_module(f"{GAME_PACKAGES[game_key]}.bots").POLICIES
+
+
+def policy(game_key: str, name: str) -> Policy:
+    """One named policy for a game."""
+    return policies(game_key)[name]
+
+
+def play_out(game: Game, state: State, chooser: Callable[[int], Policy], rng: random.Random) -> State:
+    """Play ``state`` to the end, asking ``chooser(seat)`` for each seat's policy.
+
+    Seats that owe a move act in seat order, which keeps play-outs reproducible.
+    """
+    while True:
+        seats = game.to_act(state)
+        if not seats:
+            return state
+        seat = min(seats)
+        action = chooser(seat)(game, state, seat, rng)
+        state, _ = game.apply(state, seat, action)
