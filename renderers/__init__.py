@@ -1,0 +1,85 @@
+"""Board pictures: engine views in, PNG pictures out (Pillow).
+
+``render(game_key, view, names)`` draws what ``engine.get(game_key).view(state, seat)``
+returned — the public board when the view is public, a seat's own picture when it
+is private. ``render_results(game_key, view, names)`` draws a finished game. A
+renderer reads nothing but the view, so it cannot leak a secret.
+
+Each game's drawing lives in ``renderers/<game_key>.py``, which exports
+``render(view, names) -> Picture`` and may export ``render_results(view, names)``;
+without one, the generic results picture of `renderers.results` is used. The
+per-game module is imported only when first used, so a game without one fails
+with a clear `RenderError` and the others keep working.
+
+Drawing is CPU work of tens of milliseconds: from the event loop use
+``await render_async(...)`` / ``await render_results_async(...)``, which run it in a
+worker thread (`asyncio.to_thread`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+from collections.abc import Sequence
+from types import ModuleType
+
+from renderers.common import TITLES, Picture, RenderError
+
+__all__ = [
+    "Picture",
+    "RenderError",
+    "render",
+    "render_async",
+    "render_results",
+    "render_results_async",
+]
+
+
+def _module(game_key: str, required: bool) -> ModuleType | None:
+    """``renderers.<game_key>``, imported on first use; None when absent and not ``required``."""
+    if game_key not in TITLES:
+        raise RenderError(f"unknown game {game_key!r}; known: {', '.join(TITLES)}")
+    name = f"{__name__}.{game_key}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:  # the module exists but something it imports is missing
+            raise
+        if required:
+            raise RenderError(
+                f"no renderer for {game_key!r} yet (expected renderers/{game_key}.py)"
+            ) from error
+        return None
+
+
+def _names(names: Sequence[object] | None) -> list[str | None] | None:
+    return None if names is None else [None if n is None else str(n) for n in names]
+
+
+def render(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:
+    """The picture of one view: the public board, or a seat's private picture.
+
+    ``names`` are optional display names per seat; without them seats are A, B, C…
+    """
+    module = _module(game_key, required=True)
+    return module.render(view, _names(names))
+
+
+def render_results(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:
+    """The end-of-game picture of a finished view (one that carries ``"result"``)."""
+    module = _module(game_key, required=False)
+    if module is not None and hasattr(module, "render_results"):
+        return module.render_results(view, _names(names))
+    from renderers import results
+
+    return results.render_results(game_key, view, _names(names))
+
+
+async def render_async(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:
+    """`render` in a worker thread, so the event loop keeps running."""
+    return await asyncio.to_thread(render, game_key, view, names)
+
+
+async def render_results_async(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:
+    """`render_results` in a worker thread."""
+    return await asyncio.to_thread(render_results, game_key, view, names)

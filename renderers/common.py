@@ -1,0 +1,522 @@
+"""The renderers' shared toolkit: fonts, player palette, text, panels, PNG encoding, alt text.
+
+Every picture is drawn from an engine *view* only (see docs/ARCHITECTURE.md), at
+1200–1600 px wide, landscape, and must stay legible when a phone shows it 400 px
+wide: body text is at least ~26 px on a 1400 px canvas, lines are few and thick.
+
+Fonts come from ``data/fonts/`` (see its README for sources and licences):
+
+* ``regular`` / ``bold``: DejaVu Sans, wide Latin, Greek and Cyrillic coverage;
+* ``hand`` / ``hand_bold``: Comic Neue, the handwriting-like face for values a
+  player writes on a sheet (Reef & Ruins);
+* ``cjk``: Noto Sans CJK KR Bold, subset to the few Hangul used in titles
+  (해녀, 제주, 돌하르방). It has no other glyphs: use it for those words only.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+
+#: Font kind -> file in FONT_DIR.
+FONT_FILES: dict[str, str] = {
+    "regular": "DejaVuSans.ttf",
+    "bold": "DejaVuSans-Bold.ttf",
+    "hand": "ComicNeue-Regular.otf",
+    "hand_bold": "ComicNeue-Bold.otf",
+    "cjk": "NotoSansKR-Bold-subset.otf",
+}
+
+#: Discord's limit on an attachment's description (the alt text).
+ALT_MAX = 1024
+
+#: The width most pictures are drawn at; every width stays within 1200–1600.
+WIDTH = 1400
+MIN_WIDTH, MAX_WIDTH = 1200, 1600
+
+# Colours of the house style: a warm paper background, dark ink, white panels.
+BG = (244, 241, 234)
+INK = (26, 30, 38)
+MUTED = (88, 94, 104)
+PANEL = (255, 255, 255)
+PANEL_LINE = (196, 191, 180)
+HIGHLIGHT = (255, 214, 64)
+WHITE = (255, 255, 255)
+BLACK = (0, 0, 0)
+
+TITLE_H = 88
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One rendered picture: PNG bytes, alt text for ``discord.File(description=...)``, a file name."""
+
+    png: bytes
+    alt: str
+    filename: str
+
+
+@dataclass(frozen=True)
+class GameTitle:
+    """How a game's name is written: its own script (if any) and its English title."""
+
+    script: str
+    english: str
+    colour: tuple[int, int, int]
+
+
+#: Known games, keyed as in engine.GAME_PACKAGES. Only these keys are dispatched.
+TITLES: dict[str, GameTitle] = {
+    "haenyeo": GameTitle("해녀", "Haenyeo: Sea Divers of Jeju", (14, 58, 98)),
+    "jeju": GameTitle("제주", "Jeju Island", (36, 82, 58)),
+    "reef": GameTitle("", "Reef & Ruins", (8, 96, 112)),
+}
+
+
+class RenderError(Exception):
+    """A picture cannot be drawn (unknown game, missing renderer, unusable view)."""
+
+
+# --------------------------------------------------------------------------- fonts
+
+
+@lru_cache(maxsize=256)
+def font(kind: str, size: int) -> ImageFont.FreeTypeFont:
+    """The ``kind`` font (see FONT_FILES) at ``size`` px, loaded once and cached."""
+    try:
+        name = FONT_FILES[kind]
+    except KeyError as error:
+        raise RenderError(f"unknown font kind {kind!r}; known: {', '.join(FONT_FILES)}") from error
+    return ImageFont.truetype(str(FONT_DIR / name), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=8)
+def _notdef(kind: str) -> bytes:
+    """The mask a font draws for a character it does not have."""
+    return bytes(font(kind, 20).getmask("\U0010fffd"))
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(kind: str, char: str) -> bool:
+    """Whether the ``kind`` font draws ``char`` (rather than its empty box)."""
+    if char.isspace():
+        return True
+    return bytes(font(kind, 20).getmask(char)) != _notdef(kind)
+
+
+def drawable(text: str, kind: str = "regular", missing: str = "?") -> str:
+    """``text`` with characters the font lacks replaced by ``missing`` (runs collapsed)."""
+    out: list[str] = []
+    for char in text:
+        if has_glyph(kind, char):
+            out.append(char)
+        elif not out or out[-1] != missing:
+            out.append(missing)
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------- players
+
+_SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "star")
+
+
+@dataclass(frozen=True)
+class PlayerStyle:
+    """A seat's colour (Okabe–Ito, safe for colour-blind players), its letter and its shape."""
+
+    colour: tuple[int, int, int]
+    letter: str
+    shape: str
+    name: str  # the colour's name, for alt text
+
+    @property
+    def ink(self) -> tuple[int, int, int]:
+        """Black or white, whichever reads better on the colour."""
+        return BLACK if _contrast(self.colour, BLACK) >= _contrast(self.colour, WHITE) else WHITE
+
+    @property
+    def light(self) -> tuple[int, int, int]:
+        """A pale tint of the colour, for row and panel backgrounds."""
+        return tuple(round(c + (255 - c) * 0.78) for c in self.colour)  # type: ignore[return-value]
+
+
+#: Six seats: colour, letter, shape. The letter and shape always back the colour.
+PLAYERS: tuple[PlayerStyle, ...] = (
+    PlayerStyle((0, 114, 178), "A", "circle", "blue"),
+    PlayerStyle((230, 159, 0), "B", "square", "orange"),
+    PlayerStyle((0, 158, 115), "C", "triangle", "green"),
+    PlayerStyle((213, 94, 0), "D", "diamond", "vermilion"),
+    PlayerStyle((204, 121, 167), "E", "hexagon", "pink"),
+    PlayerStyle((86, 180, 233), "F", "star", "sky blue"),
+)
+
+
+def _luminance(rgb: Sequence[int]) -> float:
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a: Sequence[int], b: Sequence[int]) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def ink_on(rgb: Sequence[int]) -> tuple[int, int, int]:
+    """Black or white text, whichever reads better on ``rgb``."""
+    return BLACK if _contrast(rgb, BLACK) >= _contrast(rgb, WHITE) else WHITE
+
+
+def player(seat: int) -> PlayerStyle:
+    """The style of ``seat`` (0-based); raises `RenderError` past six seats."""
+    if not 0 <= seat < len(PLAYERS):
+        raise RenderError(f"seat {seat} is out of range (0–{len(PLAYERS) - 1})")
+    return PLAYERS[seat]
+
+
+def seat_letter(seat: int) -> str:
+    """A, B, C… for seats 0, 1, 2…"""
+    return player(seat).letter
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def clean_name(name: object, limit: int = 32) -> str:
+    """A display name made safe to print: no control or direction marks, one line, at most ``limit``."""
+    if name is None:
+        return ""
+    text = unicodedata.normalize("NFC", str(name))
+    text = " ".join(_CONTROL.sub(" ", text).split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def seat_name(seat: int, names: Sequence[object] | None) -> str:
+    """The seat's display name, or "" when none was given."""
+    if names is None or seat >= len(names):
+        return ""
+    return clean_name(names[seat])
+
+
+def seat_label(seat: int, names: Sequence[object] | None) -> str:
+    """ "A" alone, or "A · Name" when the seat has a display name (for alt text and captions)."""
+    name = seat_name(seat, names)
+    return f"{seat_letter(seat)} · {name}" if name else seat_letter(seat)
+
+
+# --------------------------------------------------------------------------- text
+
+
+def text_width(text: str, kind: str, size: int) -> float:
+    """Advance width of ``text`` in px."""
+    return font(kind, size).getlength(text)
+
+
+def ellipsize(text: str, kind: str, size: int, max_width: float) -> str:
+    """``text`` cut with "…" so that it fits ``max_width`` px."""
+    if text_width(text, kind, size) <= max_width:
+        return text
+    low, high = 0, len(text)
+    while low < high:  # longest prefix that fits with the ellipsis
+        mid = (low + high + 1) // 2
+        if text_width(text[:mid].rstrip() + "…", kind, size) <= max_width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…" if low else "…"
+
+
+def fit(text: str, kind: str, max_width: float, max_size: int, min_size: int) -> tuple[str, int]:
+    """The largest size in [min_size, max_size] at which ``text`` fits, ellipsized if even min is too wide."""
+    text = drawable(text, kind)
+    size = max_size
+    while size > min_size and text_width(text, kind, size) > max_width:
+        size -= 2
+    size = max(size, min_size)
+    return ellipsize(text, kind, size, max_width), size
+
+
+def wrap(text: str, kind: str, size: int, max_width: float, max_lines: int = 0) -> list[str]:
+    """Greedy word wrap; with ``max_lines`` the last kept line is ellipsized."""
+    text = drawable(text, kind)
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}" if current else word
+        if current and text_width(trial, kind, size) > max_width:
+            lines.append(current)
+            current = word
+        else:
+            current = trial
+    if current:
+        lines.append(current)
+    lines = [ellipsize(line, kind, size, max_width) for line in lines]
+    if max_lines and len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] = ellipsize(lines[-1] + " …", kind, size, max_width)
+    return lines
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    kind: str = "regular",
+    size: int = 28,
+    fill: Sequence[int] = INK,
+    anchor: str = "la",
+) -> float:
+    """Draw one line; returns its width. ``anchor`` is Pillow's (e.g. "mm" centres it)."""
+    text = drawable(text, kind)
+    draw.text(xy, text, font=font(kind, size), fill=tuple(fill), anchor=anchor)
+    return text_width(text, kind, size)
+
+
+def text_in_box(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    text: str,
+    kind: str = "regular",
+    max_size: int = 32,
+    min_size: int = 22,
+    fill: Sequence[int] = INK,
+    align: str = "center",
+    pad: float = 8,
+) -> int:
+    """Draw ``text`` on one line, as big as fits in ``box`` (shrunk, then ellipsized); returns the size."""
+    x0, y0, x1, y1 = box
+    max_size = min(max_size, int((y1 - y0) * 0.8))
+    min_size = min(min_size, max_size)
+    line, size = fit(text, kind, x1 - x0 - 2 * pad, max_size, min_size)
+    y = (y0 + y1) / 2
+    if align == "left":
+        draw.text((x0 + pad, y), line, font=font(kind, size), fill=tuple(fill), anchor="lm")
+    elif align == "right":
+        draw.text((x1 - pad, y), line, font=font(kind, size), fill=tuple(fill), anchor="rm")
+    else:
+        draw.text(((x0 + x1) / 2, y), line, font=font(kind, size), fill=tuple(fill), anchor="mm")
+    return size
+
+
+def ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th…"""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+# --------------------------------------------------------------------------- shapes
+
+
+def panel(
+    draw: ImageDraw.ImageDraw,
+    box: tuple[float, float, float, float],
+    fill: Sequence[int] | None = PANEL,
+    outline: Sequence[int] | None = PANEL_LINE,
+    radius: int = 18,
+    width: int = 3,
+) -> None:
+    """A rounded panel."""
+    draw.rounded_rectangle(
+        box,
+        radius=radius,
+        fill=tuple(fill) if fill else None,
+        outline=tuple(outline) if outline else None,
+        width=width,
+    )
+
+
+def _polygon(cx: float, cy: float, r: float, sides: int, start: float) -> list[tuple[float, float]]:
+    return [
+        (
+            cx + r * math.cos(start + 2 * math.pi * i / sides),
+            cy + r * math.sin(start + 2 * math.pi * i / sides),
+        )
+        for i in range(sides)
+    ]
+
+
+def _star(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    points = []
+    for i in range(10):
+        radius = r if i % 2 == 0 else r * 0.5
+        angle = -math.pi / 2 + math.pi * i / 5
+        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return points
+
+
+def shape(
+    draw: ImageDraw.ImageDraw,
+    kind: str,
+    centre: tuple[float, float],
+    radius: float,
+    fill: Sequence[int],
+    outline: Sequence[int] | None = INK,
+    width: int = 3,
+) -> None:
+    """Draw one of the player shapes (circle, square, triangle, diamond, hexagon, star)."""
+    cx, cy = centre
+    fill_t = tuple(fill)
+    line = tuple(outline) if outline else None
+    if kind == "circle":
+        draw.ellipse(
+            (cx - radius, cy - radius, cx + radius, cy + radius), fill=fill_t, outline=line, width=width
+        )
+        return
+    if kind == "square":
+        r = radius * 0.9
+        draw.rounded_rectangle(
+            (cx - r, cy - r, cx + r, cy + r),
+            radius=max(2, int(r * 0.2)),
+            fill=fill_t,
+            outline=line,
+            width=width,
+        )
+        return
+    if kind == "triangle":
+        points = _polygon(cx, cy + radius * 0.18, radius * 1.22, 3, -math.pi / 2)
+    elif kind == "diamond":
+        points = _polygon(cx, cy, radius * 1.15, 4, -math.pi / 2)
+    elif kind == "hexagon":
+        points = _polygon(cx, cy, radius * 1.05, 6, 0)
+    elif kind == "star":
+        points = _star(cx, cy, radius * 1.25)
+    else:
+        raise RenderError(f"unknown shape {kind!r}")
+    draw.polygon(points, fill=fill_t, outline=line, width=width)
+
+
+def token(draw: ImageDraw.ImageDraw, seat: int, centre: tuple[float, float], radius: float = 22) -> None:
+    """A seat's token: its shape in its colour with its letter on it."""
+    style = player(seat)
+    shape(draw, style.shape, centre, radius, style.colour, INK, width=max(2, round(radius / 9)))
+    size = max(12, round(radius * (1.0 if style.shape in ("circle", "square", "hexagon") else 0.85)))
+    cx, cy = centre
+    if style.shape == "triangle":
+        cy += radius * 0.28
+    elif style.shape == "star":
+        cy += radius * 0.08
+    draw.text((cx, cy), style.letter, font=font("bold", size), fill=style.ink, anchor="mm")
+
+
+def legend(
+    draw: ImageDraw.ImageDraw,
+    origin: tuple[float, float],
+    seats: int,
+    names: Sequence[object] | None,
+    max_width: float,
+    size: int = 28,
+    gap: float = 36,
+) -> float:
+    """A row (wrapping) of seat tokens with their letters and names; returns the height used."""
+    x0, y0 = origin
+    x, y = x0, y0
+    line_h = size * 1.8
+    radius = size * 0.7
+    for seat in range(seats):
+        label = seat_name(seat, names) or f"Player {seat_letter(seat)}"
+        label, label_size = fit(label, "bold", min(max_width * 0.45, 360), size, max(20, size - 6))
+        width = radius * 2 + 10 + text_width(label, "bold", label_size)
+        if x > x0 and x + width > x0 + max_width:
+            x, y = x0, y + line_h
+        token(draw, seat, (x + radius, y + line_h / 2), radius)
+        draw.text(
+            (x + radius * 2 + 10, y + line_h / 2), label, font=font("bold", label_size), fill=INK, anchor="lm"
+        )
+        x += width + gap
+    return y + line_h - y0
+
+
+# --------------------------------------------------------------------------- canvas
+
+
+def title_text(game_key: str) -> GameTitle:
+    """The game's title record; `RenderError` for an unknown key."""
+    try:
+        return TITLES[game_key]
+    except KeyError as error:
+        raise RenderError(f"unknown game {game_key!r}; known: {', '.join(TITLES)}") from error
+
+
+@lru_cache(maxsize=32)
+def _background(game_key: str, width: int, height: int) -> Image.Image:
+    """The static layer: paper background and the title bar with the game's name (drawn once)."""
+    if not (MIN_WIDTH <= width <= MAX_WIDTH and 0 < height < width):
+        raise RenderError(f"canvas {width}x{height} is not landscape 1200–1600 px wide")
+    title = title_text(game_key)
+    image = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width, TITLE_H), fill=title.colour)
+    x = 28
+    mid = TITLE_H / 2
+    if title.script:
+        draw.text((x, mid + 2), title.script, font=font("cjk", 54), fill=WHITE, anchor="lm")
+        x += text_width(title.script, "cjk", 54) + 22
+        draw.line((x - 10, 18, x - 10, TITLE_H - 18), fill=(255, 255, 255), width=3)
+        x += 10
+    draw.text((x, mid), title.english, font=font("bold", 40), fill=WHITE, anchor="lm")
+    return image
+
+
+def canvas(
+    game_key: str, height: int, width: int = WIDTH, subtitle: str = ""
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A fresh copy of the game's cached background, with ``subtitle`` on the right of the title bar."""
+    image = _background(game_key, width, height).copy()
+    draw = ImageDraw.Draw(image)
+    if subtitle:
+        left = title_bar_right(game_key)
+        text_in_box(draw, (left, 0, width - 16, TITLE_H), subtitle, "bold", 34, 24, WHITE, "right")
+    return image, draw
+
+
+def title_bar_right(game_key: str, width: int = WIDTH) -> float:
+    """Where free space in the title bar starts (left edge of the subtitle area)."""
+    title = title_text(game_key)
+    left = 28 + text_width(title.english, "bold", 40) + 40
+    if title.script:
+        left += text_width(title.script, "cjk", 54) + 32
+    return left
+
+
+# --------------------------------------------------------------------------- output
+
+
+def encode_png(image: Image.Image, colours: int = 256) -> bytes:
+    """PNG bytes, palette-quantised (flat colours and anti-aliased text survive 256 colours well)."""
+    if image.mode not in ("RGB", "P", "L"):
+        image = image.convert("RGB")
+    if image.mode == "RGB" and colours:
+        image = image.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    return buffer.getvalue()
+
+
+def alt_text(parts: Iterable[str], limit: int = ALT_MAX) -> str:
+    """Sentences joined into one alt text, whitespace collapsed, cut at a word to ``limit`` chars."""
+    text = " ".join(" ".join(str(part).split()) for part in parts if part and str(part).strip())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def picture(image: Image.Image, alt: Iterable[str] | str, filename: str) -> Picture:
+    """Encode ``image`` and package it with its alt text."""
+    alt_str = alt_text([alt] if isinstance(alt, str) else alt)
+    return Picture(png=encode_png(image), alt=alt_str, filename=filename)

@@ -1,0 +1,340 @@
+"""The generic end-of-game picture, drawn from a finished view's ``"result"``.
+
+``result`` is `engine.base.Result.to_dict()`: ``scores`` (one per seat), ``ranking``
+(place per seat, 1 first, ties share a place), ``winners``, ``breakdown`` (per
+seat, points by category) and ``notes`` (tie-breaks and the like).
+
+The picture lists seats by place — place, token, name, total — each with a
+stacked horizontal bar of its points by category, followed by the category
+legend. A game adds sections below it: a view with ``"progression"`` (per seat,
+scores at a few moments, e.g. Haenyeo's rounds 3, 6 and 8) gets a small line
+chart, labelled by ``"progression_labels"`` when the view has them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PIL import ImageDraw
+
+from renderers.common import (
+    BG,
+    INK,
+    MUTED,
+    PANEL,
+    PANEL_LINE,
+    TITLE_H,
+    Picture,
+    RenderError,
+    draw_text,
+    fit,
+    font,
+    ink_on,
+    ordinal,
+    panel,
+    picture,
+    player,
+    seat_label,
+    seat_letter,
+    seat_name,
+    shape,
+    text_in_box,
+    text_width,
+    title_text,
+    token,
+    wrap,
+)
+from renderers.common import canvas as make_canvas
+
+WIDTH = 1200
+MARGIN = 28
+ROW_H = 74
+GOLD = (191, 144, 0)
+
+#: Category colours: Paul Tol's muted qualitative scheme (colour-blind safe), then extras.
+CATEGORY_COLOURS: tuple[tuple[int, int, int], ...] = (
+    (51, 34, 136),
+    (136, 204, 238),
+    (68, 170, 153),
+    (17, 119, 51),
+    (153, 153, 51),
+    (221, 204, 119),
+    (204, 102, 119),
+    (136, 34, 85),
+    (170, 68, 153),
+    (221, 221, 221),
+    (120, 120, 120),
+    (60, 60, 60),
+)
+
+
+@dataclass(frozen=True)
+class Section:
+    """An extra block under the chart: its height, how to draw it in its box, and its alt text."""
+
+    height: int
+    draw: Callable[[ImageDraw.ImageDraw, tuple[float, float, float, float]], None]
+    alt: str = ""
+
+
+def humanize(key: str) -> str:
+    """``"turtle_eggs"`` -> ``"Turtle eggs"``."""
+    text = str(key).replace("_", " ").replace("-", " ").strip()
+    return text[:1].upper() + text[1:] if text else "?"
+
+
+def _result(view: dict) -> dict:
+    result = view.get("result") if isinstance(view, dict) else None
+    if not isinstance(result, dict) or not result.get("scores"):
+        raise RenderError("this view has no final result to draw (the game is not finished)")
+    return result
+
+
+def _categories(breakdown: Sequence[dict]) -> list[str]:
+    """Categories in first-seen order, leaving out those where every seat scored 0."""
+    seen: list[str] = []
+    for entry in breakdown:
+        for key in entry:
+            if key not in seen:
+                seen.append(key)
+    return [key for key in seen if any(int(entry.get(key, 0) or 0) for entry in breakdown)]
+
+
+def render_results(
+    game_key: str,
+    view: dict,
+    names: Sequence[object] | None = None,
+    sections: Sequence[Section] = (),
+) -> Picture:
+    """The results picture of a finished view; ``sections`` are a game's extra blocks."""
+    title = title_text(game_key)
+    result = _result(view)
+    scores = [int(s) for s in result["scores"]]
+    seats = len(scores)
+    if seats > 6:
+        raise RenderError(f"{seats} seats: at most 6 can be drawn")
+    ranking = [int(p) for p in result.get("ranking") or []] or [
+        1 + sum(1 for o in scores if o > s) for s in scores
+    ]
+    winners = {int(w) for w in result.get("winners") or [s for s in range(seats) if ranking[s] == 1]}
+    breakdown = list(result.get("breakdown") or [])
+    if len(breakdown) != seats or not _categories(breakdown):
+        breakdown = [{"total": score} for score in scores]
+    categories = _categories(breakdown) or ["total"]
+    notes = [str(n) for n in result.get("notes") or []]
+
+    extra = list(sections)
+    progression = view.get("progression")
+    if isinstance(progression, list) and len(progression) == seats and all(progression):
+        extra.append(progression_section(progression, view.get("progression_labels"), names))
+
+    order = sorted(range(seats), key=lambda s: (ranking[s], -scores[s], s))
+    colours = {cat: CATEGORY_COLOURS[i % len(CATEGORY_COLOURS)] for i, cat in enumerate(categories)}
+
+    # Layout, top to bottom.
+    rows_top = TITLE_H + 22
+    rows_h = seats * (ROW_H + 8)
+    legend_lines = _legend_lines(categories, WIDTH - 2 * MARGIN)
+    legend_top = rows_top + rows_h + 10
+    legend_h = 44 * len(legend_lines) + 8
+    note_lines: list[str] = []
+    for note in notes[:3]:
+        note_lines += wrap(note, "regular", 24, WIDTH - 2 * MARGIN, max_lines=2)
+    note_lines = note_lines[:4]
+    y = legend_top + legend_h + 12
+    section_boxes = []
+    for section in extra:
+        section_boxes.append((section, (MARGIN, y, WIDTH - MARGIN, y + section.height)))
+        y += section.height + 16
+    while note_lines and y + 34 * len(note_lines) + 22 >= WIDTH:  # stay landscape
+        note_lines.pop()
+    notes_top = y - 4
+    height = max(y + (34 * len(note_lines) + 10 if note_lines else 0) + 12, 320)
+    width = WIDTH
+
+    image, draw = make_canvas(game_key, height, width, subtitle="Final results")
+
+    # Score scale shared by every bar: negatives go left of the zero line.
+    pos = [sum(max(0, int(b.get(c, 0) or 0)) for c in categories) for b in breakdown]
+    neg = [sum(min(0, int(b.get(c, 0) or 0)) for c in categories) for b in breakdown]
+    bar_x0, bar_x1 = 560, width - MARGIN - 10
+    span = max(1, max(pos) - min(neg))
+    scale = (bar_x1 - bar_x0) / span
+    zero_x = bar_x0 + (-min(neg)) * scale
+
+    for row, seat in enumerate(order):
+        top = rows_top + row * (ROW_H + 8)
+        box = (MARGIN, top, width - MARGIN, top + ROW_H)
+        style = player(seat)
+        is_winner = seat in winners
+        panel(
+            draw,
+            box,
+            fill=style.light,
+            outline=GOLD if is_winner else PANEL_LINE,
+            radius=16,
+            width=5 if is_winner else 2,
+        )
+        mid = top + ROW_H / 2
+        place = ordinal(ranking[seat])
+        if is_winner:
+            shape(draw, "star", (MARGIN + 30, mid), 20, (255, 214, 64), INK, 2)
+            draw_text(draw, (MARGIN + 62, mid), place, "bold", 32, INK, "lm")
+        else:
+            draw_text(draw, (MARGIN + 62, mid), place, "bold", 32, INK, "lm")
+        token(draw, seat, (MARGIN + 160, mid), 24)
+        label = seat_name(seat, names) or f"Player {seat_letter(seat)}"
+        text_in_box(draw, (MARGIN + 190, top, MARGIN + 420, top + ROW_H), label, "bold", 32, 26, INK, "left")
+        draw_text(draw, (bar_x0 - 18, mid), str(scores[seat]), "bold", 40, INK, "rm")
+        _bar(draw, breakdown[seat], categories, colours, zero_x, scale, top + 12, top + ROW_H - 12)
+    if min(neg) < 0:
+        draw.line((zero_x, rows_top - 6, zero_x, rows_top + rows_h - 2), fill=INK, width=3)
+
+    # Category legend: swatches in the bars' left-to-right order.
+    for i, line in enumerate(legend_lines):
+        x = MARGIN
+        ly = legend_top + 22 + 44 * i
+        for cat in line:
+            draw.rounded_rectangle(
+                (x, ly - 15, x + 30, ly + 15), radius=6, fill=colours[cat], outline=INK, width=2
+            )
+            x += 40 + draw_text(draw, (x + 40, ly), humanize(cat), "regular", 28, INK, "lm") + 36
+
+    for section, box in section_boxes:
+        section.draw(draw, box)
+
+    ny = notes_top
+    for line in note_lines:
+        draw_text(draw, (MARGIN, ny + 17), line, "regular", 24, MUTED, "lm")
+        ny += 34
+
+    alt = [f"{title.english}: final results."]
+    for seat in order:
+        parts = [
+            f"{humanize(cat).lower()} {int(breakdown[seat].get(cat, 0) or 0)}"
+            for cat in categories
+            if int(breakdown[seat].get(cat, 0) or 0)
+        ]
+        detail = f" ({', '.join(parts)})" if parts and categories != ["total"] else ""
+        won = ", winner" if seat in winners else ""
+        alt.append(
+            f"{ordinal(ranking[seat])}: {seat_label(seat, names)}, {scores[seat]} points{won}{detail}."
+        )
+    alt += [section.alt for section in extra]
+    alt += notes
+    return picture(image, alt, f"{game_key}-results.png")
+
+
+def _legend_lines(categories: Sequence[str], max_width: float) -> list[list[str]]:
+    lines: list[list[str]] = [[]]
+    x = 0.0
+    for cat in categories:
+        width = 40 + text_width(humanize(cat), "regular", 28) + 36
+        if lines[-1] and x + width > max_width:
+            lines.append([])
+            x = 0.0
+        lines[-1].append(cat)
+        x += width
+    return lines
+
+
+def _bar(
+    draw: ImageDraw.ImageDraw,
+    points: dict,
+    categories: Sequence[str],
+    colours: dict[str, tuple[int, int, int]],
+    zero_x: float,
+    scale: float,
+    y0: float,
+    y1: float,
+) -> None:
+    """One seat's stacked bar: positive categories rightwards from zero, negative leftwards."""
+    right = left = zero_x
+    for cat in categories:
+        value = int(points.get(cat, 0) or 0)
+        if not value:
+            continue
+        if value > 0:
+            x0, x1 = right, right + value * scale
+            right = x1
+        else:
+            x0, x1 = left + value * scale, left
+            left = x0
+        draw.rectangle((x0, y0, x1, y1), fill=colours[cat], outline=BG, width=2)
+        label = str(value)
+        if x1 - x0 >= text_width(label, "bold", 24) + 8:
+            draw.text(
+                ((x0 + x1) / 2, (y0 + y1) / 2),
+                label,
+                font=font("bold", 24),
+                fill=ink_on(colours[cat]),
+                anchor="mm",
+            )
+
+
+def progression_section(
+    progression: Sequence[Sequence[int]],
+    labels: Sequence[str] | None = None,
+    names: Sequence[object] | None = None,
+    height: int = 300,
+) -> Section:
+    """A line chart of each seat's score at a few moments (Haenyeo: after rounds 3, 6 and 8)."""
+    series = [[int(v) for v in row] for row in progression]
+    points = max(len(row) for row in series)
+    if labels is None or len(labels) != points:
+        labels = (
+            [f"Round {r}" for r in (3, 6, 8)] if points == 3 else [f"Step {i + 1}" for i in range(points)]
+        )
+    labels = [str(label) for label in labels]
+
+    def draw_chart(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
+        x0, y0, x1, y1 = box
+        panel(draw, box, fill=PANEL, outline=PANEL_LINE)
+        draw_text(draw, (x0 + 20, y0 + 26), "Score over the game", "bold", 28, INK, "lm")
+        cx0, cx1 = x0 + 110, x1 - 190
+        cy0, cy1 = y0 + 60, y1 - 52
+        top = max(1, max(max(row) for row in series))
+        low = min(0, min(min(row) for row in series))
+
+        def sy(v: float) -> float:
+            return cy1 - (v - low) / (top - low) * (cy1 - cy0)
+
+        def sx(i: int) -> float:
+            return cx0 + (cx1 - cx0) * (i / max(1, points - 1))
+
+        for v in (low, (low + top) // 2, top):
+            draw.line((cx0, sy(v), cx1, sy(v)), fill=(225, 221, 212), width=2)
+            draw_text(draw, (cx0 - 14, sy(v)), str(v), "regular", 24, MUTED, "rm")
+        for i, label in enumerate(labels):
+            draw_text(draw, (sx(i), cy1 + 26), label, "regular", 26, INK, "mm")
+        ends = []
+        for seat, row in enumerate(series):
+            style = player(seat)
+            xy = [(sx(i), sy(v)) for i, v in enumerate(row)]
+            if len(xy) > 1:
+                draw.line(xy, fill=style.colour, width=6, joint="curve")
+            for p in xy:
+                shape(draw, style.shape, p, 11, style.colour, INK, 2)
+            ends.append([xy[-1][1], seat, row[-1]])
+        # End labels, pushed apart so they never overlap.
+        ends.sort()
+        for i in range(1, len(ends)):
+            ends[i][0] = max(ends[i][0], ends[i - 1][0] + 36)
+        for y, seat, value in ends:
+            token(draw, seat, (cx1 + 38, y), 16)
+            label, size = fit(f"{value}", "bold", 110, 26, 20)
+            draw_text(draw, (cx1 + 62, y), label, "bold", size, INK, "lm")
+
+    alt = (
+        "Score over the game: "
+        + "; ".join(
+            f"{seat_label(seat, names)} " + ", ".join(f"{labels[i].lower()} {v}" for i, v in enumerate(row))
+            for seat, row in enumerate(series)
+        )
+        + "."
+    )
+    return Section(height=height, draw=draw_chart, alt=alt)
+
+
+__all__ = ["CATEGORY_COLOURS", "Section", "humanize", "progression_section", "render_results"]
