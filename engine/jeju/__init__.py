@@ -1,0 +1,13 @@
+"""Jeju Island: the rules engine behind the shared contract (`engine.base`).
+
+Modules: `components` (data/jeju/ loaded and validated), `state` (state, actions,
+JSON forms), `setup` (Game Setup), `rules` (Play and End of the Game), `scoring`
+(Counting Up Your Score), `view` (what each audience sees; its docstring gives
+the exact view shape), `game` (the `Game` subclass), `bots` (policies).
+"""
+
+from __future__ import annotations
+
+from engine.jeju.game import GAME, JejuGame
+
+__all__ = ["GAME", "JejuGame"]

@@ -1,0 +1,175 @@
+"""Jeju Island components (rulebook: Contents), read from ``data/jeju/`` once and validated.
+
+Tiles are small ints: the index of their type in ``data/jeju/tiles.json`` (the
+joker, the Haenyeo diver, is the last type). Point cards are `Card` records
+keyed by their printed id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.base import DataError, load_data
+
+GAME_KEY = "jeju"
+EFFECTS = ("harubang", "refresh", "everlasting")
+
+
+@dataclass(frozen=True)
+class TileType:
+    """One of the seven Jeju tile types."""
+
+    index: int
+    key: str
+    name: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Card:
+    """One point card: its cost (specific tile types and ``?`` spaces), points and effect.
+
+    ``need`` counts the specific tiles per tile index; ``wild`` is the number of
+    ``?`` spaces. ``everlasting`` is the tile index an Everlasting card names, else -1.
+    """
+
+    id: int
+    cost: tuple[str, ...]
+    need: tuple[int, ...]
+    wild: int
+    points: int
+    effect: str | None
+    everlasting: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready description, as views show it."""
+        return {
+            "id": self.id,
+            "cost": list(self.cost),
+            "points": self.points,
+            "effect": self.effect,
+            "everlasting": TILES[self.everlasting].key if self.everlasting >= 0 else None,
+            "text": card_text(self),
+        }
+
+
+def _fail(message: str) -> DataError:
+    return DataError(f"data/jeju: {message}")
+
+
+def _int(value: Any, what: str, low: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise _fail(f"{what} must be an integer >= {low}, got {value!r}")
+    return value
+
+
+def _load_tiles(raw: Any) -> tuple[tuple[TileType, ...], dict[str, Any]]:
+    if not isinstance(raw, dict):
+        raise _fail("tiles.json must hold an object")
+    types = raw.get("tile_types")
+    if not isinstance(types, list) or not types:
+        raise _fail("tiles.json needs a non-empty tile_types list")
+    tiles = []
+    for index, entry in enumerate(types):
+        if not isinstance(entry, dict) or not isinstance(entry.get("key"), str) or not entry["key"]:
+            raise _fail(f"tile type #{index} needs a key")
+        if not isinstance(entry.get("name"), str) or not entry["name"]:
+            raise _fail(f"tile type {entry['key']} needs a name")
+        count = _int(entry.get("count"), f"tile type {entry['key']} count", 1)
+        tiles.append(TileType(index, entry["key"], entry["name"], count))
+    keys = [t.key for t in tiles]
+    if len(set(keys)) != len(keys) or "?" in keys:
+        raise _fail("tile type keys must be unique and not '?'")
+    if raw.get("joker") != keys[-1]:
+        raise _fail("the joker tile type must be named in 'joker' and listed last")
+    board = {
+        name: _int(raw.get(name), f"tiles.json {name}", 1)
+        for name in (
+            "total_tiles",
+            "locations",
+            "neutral_tokens",
+            "tokens_per_seat",
+            "setup_spot_limit",
+            "display_size",
+            "point_cards",
+            "leftover_tiles_per_point",
+        )
+    }
+    if sum(t.count for t in tiles) != board["total_tiles"]:
+        raise _fail(f"tile counts add up to {sum(t.count for t in tiles)}, not {board['total_tiles']}")
+    if board["neutral_tokens"] != board["locations"]:
+        raise _fail("there must be one neutral token per location")
+    if board["total_tiles"] < board["locations"] * 2:
+        raise _fail("too few tiles for the board")
+    return tuple(tiles), board
+
+
+def _load_cards(raw: Any, tiles: tuple[TileType, ...], board: dict[str, int]) -> dict[int, Card]:
+    if not isinstance(raw, dict) or not isinstance(raw.get("cards"), list):
+        raise _fail("cards.json must hold an object with a cards list")
+    index = {t.key: t.index for t in tiles}
+    joker = len(tiles) - 1
+    cards: dict[int, Card] = {}
+    for entry in raw["cards"]:
+        if not isinstance(entry, dict):
+            raise _fail("every card must be an object")
+        card_id = _int(entry.get("id"), "card id", 1)
+        if card_id in cards:
+            raise _fail(f"card id {card_id} appears twice")
+        cost = entry.get("cost")
+        if not isinstance(cost, list) or not cost:
+            raise _fail(f"card {card_id} needs a non-empty cost list")
+        need = [0] * len(tiles)
+        wild = 0
+        for space in cost:
+            if space == "?":
+                wild += 1
+            elif space in index and index[space] != joker:
+                need[index[space]] += 1
+            else:
+                raise _fail(f"card {card_id} cost names unknown or joker tile {space!r}")
+        if max(need) > 1:
+            raise _fail(f"card {card_id} names a tile type twice (the Everlasting rule assumes not)")
+        points = _int(entry.get("points"), f"card {card_id} points")
+        effect = entry.get("effect")
+        if effect is not None and effect not in EFFECTS:
+            raise _fail(f"card {card_id} has unknown effect {effect!r}")
+        everlasting = -1
+        if effect == "everlasting":
+            named = entry.get("everlasting")
+            if named not in index or index[named] == joker:
+                raise _fail(f"Everlasting card {card_id} must name a non-joker tile type")
+            everlasting = index[named]
+        elif "everlasting" in entry:
+            raise _fail(f"card {card_id} names an everlasting tile but has effect {effect!r}")
+        cards[card_id] = Card(card_id, tuple(cost), tuple(need), wild, points, effect, everlasting)
+    if len(cards) != board["point_cards"]:
+        raise _fail(f"cards.json holds {len(cards)} cards, not {board['point_cards']}")
+    if len(cards) <= board["display_size"]:
+        raise _fail("the deck must hold more cards than the display")
+    return cards
+
+
+def card_text(card: Card) -> str:
+    """The card in words: points, cost and effect."""
+    names = [("any" if space == "?" else space.capitalize()) for space in card.cost]
+    text = f"{card.points} pt{'s' if card.points != 1 else ''} for {' + '.join(names)}"
+    if card.effect == "harubang":
+        text += ", Instant Harubang"
+    elif card.effect == "refresh":
+        text += ", Card Refresh"
+    elif card.effect == "everlasting":
+        text += f", Everlasting {TILES[card.everlasting].key.capitalize()}"
+    return text
+
+
+TILES, BOARD = _load_tiles(load_data(GAME_KEY, "tiles.json"))
+TILE_BY_KEY = {t.key: t for t in TILES}
+TILE_LABELS = tuple(t.key.capitalize() for t in TILES)
+NTYPES = len(TILES)
+JOKER = NTYPES - 1
+CARDS = _load_cards(load_data(GAME_KEY, "cards.json"), TILES, BOARD)
+CARD_IDS = tuple(sorted(CARDS))
+LOCATIONS = BOARD["locations"]
+NEUTRAL = -1

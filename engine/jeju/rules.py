@@ -1,0 +1,485 @@
+"""Jeju Island play rules, one function per rulebook section.
+
+- Game Setup steps 6-7: `place_token`, `place_harubang`.
+- Play 1, Travel: `sow`; Jeju Tile Collecting: `collect`, `harubang_bonus`.
+- Play 2, Taking Point Cards: `payments`, `can_afford`, `take_card`, `pay`.
+- End of the Game: `finish_if_over`.
+
+Every function returns a new state and appends readable events; nothing mutates.
+Decisions the rulebook leaves open are recorded in docs/rules/jeju.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+from engine.base import Event, IllegalAction
+from engine.jeju.components import BOARD, CARDS, JOKER, LOCATIONS, NEUTRAL, NTYPES, TILE_LABELS, card_text
+from engine.jeju.state import (
+    BUYING,
+    DIRECTIONS,
+    FINISHED,
+    HARUBANG,
+    PAY,
+    SETUP_HARUBANG,
+    SETUP_TOKENS,
+    TURN,
+    Back,
+    EndTurn,
+    JejuState,
+    MoveHarubang,
+    Pay,
+    PlaceHarubang,
+    PlaceToken,
+    TakeCard,
+    Travel,
+)
+
+SETUP_LIMIT = BOARD["setup_spot_limit"]
+TOKENS_PER_SEAT = BOARD["tokens_per_seat"]
+DISPLAY_SIZE = BOARD["display_size"]
+SPOTS = tuple(range(LOCATIONS))
+_PLACE = tuple(PlaceToken(s) for s in SPOTS)
+_HARUBANG_SETUP = tuple(PlaceHarubang(s) for s in SPOTS)
+_MOVE_HARUBANG = tuple(MoveHarubang(s) for s in SPOTS)
+_TRAVEL = tuple((Travel(s, "left"), Travel(s, "right")) for s in SPOTS)
+_END = EndTurn()
+_BACK = Back()
+
+
+def who(seat: int) -> str:
+    """How event texts name a seat (players see seats numbered from 1)."""
+    return f"Seat {seat + 1}"
+
+
+def loc(spot: int) -> str:
+    """How texts name a location (numbered 1-6 around the ring)."""
+    return f"location {spot + 1}"
+
+
+def event(kind: str, text: str, actor: int | None = None, **extra: object) -> Event:
+    """A public event; ``actor`` is the seat it concerns (not a secrecy marker)."""
+    data: Event = {"type": kind, "text": text}
+    if actor is not None:
+        data["actor"] = actor
+    data.update(extra)
+    return data
+
+
+def _add(hand: tuple[int, ...], tile: int, amount: int = 1) -> tuple[int, ...]:
+    return (*hand[:tile], hand[tile] + amount, *hand[tile + 1 :])
+
+
+def _set(seq: tuple, index: int, value: object) -> tuple:
+    return (*seq[:index], value, *seq[index + 1 :])
+
+
+# --- Game Setup, steps 6-7 -------------------------------------------------
+
+
+def setup_spots(state: JejuState) -> list[int]:
+    """Spots the placing seat may use: not already used this round, under the setup limit of 3."""
+    return [s for s in SPOTS if s not in state.placed and len(state.tokens[s]) < SETUP_LIMIT]
+
+
+def place_token(state: JejuState, seat: int, spot: int, events: list[Event]) -> JejuState:
+    """Step 6: put a token on top of a spot; after two, the next seat places; then the Harubang."""
+    tokens = _set(state.tokens, spot, (*state.tokens[spot], seat))
+    placed = (*state.placed, spot)
+    events.append(event("place_token", f"{who(seat)} places a token at {loc(spot)}.", seat, spot=spot))
+    if len(placed) < TOKENS_PER_SEAT:
+        return replace(state, tokens=tokens, placed=placed)
+    if seat + 1 < state.seats:
+        return replace(state, tokens=tokens, placed=(), current=seat + 1)
+    return replace(state, tokens=tokens, placed=(), phase=SETUP_HARUBANG)
+
+
+def place_harubang(state: JejuState, seat: int, spot: int, events: list[Event]) -> JejuState:
+    """Step 7: the last seat puts the Harubang by a location; the first seat then starts play."""
+    events.append(event("place_harubang", f"{who(seat)} puts the Harubang at {loc(spot)}.", seat, spot=spot))
+    return replace(state, harubang=spot, phase=TURN, current=0, turn=1)
+
+
+# --- Play 1: Travel and Jeju Tile Collecting ---------------------------------
+
+
+def travel_spots(state: JejuState, seat: int) -> list[int]:
+    """Travel step 1: the stacks that include one of your pieces."""
+    return [s for s in SPOTS if seat in state.tokens[s]]
+
+
+def sow(
+    tokens: tuple[tuple[int, ...], ...], spot: int, step: int
+) -> tuple[tuple[tuple[int, ...], ...], list[int]]:
+    """Travel steps 2-3: pick up the whole stack and drop its bottom-most token on each next spot.
+
+    Returns the new token stacks and the spots that received a token, in order. A
+    stack of more than five tokens wraps around the ring and drops on its own
+    (now empty) starting spot too.
+    """
+    board = list(tokens)
+    carried = board[spot]
+    board[spot] = ()
+    path = []
+    position = spot
+    for token in carried:
+        position = (position + step) % LOCATIONS
+        board[position] = (*board[position], token)
+        path.append(position)
+    return tuple(board), path
+
+
+def collect(state: JejuState, events: list[Event]) -> tuple[JejuState, int]:
+    """Jeju Tile Collecting steps 1-2: every stack's top token owner takes that location's top tile.
+
+    Neutral tops and empty locations give nothing. All six locations collect at
+    once; returns the new state and the seat owed the Harubang bonus (step 3), or -1.
+    """
+    stacks = list(state.stacks)
+    hands = list(state.hands)
+    bonus = -1
+    for spot in SPOTS:
+        tokens = state.tokens[spot]
+        if not tokens:
+            continue
+        owner = tokens[-1]
+        if owner == NEUTRAL or not stacks[spot]:
+            continue
+        tile = stacks[spot][-1]
+        stacks[spot] = stacks[spot][:-1]
+        hands[owner] = _add(hands[owner], tile)
+        events.append(
+            event(
+                "collect",
+                f"{who(owner)} takes a {TILE_LABELS[tile]} tile at {loc(spot)}.",
+                owner,
+                spot=spot,
+                tile=tile,
+            )
+        )
+        if spot == state.harubang:
+            bonus = owner
+    return replace(state, stacks=tuple(stacks), hands=tuple(hands)), bonus
+
+
+def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[Event]) -> JejuState:
+    """A Travel turn: sow, collect, then the Harubang bonus or the end of the turn."""
+    step = DIRECTIONS[direction]
+    count = len(state.tokens[spot])
+    tokens, path = sow(state.tokens, spot, step)
+    events.append(
+        event(
+            "travel",
+            f"{who(seat)} moves the {count}-token stack from {loc(spot)} to the {direction} "
+            f"(drops at {', '.join(str(p + 1) for p in path)}).",
+            seat,
+            spot=spot,
+            direction=direction,
+            path=path,
+        )
+    )
+    state = replace(state, tokens=tokens, last_travel=(seat, spot, step))
+    state, bonus = collect(state, events)
+    if bonus >= 0:
+        return replace(state, phase=HARUBANG, bonus_seat=bonus, bonus_reason="collect")
+    return end_turn(state, events)
+
+
+def harubang_bonus(state: JejuState, seat: int, spot: int, events: list[Event]) -> JejuState:
+    """Collecting step 3 (and Instant Harubang): leave or move the statue, take the top tile there."""
+    stack = state.stacks[spot]
+    moved = "leaves the Harubang at" if spot == state.harubang else "moves the Harubang to"
+    stacks, hands = state.stacks, state.hands
+    if stack:
+        tile = stack[-1]
+        stacks = _set(stacks, spot, stack[:-1])
+        hands = _set(hands, seat, _add(hands[seat], tile))
+        text = f"{who(seat)} {moved} {loc(spot)} and takes a {TILE_LABELS[tile]} tile."
+    else:
+        tile = -1
+        text = f"{who(seat)} {moved} {loc(spot)}; no tiles are left there."
+    events.append(event("harubang", text, seat, spot=spot, tile=tile))
+    reason = state.bonus_reason
+    state = replace(
+        state, stacks=stacks, hands=hands, harubang=spot, bonus_seat=-1, bonus_reason="", phase=TURN
+    )
+    if reason == "card":
+        return after_purchase(state, events)
+    return end_turn(state, events)
+
+
+# --- Play 2: Taking Point Cards ----------------------------------------------
+
+
+def waivers(owned: tuple[int, ...]) -> tuple[int, ...]:
+    """Everlasting tiles: per tile type, how many of that tile a purchase need not give up."""
+    waive = [0] * NTYPES
+    for card_id in owned:
+        tile = CARDS[card_id].everlasting
+        if tile >= 0:
+            waive[tile] += 1
+    return tuple(waive)
+
+
+def _need(card_id: int, waive: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(max(0, n - w) for n, w in zip(CARDS[card_id].need, waive, strict=True))
+
+
+def can_afford(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> bool:
+    """Whether ``hand`` can pay the card, Haenyeo tiles standing in for any missing tile."""
+    need = _need(card_id, waive)
+    short = sum(max(0, n - h) for n, h in zip(need, hand, strict=False))
+    return short <= hand[JOKER] and sum(hand) >= sum(need) + CARDS[card_id].wild
+
+
+def _multisets(remaining: list[int], size: int, start: int = 0) -> list[tuple[int, ...]]:
+    """Every way to pick ``size`` tiles (as counts per type) from ``remaining``."""
+    if size == 0:
+        return [(0,) * NTYPES]
+    picks = []
+    for tile in range(start, NTYPES):
+        if remaining[tile]:
+            remaining[tile] -= 1
+            for rest in _multisets(remaining, size - 1, tile):
+                picks.append(_add(rest, tile))
+            remaining[tile] += 1
+    return picks
+
+
+@lru_cache(maxsize=1 << 16)
+def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every distinct way to pay a card from ``hand``: tile counts per type, fewest jokers first.
+
+    Each printed tile space takes that tile or a Haenyeo joker; each ``?`` space
+    takes any tile. Payments giving up the same tiles are one payment.
+    """
+    need = _need(card_id, waive)
+    wild = CARDS[card_id].wild
+    found: set[tuple[int, ...]] = set()
+    types = [t for t in range(NTYPES) if need[t]]
+
+    def choose(index: int, paid: list[int], jokers: int) -> None:
+        if index == len(types):
+            remaining = [h - p for h, p in zip(hand, paid, strict=True)]
+            for extra in _multisets(remaining, wild):
+                found.add(tuple(p + e for p, e in zip(paid, extra, strict=True)))
+            return
+        tile = types[index]
+        for real in range(min(need[tile], hand[tile]), -1, -1):
+            used = need[tile] - real
+            if used <= jokers:
+                paid[tile] = real
+                paid[JOKER] += used
+                choose(index + 1, paid, jokers - used)
+                paid[JOKER] -= used
+                paid[tile] = 0
+
+    choose(0, [0] * NTYPES, hand[JOKER])
+    return tuple(sorted(found, key=lambda p: (p[JOKER], tuple(-x for x in p))))
+
+
+def affordable_cards(state: JejuState, seat: int) -> list[int]:
+    """The face-up cards this seat can pay for now."""
+    hand = state.hands[seat]
+    waive = waivers(state.owned[seat])
+    return [c for c in state.display if can_afford(c, hand, waive)]
+
+
+def seat_payments(state: JejuState, seat: int, card_id: int) -> tuple[tuple[int, ...], ...]:
+    """Distinct payments this seat could make for ``card_id``."""
+    return payments(card_id, state.hands[seat], waivers(state.owned[seat]))
+
+
+def take_card(state: JejuState, seat: int, card_id: int, events: list[Event]) -> JejuState:
+    """Choose a card; pay at once when there is only one way, else ask which tiles pay."""
+    options = seat_payments(state, seat, card_id)
+    if len(options) == 1:
+        return pay(state, seat, card_id, options[0], events)
+    return replace(state, phase=PAY, pending_card=card_id)
+
+
+def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], events: list[Event]) -> JejuState:
+    """Discard the tiles, take the card, refill the display (or Card Refresh it), then its effect."""
+    card = CARDS[card_id]
+    hand = tuple(h - t for h, t in zip(state.hands[seat], tiles, strict=True))
+    spent = tuple(s + t for s, t in zip(state.spent, tiles, strict=True))
+    paid_words = ", ".join(f"{n} {TILE_LABELS[t]}" for t, n in enumerate(tiles) if n) or "nothing"
+    events.append(
+        event(
+            "take_card",
+            f"{who(seat)} pays {paid_words} and takes the card {card_text(card)}.",
+            seat,
+            card=card_id,
+            paid=list(tiles),
+        )
+    )
+    slot = state.display.index(card_id)
+    deck, discard = state.deck, state.discard
+    if card.effect == "refresh":
+        rest = state.display[:slot] + state.display[slot + 1 :]
+        display = deck[:DISPLAY_SIZE]
+        discard = discard + rest
+        deck = deck[DISPLAY_SIZE:]
+        events.append(
+            event("refresh", f"Card Refresh: {len(rest)} cards leave the game and {len(display)} are dealt.")
+        )
+    elif deck:
+        display = _set(state.display, slot, deck[0])
+        deck = deck[1:]
+    else:
+        display = state.display[:slot] + state.display[slot + 1 :]
+    if card.effect == "everlasting":
+        events.append(
+            event(
+                "everlasting",
+                f"{who(seat)} need not give up a {TILE_LABELS[card.everlasting]} tile for cards from now on.",
+                seat,
+            )
+        )
+    state = replace(
+        state,
+        hands=_set(state.hands, seat, hand),
+        spent=spent,
+        owned=_set(state.owned, seat, (*state.owned[seat], card_id)),
+        display=display,
+        deck=deck,
+        discard=discard,
+        pending_card=-1,
+        bought=state.bought + 1,
+        phase=BUYING,
+    )
+    if card.effect == "harubang":
+        text = f"Instant Harubang: {who(seat)} takes the Harubang bonus."
+        events.append(event("instant_harubang", text, seat))
+        return replace(state, phase=HARUBANG, bonus_seat=seat, bonus_reason="card")
+    return after_purchase(state, events)
+
+
+def after_purchase(state: JejuState, events: list[Event]) -> JejuState:
+    """After a card and its effect: the game may end; otherwise the seat may take another card."""
+    done = finish_if_over(state, events)
+    if done is not None:
+        return done
+    return replace(state, phase=BUYING)
+
+
+# --- Turn order and End of the Game ------------------------------------------
+
+
+def finish_if_over(state: JejuState, events: list[Event]) -> JejuState | None:
+    """End of the Game: all tile stacks gone, or the point card deck emptied."""
+    if not any(state.stacks):
+        reason, text = "tiles", "Every stack of Jeju tiles is gone: the game is over."
+    elif not state.deck:
+        reason, text = "deck", "The point card deck is exhausted: the game is over."
+    else:
+        return None
+    events.append(event("game_over", text))
+    return replace(state, phase=FINISHED, end_reason=reason, pending_card=-1, bonus_seat=-1, bonus_reason="")
+
+
+def end_turn(state: JejuState, events: list[Event]) -> JejuState:
+    """The turn is over: end the game if it is, else the next seat in order plays."""
+    done = finish_if_over(state, events)
+    if done is not None:
+        return done
+    following = (state.current + 1) % state.seats
+    return replace(state, phase=TURN, current=following, turn=state.turn + 1, bought=0)
+
+
+# --- Who acts, what they may do, and doing it --------------------------------
+
+
+def to_act(state: JejuState) -> int:
+    """The one seat that owes a decision, or -1 when the game is over."""
+    if state.phase == FINISHED:
+        return -1
+    if state.phase == HARUBANG:
+        return state.bonus_seat
+    if state.phase == SETUP_HARUBANG:
+        return state.seats - 1
+    return state.current
+
+
+def legal_actions(state: JejuState, seat: int) -> list:
+    """Every legal action for ``seat`` now (empty when it owes nothing)."""
+    if seat != to_act(state):
+        return []
+    phase = state.phase
+    if phase == TURN:
+        actions = [a for s in travel_spots(state, seat) for a in _TRAVEL[s]]
+        actions.extend(TakeCard(c) for c in affordable_cards(state, seat))
+        return actions
+    if phase == HARUBANG:
+        return list(_MOVE_HARUBANG)
+    if phase == BUYING:
+        actions = [TakeCard(c) for c in affordable_cards(state, seat)]
+        actions.append(_END)
+        return actions
+    if phase == PAY:
+        actions = [Pay(p) for p in seat_payments(state, seat, state.pending_card)]
+        actions.append(_BACK)
+        return actions
+    if phase == SETUP_TOKENS:
+        return [_PLACE[s] for s in setup_spots(state)]
+    if phase == SETUP_HARUBANG:
+        return list(_HARUBANG_SETUP)
+    return []
+
+
+def apply_one(state: JejuState, seat: int, action: object, events: list[Event]) -> JejuState:
+    """Apply one action already known to be legal."""
+    kind = type(action)
+    if kind is Travel:
+        return travel(state, seat, action.spot, action.direction, events)
+    if kind is MoveHarubang:
+        return harubang_bonus(state, seat, action.spot, events)
+    if kind is TakeCard:
+        return take_card(state, seat, action.card, events)
+    if kind is Pay:
+        return pay(state, seat, state.pending_card, action.tiles, events)
+    if kind is EndTurn:
+        events.append(event("end_turn", f"{who(seat)} ends the turn.", seat))
+        return end_turn(state, events)
+    if kind is Back:
+        return replace(state, phase=BUYING if state.bought else TURN, pending_card=-1)
+    if kind is PlaceToken:
+        return place_token(state, seat, action.spot, events)
+    if kind is PlaceHarubang:
+        return place_harubang(state, seat, action.spot, events)
+    raise IllegalAction("That is not a Jeju Island action.")
+
+
+def explain_illegal(state: JejuState, seat: int, action: object) -> str:
+    """Why ``action`` is not legal for ``seat`` now, in words for the player."""
+    if state.phase == FINISHED:
+        return "The game is over."
+    if seat != to_act(state):
+        return f"It is not your turn: {who(to_act(state))} is to act."
+    kind = type(action)
+    if kind is Travel:
+        if state.phase != TURN:
+            return "You cannot travel now."
+        return f"The stack at {loc(action.spot)} holds none of your tokens."
+    if kind is TakeCard:
+        if state.phase not in (TURN, BUYING):
+            return "You cannot take a point card now."
+        if action.card not in state.display:
+            return "That card is not face up."
+        return "You do not have the tiles that card needs."
+    if kind is Pay:
+        if state.phase != PAY:
+            return "Choose a card before paying."
+        return "You cannot pay with those tiles."
+    if kind is PlaceToken:
+        if state.phase != SETUP_TOKENS:
+            return "Tokens are placed only during setup."
+        return "Choose another spot: two different spots, at most 3 tokens on a spot during setup."
+    names = {
+        MoveHarubang: "the Harubang bonus",
+        PlaceHarubang: "placing the Harubang",
+        EndTurn: "ending the turn",
+        Back: "going back",
+    }
+    return f"This is not the moment for {names.get(kind, 'that')}."
