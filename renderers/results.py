@@ -28,6 +28,7 @@ from renderers.common import (
     Picture,
     RenderError,
     draw_text,
+    drawn_name,
     fit,
     font,
     ink_on,
@@ -36,8 +37,6 @@ from renderers.common import (
     picture,
     player,
     seat_label,
-    seat_letter,
-    seat_name,
     shape,
     text_in_box,
     text_width,
@@ -184,7 +183,7 @@ def render_results(
         else:
             draw_text(draw, (MARGIN + 62, mid), place, "bold", 32, INK, "lm")
         token(draw, seat, (MARGIN + 160, mid), 24)
-        label = seat_name(seat, names) or f"Player {seat_letter(seat)}"
+        label = drawn_name(seat, names)
         text_in_box(draw, (MARGIN + 190, top, MARGIN + 420, top + ROW_H), label, "bold", 32, 26, INK, "left")
         draw_text(draw, (bar_x0 - 18, mid), str(scores[seat]), "bold", 40, INK, "rm")
         _bar(draw, breakdown[seat], categories, colours, zero_x, scale, top + 12, top + ROW_H - 12)

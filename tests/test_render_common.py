@@ -1,0 +1,222 @@
+"""The renderer framework and the generic results picture (no game module needed)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+
+import pytest
+from PIL import Image
+
+import renderers
+from renderers import common, results
+
+CATEGORIES = ("seafood", "turtle_eggs", "pearls", "trash", "score_tile", "bonus")
+
+
+def finished_view(seats: int, seed: int = 0, progression: bool = False) -> dict:
+    """A made-up finished view in the shape of `Result.to_dict()`."""
+    rng = random.Random(seed)
+    breakdown = []
+    for _ in range(seats):
+        entry = {cat: rng.randint(0, 60) for cat in CATEGORIES}
+        entry["trash"] = -rng.randint(0, 12)
+        breakdown.append(entry)
+    scores = [sum(entry.values()) for entry in breakdown]
+    ranking = [1 + sum(1 for other in scores if other > mine) for mine in scores]
+    view = {
+        "result": {
+            "scores": scores,
+            "ranking": ranking,
+            "winners": [s for s in range(seats) if ranking[s] == 1],
+            "breakdown": breakdown,
+            "notes": ["Ties are broken by the most pearls."],
+        }
+    }
+    if progression:
+        view["progression"] = [[s // 3, 2 * s // 3, s] for s in scores]
+    return view
+
+
+def open_png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def check_picture(picture: renderers.Picture) -> Image.Image:
+    image = open_png(picture.png)
+    width, height = image.size
+    assert common.MIN_WIDTH <= width <= common.MAX_WIDTH
+    assert 0 < height < width, "pictures are landscape"
+    assert len(picture.png) <= 300_000
+    assert picture.alt and len(picture.alt) <= common.ALT_MAX
+    assert picture.filename.endswith(".png")
+    return image
+
+
+# ---------------------------------------------------------------- results picture
+
+
+@pytest.mark.parametrize("seats", range(1, 7))
+@pytest.mark.parametrize("with_names", [False, True])
+def test_results_every_seat_count(seats: int, with_names: bool) -> None:
+    view = finished_view(seats, seed=seats, progression=seats > 1)
+    names = [f"Diver {i}" for i in range(seats)] if with_names else None
+    picture = renderers.render_results("haenyeo", view, names)
+    check_picture(picture)
+    for seat, score in enumerate(view["result"]["scores"]):
+        assert f"{score} points" in picture.alt
+        letter = "ABCDEF"[seat]
+        assert (f"{letter} · Diver {seat}" if with_names else f": {letter},") in picture.alt
+
+
+@pytest.mark.parametrize("game_key", ["haenyeo", "jeju", "reef"])
+def test_results_every_game(game_key: str) -> None:
+    picture = renderers.render_results(game_key, finished_view(3, seed=7))
+    check_picture(picture)
+    assert picture.filename == f"{game_key}-results.png"
+
+
+def test_results_alt_names_winner_and_ranking() -> None:
+    view = {
+        "result": {
+            "scores": [40, 55, 55],
+            "ranking": [3, 1, 1],
+            "winners": [1, 2],
+            "breakdown": [{"cards": 40}, {"cards": 50, "tiles": 5}, {"cards": 45, "tiles": 10}],
+            "notes": [],
+        }
+    }
+    picture = renderers.render_results("jeju", view, ["Ann", "Bo", "Cy"])
+    alt = picture.alt
+    assert alt.startswith("Jeju Island: final results.")
+    assert "1st: B · Bo, 55 points, winner (cards 50, tiles 5)." in alt
+    assert "1st: C · Cy, 55 points, winner" in alt
+    assert "3rd: A · Ann, 40 points (cards 40)." in alt
+    assert alt.index("B · Bo") < alt.index("C · Cy") < alt.index("A · Ann")
+
+
+def test_long_odd_and_missing_names_do_not_crash() -> None:
+    names = [
+        "x" * 300,
+        "🦑🐙 emoji only 🐚",
+        "해녀 김민지",
+        "line\nbreak\u202eRTL",
+        None,
+    ]
+    picture = renderers.render_results("haenyeo", finished_view(6, progression=True), names)
+    check_picture(picture)
+    assert "\n" not in picture.alt and "\u202e" not in picture.alt
+    assert "F," in picture.alt  # the seat past the names list uses its letter
+
+
+def test_results_without_breakdown_uses_totals() -> None:
+    view = {"result": {"scores": [12, 30], "ranking": [2, 1], "winners": [1], "breakdown": [], "notes": []}}
+    picture = renderers.render_results("reef", view)
+    check_picture(picture)
+    assert "2nd: A, 12 points." in picture.alt
+
+
+def test_results_of_unfinished_view_is_a_clear_error() -> None:
+    with pytest.raises(common.RenderError, match="not finished"):
+        renderers.render_results("jeju", {"round": 2})
+
+
+def test_results_are_deterministic() -> None:
+    view = finished_view(4, seed=3, progression=True)
+    first = renderers.render_results("haenyeo", view, ["a", "b", "c", "d"])
+    again = renderers.render_results("haenyeo", view, ["a", "b", "c", "d"])
+    assert first == again
+
+
+def test_progression_alt_text() -> None:
+    section = results.progression_section([[1, 2, 3], [4, 5, 6]], names=["P", None])
+    assert "A · P round 3 1, round 6 2, round 8 3" in section.alt
+    assert "B round 3 4" in section.alt
+
+
+# ---------------------------------------------------------------- dispatch
+
+
+def test_unknown_game_is_a_clear_error() -> None:
+    with pytest.raises(common.RenderError, match="unknown game"):
+        renderers.render("chess", {})
+    with pytest.raises(common.RenderError, match="unknown game"):
+        renderers.render("common", {})
+
+
+def test_missing_game_module_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(common.TITLES, "nogame", common.GameTitle("", "No Game", (0, 0, 0)))
+    with pytest.raises(common.RenderError, match=r"renderers/nogame\.py"):
+        renderers.render("nogame", {})
+    # results still work through the generic picture
+    monkeypatch.setitem(common.TITLES, "nogame", common.TITLES["reef"])
+    check_picture(renderers.render_results("nogame", finished_view(2)))
+
+
+def test_render_async_runs_in_a_thread() -> None:
+    picture = asyncio.run(renderers.render_results_async("reef", finished_view(1)))
+    check_picture(picture)
+
+
+# ---------------------------------------------------------------- toolkit
+
+
+def test_fonts_load_and_draw_their_scripts() -> None:
+    for kind in common.FONT_FILES:
+        assert common.font(kind, 30) is common.font(kind, 30)  # cached
+    assert common.has_glyph("cjk", "해") and common.has_glyph("cjk", "주")
+    assert not common.has_glyph("regular", "해")
+    assert common.has_glyph("regular", "Ж") and common.has_glyph("hand", "7")
+    assert common.drawable("해녀 Kim", "regular") == "? Kim"
+
+
+def test_palette_is_six_distinct_styles() -> None:
+    assert len(common.PLAYERS) == 6
+    assert len({p.colour for p in common.PLAYERS}) == 6
+    assert len({p.shape for p in common.PLAYERS}) == 6
+    assert [p.letter for p in common.PLAYERS] == list("ABCDEF")
+    with pytest.raises(common.RenderError):
+        common.player(6)
+
+
+def test_text_helpers() -> None:
+    line, size = common.fit("A very long name indeed " * 5, "bold", 200, 32, 24)
+    assert size == 24 and line.endswith("…")
+    assert common.text_width(line, "bold", size) <= 200
+    assert common.fit("Bo", "bold", 200, 32, 24) == ("Bo", 32)
+    assert common.ordinal(1) == "1st" and common.ordinal(12) == "12th" and common.ordinal(23) == "23rd"
+    lines = common.wrap("one two three four five six seven", "regular", 28, 150, max_lines=2)
+    assert len(lines) == 2 and lines[-1].endswith("…")
+    assert common.seat_label(1, ["a", "Bo"]) == "B · Bo" and common.seat_label(2, ["a"]) == "C"
+    assert common.clean_name("a\n\tb") == "a b"
+
+
+def test_alt_text_is_cut_to_discord_limit() -> None:
+    text = common.alt_text(["word " * 400])
+    assert len(text) <= common.ALT_MAX and text.endswith("…")
+    assert common.alt_text(["One.", "", "  Two  three. "]) == "One. Two three."
+
+
+def test_canvas_is_cached_and_copied() -> None:
+    _first, draw = common.canvas("jeju", 700, subtitle="Round 2")
+    draw.rectangle((0, 200, 50, 250), fill=(255, 0, 0))
+    second, _ = common.canvas("jeju", 700)
+    assert second.getpixel((10, 210)) == common.BG
+    with pytest.raises(common.RenderError):
+        common.canvas("jeju", 1500, width=1400)  # not landscape
+
+
+def test_encode_png_is_small_and_faithful() -> None:
+    image, draw = common.canvas("haenyeo", 800)
+    for seat in range(6):
+        common.token(draw, seat, (100 + seat * 120, 300), 40)
+    common.draw_text(draw, (100, 500), "Readable text", "bold", 40)
+    data = common.encode_png(image)
+    decoded = open_png(data).convert("RGB")
+    assert decoded.size == image.size
+    assert len(data) < 100_000
+    assert decoded.getpixel((5, 5)) == image.getpixel((5, 5))  # title bar colour kept exactly
