@@ -41,6 +41,7 @@ class Card:
     points: int
     effect: str | None
     everlasting: int
+    types: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready description, as views show it."""
@@ -143,7 +144,8 @@ def _load_cards(raw: Any, tiles: tuple[TileType, ...], board: dict[str, int]) ->
             everlasting = index[named]
         elif "everlasting" in entry:
             raise _fail(f"card {card_id} names an everlasting tile but has effect {effect!r}")
-        cards[card_id] = Card(card_id, tuple(cost), tuple(need), wild, points, effect, everlasting)
+        types = tuple(t for t, n in enumerate(need) if n)
+        cards[card_id] = Card(card_id, tuple(cost), tuple(need), wild, points, effect, everlasting, types)
     if len(cards) != board["point_cards"]:
         raise _fail(f"cards.json holds {len(cards)} cards, not {board['point_cards']}")
     if len(cards) <= board["display_size"]:

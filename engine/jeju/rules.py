@@ -11,7 +11,6 @@ Decisions the rulebook leaves open are recorded in docs/rules/jeju.md.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 
 from engine.base import Event, IllegalAction
@@ -89,16 +88,16 @@ def place_token(state: JejuState, seat: int, spot: int, events: list[Event]) -> 
     placed = (*state.placed, spot)
     events.append(event("place_token", f"{who(seat)} places a token at {loc(spot)}.", seat, spot=spot))
     if len(placed) < TOKENS_PER_SEAT:
-        return replace(state, tokens=tokens, placed=placed)
+        return state._replace(tokens=tokens, placed=placed)
     if seat + 1 < state.seats:
-        return replace(state, tokens=tokens, placed=(), current=seat + 1)
-    return replace(state, tokens=tokens, placed=(), phase=SETUP_HARUBANG)
+        return state._replace(tokens=tokens, placed=(), current=seat + 1)
+    return state._replace(tokens=tokens, placed=(), phase=SETUP_HARUBANG)
 
 
 def place_harubang(state: JejuState, seat: int, spot: int, events: list[Event]) -> JejuState:
     """Step 7: the last seat puts the Harubang by a location; the first seat then starts play."""
     events.append(event("place_harubang", f"{who(seat)} puts the Harubang at {loc(spot)}.", seat, spot=spot))
-    return replace(state, harubang=spot, phase=TURN, current=0, turn=1)
+    return state._replace(harubang=spot, phase=TURN, current=0, turn=1)
 
 
 # --- Play 1: Travel and Jeju Tile Collecting ---------------------------------
@@ -160,7 +159,7 @@ def collect(state: JejuState, events: list[Event]) -> tuple[JejuState, int]:
         )
         if spot == state.harubang:
             bonus = owner
-    return replace(state, stacks=tuple(stacks), hands=tuple(hands)), bonus
+    return state._replace(stacks=tuple(stacks), hands=tuple(hands)), bonus
 
 
 def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[Event]) -> JejuState:
@@ -179,10 +178,10 @@ def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[
             path=path,
         )
     )
-    state = replace(state, tokens=tokens, last_travel=(seat, spot, step))
+    state = state._replace(tokens=tokens, last_travel=(seat, spot, step))
     state, bonus = collect(state, events)
     if bonus >= 0:
-        return replace(state, phase=HARUBANG, bonus_seat=bonus, bonus_reason="collect")
+        return state._replace(phase=HARUBANG, bonus_seat=bonus, bonus_reason="collect")
     return end_turn(state, events)
 
 
@@ -201,8 +200,8 @@ def harubang_bonus(state: JejuState, seat: int, spot: int, events: list[Event]) 
         text = f"{who(seat)} {moved} {loc(spot)}; no tiles are left there."
     events.append(event("harubang", text, seat, spot=spot, tile=tile))
     reason = state.bonus_reason
-    state = replace(
-        state, stacks=stacks, hands=hands, harubang=spot, bonus_seat=-1, bonus_reason="", phase=TURN
+    state = state._replace(
+        stacks=stacks, hands=hands, harubang=spot, bonus_seat=-1, bonus_reason="", phase=TURN
     )
     if reason == "card":
         return after_purchase(state, events)
@@ -212,6 +211,7 @@ def harubang_bonus(state: JejuState, seat: int, spot: int, events: list[Event]) 
 # --- Play 2: Taking Point Cards ----------------------------------------------
 
 
+@lru_cache(maxsize=4096)
 def waivers(owned: tuple[int, ...]) -> tuple[int, ...]:
     """Everlasting tiles: per tile type, how many of that tile a purchase need not give up."""
     waive = [0] * NTYPES
@@ -228,9 +228,15 @@ def _need(card_id: int, waive: tuple[int, ...]) -> tuple[int, ...]:
 
 def can_afford(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> bool:
     """Whether ``hand`` can pay the card, Haenyeo tiles standing in for any missing tile."""
-    need = _need(card_id, waive)
-    short = sum(max(0, n - h) for n, h in zip(need, hand, strict=False))
-    return short <= hand[JOKER] and sum(hand) >= sum(need) + CARDS[card_id].wild
+    card = CARDS[card_id]
+    count = card.wild
+    short = 0
+    for tile in card.types:  # a card names each tile type at most once (checked at load)
+        if not waive[tile]:
+            count += 1
+            if not hand[tile]:
+                short += 1
+    return short <= hand[JOKER] and sum(hand) >= count
 
 
 def _multisets(remaining: list[int], size: int, start: int = 0) -> list[tuple[int, ...]]:
@@ -296,7 +302,7 @@ def take_card(state: JejuState, seat: int, card_id: int, events: list[Event]) ->
     options = seat_payments(state, seat, card_id)
     if len(options) == 1:
         return pay(state, seat, card_id, options[0], events)
-    return replace(state, phase=PAY, pending_card=card_id)
+    return state._replace(phase=PAY, pending_card=card_id)
 
 
 def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], events: list[Event]) -> JejuState:
@@ -337,8 +343,7 @@ def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], event
                 seat,
             )
         )
-    state = replace(
-        state,
+    state = state._replace(
         hands=_set(state.hands, seat, hand),
         spent=spent,
         owned=_set(state.owned, seat, (*state.owned[seat], card_id)),
@@ -352,7 +357,7 @@ def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], event
     if card.effect == "harubang":
         text = f"Instant Harubang: {who(seat)} takes the Harubang bonus."
         events.append(event("instant_harubang", text, seat))
-        return replace(state, phase=HARUBANG, bonus_seat=seat, bonus_reason="card")
+        return state._replace(phase=HARUBANG, bonus_seat=seat, bonus_reason="card")
     return after_purchase(state, events)
 
 
@@ -361,7 +366,7 @@ def after_purchase(state: JejuState, events: list[Event]) -> JejuState:
     done = finish_if_over(state, events)
     if done is not None:
         return done
-    return replace(state, phase=BUYING)
+    return state._replace(phase=BUYING)
 
 
 # --- Turn order and End of the Game ------------------------------------------
@@ -376,7 +381,7 @@ def finish_if_over(state: JejuState, events: list[Event]) -> JejuState | None:
     else:
         return None
     events.append(event("game_over", text))
-    return replace(state, phase=FINISHED, end_reason=reason, pending_card=-1, bonus_seat=-1, bonus_reason="")
+    return state._replace(phase=FINISHED, end_reason=reason, pending_card=-1, bonus_seat=-1, bonus_reason="")
 
 
 def end_turn(state: JejuState, events: list[Event]) -> JejuState:
@@ -385,7 +390,7 @@ def end_turn(state: JejuState, events: list[Event]) -> JejuState:
     if done is not None:
         return done
     following = (state.current + 1) % state.seats
-    return replace(state, phase=TURN, current=following, turn=state.turn + 1, bought=0)
+    return state._replace(phase=TURN, current=following, turn=state.turn + 1, bought=0)
 
 
 # --- Who acts, what they may do, and doing it --------------------------------
@@ -443,7 +448,7 @@ def apply_one(state: JejuState, seat: int, action: object, events: list[Event]) 
         events.append(event("end_turn", f"{who(seat)} ends the turn.", seat))
         return end_turn(state, events)
     if kind is Back:
-        return replace(state, phase=BUYING if state.bought else TURN, pending_card=-1)
+        return state._replace(phase=BUYING if state.bought else TURN, pending_card=-1)
     if kind is PlaceToken:
         return place_token(state, seat, action.spot, events)
     if kind is PlaceHarubang:

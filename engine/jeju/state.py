@@ -10,7 +10,7 @@ tile type in ``data/jeju/tiles.json`` order (the Haenyeo joker last).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.base import IllegalAction
 
@@ -27,9 +27,8 @@ PHASES = (SETUP_TOKENS, SETUP_HARUBANG, TURN, PAY, BUYING, HARUBANG, FINISHED)
 DIRECTIONS = {"right": 1, "left": -1}
 
 
-@dataclass(frozen=True, slots=True)
-class JejuState:
-    """Everything about one game of Jeju Island.
+class JejuState(NamedTuple):
+    """Everything about one game of Jeju Island (a named tuple: immutable, cheap to copy).
 
     ``current`` is the seat whose turn it is (during setup: the seat placing).
     ``bonus_seat`` owes the Harubang bonus in the ``harubang`` phase, and
@@ -176,28 +175,27 @@ _FLAT = {"display", "deck", "discard", "spent", "placed", "last_travel"}
 def dump_state(state: JejuState) -> dict:
     """Lossless JSON form of a state."""
     data: dict[str, Any] = {}
-    for f in fields(state):
-        value = getattr(state, f.name)
-        if f.name in _NESTED:
+    for name, value in zip(JejuState._fields, state, strict=True):
+        if name in _NESTED:
             value = [list(inner) for inner in value]
-        elif f.name in _FLAT:
+        elif name in _FLAT:
             value = list(value)
-        data[f.name] = value
+        data[name] = value
     return data
 
 
 def load_state(data: dict) -> JejuState:
     """Inverse of `dump_state`."""
     values: dict[str, Any] = {}
-    for f in fields(JejuState):
-        if f.name not in data:
-            raise ValueError(f"Jeju Island state is missing {f.name!r}")
-        value = data[f.name]
-        if f.name in _NESTED:
+    for name in JejuState._fields:
+        if name not in data:
+            raise ValueError(f"Jeju Island state is missing {name!r}")
+        value = data[name]
+        if name in _NESTED:
             value = tuple(tuple(inner) for inner in value)
-        elif f.name in _FLAT:
+        elif name in _FLAT:
             value = tuple(value)
-        values[f.name] = value
+        values[name] = value
     if values["phase"] not in PHASES:
         raise ValueError(f"unknown Jeju Island phase {values['phase']!r}")
     return JejuState(**values)
