@@ -1,0 +1,147 @@
+"""Render figures: time and PNG size per game and picture kind.
+
+Run ``python -m bench.render [game ...] [--games N] [--per-game N] [--seats N]``.
+It plays seeded random games (``engine.bots.policy(key, "random")``), keeps views
+at random mid-game moments and at the end, then renders on one core (the process
+is pinned to one CPU where the OS allows) and prints, per game and kind:
+
+* ``board``   — ``renderers.render(key, view(state, None))``, target median ≤ 40 ms;
+* ``private`` — ``renderers.render(key, view(state, seat))``, target median ≤ 30 ms;
+* ``results`` — ``renderers.render_results(key, final public view)``;
+
+with the median and p95 time and the median and largest PNG (target ≤ 300 KB).
+A game whose engine or renderer module is not there yet is skipped, saying so.
+Figures only: nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+import engine
+import renderers
+from engine.bots import policy
+
+#: Seat counts the figures are quoted at (as in bench.engine).
+REFERENCE_SEATS = {"haenyeo": 4, "jeju": 4, "reef": 1}
+#: Median time targets in ms per picture kind; every picture at most 300 KB.
+TARGET_MS = {"board": 40.0, "private": 30.0, "results": None}
+TARGET_BYTES = 300_000
+
+
+def pin_one_core() -> str:
+    """Pin this process to one CPU; returns a note of what happened."""
+    try:
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        return f"pinned to CPU {cpu}"
+    except (AttributeError, OSError):
+        return "not pinned (no sched_setaffinity); single-threaded anyway"
+
+
+def available(game_key: str) -> str | None:
+    """None when the game can be benchmarked, else why not."""
+    try:
+        engine.get(game_key)
+        importlib.import_module(f"engine.{game_key}.bots")
+    except (ImportError, AttributeError) as error:
+        return f"engine not there yet ({error})"
+    try:
+        importlib.import_module(f"renderers.{game_key}")
+    except ModuleNotFoundError as error:
+        if error.name == f"renderers.{game_key}":
+            return f"renderer not there yet (renderers/{game_key}.py)"
+        raise
+    return None
+
+
+def collect_views(game_key: str, seats: int, games: int, per_game: int) -> dict[str, list]:
+    """Public and private views at random mid-game moments, and final views, from seeded random play."""
+    game = engine.get(game_key)
+    chooser = policy(game_key, "random")
+    views: dict[str, list] = {"board": [], "private": [], "results": []}
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new(seats, seed=seed)
+        history = [state]
+        while game.to_act(state):
+            seat = min(game.to_act(state))
+            state, _ = game.apply(state, seat, chooser(game, state, seat, rng))
+            history.append(state)
+        picks = sorted(rng.sample(range(len(history) - 1), min(per_game, len(history) - 1)))
+        for index in picks:
+            mid = history[index]
+            views["board"].append(game.view(mid, None))
+            views["private"].append(game.view(mid, rng.randrange(seats)))
+        views["board"].append(game.view(state, None))
+        views["private"].append(game.view(state, rng.randrange(seats)))
+        views["results"].append(game.view(state, None))
+    return views
+
+
+def measure(draw: Callable[[dict], renderers.Picture], views: list[dict]) -> tuple[list[float], list[int]]:
+    """Milliseconds and PNG bytes per view (after a short warm-up of fonts and cached layers)."""
+    for view in views[:3]:
+        draw(view)
+    times, sizes = [], []
+    for view in views:
+        started = time.perf_counter()
+        picture = draw(view)
+        times.append((time.perf_counter() - started) * 1000)
+        sizes.append(len(picture.png))
+    return times, sizes
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    """Print the figures for the chosen games (all registered games by default)."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("games", nargs="*", help="game keys (default: all)")
+    parser.add_argument("--games", type=int, default=12, dest="count", help="random games per game key")
+    parser.add_argument("--per-game", type=int, default=8, help="mid-game moments kept per game")
+    parser.add_argument("--seats", type=int, default=0, help="seat count (default: the reference count)")
+    args = parser.parse_args()
+    print(f"render benchmark: {pin_one_core()}")
+    columns = ("n", 4), ("median ms", 10), ("p95 ms", 8), ("median KB", 10), ("max KB", 7)
+    header = f"{'game':8} {'kind':8} " + " ".join(f"{name:>{width}}" for name, width in columns) + "  target"
+    print(header)
+    print("-" * len(header))
+    for key in args.games or list(engine.GAME_PACKAGES):
+        why = available(key)
+        if why:
+            print(f"{key:8} skipped: {why}")
+            continue
+        seats = args.seats or REFERENCE_SEATS.get(key, engine.get(key).min_seats)
+        views = collect_views(key, seats, args.count, args.per_game)
+        kinds: dict[str, Callable[[dict], renderers.Picture]] = {
+            "board": lambda v, key=key: renderers.render(key, v),
+            "private": lambda v, key=key: renderers.render(key, v),
+            "results": lambda v, key=key: renderers.render_results(key, v),
+        }
+        for kind, draw in kinds.items():
+            times, sizes = measure(draw, views[kind])
+            median_ms = statistics.median(times)
+            target = TARGET_MS[kind]
+            verdicts = []
+            if target is not None:
+                verdicts.append(f"median ≤ {target:.0f} ms {'ok' if median_ms <= target else 'MISSED'}")
+            verdicts.append(f"≤ 300 KB {'ok' if max(sizes) <= TARGET_BYTES else 'MISSED'}")
+            print(
+                f"{key:8} {kind:8} {len(times):>4} {median_ms:>10.1f} {p95(times):>8.1f} "
+                f"{statistics.median(sizes) / 1000:>10.1f} {max(sizes) / 1000:>7.1f}  "
+                f"{'; '.join(verdicts)} ({seats} seats)"
+            )
+
+
+if __name__ == "__main__":
+    main()
