@@ -1,0 +1,187 @@
+"""Seat policies for Haenyeo: ``random`` and ``greedy`` (see `engine.bots`).
+
+``greedy`` values every item by what it adds to this player's scores in the
+scoring rounds still to come (the next one counts fully, later ones less),
+chooses diving cards by that value weighed by the chance each zone is
+connected, harvests the best slot, gains the 3rd Haenyeo early and makes an
+egg exchange only when it beats keeping the eggs.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from engine.base import Game
+from engine.haenyeo import actions as A
+from engine.haenyeo.components import EGG, FREE, N_SEAFOOD, PEARL_ZONE, TRASH0, C, creature_mask
+from engine.haenyeo.rules import rows
+from engine.haenyeo.scoring import round_rules, rule_points
+from engine.haenyeo.state import State
+
+
+def random_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.Action:
+    """Uniform among legal actions, except that it never puts a selected card back (play-outs end)."""
+    options = game.legal_actions(state, seat)
+    if state.phase == "select":
+        if A.CONFIRM in options:
+            return A.CONFIRM
+        mask = state.chosen[seat]
+        options = [a for a in options if not mask >> a.zone & 1]
+    return rng.choice(options)
+
+
+# ------------------------------------------------------------------ greedy
+
+#: Weight of the next scoring round and of later ones.
+NEXT_WEIGHT = 1.0
+LATER_WEIGHT = 0.6
+EGG_KEEP = 1.5
+
+
+def seafood_values(state: State, seat: int) -> list[float]:
+    """What one more of each seafood adds to this seat's remaining round scores."""
+    tile = C.tiles[state.tile]
+    future = [r for r in C.scoring_rounds if r >= state.round]
+    mine = list(state.food[seat])
+    values = [0.3] * N_SEAFOOD
+    for index, round_no in enumerate(future):
+        weight = NEXT_WEIGHT if index == 0 else LATER_WEIGHT
+        for rule in round_rules(tile, round_no):
+            base = rule_points(rule, mine, state.food)
+            for k in rule.seafood:
+                if mine[k] >= C.tracks[k]:
+                    continue
+                mine[k] += 1
+                others = [mine if s == seat else state.food[s] for s in range(state.seats)]
+                values[k] += weight * (rule_points(rule, mine, others) - base)
+                mine[k] -= 1
+    return values
+
+
+def _trash_value(state: State, seat: int) -> float:
+    table = C.tiles[state.tile].trash
+    have = state.trash[seat].bit_count()
+    if have + 2 >= len(table):
+        return table[-1] - table[have]
+    return (table[have + 2] - table[have]) / 2
+
+
+def _egg_value(state: State, seat: int) -> float:
+    if not state.third[seat] and state.round <= 5:
+        return 6.0
+    return 2.5
+
+
+def _pearl_value(state: State, seat: int) -> float:
+    p = state.pearls[seat]
+    if p >= len(C.pearl_points):
+        return 0.0
+    gain = C.pearl_points[p] - (C.pearl_points[p - 1] if p else 0)
+    bonus = C.pearl_bonus[p]
+    if bonus == "trash":
+        gain += 8
+    elif bonus == "seafood2":
+        gain += 8
+    return float(gain)
+
+
+def item_values(state: State, seat: int) -> dict[int, float]:
+    """Value of each item code for this seat now."""
+    food = seafood_values(state, seat)
+    values: dict[int, float] = dict(enumerate(food))
+    values[EGG] = _egg_value(state, seat)
+    trash = _trash_value(state, seat)
+    for t in range(len(C.trash)):
+        values[TRASH0 + t] = 0.0 if state.trash[seat] >> t & 1 else trash
+    return values
+
+
+def _zone0_value(state: State, seat: int, values: dict[int, float]) -> float:
+    free = state.eggs[seat] - state.eggs_used[seat]
+    if free >= C.third_cost and not state.third[seat] and state.round <= 5:
+        return 14.0
+    best_food = max(values[k] for k in range(N_SEAFOOD))
+    if free >= 3:
+        return max(_pearl_value(state, seat), 2 * best_food) - 2 * EGG_KEEP
+    if free >= 1:
+        return min(free, 2) * (best_food - EGG_KEEP)
+    return 0.0
+
+
+def _occupancy(state: State) -> float:
+    """Chance that another player's Haenyeo or creature fills a given zone."""
+    others = sum(state.pawns) / state.seats * (state.seats - 1) + (C.npc_cards if state.npc else 0)
+    return 1 - (1 - 1.4 / 12) ** others
+
+
+def choose_cards(state: State, seat: int) -> frozenset[int]:
+    """The diving cards with the highest expected value this round."""
+    values = item_values(state, seat)
+    sea = rows(state)
+    share = 1 / (1 + (sum(state.pawns) / state.seats * (state.seats - 1) + 3 * state.npc) / 12)
+    zone_value = [0.0] * 12
+    zone_value[0] = _zone0_value(state, seat, values)
+    for zone in range(1, PEARL_ZONE):
+        zone_value[zone] = share * sum(values[i] for slot in sea[zone] for i in slot)
+    zone_value[PEARL_ZONE] = _pearl_value(state, seat)
+    q = _occupancy(state)
+    best: tuple[float, tuple[int, ...]] = (-1.0, ())
+    for combo in combinations(range(12), state.pawns[seat]):
+        mask = 0
+        for z in combo:
+            mask |= 1 << z
+        own = mask | creature_mask(mask)
+        total = 0.0
+        for z in combo:
+            chance = 1.0
+            for y in range(1, z):
+                if not own >> y & 1:
+                    chance *= q
+            total += zone_value[z] * chance
+        if total > best[0]:
+            best = (total, combo)
+    return frozenset(best[1])
+
+
+def greedy_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.Action:
+    """Best immediate gain, with a look at the scoring rounds ahead."""
+    options = game.legal_actions(state, seat)
+    if len(options) == 1:
+        return options[0]
+    if state.phase == "select":
+        want = choose_cards(state, seat)
+        mask = state.chosen[seat]
+        have = {z for z in range(12) if mask >> z & 1}
+        extra = sorted(have - want)
+        if extra:
+            return A.TOGGLES[extra[0]]
+        missing = sorted(want - have)
+        if missing:
+            return A.TOGGLES[missing[0]]
+        return A.CONFIRM
+    values = item_values(state, seat)
+    first = options[0]
+    if isinstance(first, A.Harvest):
+        row = rows(state)[state.zone]
+        taken = state.taken[state.zone]
+        scored = [(sum(values[i] for i in row[a.slot]), -a.slot, a) for a in options if taken[a.slot] == FREE]
+        return max(scored, key=lambda t: (t[0], t[1]))[2]
+    if isinstance(first, A.TakeTrash):
+        return first
+    if isinstance(first, A.TakeSeafood):
+        return max(options, key=lambda a: sum(values[k] for k in a.seafood))
+    # Zone 0: the 3rd Haenyeo first (while it has rounds to pay off), then the best exchange.
+    if A.GAIN in options and state.round <= 6:
+        return A.GAIN
+    best: tuple[float, A.Action] = (0.0, A.DONE)
+    for action in options:
+        if isinstance(action, A.Exchange):
+            gain = sum(values[k] for k in action.seafood) if action.seafood else _pearl_value(state, seat)
+            net = gain - action.eggs * EGG_KEEP
+            if net > best[0]:
+                best = (net, action)
+    return best[1]
+
+
+POLICIES = {"random": random_policy, "greedy": greedy_policy}

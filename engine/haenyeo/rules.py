@@ -1,0 +1,558 @@
+"""The rules of play (rulebook III): ① select, ② deploy, ③ actions, ④ next round.
+
+Everything here works on a fresh `State.copy()` owned by the caller (``apply``);
+nested values are tuples and are replaced, never changed in place.
+
+Phase ③ runs as a small machine: zones are resolved from 0 to 11 and the
+engine does every step that needs no choice by itself, stopping only where a
+player has more than one option (``state.pending``).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.base import Event, IllegalAction
+from engine.haenyeo import actions as A
+from engine.haenyeo.components import (
+    ALL_TRASH,
+    EGG,
+    FREE,
+    N_SEAFOOD,
+    NPC,
+    PEARL_ZONE,
+    TRASH0,
+    C,
+    board_rows,
+    creature_mask,
+    item_text,
+    slot_text,
+)
+from engine.haenyeo.scoring import score_round
+from engine.haenyeo.state import State
+
+# Decisions a seat can owe during ③ (first element of ``state.pending``).
+PEND_ZONE0 = 1
+PEND_HARVEST = 2
+PEND_TRASH = 3
+PEND_SEAFOOD = 4
+# Pearl-track bonus kinds queued in ``state.bonus``.
+BONUS_TRASH = 1
+BONUS_SEAFOOD = 2
+_BONUS_CODES = {"trash": BONUS_TRASH, "seafood2": BONUS_SEAFOOD}
+PEARL_BONUS = tuple(_BONUS_CODES.get(b) if b else 0 for b in C.pearl_bonus)
+PEARL_SPACES = len(C.pearl_points)
+THIRD_COST = C.third_cost
+
+
+def name(seat: int) -> str:
+    """How events and labels name a seat."""
+    return "The NPC" if seat == NPC else f"Player {seat + 1}"
+
+
+def _put(values: tuple, index: int, value) -> tuple:
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def zones_text(mask: int) -> str:
+    """'zones 3 and 7' for a zone mask."""
+    zones = [str(z) for z in range(12) if mask >> z & 1]
+    if len(zones) == 1:
+        return f"zone {zones[0]}"
+    return "zones " + ", ".join(zones[:-1]) + " and " + zones[-1]
+
+
+def turn_order(state: State) -> tuple[int, ...]:
+    """Seats clockwise from the First Player."""
+    n = state.seats
+    return tuple((state.first + i) % n for i in range(n))
+
+
+def rows(state: State) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """This round's slot rows, zone 0..11 (zones 0 and 11 have none)."""
+    r = min(state.round, C.rounds) - 1
+    return board_rows(state.shallow[r], state.deep[r])
+
+
+def fresh_taken(state: State) -> tuple[tuple[int, ...], ...]:
+    """Every slot of this round's sea cards free (no net markers)."""
+    return tuple((FREE,) * len(row) for row in rows(state))
+
+
+# ----------------------------------------------------------------- ① select
+
+
+def select_legal(state: State, seat: int) -> tuple[A.Action, ...]:
+    """Toggle cards up to the number of active Haenyeo; confirm at exactly that many."""
+    mask = state.chosen[seat]
+    count = mask.bit_count()
+    need = state.pawns[seat]
+    if count < need:
+        out = list(A.TOGGLES)
+    else:
+        out = [A.TOGGLES[z] for z in range(12) if mask >> z & 1]
+        if not state.confirmed[seat]:
+            out.append(A.CONFIRM)
+    return tuple(out)
+
+
+def apply_select(state: State, seat: int, action: A.Action, events: list[Event]) -> None:
+    """A toggle (which un-confirms) or the confirm; the last confirm reveals everyone's cards."""
+    if isinstance(action, A.ToggleCard):
+        bit = 1 << action.zone
+        was_on = state.chosen[seat] & bit
+        state.chosen = _put(state.chosen, seat, state.chosen[seat] ^ bit)
+        if state.confirmed[seat]:
+            state.confirmed = _put(state.confirmed, seat, 0)
+            events.append(
+                {"type": "unconfirm", "text": f"{name(seat)} is choosing their diving cards again.", "player": seat}
+            )
+        verb = "put back" if was_on else "selected"
+        events.append(
+            {
+                "type": "toggle",
+                "text": f"You {verb} diving card {action.zone}.",
+                "seat": seat,
+                "private": True,
+                "zone": action.zone,
+            }
+        )
+        return
+    state.confirmed = _put(state.confirmed, seat, 1)
+    events.append({"type": "confirm", "text": f"{name(seat)} has chosen their diving cards.", "player": seat})
+    events.append(
+        {
+            "type": "my_cards",
+            "text": f"You will dive to {zones_text(state.chosen[seat])}.",
+            "seat": seat,
+            "private": True,
+        }
+    )
+    if all(state.confirmed):
+        deploy(state, events)
+
+
+# ----------------------------------------------------------------- ② deploy
+
+
+def npc_draw(state: State) -> int:
+    """The NPC's diving cards this round: random from its unused cards (2-player rules)."""
+    unused = [z for z in range(12) if not state.npc_used >> z & 1]
+    rng = random.Random(f"{state.seed}:{state.round}:npc")
+    mask = 0
+    for zone in rng.sample(unused, C.npc_cards):
+        mask |= 1 << zone
+    return mask
+
+
+def connection(divers: int, creatures: int) -> tuple[int, int]:
+    """(occupied zone mask, deepest connected zone): zones 1..reach all hold a Haenyeo or creature."""
+    occupied = (divers | creatures) & ~1
+    reach = 0
+    while reach < PEARL_ZONE and occupied >> (reach + 1) & 1:
+        reach += 1
+    return occupied, reach
+
+
+def deploy(state: State, events: list[Event]) -> None:
+    """Reveal together, place Haenyeo and creatures (one zone shallower), then start ③ at zone 0."""
+    divers = 0
+    creatures = 0
+    for seat in turn_order(state):
+        mask = state.chosen[seat]
+        divers |= mask
+        creatures |= creature_mask(mask)
+        events.append(
+            {"type": "reveal", "text": f"{name(seat)} dives to {zones_text(mask)}.", "player": seat, "zones": mask}
+        )
+    if state.npc:
+        mask = npc_draw(state)
+        state.npc_cards = mask
+        state.npc_used |= mask
+        divers |= mask
+        creatures |= creature_mask(mask)
+        events.append(
+            {"type": "reveal", "text": f"The NPC dives to {zones_text(mask)}.", "player": NPC, "zones": mask}
+        )
+    state.occupied, state.reach = connection(divers, creatures)
+    if state.reach < PEARL_ZONE:
+        gap = state.reach + 1
+        events.append(
+            {
+                "type": "connection",
+                "text": f"Zone {gap} is empty: zones {gap} to 11 are disconnected this round.",
+                "reach": state.reach,
+            }
+        )
+    else:
+        events.append({"type": "connection", "text": "Every zone is connected this round.", "reach": state.reach})
+    state.phase = "actions"
+    enter_zone(state, 0, events)
+    advance(state, events)
+
+
+# ----------------------------------------------------------------- ③ actions
+
+
+def zone_actors(state: State, zone: int) -> tuple[int, ...]:
+    """Who has a Haenyeo in ``zone``: the NPC first (zones 1-10), then seats clockwise from First Player."""
+    bit = 1 << zone
+    order = tuple(seat for seat in turn_order(state) if state.chosen[seat] & bit)
+    if state.npc and state.npc_cards & bit and 1 <= zone <= 10:
+        order = (NPC, *order)
+    return order
+
+
+def enter_zone(state: State, zone: int, events: list[Event]) -> None:
+    """Move the action cursor to ``zone``; Haenyeo in a disconnected zone cannot act."""
+    state.zone = zone
+    state.turn = 0
+    state.visit = 0
+    actors = zone_actors(state, zone)
+    if actors and zone > state.reach and zone > 0:
+        who = ", ".join(name(a) for a in actors)
+        events.append(
+            {"type": "disconnected", "text": f"Zone {zone} is disconnected: {who} cannot act.", "zone": zone}
+        )
+        actors = ()
+    state.actors = actors
+
+
+def room(state: State, seat: int, seafood: int) -> int:
+    """Empty spaces left on a seafood track."""
+    return C.tracks[seafood] - state.food[seat][seafood]
+
+
+def zone0_options(state: State, seat: int) -> tuple[A.Action, ...]:
+    """Zone 0: gain the 3rd Haenyeo (once per game) and/or one egg exchange, then done."""
+    free = state.eggs[seat] - state.eggs_used[seat]
+    out: list[A.Action] = []
+    if free and not state.visit & 1 and not state.third[seat] and free >= THIRD_COST:
+        out.append(A.GAIN)
+    if free and not state.visit & 2:
+        rooms = [room(state, seat, k) for k in range(N_SEAFOOD)]
+        for eggs, food, pearls in C.exchanges:
+            if free < eggs:
+                continue
+            if pearls:
+                if state.pearls[seat] < PEARL_SPACES:
+                    out.append(A.EXCHANGES[(eggs, ())])
+            elif food == 1:
+                out.extend(A.EXCHANGES[(eggs, (k,))] for k in range(N_SEAFOOD) if rooms[k])
+            else:
+                out.extend(A.EXCHANGES[(eggs, p)] for p in A.PAIRS if _pair_fits(p, rooms))
+    out.append(A.DONE)
+    return tuple(out)
+
+
+def _pair_fits(pair: tuple[int, int], rooms: list[int]) -> bool:
+    a, b = pair
+    return rooms[a] >= 2 if a == b else rooms[a] >= 1 and rooms[b] >= 1
+
+
+def bonus_options(state: State, seat: int, kind: int) -> tuple[A.Action, ...]:
+    """A pearl-track bonus: a trash type you lack, or two seafood with room on their tracks."""
+    if kind == BONUS_TRASH:
+        have = state.trash[seat]
+        return tuple(A.TRASH_PICKS[t] for t in range(len(C.trash)) if not have >> t & 1)
+    rooms = [room(state, seat, k) for k in range(N_SEAFOOD)]
+    return tuple(A.SEAFOOD_PICKS[p] for p in A.PAIRS if _pair_fits(p, rooms))
+
+
+def action_legal(state: State, seat: int) -> tuple[A.Action, ...]:
+    """The pending decision's options (only for the seat that owes it)."""
+    pending = state.pending
+    if not pending or pending[1] != seat:
+        return ()
+    kind = pending[0]
+    if kind == PEND_HARVEST:
+        return tuple(A.HARVESTS[i] for i, owner in enumerate(state.taken[state.zone]) if owner == FREE)
+    if kind == PEND_ZONE0:
+        return zone0_options(state, seat)
+    return bonus_options(state, seat, BONUS_TRASH if kind == PEND_TRASH else BONUS_SEAFOOD)
+
+
+def gain_seafood(state: State, seat: int, seafood: int, count: int = 1) -> int:
+    """Mark ``count`` spaces on a seafood track (a full track takes no more); returns marks made."""
+    food = state.food[seat]
+    marks = min(count, C.tracks[seafood] - food[seafood])
+    if marks:
+        state.food = _put(state.food, seat, _put(food, seafood, food[seafood] + marks))
+    return marks
+
+
+def gain_item(state: State, seat: int, item: int) -> None:
+    """Seafood: mark its track. Turtle egg: draw a circle. Trash: mark its type (a repeat marks nothing)."""
+    if item < N_SEAFOOD:
+        gain_seafood(state, seat, item)
+    elif item == EGG:
+        if state.eggs[seat] < C.egg_spaces:
+            state.eggs = _put(state.eggs, seat, state.eggs[seat] + 1)
+    else:
+        state.trash = _put(state.trash, seat, state.trash[seat] | 1 << (item - TRASH0))
+
+
+def gain_pearl(state: State, seat: int, events: list[Event]) -> None:
+    """Mark the next pearl space; its bonus (trash / two seafood of your choice) comes at once."""
+    if state.pearls[seat] >= PEARL_SPACES:
+        events.append({"type": "pearl", "text": f"{name(seat)}'s pearl track is full.", "player": seat})
+        return
+    pearls = state.pearls[seat] + 1
+    state.pearls = _put(state.pearls, seat, pearls)
+    events.append(
+        {
+            "type": "pearl",
+            "text": f"{name(seat)} collects a pearl ({pearls} on the track, worth {C.pearl_points[pearls - 1]}).",
+            "player": seat,
+        }
+    )
+    if PEARL_BONUS[pearls - 1]:
+        state.bonus = (*state.bonus, (seat, PEARL_BONUS[pearls - 1]))
+
+
+def take_slot(state: State, actor: int, slot: int, events: list[Event]) -> None:
+    """Harvest one slot of the current zone (net marker on it)."""
+    zone = state.zone
+    state.taken = _put(state.taken, zone, _put(state.taken[zone], slot, actor))
+    items = rows(state)[zone][slot]
+    if actor != NPC:
+        for item in items:
+            gain_item(state, actor, item)
+    events.append(
+        {
+            "type": "harvest",
+            "text": f"{name(actor)} harvests {slot_text(items)} in zone {zone}.",
+            "player": actor,
+            "zone": zone,
+            "slot": slot,
+        }
+    )
+
+
+def take_all(state: State, actor: int, events: list[Event]) -> None:
+    """A Haenyeo alone in a zone harvests every item there."""
+    zone = state.zone
+    row = rows(state)[zone]
+    got = []
+    owners = list(state.taken[zone])
+    for slot, owner in enumerate(owners):
+        if owner == FREE:
+            owners[slot] = actor
+            got.append(slot_text(row[slot]))
+            if actor != NPC:
+                for item in row[slot]:
+                    gain_item(state, actor, item)
+    state.taken = _put(state.taken, zone, tuple(owners))
+    events.append(
+        {
+            "type": "harvest_all",
+            "text": f"{name(actor)} is alone in zone {zone} and harvests everything: {', '.join(got)}.",
+            "player": actor,
+            "zone": zone,
+        }
+    )
+
+
+def apply_bonus(state: State, seat: int, action: A.Action, events: list[Event]) -> None:
+    """Resolve the first queued pearl-track bonus with ``action``."""
+    state.bonus = state.bonus[1:]
+    if isinstance(action, A.TakeTrash):
+        state.trash = _put(state.trash, seat, state.trash[seat] | 1 << action.kind)
+        what = C.trash_names[action.kind]
+    else:
+        for k in action.seafood:
+            gain_seafood(state, seat, k)
+        what = " + ".join(C.seafood_names[k] for k in action.seafood)
+    events.append({"type": "bonus", "text": f"{name(seat)} takes a pearl bonus: {what}.", "player": seat})
+
+
+def advance(state: State, events: list[Event]) -> None:
+    """Do every step that needs no choice, until a seat owes a decision or the round ends."""
+    while True:
+        if state.bonus:
+            seat, kind = state.bonus[0]
+            options = bonus_options(state, seat, kind)
+            if len(options) > 1:
+                state.pending = (PEND_TRASH if kind == BONUS_TRASH else PEND_SEAFOOD, seat)
+                return
+            if options:
+                apply_bonus(state, seat, options[0], events)
+            else:
+                state.bonus = state.bonus[1:]
+                events.append({"type": "bonus", "text": f"{name(seat)} has nothing left to gain from the bonus."})
+            continue
+        zone = state.zone
+        actors = state.actors
+        if zone == 0:
+            if state.turn < len(actors):
+                seat = actors[state.turn]
+                if len(zone0_options(state, seat)) > 1:
+                    state.pending = (PEND_ZONE0, seat)
+                    return
+                state.turn += 1
+                state.visit = 0
+                continue
+        elif zone < PEARL_ZONE:
+            if actors:
+                taken = state.taken[zone]
+                free = [i for i, owner in enumerate(taken) if owner == FREE]
+                if free:
+                    if len(actors) == 1:
+                        take_all(state, actors[0], events)
+                        continue
+                    actor = actors[state.turn % len(actors)]
+                    state.turn += 1
+                    row = rows(state)[zone]
+                    if actor == NPC or len({row[i] for i in free}) == 1:
+                        # The NPC takes the leftmost free slot; identical slots leave no choice.
+                        take_slot(state, actor, free[0], events)
+                        continue
+                    state.turn -= 1
+                    state.pending = (PEND_HARVEST, actor)
+                    return
+        elif state.turn < len(actors):
+            seat = actors[state.turn]
+            state.turn += 1
+            if seat != NPC:
+                for _ in range(C.pearls_per_haenyeo):
+                    gain_pearl(state, seat, events)
+            continue
+        if zone == PEARL_ZONE:
+            end_round(state, events)
+            return
+        enter_zone(state, zone + 1, events)
+
+
+def apply_action(state: State, seat: int, action: A.Action, events: list[Event]) -> None:
+    """A choice during ③, then let the engine run on."""
+    kind = state.pending[0]
+    state.pending = ()
+    if kind == PEND_HARVEST:
+        take_slot(state, seat, action.slot, events)
+        state.turn += 1
+    elif kind == PEND_ZONE0:
+        if isinstance(action, A.Done):
+            state.turn += 1
+            state.visit = 0
+            events.append({"type": "zone0", "text": f"{name(seat)} is done with turtle eggs.", "player": seat})
+        elif isinstance(action, A.GainHaenyeo):
+            state.eggs_used = _put(state.eggs_used, seat, state.eggs_used[seat] + THIRD_COST)
+            state.third = _put(state.third, seat, 1)
+            state.pawns = _put(state.pawns, seat, C.max_pawns)
+            state.visit |= 1
+            events.append(
+                {
+                    "type": "third",
+                    "text": f"{name(seat)} spends {THIRD_COST} turtle eggs and gains a 3rd Haenyeo.",
+                    "player": seat,
+                }
+            )
+        else:
+            state.eggs_used = _put(state.eggs_used, seat, state.eggs_used[seat] + action.eggs)
+            state.visit |= 2
+            if action.seafood:
+                for k in action.seafood:
+                    gain_seafood(state, seat, k)
+                what = " + ".join(C.seafood_names[k] for k in action.seafood)
+            else:
+                what = "a pearl"
+            events.append(
+                {
+                    "type": "exchange",
+                    "text": f"{name(seat)} exchanges {action.eggs} turtle egg{'s' if action.eggs > 1 else ''}"
+                    f" for {what}.",
+                    "player": seat,
+                }
+            )
+            if not action.seafood:
+                gain_pearl(state, seat, events)
+    else:
+        apply_bonus(state, seat, action, events)
+    advance(state, events)
+
+
+# ----------------------------------------------------------------- ④ next round
+
+
+def end_round(state: State, events: list[Event]) -> None:
+    """Score after rounds 3, 6 and 8; then the next round (new sea cards, next First Player) or the end."""
+    round_no = state.round
+    if round_no in C.scoring_rounds:
+        tile = C.tiles[state.tile]
+        per_seat = score_round(tile, round_no, state.food)
+        scores = list(state.scores)
+        for seat, lines in enumerate(per_seat):
+            total = sum(points for _, points in lines)
+            scores[seat] = (*scores[seat], total)
+            detail = ", ".join(f"{C.rules[key].text.split(':')[0]} {points}" for key, points in lines)
+            events.append(
+                {
+                    "type": "score",
+                    "text": f"Round {round_no} scoring: {name(seat)} scores {total} ({detail}).",
+                    "player": seat,
+                    "round": round_no,
+                    "points": total,
+                }
+            )
+        state.scores = tuple(scores)
+    state.pending = ()
+    state.actors = ()
+    state.turn = 0
+    state.visit = 0
+    if round_no >= C.rounds:
+        state.phase = "end"
+        state.zone = 0
+        events.append({"type": "end", "text": "The eighth round is over: final scoring."})
+        return
+    if round_no in C.npc_reshuffle_after:
+        state.npc_used = 0
+    state.round = round_no + 1
+    state.first = (state.first + 1) % state.seats
+    state.phase = "select"
+    zeros = (0,) * state.seats
+    state.chosen = zeros
+    state.confirmed = zeros
+    state.npc_cards = 0
+    state.occupied = 0
+    state.reach = 0
+    state.zone = 0
+    state.taken = fresh_taken(state)
+    events.append(
+        {
+            "type": "round",
+            "text": f"Round {state.round} begins: new sea cards are revealed; {name(state.first)} is First Player.",
+            "round": state.round,
+        }
+    )
+
+
+def check_trash_mask(mask: int) -> bool:
+    """Whether ``mask`` is a valid set of trash types (used by invariants)."""
+    return 0 <= mask <= ALL_TRASH
+
+
+def apply(state: State, seat: int, action: A.Action) -> tuple[State, list[Event]]:
+    """Apply a legal action to a copy of ``state``."""
+    new = state.copy()
+    events: list[Event] = []
+    if state.phase == "select":
+        apply_select(new, seat, action, events)
+    elif state.phase == "actions":
+        apply_action(new, seat, action, events)
+    else:
+        raise IllegalAction("The game is over.")
+    return new, events
+
+
+def legal(state: State, seat: int) -> tuple[A.Action, ...]:
+    """Every legal action for ``seat`` now."""
+    if not 0 <= seat < state.seats:
+        return ()
+    if state.phase == "select":
+        return select_legal(state, seat)
+    if state.phase == "actions":
+        return action_legal(state, seat)
+    return ()
+
+
+__all__ = ["apply", "item_text", "legal"]
