@@ -1,0 +1,392 @@
+"""Jeju Island rule scenarios, one per rulebook rule (see docs/rules/jeju.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine.base import IllegalAction
+from engine.jeju import rules
+from engine.jeju.components import BOARD, CARDS, JOKER, TILE_BY_KEY, TILES
+from engine.jeju.state import (
+    BUYING,
+    FINISHED,
+    HARUBANG,
+    PAY,
+    SETUP_HARUBANG,
+    SETUP_TOKENS,
+    TURN,
+    Back,
+    EndTurn,
+    MoveHarubang,
+    Pay,
+    PlaceHarubang,
+    PlaceToken,
+    TakeCard,
+    Travel,
+)
+
+GAME = engine.get("jeju")
+N = -1  # a neutral token
+O, C, M, F, P, G = (TILE_BY_KEY[k].index for k in ("orange", "cactus", "mountain", "fish", "pony", "pig"))  # noqa: E741
+H = JOKER
+
+
+def hand(**counts: int) -> tuple[int, ...]:
+    """A hand from tile keys, e.g. hand(orange=1, haenyeo=2)."""
+    return tuple(counts.get(t.key, 0) for t in TILES)
+
+
+def card_with(cost: list[str], effect: str | None = None) -> int:
+    """The id of the card printed with exactly this cost (and effect)."""
+    for card in CARDS.values():
+        if list(card.cost) == cost and card.effect == effect:
+            return card.id
+    raise AssertionError(f"no card costs {cost} with effect {effect}")
+
+
+def board(seats: int = 2, **changes):
+    """A game in its play phase (seat 0 to move), with the given fields replaced."""
+    state = GAME.new(seats, seed=7)._replace(
+        phase=TURN,
+        current=0,
+        turn=1,
+        tokens=((N,),) * 6,
+        stacks=((O, C, M),) * 6,
+        harubang=5,
+    )
+    return state._replace(**changes)
+
+
+def play(state, seat, action):
+    """Apply an action and return the new state (events dropped)."""
+    return GAME.apply(state, seat, action)[0]
+
+
+# --- Game Setup ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_setup_deals_80_tiles_in_six_stacks_with_no_haenyeo_on_top(seed):
+    state = GAME.new(4, seed)
+    assert sorted(len(s) for s in state.stacks) == [13, 13, 13, 13, 14, 14]
+    assert all(stack[-1] != JOKER for stack in state.stacks)
+    counts = [sum(stack.count(t.index) for stack in state.stacks) for t in TILES]
+    assert counts == [t.count for t in TILES]
+    assert sum(counts) == 80
+    assert state.tokens == ((N,),) * 6
+    assert len(state.display) == 5 and len(state.deck) == 27
+    assert state.phase == SETUP_TOKENS and GAME.to_act(state) == {0}
+
+
+def test_setup_placement_two_different_spots_then_the_last_seat_places_the_harubang():
+    state = GAME.new(3, seed=1)
+    state = play(state, 0, PlaceToken(2))
+    assert PlaceToken(2) not in GAME.legal_actions(state, 0)
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 0, PlaceToken(2))
+    state = play(state, 0, PlaceToken(3))
+    assert GAME.to_act(state) == {1}
+    state = play(play(state, 1, PlaceToken(2)), 1, PlaceToken(4))
+    # Spot 2 now holds 3 tokens (neutral, seat 0, seat 1): full during setup.
+    assert PlaceToken(2) not in GAME.legal_actions(state, 2)
+    state = play(play(state, 2, PlaceToken(0)), 2, PlaceToken(1))
+    assert state.phase == SETUP_HARUBANG and GAME.to_act(state) == {2}
+    assert GAME.legal_actions(state, 2) == [PlaceHarubang(s) for s in range(6)]
+    state = play(state, 2, PlaceHarubang(4))
+    assert state.harubang == 4 and state.phase == TURN and GAME.to_act(state) == {0}
+    assert state.tokens[2] == (N, 0, 1)
+
+
+def test_setup_places_the_second_token_itself_when_only_one_spot_is_left():
+    state = GAME.new(4, seed=1)._replace(
+        tokens=((N, 1, 2), (N, 1, 2), (N, 0, 1), (N, 0, 2), (N,), (N,)), current=3
+    )
+    state = play(state, 3, PlaceToken(4))
+    assert state.tokens[5] == (N, 3)  # the only spot left, placed by the engine
+    assert state.phase == SETUP_HARUBANG
+
+
+# --- Travel ---------------------------------------------------------------------
+
+
+def test_travel_only_from_stacks_holding_your_token_in_both_directions():
+    state = board(tokens=((N, 0), (N,), (N, 1), (N, 0, 1), (N,), (N,)))
+    assert GAME.legal_actions(state, 0)[:4] == [
+        Travel(0, "left"),
+        Travel(0, "right"),
+        Travel(3, "left"),
+        Travel(3, "right"),
+    ]
+    with pytest.raises(IllegalAction, match="none of your tokens"):
+        GAME.apply(state, 0, Travel(2, "right"))
+    with pytest.raises(IllegalAction, match="not your turn"):
+        GAME.apply(state, 1, Travel(2, "right"))
+
+
+def test_sowing_right_drops_the_bottom_token_first_and_wraps_around():
+    tokens = ((N,), (N,), (N,), (N,), (N, 0, 1), (N,))
+    after, path = rules.sow(tokens, 4, +1)
+    assert path == [5, 0, 1]
+    assert after == ((N, 0), (N, 1), (N,), (N,), (), (N, N))
+
+
+def test_sowing_left_wraps_around_the_other_way():
+    tokens = ((N,), (1, N, 0), (N,), (N,), (N,), (N,))
+    after, path = rules.sow(tokens, 1, -1)
+    assert path == [0, 5, 4]
+    assert after == ((N, 1), (), (N,), (N,), (N, 0), (N, N))
+
+
+def test_a_stack_of_seven_passes_its_empty_starting_spot_and_drops_there():
+    tokens = ((0, N, N, 1, N, 0, 1), (N,), (N,), (N,), (N,), ())
+    after, path = rules.sow(tokens, 0, +1)
+    assert path == [1, 2, 3, 4, 5, 0, 1]
+    assert after[0] == (0,) and after[1] == (N, 0, 1) and after[5] == (N,)
+
+
+# --- Jeju Tile Collecting -------------------------------------------------------------
+
+
+def test_collecting_top_tokens_take_top_tiles_neutral_and_empty_give_nothing():
+    state = board(
+        tokens=((N, 1), (N,), (0, N), (N,), (N, 0), (N,)),
+        stacks=((O, C), (O,), (M, P), (), (G, F), (C,)),
+        harubang=3,
+    )
+    # Seat 0 moves its stack at 4 right: (N, 0) -> N on 5, 0 on 0.
+    state, events = GAME.apply(state, 0, Travel(4, "right"))
+    assert state.tokens == ((N, 1, 0), (N,), (0, N), (N,), (), (N, N))
+    # Location 0: seat 0 on top takes C. Location 2: neutral top, nothing. Location 3: no tiles.
+    # Location 5: neutral on top. Location 4: no tokens left there.
+    assert state.hands[0] == hand(cactus=1)
+    assert state.hands[1] == hand()
+    assert state.stacks == ((O,), (O,), (M, P), (), (G, F), (C,))
+    assert [e["type"] for e in events].count("collect") == 1
+    assert state.phase == TURN and state.current == 1  # no Harubang bonus: the turn passed
+
+
+def test_harubang_bonus_goes_to_the_seat_collecting_there_who_may_leave_it():
+    state = board(
+        tokens=((N, 0), (N,), (N,), (N, 1), (N,), (N,)),
+        stacks=((O,), (C,), (M,), (F, P, G), (O,), (C,)),
+        harubang=3,
+    )
+    state = play(state, 0, Travel(0, "left"))  # N -> 5, 0 -> 4
+    # Seat 1 collected at 3 (the Harubang's location): it owes the bonus, though seat 0 moved.
+    assert state.phase == HARUBANG and GAME.to_act(state) == {1}
+    assert state.hands[1] == hand(pig=1) and state.hands[0] == hand(orange=1)
+    assert len(GAME.legal_actions(state, 1)) == 6
+    assert GAME.action_label(state, 1, MoveHarubang(3)) == "Keep the Harubang at 4: take Pony"
+    state = play(state, 1, MoveHarubang(3))
+    assert state.harubang == 3 and state.hands[1] == hand(pig=1, pony=1)
+    assert state.stacks[3] == (F,)
+    assert state.phase == TURN and state.current == 1
+
+
+def test_harubang_bonus_may_move_the_statue_and_take_the_tile_there():
+    state = board(
+        tokens=((N, 0), (N,), (N,), (N,), (N,), (N,)),
+        stacks=((O, C), (M,), (F,), (P,), (G,), (O, F)),
+        harubang=1,
+    )
+    state = play(state, 0, Travel(0, "right"))  # N -> 1, 0 -> 2
+    assert state.hands[0] == hand(fish=1) and state.phase == TURN  # Harubang's location top is neutral
+    state = board(
+        tokens=((N, 0), (N,), (N,), (N,), (N,), (N,)),
+        stacks=((O, C), (M,), (F, G), (P,), (G,), (O, F)),
+        harubang=2,
+    )
+    state = play(state, 0, Travel(0, "right"))
+    assert state.phase == HARUBANG and GAME.to_act(state) == {0}
+    state = play(state, 0, MoveHarubang(5))
+    assert state.harubang == 5 and state.hands[0] == hand(pig=1, fish=1)
+    assert state.stacks[5] == (O,)
+
+
+# --- Taking Point Cards ---------------------------------------------------------
+
+
+def test_a_single_way_to_pay_is_taken_at_once_then_the_display_refills():
+    card = card_with(["orange", "cactus"])
+    state = board(display=(card, 2, 3, 4, 5), deck=(6, 7, 8), hands=(hand(orange=1, cactus=1, pig=1), hand()))
+    state = play(state, 0, TakeCard(card))
+    assert state.owned[0] == (card,)
+    assert state.hands[0] == hand(pig=1) and state.spent == hand(orange=1, cactus=1)
+    assert state.display == (6, 2, 3, 4, 5) and state.deck == (7, 8)
+    # Nothing else is affordable, so the engine ended the turn itself.
+    assert state.phase == TURN and state.current == 1
+
+
+def test_haenyeo_tiles_pay_as_jokers_and_each_distinct_payment_is_offered_once():
+    card = card_with(["orange", "cactus"])
+    state = board(display=(card, 2, 3, 4, 5), deck=(6, 7, 8), hands=(hand(orange=2, haenyeo=2), hand()))
+    state = play(state, 0, TakeCard(card))
+    assert state.phase == PAY
+    pays = [a for a in GAME.legal_actions(state, 0) if isinstance(a, Pay)]
+    assert sorted(p.tiles for p in pays) == sorted([hand(orange=1, haenyeo=1), hand(haenyeo=2)])
+    assert Back() in GAME.legal_actions(state, 0)
+    assert GAME.action_label(state, 0, Pay(hand(haenyeo=2))) == "Pay 2 Haenyeo (Haenyeo as joker)"
+    back = play(state, 0, Back())
+    assert back.phase == TURN and back.hands == state.hands and back.owned[0] == ()
+    state = play(state, 0, Pay(hand(haenyeo=2)))
+    assert state.hands[0] == hand(orange=2) and state.owned[0] == (card,)
+
+
+def test_question_mark_spaces_take_any_tile():
+    card = card_with(["orange", "mountain", "?"])
+    options = rules.payments(card, hand(orange=1, mountain=1, pig=1, pony=1), (0,) * 7)
+    assert sorted(options) == sorted([hand(orange=1, mountain=1, pig=1), hand(orange=1, mountain=1, pony=1)])
+    assert rules.payments(card, hand(orange=1, mountain=1), (0,) * 7) == ()
+    assert not rules.can_afford(card, hand(orange=1, mountain=1), (0,) * 7)
+    assert rules.can_afford(card, hand(orange=1, haenyeo=2), (0,) * 7)
+
+
+def test_several_cards_in_one_turn_then_end_turn():
+    first = card_with(["orange", "cactus"])
+    second = card_with(["mountain", "fish", "?"])
+    state = board(
+        display=(first, second, 3, 4, 5),
+        deck=(19, 7, 8),
+        hands=(hand(orange=1, cactus=1, mountain=1, fish=1, pig=2), hand()),
+    )
+    state = play(state, 0, TakeCard(first))
+    assert state.phase == BUYING and GAME.to_act(state) == {0}
+    assert GAME.legal_actions(state, 0) == [TakeCard(second), EndTurn()]
+    assert not any(isinstance(a, Travel) for a in GAME.legal_actions(state, 0))
+    state = play(state, 0, EndTurn())
+    assert state.phase == TURN and state.current == 1
+
+
+def test_card_effect_instant_harubang():
+    card = card_with(["orange", "fish", "?"], "harubang")
+    state = board(
+        display=(card, 2, 3, 4, 5),
+        deck=(6, 7, 8),
+        hands=(hand(orange=1, fish=1, pig=1), hand()),
+        stacks=((O,), (C,), (M,), (F,), (P,), (G, H, P)),
+        harubang=5,
+    )
+    state = play(state, 0, TakeCard(card))
+    assert state.phase == HARUBANG and GAME.to_act(state) == {0}
+    state = play(state, 0, MoveHarubang(1))
+    assert state.harubang == 1 and state.hands[0] == hand(cactus=1)
+    assert state.phase == TURN and state.current == 1  # no more affordable cards
+
+
+def test_card_effect_card_refresh_discards_the_display_and_deals_five():
+    card = card_with(["cactus", "fish", "?"], "refresh")
+    state = board(
+        display=(2, card, 3, 4, 5), deck=(6, 7, 8, 9, 10, 11), hands=(hand(cactus=1, fish=1, pig=1), hand())
+    )
+    state = play(state, 0, TakeCard(card))
+    assert state.display == (6, 7, 8, 9, 10) and state.deck == (11,)
+    assert state.discard == (2, 3, 4, 5)
+    assert state.owned[0] == (card,)
+
+
+def test_card_effect_everlasting_tile_is_never_given_up_again():
+    everlasting = card_with(["orange", "cactus", "?"], "everlasting")
+    assert CARDS[everlasting].everlasting == O
+    target = card_with(["orange", "fish", "pony"])
+    state = board(
+        display=(target, 2, 3, 4, 5),
+        deck=(6, 7, 8),
+        owned=((everlasting,), ()),
+        hands=(hand(fish=1, pony=1), hand()),
+    )
+    assert TakeCard(target) in GAME.legal_actions(state, 0)
+    state = play(state, 0, TakeCard(target))
+    assert state.hands[0] == hand() and state.spent == hand(fish=1, pony=1)
+    assert state.owned[0] == (everlasting, target)
+    # Holding an orange does not make a second, orange-paying way to pay.
+    assert rules.payments(target, hand(orange=1, fish=1, pony=1), rules.waivers((everlasting,))) == (
+        hand(fish=1, pony=1),
+    )
+
+
+def test_taking_a_card_not_face_up_or_unaffordable_is_refused():
+    card = card_with(["orange", "cactus"])
+    state = board(display=(card, 2, 3, 4, 5), deck=(6,), hands=(hand(orange=1), hand()))
+    with pytest.raises(IllegalAction, match="tiles"):
+        GAME.apply(state, 0, TakeCard(card))
+    with pytest.raises(IllegalAction, match="not face up"):
+        GAME.apply(state, 0, TakeCard(30))
+
+
+# --- End of the Game and scoring -------------------------------------------------------
+
+
+def test_game_ends_when_the_last_tile_stack_is_gone():
+    state = board(
+        tokens=((N, 0), (N,), (N,), (N,), (N,), (N,)),
+        stacks=((), (), (O,), (), (), ()),
+        harubang=4,
+    )
+    state, events = GAME.apply(state, 0, Travel(0, "right"))  # N -> 1, 0 -> 2 takes the last tile
+    assert state.phase == FINISHED and state.end_reason == "tiles"
+    assert GAME.to_act(state) == frozenset()
+    assert GAME.legal_actions(state, 0) == []
+    assert events[-1]["type"] == "game_over"
+    assert GAME.result(state) is not None
+
+
+def test_game_goes_on_while_any_stack_has_tiles():
+    state = board(
+        tokens=((N, 0), (N,), (N,), (N,), (N,), (N,)), stacks=((), (), (O,), (), (), (C,)), harubang=4
+    )
+    state = play(state, 0, Travel(0, "right"))
+    assert state.phase == TURN and state.current == 1
+
+
+def test_game_ends_when_the_point_card_deck_is_emptied():
+    card = card_with(["orange", "cactus"])
+    state = board(display=(card, 2, 3, 4, 5), deck=(6,), hands=(hand(orange=1, cactus=1), hand()))
+    state = play(state, 0, TakeCard(card))
+    assert state.display == (6, 2, 3, 4, 5) and state.deck == ()
+    assert state.phase == FINISHED and state.end_reason == "deck"
+    with pytest.raises(IllegalAction, match="over"):
+        GAME.apply(state, 1, Travel(0, "left"))
+
+
+def test_score_is_card_points_plus_one_per_two_leftover_tiles_without_haenyeo():
+    state = board(
+        phase=FINISHED,
+        end_reason="deck",
+        owned=((1, 7), (2,)),
+        hands=(hand(orange=3, haenyeo=4), hand(pig=2, fish=2, haenyeo=1)),
+    )
+    result = GAME.result(state)
+    points = CARDS[1].points + CARDS[7].points
+    assert result.breakdown[0] == {"cards": points, "tiles": 1}
+    assert result.breakdown[1] == {"cards": CARDS[2].points, "tiles": 2}
+    assert result.scores == (points + 1, CARDS[2].points + 2)
+
+
+def test_tie_on_points_goes_to_the_most_point_cards():
+    # Seat 0: one 6-point card. Seat 1: two 3-point cards. Same points, seat 1 has more cards.
+    six = card_with(["orange", "cactus", "mountain", "fish"])
+    three_a = card_with(["orange", "mountain", "?"])
+    three_b = card_with(["cactus", "pony", "?"])
+    state = board(
+        phase=FINISHED, end_reason="tiles", owned=((six,), (three_a, three_b)), hands=(hand(), hand())
+    )
+    result = GAME.result(state)
+    assert result.scores == (6, 6)
+    assert result.ranking == (2, 1) and result.winners == {1}
+
+
+def test_tie_on_points_and_cards_is_shared():
+    same = board(phase=FINISHED, end_reason="tiles", owned=((7,), (8,)), hands=(hand(), hand()))
+    shared = GAME.result(same)
+    assert shared.scores == (4, 4) and shared.ranking == (1, 1) and shared.winners == {0, 1}
+
+
+def test_result_is_none_while_playing():
+    assert GAME.result(board()) is None
+
+
+def test_board_constants_match_the_rulebook():
+    assert BOARD["total_tiles"] == 80 and len(TILES) == 7
+    assert [t.count for t in TILES] == [11] * 6 + [14]
+    assert len(CARDS) == 32 and BOARD["display_size"] == 5
