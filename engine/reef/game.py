@@ -1,0 +1,411 @@
+"""Reef & Ruins behind the engine contract: setup, the round loop, game end.
+
+Phases: ``lucky`` (every seat picks a lucky number or leaves it to fate, at
+the same time), ``round`` (every seat uses the round's dice privately, then
+confirms; the round ends when all have confirmed) and ``finished``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+
+from engine.base import Game, IllegalAction, Result, places_from_scores
+from engine.reef import actions as acts
+from engine.reef import turn
+from engine.reef.actions import Act, act
+from engine.reef.components import (
+    ATOLL,
+    BARRIER,
+    PEARLS,
+    REEFS,
+    ROUNDS,
+    RUINS,
+    SECTIONS,
+    SIDE_NAMES,
+    SIDES,
+    TRACKER,
+    rating,
+)
+from engine.reef.scoring import breakdown
+from engine.reef.sheet import BARRIER_START_MASK, Sheet, die_value
+
+LUCKY_ACTIONS = tuple(act("lucky", n) for n in range(7))
+
+
+@dataclass(frozen=True, slots=True)
+class ReefState:
+    """The whole table. ``sheets`` hold each seat's current work (private until all
+    confirm); ``bases`` the sheets at the start of this round (public, and what
+    "reset my round" returns to); ``prev`` the sheets at the start of the
+    previous round (so the public view can highlight what the last round changed).
+    ``lucky`` holds the lucky-number choices while they are secret (-1 = not yet,
+    0 = leave it to fate)."""
+
+    seats: int
+    seed: int
+    reef: str
+    side: str
+    phase: str
+    round: int
+    dice: tuple[int, ...]
+    roll: int
+    sheets: tuple[Sheet, ...]
+    bases: tuple[Sheet, ...]
+    prev: tuple[Sheet, ...]
+    lucky: tuple[int, ...]
+
+
+def _empty_sheet(reef_key: str) -> Sheet:
+    return Sheet(reef=BARRIER_START_MASK if reef_key == turn.BARRIER_KEY else 0)
+
+
+def _work_done(sheet: Sheet) -> Sheet:
+    """A sheet with this round's work cleared (dice, choices, confirmation)."""
+    return replace(sheet, dice=(), main=0, pick=-1, mode=0, pending=(), confirmed=False)
+
+
+class ReefGame(Game):
+    """Reef & Ruins: a roll-and-write for 1 to 6 seats (more work too)."""
+
+    key = "reef"
+    title = "Reef & Ruins"
+    min_seats = 1
+    max_seats = 8
+    options = {"reef": REEFS, "tracker": SIDES}
+
+    # --------------------------------------------------------------- setup
+
+    def new(self, seats: int, seed: int, options: dict | None = None) -> ReefState:
+        """Setup 1-4: everyone's pads, the group's reef and tracker side; then lucky numbers."""
+        if not self.min_seats <= seats <= self.max_seats:
+            raise IllegalAction(f"Reef & Ruins seats {self.min_seats} to {self.max_seats} players.")
+        options = dict(options or {})
+        reef = options.get("reef", REEFS[0])
+        side = options.get("tracker", SIDES[0])
+        if reef not in REEFS:
+            raise IllegalAction(f"Unknown reef {reef!r}; choose one of {', '.join(REEFS)}.")
+        if side not in SIDES:
+            raise IllegalAction(f"Unknown round-tracker side {side!r}; choose one of {', '.join(SIDES)}.")
+        sheet = _empty_sheet(reef)
+        return ReefState(
+            seats=seats,
+            seed=int(seed),
+            reef=reef,
+            side=side,
+            phase="lucky",
+            round=0,
+            dice=(),
+            roll=0,
+            sheets=(sheet,) * seats,
+            bases=(sheet,) * seats,
+            prev=(),
+            lucky=(-1,) * seats,
+        )
+
+    def _resolve_lucky(self, state: ReefState) -> tuple[ReefState, list[dict]]:
+        """Reveal lucky numbers; fate rolls avoid numbers already taken while any are free."""
+        rng = random.Random(f"{state.seed}:lucky")
+        chosen = list(state.lucky)
+        taken = {n for n in chosen if n > 0}
+        for seat, n in enumerate(chosen):
+            if n == 0:
+                free = [v for v in range(1, 7) if v not in taken] or list(range(1, 7))
+                chosen[seat] = rng.choice(free)
+                taken.add(chosen[seat])
+        sheets = tuple(replace(s, lucky=chosen[i]) for i, s in enumerate(state.sheets))
+        text = ", ".join(
+            f"seat {i + 1}: {n}{' (fate)' if state.lucky[i] == 0 else ''}" for i, n in enumerate(chosen)
+        )
+        events = [{"type": "lucky", "text": f"Lucky numbers — {text}.", "lucky": chosen}]
+        state = replace(state, sheets=sheets, bases=sheets, lucky=tuple(chosen))
+        return self._start_round(state, 1, events)
+
+    # --------------------------------------------------------------- rounds
+
+    def _start_round(self, state: ReefState, number: int, events: list[dict]) -> tuple[ReefState, list[dict]]:
+        """Gameplay: advance the otter, everyone gains the round's boon, roll the three hydra dice."""
+        rng = random.Random(f"{state.seed}:{number}:dice")
+        boon = TRACKER[state.side].get(number)
+        roll = rng.randint(1, 6) if boon is not None and boon.kind == "roll" else 0
+        dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+        sheets = []
+        for seat, old in enumerate(state.sheets):
+            sheet = replace(_work_done(old), dice=tuple((v, "hydra", 0, False) for v in dice))
+            if boon is not None:
+                if boon.kind == "shells":
+                    sheet = turn.gain_shells(sheet)
+                elif boon.kind == "roll":
+                    sheet = turn.add_die(sheet, roll, "roll")
+                elif boon.kind == "die":
+                    sheet = turn.add_die(sheet, boon.value)
+                elif boon.kind == "pearl":
+                    sheet = turn.earn_pearls(sheet, 1)
+                else:
+                    sheet = replace(sheet, pending=("enchant",))
+                sheet = turn.settle(sheet, seat, events)
+            sheets.append(sheet)
+        if boon is not None:
+            extra = f" (rolled {roll})" if roll else ""
+            events.append(
+                {"type": "boon", "text": f"Round {number}: everyone gains {boon.text()}{extra}.", "round": number}
+            )
+        events.append(
+            {
+                "type": "roll",
+                "text": f"Round {number} of {ROUNDS}: the hydra dice show {dice[0]}, {dice[1]} and {dice[2]}.",
+                "round": number,
+                "dice": list(dice),
+            }
+        )
+        new = tuple(sheets)
+        state = replace(
+            state,
+            phase="round",
+            round=number,
+            dice=dice,
+            roll=roll,
+            sheets=new,
+            bases=new,
+        )
+        return state, events
+
+    def _end_round(self, state: ReefState) -> tuple[ReefState, list[dict]]:
+        """Every seat confirmed: the sheets become public; next round or game end."""
+        sheets = tuple(_work_done(s) for s in state.sheets)
+        events: list[dict] = [
+            {
+                "type": "reveal",
+                "text": f"Round {state.round} is over: every sheet is now public.",
+                "round": state.round,
+            }
+        ]
+        if state.round >= ROUNDS:
+            final = replace(state, phase="finished", sheets=sheets, prev=state.bases, bases=sheets, dice=(), roll=0)
+            result = self.result(final)
+            assert result is not None
+            events.append({"type": "end", "text": self._result_text(final, result), "result": result.to_dict()})
+            return final, events
+        state = replace(state, sheets=sheets, prev=state.bases, bases=sheets)
+        return self._start_round(state, state.round + 1, events)
+
+    # -------------------------------------------------------------- contract
+
+    def to_act(self, state: ReefState) -> frozenset[int]:
+        if state.phase == "round":
+            return frozenset(i for i, s in enumerate(state.sheets) if not s.confirmed)
+        if state.phase == "lucky":
+            return frozenset(i for i, n in enumerate(state.lucky) if n < 0)
+        return frozenset()
+
+    def legal_actions(self, state: ReefState, seat: int) -> list[Act]:
+        if not 0 <= seat < state.seats:
+            return []
+        if state.phase == "round":
+            return turn.legal(state.sheets[seat], state.reef)
+        if state.phase == "lucky" and state.lucky[seat] < 0:
+            return list(LUCKY_ACTIONS)
+        return []
+
+    def apply(self, state: ReefState, seat: int, action: Act) -> tuple[ReefState, list[dict]]:
+        if not isinstance(action, Act):
+            raise IllegalAction("That is not a Reef & Ruins move.")
+        if not 0 <= seat < state.seats:
+            raise IllegalAction("You are not seated at this table.")
+        if state.phase == "finished":
+            raise IllegalAction("The game is over.")
+        if state.phase == "lucky":
+            if state.lucky[seat] >= 0:
+                raise IllegalAction("You have already chosen your lucky number.")
+            if action.kind != "lucky" or not 0 <= action.a <= 6 or action.b:
+                raise IllegalAction("First choose your lucky number (1 to 6) or leave it to fate.")
+            lucky = list(state.lucky)
+            lucky[seat] = action.a
+            text = "You leave your lucky number to fate." if action.a == 0 else f"Your lucky number is {action.a}."
+            events = [
+                {"type": "lucky-chosen", "text": text, "seat": seat, "private": True},
+                {"type": "lucky-ready", "text": f"Seat {seat + 1} has chosen a lucky number.", "ready": seat},
+            ]
+            state = replace(state, lucky=tuple(lucky))
+            if all(n >= 0 for n in lucky):
+                state, more = self._resolve_lucky(state)
+                events.extend(more)
+            return state, events
+        sheet = state.sheets[seat]
+        turn.check(sheet, action, state.reef)
+        new_sheet, events = turn.apply(sheet, state.bases[seat], seat, action, state.reef)
+        sheets = list(state.sheets)
+        sheets[seat] = new_sheet
+        state = replace(state, sheets=tuple(sheets))
+        if action.kind == "confirm":
+            events.append({"type": "confirmed", "text": f"Seat {seat + 1} has confirmed round {state.round}."})
+            if all(s.confirmed for s in state.sheets):
+                state, more = self._end_round(state)
+                events.extend(more)
+        return state, events
+
+    def view(self, state: ReefState, seat: int | None) -> dict:
+        """JSON-ready view; the shape is documented in engine/reef/view.py."""
+        from engine.reef.view import build
+
+        return build(state, seat)
+
+    def result(self, state: ReefState) -> Result | None:
+        """Game End: totals by category; the hydra tie rule; the solo rating."""
+        if state.phase != "finished":
+            return None
+        parts = tuple(breakdown(s, state.reef) for s in state.sheets)
+        scores = tuple(sum(p.values()) for p in parts)
+        top = max(scores)
+        tied = [i for i, s in enumerate(scores) if s == top]
+        notes: list[str] = []
+        if state.seats == 1:
+            entry = rating(scores[0])
+            winners = frozenset({0})
+            notes.append(f"Solo rating: {entry.title} — {entry.text}")
+        elif len(tied) == 1:
+            winners = frozenset(tied)
+        elif len(tied) == state.seats:
+            winners = frozenset(tied)
+            notes.append("Everyone tied for the highest score, so everyone shares the win.")
+        else:
+            winners = frozenset(i for i in range(state.seats) if i not in tied)
+            names = ", ".join(f"seat {i + 1}" for i in tied)
+            notes.append(
+                f"{names} tied for the highest score, so everyone else wins, as is tradition for hydra games."
+            )
+        ranking = places_from_scores([(i in winners, scores[i]) for i in range(state.seats)])
+        return Result(scores=scores, ranking=ranking, winners=winners, breakdown=parts, notes=tuple(notes))
+
+    def _result_text(self, state: ReefState, result: Result) -> str:
+        if state.seats == 1:
+            return f"Final score {result.scores[0]}: {rating(result.scores[0]).title}."
+        best = ", ".join(f"seat {i + 1}" for i in sorted(result.winners))
+        return f"Game over. Scores {', '.join(map(str, result.scores))}; winner: {best}."
+
+    # ---------------------------------------------------------------- JSON
+
+    def dump_state(self, state: ReefState) -> dict:
+        return {
+            "seats": state.seats,
+            "seed": state.seed,
+            "reef": state.reef,
+            "side": state.side,
+            "phase": state.phase,
+            "round": state.round,
+            "dice": list(state.dice),
+            "roll": state.roll,
+            "sheets": [_dump_sheet(s) for s in state.sheets],
+            "bases": [_dump_sheet(s) for s in state.bases],
+            "prev": [_dump_sheet(s) for s in state.prev],
+            "lucky": list(state.lucky),
+        }
+
+    def load_state(self, data: dict) -> ReefState:
+        try:
+            return ReefState(
+                seats=int(data["seats"]),
+                seed=int(data["seed"]),
+                reef=str(data["reef"]),
+                side=str(data["side"]),
+                phase=str(data["phase"]),
+                round=int(data["round"]),
+                dice=tuple(int(v) for v in data["dice"]),
+                roll=int(data["roll"]),
+                sheets=tuple(_load_sheet(s) for s in data["sheets"]),
+                bases=tuple(_load_sheet(s) for s in data["bases"]),
+                prev=tuple(_load_sheet(s) for s in data["prev"]),
+                lucky=tuple(int(v) for v in data["lucky"]),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise IllegalAction(f"That saved Reef & Ruins game is damaged ({error}).") from error
+
+    def dump_action(self, action: Act) -> dict:
+        return acts.dump(action)
+
+    def load_action(self, data: dict) -> Act:
+        return acts.load(data)
+
+    # ----------------------------------------------------------------- words
+
+    def action_label(self, state: ReefState, seat: int, action: Act) -> str:
+        from engine.reef.view import label
+
+        return label(state, seat, action)[:80]
+
+    def action_group(self, state: ReefState, seat: int, action: Act) -> str:
+        from engine.reef.view import group
+
+        return group(state, seat, action)
+
+    def summary(self, state: ReefState) -> str:
+        reef = BARRIER.name if state.reef == turn.BARRIER_KEY else ATOLL.name
+        if state.phase == "lucky":
+            return f"Reef & Ruins on the {reef} ({SIDE_NAMES[state.side]}): choosing lucky numbers."
+        if state.phase == "finished":
+            result = self.result(state)
+            assert result is not None
+            return self._result_text(state, result)
+        waiting = len(self.to_act(state))
+        dice = ", ".join(str(v) for v in state.dice)
+        return (
+            f"Reef & Ruins, round {state.round} of {ROUNDS} on the {reef}: dice {dice}; "
+            f"{waiting} of {state.seats} still to confirm."
+        )
+
+
+def _dump_sheet(sheet: Sheet) -> dict:
+    return {
+        "lucky": sheet.lucky,
+        "ruins": [list(r) for r in sheet.ruins],
+        "ench": list(sheet.ench),
+        "reef": sheet.reef,
+        "shapes": [[v, single, list(cells)] for v, single, cells in sheet.shapes],
+        "shells": sheet.shells,
+        "shells_earned": sheet.shells_earned,
+        "pearls": sheet.pearls,
+        "pearls_lost": sheet.pearls_lost,
+        "bonuses": sheet.bonuses,
+        "coins": sheet.coins,
+        "dice": [list(d) for d in sheet.dice],
+        "main": sheet.main,
+        "pick": sheet.pick,
+        "mode": sheet.mode,
+        "pending": list(sheet.pending),
+        "confirmed": sheet.confirmed,
+    }
+
+
+def _load_sheet(data: dict) -> Sheet:
+    ruins = tuple(tuple(int(v) for v in r) for r in data["ruins"])
+    if len(ruins) != len(RUINS) or any(len(r) != ruin.size for r, ruin in zip(ruins, RUINS, strict=True)):
+        raise ValueError("ruins do not match the sheet")
+    ench = tuple(int(v) for v in data["ench"])
+    if len(ench) != len(SECTIONS):
+        raise ValueError("enchantments do not match the sheet")
+    if int(data["bonuses"]) >> len(PEARLS):
+        raise ValueError("pearl bonuses do not match the sheet")
+    return Sheet(
+        lucky=int(data["lucky"]),
+        ruins=ruins,
+        ench=ench,
+        reef=int(data["reef"]),
+        shapes=tuple((int(v), bool(single), tuple(int(c) for c in cells)) for v, single, cells in data["shapes"]),
+        shells=int(data["shells"]),
+        shells_earned=int(data["shells_earned"]),
+        pearls=int(data["pearls"]),
+        pearls_lost=int(data["pearls_lost"]),
+        bonuses=int(data["bonuses"]),
+        coins=int(data["coins"]),
+        dice=tuple((int(v), str(k), int(a), bool(u)) for v, k, a, u in data["dice"]),
+        main=int(data["main"]),
+        pick=int(data["pick"]),
+        mode=int(data["mode"]),
+        pending=tuple(str(p) for p in data["pending"]),
+        confirmed=bool(data["confirmed"]),
+    )
+
+
+GAME = ReefGame()
+
+__all__ = ["GAME", "ReefGame", "ReefState", "die_value"]

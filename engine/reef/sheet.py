@@ -1,0 +1,161 @@
+"""One player's pad: Ship Ruins, Enchantments, a Reef, shells, pearls, and this round's work.
+
+Writing rules follow the rulebook's "Search a Ship Ruin" (the six ruins),
+"Explore the Reef" (both reefs) and "Trade in Shells". A `Sheet` is immutable;
+every change returns a new one with `dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.reef.components import ATOLL, BARRIER, HIGH_VALUE, LOW_VALUE, RUINS, SECTIONS, Ruin
+
+EMPTY = -1
+
+#: A die in this round's pool: (printed value, kind, shell adjustment, used).
+#: kind is "hydra" (the three shared dice), "roll" (the shared boon roll) or "boon"
+#: (a boon die value from the tracker, an enchantment or a pearl).
+Die = tuple[int, str, int, bool]
+
+#: A drawn Arcane Atoll shape: (die value, is a single block, covered cells).
+Shape = tuple[int, bool, tuple[int, ...]]
+
+EMPTY_RUINS = tuple((EMPTY,) * ruin.size for ruin in RUINS)
+BARRIER_START_MASK = 1 << BARRIER.start
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """Everything written on one seat's pads, plus the seat's work in the current round.
+
+    ``ruins`` holds one tuple per ruin (EMPTY = nothing written); ``ench`` the
+    number of crossed-off spaces per enchantment section; ``reef`` a bit mask of
+    marked/covered reef cells (the Barrier's Start is always marked);
+    ``shapes`` the Atoll shapes in drawing order; ``shells`` the unspent pairs.
+
+    Round work: ``dice`` is this round's pool; ``main`` is 0, a ruin searched
+    (1-6) or an enchantment section cast (-1..-6); ``pick`` the die being
+    placed (-1 none); ``mode`` 0, an Atoll orientation + 1, or -1/-2 for the
+    first/second of two single blocks; ``pending`` the pearls/enchantments
+    still to choose; ``confirmed`` once the seat has confirmed its round.
+    """
+
+    lucky: int = 0
+    ruins: tuple[tuple[int, ...], ...] = EMPTY_RUINS
+    ench: tuple[int, ...] = (0,) * len(SECTIONS)
+    reef: int = 0
+    shapes: tuple[Shape, ...] = ()
+    shells: int = 0
+    shells_earned: int = 0
+    pearls: int = 0
+    pearls_lost: int = 0
+    bonuses: int = 0
+    coins: int = 0
+    dice: tuple[Die, ...] = ()
+    main: int = 0
+    pick: int = -1
+    mode: int = 0
+    pending: tuple[str, ...] = ()
+    confirmed: bool = False
+
+
+def die_value(die: Die) -> int:
+    """A die's value after shells."""
+    return die[0] + die[2]
+
+
+# ------------------------------------------------------------------ ruin writing rules
+
+
+def can_write(ruin: Ruin, slots: tuple[int, ...], slot: int, value: int) -> bool:
+    """May ``value`` be written in ``slot`` of ``ruin`` now (Search a Ship Ruin, rules 1-6)?"""
+    if slots[slot] != EMPTY:
+        return False
+    rule = ruin.rule
+    if rule == "same":
+        return all(slots[x] == EMPTY or slots[x] == value for x in ruin.rows[ruin.row_of[slot]])
+    if rule == "different":
+        return all(slots[x] != value for x in ruin.neighbours[slot])
+    if rule == "plus-minus-one":
+        if slot != 0 and slots[slot - 1] == EMPTY:
+            return False
+        if slot + 1 < ruin.size and slots[slot + 1] != EMPTY:
+            return False
+        return slot == 0 or abs(slots[slot - 1] - value) == 1
+    if rule == "odds":
+        return value % 2 == 1
+    if rule == "evens":
+        return value % 2 == 0
+    # pyramid: the base takes anything; higher values rest on two written values, at most either.
+    return all(slots[x] != EMPTY and value <= slots[x] for x in ruin.supports[slot])
+
+
+def legal_slots(ruin: Ruin, slots: tuple[int, ...], value: int) -> list[int]:
+    """Every slot of ``ruin`` where ``value`` may be written now."""
+    if ruin.rule == "plus-minus-one":
+        filled = ruin.size - slots.count(EMPTY)
+        if filled >= ruin.size:
+            return []
+        return [filled] if filled == 0 or abs(slots[filled - 1] - value) == 1 else []
+    return [slot for slot in range(ruin.size) if can_write(ruin, slots, slot, value)]
+
+
+def turns(slots: tuple[int, ...]) -> list[int]:
+    """+/- ONE: slots ``i`` where the direction changes between (i-1, i) and (i, i+1) (a circle)."""
+    out = []
+    for i in range(1, len(slots) - 1):
+        a, b, c = slots[i - 1], slots[i], slots[i + 1]
+        if EMPTY in (a, b, c):
+            break
+        if (b - a) != (c - b):
+            out.append(i)
+    return out
+
+
+# ------------------------------------------------------------------------- the reefs
+
+
+def barrier_cells(reef: int, value: int) -> list[int]:
+    """Bewitching Barrier: unmarked spaces showing ``value`` next to Start or a marked space."""
+    if not 0 <= value < len(BARRIER.cells_of_value):
+        return []
+    neighbours = BARRIER.neighbours
+    return [c for c in BARRIER.cells_of_value[value] if not reef >> c & 1 and neighbours[c] & reef]
+
+
+def atoll_orients(reef: int, value: int) -> list[int]:
+    """Arcane Atoll: orientations of the shape for ``value`` that fit somewhere now."""
+    if value not in ATOLL.shapes:
+        return []
+    out = []
+    for o in range(len(ATOLL.shapes[value])):
+        for p in ATOLL.by_orient[(value, o)]:
+            if not p.mask & reef:
+                out.append(o)
+                break
+    return out
+
+
+def atoll_anchors(reef: int, value: int, orient: int) -> list[int]:
+    """Arcane Atoll: anchor cells (top-left of the bounding box) where that orientation fits."""
+    return [p.anchor for p in ATOLL.by_orient.get((value, orient), ()) if not p.mask & reef]
+
+
+def atoll_singles(reef: int) -> list[int]:
+    """Arcane Atoll: empty cells a single block may cover (untextured or a one-cell texture)."""
+    return [c for c in ATOLL.singles if not reef >> c & 1]
+
+
+def completed_lines(
+    before: int, after: int, row_masks: tuple[int, ...], col_masks: tuple[int, ...]
+) -> tuple[int, int]:
+    """How many rows and how many columns ``after`` completes that ``before`` had not."""
+    rows = sum(1 for m in row_masks if after & m == m and before & m != m)
+    cols = sum(1 for m in col_masks if after & m == m and before & m != m)
+    return rows, cols
+
+
+def clamp_ok(value: int) -> bool:
+    """Shells never wrap: values stay between the lowest and highest allowed."""
+    return LOW_VALUE <= value <= HIGH_VALUE

@@ -1,0 +1,402 @@
+"""One seat's round: spend shells, search a ruin or cast an enchantment, place every die, confirm.
+
+Rulebook sections: Gameplay, Search a Ship Ruin, Cast an Enchantment (and its
+boons), Explore the Reef, Pearl Bonuses, Trade in Shells. Every function here
+works on one `Sheet` and returns a new one; the game module runs the round.
+
+Flow (decisions recorded in docs/rules/reef.md):
+
+* pending pearls and gained enchantments are chosen first, one at a time;
+* with no die chosen, a seat may spend shells on a die, search a ruin or cast
+  an enchantment (one of the two per round), choose a die to place, reset or,
+  once every die is used, confirm;
+* a chosen die is written into a ruin (a hydra die only into the ruin searched
+  this round; a boon die into any ruin), put into the reef, or traded for a
+  pair of shells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.base import IllegalAction
+from engine.reef.actions import Act, act
+from engine.reef.components import (
+    ATOLL,
+    BARRIER,
+    HIGH_VALUE,
+    LOW_VALUE,
+    PEARLS,
+    RUINS,
+    SECTIONS,
+    SHELL_PAIRS,
+)
+from engine.reef.sheet import (
+    Die,
+    Sheet,
+    atoll_anchors,
+    atoll_orients,
+    atoll_singles,
+    barrier_cells,
+    completed_lines,
+    die_value,
+    legal_slots,
+)
+
+BARRIER_KEY = "bewitching-barrier"
+ATOLL_KEY = "arcane-atoll"
+
+Events = list[dict]
+
+
+def _private(events: Events, seat: int, kind: str, text: str, **extra: object) -> None:
+    events.append({"type": kind, "text": text, "seat": seat, "private": True, **extra})
+
+
+# ------------------------------------------------------------------------ gains
+
+
+def gain_shells(sheet: Sheet, pairs: int = 1) -> Sheet:
+    """Circle pairs of shells (the sheet holds at most SHELL_PAIRS unspent pairs)."""
+    room = max(0, SHELL_PAIRS - sheet.shells)
+    got = min(pairs, room)
+    return replace(sheet, shells=sheet.shells + got, shells_earned=sheet.shells_earned + got)
+
+
+def add_die(sheet: Sheet, value: int, kind: str = "boon") -> Sheet:
+    """A boon die joins this round's pool."""
+    return replace(sheet, dice=(*sheet.dice, (value, kind, 0, False)))
+
+
+def earn_pearls(sheet: Sheet, count: int) -> Sheet:
+    """Earn pearls: each is a Pearl Bonus to choose (or lost when every box is crossed off)."""
+    if count <= 0:
+        return sheet
+    return replace(sheet, pearls=sheet.pearls + count, pending=(*sheet.pending, *("pearl",) * count))
+
+
+def cross_enchantment(sheet: Sheet, section: int, seat: int, events: Events) -> Sheet:
+    """Cross off the leftmost free space in a section and gain its boon at once."""
+    index = sheet.ench[section]
+    space = SECTIONS[section].spaces[index]
+    ench = list(sheet.ench)
+    ench[section] = index + 1
+    sheet = replace(sheet, ench=tuple(ench))
+    _private(
+        events,
+        seat,
+        "enchantment",
+        f"You cross off enchantment {index + 1} of the sum-{SECTIONS[section].total} section: "
+        f"{space.text()}.",
+        section=section,
+    )
+    if space.boon == "shells":
+        sheet = gain_shells(sheet)
+    elif space.boon == "pearl":
+        sheet = earn_pearls(sheet, 1)
+    elif space.boon == "die":
+        sheet = add_die(sheet, space.value)
+    return sheet
+
+
+def open_sections(sheet: Sheet) -> list[int]:
+    """Sections with a free space left."""
+    return [s for s, section in enumerate(SECTIONS) if sheet.ench[s] < len(section.spaces)]
+
+
+def open_pearls(sheet: Sheet) -> list[int]:
+    """Pearl bonus boxes not yet crossed off."""
+    return [i for i in range(len(PEARLS)) if not sheet.bonuses >> i & 1]
+
+
+def settle(sheet: Sheet, seat: int, events: Events) -> Sheet:
+    """Resolve pending choices that have no choice: none left (lost) or a single option (taken)."""
+    while sheet.pending:
+        kind = sheet.pending[0]
+        options = open_pearls(sheet) if kind == "pearl" else open_sections(sheet)
+        if len(options) > 1:
+            return sheet
+        sheet = replace(sheet, pending=sheet.pending[1:])
+        if not options:
+            if kind == "pearl":
+                sheet = replace(sheet, pearls_lost=sheet.pearls_lost + 1)
+                _private(events, seat, "pearl", "Every pearl bonus is crossed off: this pearl is lost.")
+            else:
+                _private(events, seat, "enchantment", "Every enchantment is crossed off: nothing to gain.")
+            continue
+        if kind == "pearl":
+            sheet = take_pearl(sheet, options[0], seat, events)
+        else:
+            sheet = cross_enchantment(sheet, options[0], seat, events)
+    return sheet
+
+
+def take_pearl(sheet: Sheet, box: int, seat: int, events: Events) -> Sheet:
+    """Cross off a Pearl Bonus box and gain it."""
+    bonus = PEARLS[box]
+    sheet = replace(sheet, bonuses=sheet.bonuses | 1 << box)
+    _private(events, seat, "pearl", f"You spend a pearl on {bonus.text()}.", box=box)
+    if bonus.kind == "die":
+        return add_die(sheet, bonus.value)
+    if bonus.kind == "coins":
+        return replace(sheet, coins=sheet.coins + bonus.value)
+    return replace(sheet, pending=("enchant", *sheet.pending))
+
+
+# ----------------------------------------------------------------------- helpers
+
+
+def _unused(sheet: Sheet) -> list[int]:
+    return [i for i, d in enumerate(sheet.dice) if not d[3]]
+
+
+def _subsets(sheet: Sheet, minimum: int) -> list[tuple[int, int]]:
+    """(mask, sum) of every set of unused dice with at least ``minimum`` dice, one per distinct choice."""
+    unused = _unused(sheet)
+    out: list[tuple[int, int]] = []
+    seen: set[tuple] = set()
+    count = len(unused)
+    for bits in range(1, 1 << count):
+        chosen = [unused[j] for j in range(count) if bits >> j & 1]
+        if len(chosen) < minimum:
+            continue
+        signature = tuple(sorted((die_value(sheet.dice[i]), sheet.dice[i][1] == "hydra") for i in chosen))
+        if signature in seen:
+            continue
+        seen.add(signature)
+        mask = 0
+        for i in chosen:
+            mask |= 1 << i
+        out.append((mask, sum(v for v, _ in signature)))
+    return out
+
+
+def _mask_dice(sheet: Sheet, mask: int) -> list[int]:
+    return [i for i in range(len(sheet.dice)) if mask >> i & 1]
+
+
+def _use(sheet: Sheet, indices: list[int]) -> tuple[Die, ...]:
+    dice = list(sheet.dice)
+    for i in indices:
+        value, kind, adj, _ = dice[i]
+        dice[i] = (value, kind, adj, True)
+    return tuple(dice)
+
+
+def die_text(die: Die) -> str:
+    """A die in words: "5", "4 (3+1 with shells)", "boon 2"."""
+    value = die_value(die)
+    source = "" if die[1] == "hydra" else ("rolled boon " if die[1] == "roll" else "boon ")
+    if die[2]:
+        return f"{source}{value} ({die[0]}{die[2]:+d} with shells)"
+    return f"{source}{value}"
+
+
+# ----------------------------------------------------------------- legal actions
+
+
+def legal(sheet: Sheet, reef_key: str) -> list[Act]:
+    """Every legal step for a seat in the round phase (empty once it has confirmed)."""
+    if sheet.confirmed:
+        return []
+    if sheet.pending:
+        if sheet.pending[0] == "pearl":
+            out = [act("pearl", i) for i in open_pearls(sheet)]
+        else:
+            out = [act("enchant", s) for s in open_sections(sheet)]
+        out.append(act("reset"))
+        return out
+    if sheet.pick >= 0:
+        return _legal_placing(sheet, reef_key)
+    out: list[Act] = []
+    unused = _unused(sheet)
+    seen: set[Die] = set()
+    if sheet.shells > 0:
+        for i in unused:
+            die = sheet.dice[i]
+            if die in seen:
+                continue
+            seen.add(die)
+            value = die_value(die)
+            if value < HIGH_VALUE and die[2] >= 0:
+                out.append(act("shell", i, 1))
+            if value > LOW_VALUE and die[2] <= 0:
+                out.append(act("shell", i, -1))
+    if sheet.main == 0 and unused:
+        for mask, total in _subsets(sheet, 1):
+            if 1 <= total <= len(RUINS):
+                out.append(act("unlock", total, mask))
+        for mask, total in _subsets(sheet, 2):
+            for s in open_sections(sheet):
+                if SECTIONS[s].total == total:
+                    out.append(act("cast", s, mask))
+    seen_pick: set[tuple[int, str]] = set()
+    for i in unused:
+        die = sheet.dice[i]
+        key = (die_value(die), die[1] == "hydra")
+        if key not in seen_pick:
+            seen_pick.add(key)
+            out.append(act("pick", i))
+    if not unused:
+        out.append(act("confirm"))
+    out.append(act("reset"))
+    return out
+
+
+def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
+    die = sheet.dice[sheet.pick]
+    value = die_value(die)
+    out: list[Act] = []
+    if sheet.mode > 0:
+        out.extend(act("place", c) for c in atoll_anchors(sheet.reef, value, sheet.mode - 1))
+        out.append(act("unpick"))
+        return out
+    if sheet.mode < 0:
+        out.extend(act("place", c) for c in atoll_singles(sheet.reef))
+        if sheet.mode == -1:
+            out.append(act("unpick"))
+        else:
+            out.append(act("reset"))
+        return out
+    ruins = range(len(RUINS)) if die[1] != "hydra" else ([sheet.main - 1] if sheet.main > 0 else [])
+    for r in ruins:
+        out.extend(act("write", r + 1, slot) for slot in legal_slots(RUINS[r], sheet.ruins[r], value))
+    if reef_key == BARRIER_KEY:
+        out.extend(act("mark", c) for c in barrier_cells(sheet.reef, value))
+    else:
+        out.extend(act("shape", o) for o in atoll_orients(sheet.reef, value))
+        if atoll_singles(sheet.reef):
+            out.append(act("singles"))
+    out.append(act("trade"))
+    out.append(act("unpick"))
+    return out
+
+
+# ------------------------------------------------------------------------- apply
+
+
+def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> tuple[Sheet, Events]:
+    """Apply one legal step (the caller has checked legality)."""
+    events: Events = []
+    kind = action.kind
+    if kind == "reset":
+        _private(events, seat, "reset", "You reset your round.")
+        return base, events
+    if kind == "pearl":
+        sheet = replace(sheet, pending=sheet.pending[1:])
+        sheet = take_pearl(sheet, action.a, seat, events)
+        return settle(sheet, seat, events), events
+    if kind == "enchant":
+        sheet = replace(sheet, pending=sheet.pending[1:])
+        sheet = cross_enchantment(sheet, action.a, seat, events)
+        return settle(sheet, seat, events), events
+    if kind == "shell":
+        dice = list(sheet.dice)
+        value, dkind, adj, used = dice[action.a]
+        dice[action.a] = (value, dkind, adj + action.b, used)
+        sheet = replace(sheet, dice=tuple(dice), shells=sheet.shells - 1)
+        _private(
+            events, seat, "shell", f"You spend a pair of shells: that die now shows {value + adj + action.b}."
+        )
+        return sheet, events
+    if kind == "unlock":
+        used = _mask_dice(sheet, action.b)
+        sheet = replace(sheet, dice=_use(sheet, used), main=action.a)
+        _private(
+            events,
+            seat,
+            "search",
+            f"You search ruin {action.a} ({RUINS[action.a - 1].name}) for this round.",
+            ruin=action.a,
+        )
+        return sheet, events
+    if kind == "cast":
+        used = _mask_dice(sheet, action.b)
+        sheet = replace(sheet, dice=_use(sheet, used), main=-(action.a + 1))
+        sheet = cross_enchantment(sheet, action.a, seat, events)
+        return settle(sheet, seat, events), events
+    if kind == "pick":
+        return replace(sheet, pick=action.a, mode=0), events
+    if kind == "unpick":
+        return replace(sheet, pick=-1, mode=0), events
+    if kind == "confirm":
+        _private(events, seat, "confirm", "You confirm your round.")
+        return replace(sheet, confirmed=True), events
+    # placing the chosen die
+    pick = sheet.pick
+    die = sheet.dice[pick]
+    value = die_value(die)
+    if kind == "trade":
+        sheet = gain_shells(replace(sheet, dice=_use(sheet, [pick]), pick=-1, mode=0))
+        _private(events, seat, "trade", f"You trade the {value} for a pair of shells.")
+        return sheet, events
+    if kind == "write":
+        ruins = list(sheet.ruins)
+        slots = list(ruins[action.a - 1])
+        slots[action.b] = value
+        ruins[action.a - 1] = tuple(slots)
+        sheet = replace(sheet, ruins=tuple(ruins), dice=_use(sheet, [pick]), pick=-1, mode=0)
+        _private(events, seat, "write", f"You write {value} in ruin {action.a}.", ruin=action.a, slot=action.b)
+        return sheet, events
+    if kind == "mark":
+        before = sheet.reef
+        after = before | 1 << action.a
+        rows, cols = completed_lines(before, after, BARRIER.row_masks, BARRIER.col_masks)
+        pearls = rows * BARRIER.pearls_row + cols * BARRIER.pearls_col
+        if action.a in BARRIER.highlighted:
+            pearls += BARRIER.pearls_highlight
+        sheet = replace(sheet, reef=after, dice=_use(sheet, [pick]), pick=-1, mode=0)
+        r, c = divmod(action.a, BARRIER.cols)
+        _private(
+            events, seat, "reef", f"You mark the {value} at row {r + 1}, column {c + 1} of the reef.", cell=action.a
+        )
+        return settle(earn_pearls(sheet, pearls), seat, events), events
+    if kind == "shape":
+        return replace(sheet, mode=action.a + 1), events
+    if kind == "singles":
+        return replace(sheet, mode=-1), events
+    # place (Arcane Atoll)
+    before = sheet.reef
+    if sheet.mode > 0:
+        orient = sheet.mode - 1
+        placement = next(p for p in ATOLL.by_orient[(value, orient)] if p.anchor == action.a)
+        after = before | placement.mask
+        sheet = replace(
+            sheet,
+            reef=after,
+            shapes=(*sheet.shapes, (value, False, placement.cells)),
+            dice=_use(sheet, [pick]),
+            pick=-1,
+            mode=0,
+        )
+        r, c = divmod(action.a, ATOLL.cols)
+        text = f"You draw the shape for {value} in the reef at row {r + 1}, column {c + 1}."
+    else:
+        after = before | 1 << action.a
+        sheet = replace(sheet, reef=after, shapes=(*sheet.shapes, (value, True, (action.a,))))
+        if sheet.mode == -1 and atoll_singles(after):
+            sheet = replace(sheet, mode=-2)
+        else:
+            sheet = replace(sheet, dice=_use(sheet, [pick]), pick=-1, mode=0)
+        r, c = divmod(action.a, ATOLL.cols)
+        text = f"You draw a single block in the reef at row {r + 1}, column {c + 1}."
+    rows, cols = completed_lines(before, after, ATOLL.row_masks, ATOLL.col_masks)
+    _private(events, seat, "reef", text, cell=action.a)
+    return settle(earn_pearls(sheet, rows * ATOLL.pearls_row + cols * ATOLL.pearls_col), seat, events), events
+
+
+def check(sheet: Sheet, action: Act, reef_key: str) -> None:
+    """Raise `IllegalAction` with a readable reason unless ``action`` is legal now."""
+    if action in legal(sheet, reef_key):
+        return
+    if sheet.confirmed:
+        raise IllegalAction("You have already confirmed this round.")
+    if sheet.pending:
+        raise IllegalAction("Choose your pearl bonus or enchantment first.")
+    if action.kind == "confirm":
+        raise IllegalAction("Use every die before you confirm your round.")
+    if action.kind == "cast":
+        raise IllegalAction("An enchantment needs two or more dice adding up to its section's sum.")
+    if action.kind == "unlock":
+        raise IllegalAction("Those dice do not unlock that ruin, or you already searched or cast this round.")
+    raise IllegalAction("That move is not possible right now.")

@@ -1,0 +1,418 @@
+"""What each audience sees, plus action labels and menu groups.
+
+View shape (every key, every phase). ``view(state, None)`` is the public view;
+``view(state, seat)`` is the same plus that seat's own secrets.
+
+Top level::
+
+    game          "reef"
+    title         "Reef & Ruins"
+    phase         "lucky" | "round" | "finished"
+    to_act        sorted list of seats that owe a move
+    seats         number of seats
+    viewer        the seat this view is for, or null (public)
+    round         current round (0 while lucky numbers are chosen)
+    rounds        rounds in the game (18)
+    reef          "bewitching-barrier" | "arcane-atoll"
+    reef_name     "Bewitching Barrier" | "Arcane Atoll"
+    tracker       round-tracker side key ("sunrise" | "moonrise"); tracker_name its name
+    dice          the three hydra dice this round ([] outside the round phase)
+    boon          this round's boon or null:
+                  {"round", "type": roll|die|shells|enchantment|pearl, "value" (die value or
+                   the shared roll, else 0), "text"}
+    confirmed     per seat, true once it confirmed this round (lucky phase: chose its number)
+    sheets        per seat, a sheet (below). Public: the sheet as it stood at the start of
+                  this round (everyone's work stays hidden until all confirm). In a seat's own
+                  view, its own entry is its live working sheet.
+    board         the printed components (static, below)
+    you           only in a seat's own view: that seat's round work (below)
+    result        only when finished: Result.to_dict() plus "ratings" (solo: [title])
+
+Sheet::
+
+    seat, lucky (1-6; null until revealed — own view shows own choice, 0 = fate),
+    shells (unspent pairs), shells_earned (pairs ever circled), shells_spent,
+    pearls (pearls earned), pearls_lost, pearl_bonuses (per box: crossed off?),
+    pearl_coins,
+    ruins: [{"number", "name", "rule", "rows": [[value | null, ...], ...] (pyramid:
+            row 0 is the base), "coins" (before multiplier), "multiplier",
+            "turns" (+/- ONE only: slot indexes where the direction changes — the circled
+            icons sit after these values)}],
+    enchantments: [{"section", "sum", "ruin", "crossed" (spaces crossed off, from the left)}],
+    reef: Barrier {"marked": rows x cols of bool (Start is true)}
+          Atoll   {"cells": rows x cols of int (0 empty, else 1-based index into shapes),
+                   "shapes": [{"value", "single", "lucky" (counts for the lucky number),
+                               "cells": [[row, col], ...]}]},
+    score: {"ruins", "enchantments", "lucky", "pearls", "total"} (as it would end now),
+    changed: what the last round changed (public) or this round's work so far (own view):
+             {"ruins": [[ruin number, slot], ...], "reef": [[row, col], ...],
+              "enchantments": [section, ...], "pearl_bonuses": [box, ...],
+              "shells": change in unspent pairs}
+
+Board::
+
+    ruins: [{"number", "name", "rule", "rule_text", "rows" (lengths), "row_coins",
+             "reach_coins", "turn_bonus", "column_sums", "column_coins"}]
+    enchantments: [{"section", "sum", "ruin", "spaces": [{"coins", "boon", "value", "text"}]}]
+    pearl_bonuses: [{"type": die|coins|enchantment, "value", "text"}]
+    reef: Barrier {"rows", "cols", "start": [r, c], "values": rows x cols (0 = Start),
+                   "highlighted": [[r, c], ...]}
+          Atoll {"rows", "cols", "textures": [{"name", "cells": [[r, c], ...]}],
+                 "shapes": {"1": [[r, c], ...], ...}}
+    tracker: [{"round", "type", "value", "text"}]  (the chosen side)
+    lucky_coins, shell_pairs (pairs the sheet holds)
+
+You (own view, round phase; lucky phase: {"lucky_choice"})::
+
+    confirmed, dice: [{"index", "value" (after shells), "printed", "kind" (hydra|roll|boon),
+    "shells" (adjustment), "used"}], searched (ruin or null), cast (section or null),
+    picked (die index or null), placing (null | "shape" | "singles" | "second-single"),
+    orientation (Atoll shape orientation index or null), pending (["pearl" | "enchant", ...])
+"""
+
+from __future__ import annotations
+
+from engine.reef import turn
+from engine.reef.actions import Act
+from engine.reef.components import (
+    ATOLL,
+    BARRIER,
+    LUCKY_COINS,
+    PEARLS,
+    ROUNDS,
+    RULE_TEXT,
+    RUINS,
+    SECTIONS,
+    SHELL_PAIRS,
+    SIDE_NAMES,
+    TRACKER,
+    rating,
+)
+from engine.reef.scoring import breakdown, multiplier, ruin_coins
+from engine.reef.sheet import EMPTY, Sheet, die_value, turns
+
+
+def _rc(cell: int, cols: int) -> list[int]:
+    return list(divmod(cell, cols))
+
+
+def board(reef_key: str, side: str) -> dict:
+    """The printed components, for renderers."""
+    if reef_key == turn.BARRIER_KEY:
+        reef = {
+            "rows": BARRIER.rows,
+            "cols": BARRIER.cols,
+            "start": _rc(BARRIER.start, BARRIER.cols),
+            "values": [list(BARRIER.values[r * BARRIER.cols : (r + 1) * BARRIER.cols]) for r in range(BARRIER.rows)],
+            "highlighted": sorted(_rc(c, BARRIER.cols) for c in BARRIER.highlighted),
+        }
+    else:
+        textures: dict[int, list[list[int]]] = {}
+        for cell, t in enumerate(ATOLL.texture_of):
+            if t >= 0:
+                textures.setdefault(t, []).append(_rc(cell, ATOLL.cols))
+        reef = {
+            "rows": ATOLL.rows,
+            "cols": ATOLL.cols,
+            "textures": [{"name": ATOLL.texture_names[t], "cells": textures[t]} for t in sorted(textures)],
+            "shapes": {str(v): [list(p) for p in o[0]] for v, o in sorted(ATOLL.shapes.items())},
+        }
+    return {
+        "ruins": [
+            {
+                "number": r.number,
+                "name": r.name,
+                "rule": r.rule,
+                "rule_text": RULE_TEXT[r.rule],
+                "rows": [len(row) for row in r.rows],
+                "row_coins": list(r.row_coins),
+                "reach_coins": list(r.reach_coins),
+                "turn_bonus": list(r.turn_bonus),
+                "column_sums": list(r.column_sums),
+                "column_coins": list(r.column_coins),
+            }
+            for r in RUINS
+        ],
+        "enchantments": [
+            {
+                "section": s,
+                "sum": sec.total,
+                "ruin": sec.ruin,
+                "spaces": [
+                    {"coins": sp.coins, "boon": sp.boon, "value": sp.value, "text": sp.text()} for sp in sec.spaces
+                ],
+            }
+            for s, sec in enumerate(SECTIONS)
+        ],
+        "pearl_bonuses": [{"type": p.kind, "value": p.value, "text": p.text()} for p in PEARLS],
+        "reef": reef,
+        "tracker": [
+            {"round": n, "type": b.kind, "value": b.value, "text": b.text()} for n, b in sorted(TRACKER[side].items())
+        ],
+        "lucky_coins": LUCKY_COINS,
+        "shell_pairs": SHELL_PAIRS,
+    }
+
+
+def _changed(before: Sheet | None, after: Sheet, reef_key: str) -> dict:
+    if before is None:
+        return {"ruins": [], "reef": [], "enchantments": [], "pearl_bonuses": [], "shells": 0}
+    rows, cols = (BARRIER.rows, BARRIER.cols) if reef_key == turn.BARRIER_KEY else (ATOLL.rows, ATOLL.cols)
+    diff = after.reef & ~before.reef
+    return {
+        "ruins": [
+            [r + 1, i]
+            for r in range(len(RUINS))
+            for i, (a, b) in enumerate(zip(before.ruins[r], after.ruins[r], strict=True))
+            if a != b
+        ],
+        "reef": [_rc(c, cols) for c in range(rows * cols) if diff >> c & 1],
+        "enchantments": [s for s in range(len(SECTIONS)) if after.ench[s] != before.ench[s]],
+        "pearl_bonuses": [i for i in range(len(PEARLS)) if (after.bonuses & ~before.bonuses) >> i & 1],
+        "shells": after.shells - before.shells,
+    }
+
+
+def sheet_view(sheet: Sheet, seat: int, reef_key: str, before: Sheet | None, lucky: int | None) -> dict:
+    """One seat's pads as JSON."""
+    ruins = []
+    for r, ruin in enumerate(RUINS):
+        slots = sheet.ruins[r]
+        entry = {
+            "number": ruin.number,
+            "name": ruin.name,
+            "rule": ruin.rule,
+            "rows": [[None if slots[x] == EMPTY else slots[x] for x in row] for row in ruin.rows],
+            "coins": ruin_coins(ruin, slots),
+            "multiplier": multiplier(sheet.ench, r),
+        }
+        if ruin.rule == "plus-minus-one":
+            entry["turns"] = turns(slots)
+        ruins.append(entry)
+    if reef_key == turn.BARRIER_KEY:
+        reef = {
+            "marked": [
+                [bool(sheet.reef >> (r * BARRIER.cols + c) & 1) for c in range(BARRIER.cols)]
+                for r in range(BARRIER.rows)
+            ]
+        }
+    else:
+        cells = [[0] * ATOLL.cols for _ in range(ATOLL.rows)]
+        shapes = []
+        for n, (value, single, covered) in enumerate(sheet.shapes):
+            for c in covered:
+                cells[c // ATOLL.cols][c % ATOLL.cols] = n + 1
+            shapes.append(
+                {
+                    "value": value,
+                    "single": single,
+                    "lucky": bool(not single and sheet.lucky and value == sheet.lucky),
+                    "cells": [_rc(c, ATOLL.cols) for c in covered],
+                }
+            )
+        reef = {"cells": cells, "shapes": shapes}
+    score = breakdown(sheet, reef_key) if sheet.lucky else {**breakdown(sheet, reef_key), "lucky": 0}
+    return {
+        "seat": seat,
+        "lucky": lucky,
+        "shells": sheet.shells,
+        "shells_earned": sheet.shells_earned,
+        "shells_spent": sheet.shells_earned - sheet.shells,
+        "pearls": sheet.pearls,
+        "pearls_lost": sheet.pearls_lost,
+        "pearl_bonuses": [bool(sheet.bonuses >> i & 1) for i in range(len(PEARLS))],
+        "pearl_coins": sheet.coins,
+        "ruins": ruins,
+        "enchantments": [
+            {"section": s, "sum": sec.total, "ruin": sec.ruin, "crossed": sheet.ench[s]}
+            for s, sec in enumerate(SECTIONS)
+        ],
+        "reef": reef,
+        "score": {**score, "total": sum(score.values())},
+        "changed": _changed(before, sheet, reef_key),
+    }
+
+
+def build(state, seat: int | None) -> dict:  # noqa: ANN001 - ReefState (avoids an import cycle)
+    """The view described in the module docstring."""
+    from engine.reef.game import GAME
+
+    own = seat if seat is not None and 0 <= seat < state.seats else None
+    boon = TRACKER[state.side].get(state.round) if state.phase == "round" else None
+    sheets = []
+    for i in range(state.seats):
+        if state.phase == "lucky":
+            lucky = None
+            if i == own and state.lucky[i] >= 0:
+                lucky = state.lucky[i]
+            sheets.append(sheet_view(state.sheets[i], i, state.reef, None, lucky))
+            continue
+        if i == own and state.phase == "round":
+            sheets.append(sheet_view(state.sheets[i], i, state.reef, state.bases[i], state.sheets[i].lucky))
+        else:
+            before = state.prev[i] if state.prev else None
+            sheets.append(sheet_view(state.bases[i], i, state.reef, before, state.bases[i].lucky))
+    if state.phase == "lucky":
+        confirmed = [n >= 0 for n in state.lucky]
+    elif state.phase == "round":
+        confirmed = [s.confirmed for s in state.sheets]
+    else:
+        confirmed = [True] * state.seats
+    out: dict = {
+        "game": "reef",
+        "title": "Reef & Ruins",
+        "phase": state.phase,
+        "to_act": sorted(GAME.to_act(state)),
+        "seats": state.seats,
+        "viewer": own,
+        "round": state.round,
+        "rounds": ROUNDS,
+        "reef": state.reef,
+        "reef_name": BARRIER.name if state.reef == turn.BARRIER_KEY else ATOLL.name,
+        "tracker": state.side,
+        "tracker_name": SIDE_NAMES[state.side],
+        "dice": list(state.dice) if state.phase == "round" else [],
+        "boon": None
+        if boon is None
+        else {
+            "round": state.round,
+            "type": boon.kind,
+            "value": state.roll if boon.kind == "roll" else boon.value,
+            "text": boon.text(),
+        },
+        "confirmed": confirmed,
+        "sheets": sheets,
+        "board": board(state.reef, state.side),
+    }
+    if own is not None:
+        if state.phase == "lucky":
+            out["you"] = {"lucky_choice": state.lucky[own] if state.lucky[own] >= 0 else None}
+        elif state.phase == "round":
+            s = state.sheets[own]
+            out["you"] = {
+                "confirmed": s.confirmed,
+                "dice": [
+                    {
+                        "index": i,
+                        "value": die_value(d),
+                        "printed": d[0],
+                        "kind": d[1],
+                        "shells": d[2],
+                        "used": d[3],
+                    }
+                    for i, d in enumerate(s.dice)
+                ],
+                "searched": s.main if s.main > 0 else None,
+                "cast": -s.main - 1 if s.main < 0 else None,
+                "picked": s.pick if s.pick >= 0 else None,
+                "placing": None
+                if s.pick < 0 or s.mode == 0
+                else ("shape" if s.mode > 0 else ("singles" if s.mode == -1 else "second-single")),
+                "orientation": s.mode - 1 if s.mode > 0 else None,
+                "pending": list(s.pending),
+            }
+    if state.phase == "finished":
+        result = GAME.result(state)
+        out["result"] = result.to_dict()
+        out["result"]["ratings"] = [rating(result.scores[0]).title] if state.seats == 1 else []
+    return out
+
+
+# -------------------------------------------------------------- labels and groups
+
+
+def _shape_picture(value: int, orient: int) -> str:
+    cells = set(ATOLL.shapes[value][orient])
+    height = 1 + max(r for r, _ in cells)
+    width = 1 + max(c for _, c in cells)
+    return " / ".join("".join("■" if (r, c) in cells else "·" for c in range(width)) for r in range(height))
+
+
+def _dice_words(sheet: Sheet, mask: int) -> str:
+    return " + ".join(str(die_value(sheet.dice[i])) for i in range(len(sheet.dice)) if mask >> i & 1)
+
+
+def label(state, seat: int, action: Act) -> str:  # noqa: ANN001
+    """A button or select label for an action, in the player's words."""
+    kind = action.kind
+    if kind == "lucky":
+        return "Leave my lucky number to fate" if action.a == 0 else f"Lucky number {action.a}"
+    if kind == "reset":
+        return "Reset my round"
+    if kind == "confirm":
+        return "Confirm my round"
+    sheet = state.sheets[seat]
+    if kind == "pearl":
+        return f"Pearl bonus: {PEARLS[action.a].text()}"
+    if kind == "enchant":
+        sec = SECTIONS[action.a]
+        space = sec.spaces[sheet.ench[action.a]]
+        return f"Enchantment {sec.total} (ruin {sec.ruin}): {space.text()}"
+    if kind == "shell":
+        die = sheet.dice[action.a]
+        v = die_value(die)
+        return f"Spend 2 shells: turn the {v} into {v + action.b}"
+    if kind == "unlock":
+        return f"Search ruin {action.a} ({RUINS[action.a - 1].name}) with {_dice_words(sheet, action.b)}"
+    if kind == "cast":
+        sec = SECTIONS[action.a]
+        space = sec.spaces[sheet.ench[action.a]]
+        return f"Cast enchantment {sec.total} with {_dice_words(sheet, action.b)}: {space.text()}"
+    if kind == "pick":
+        return f"Use the {turn.die_text(sheet.dice[action.a])}"
+    if kind == "unpick":
+        return "Put that die back"
+    die = sheet.dice[sheet.pick] if sheet.pick >= 0 else (0, "hydra", 0, False)
+    value = die_value(die)
+    if kind == "trade":
+        return f"Trade the {value} for 2 shells"
+    if kind == "write":
+        ruin = RUINS[action.a - 1]
+        row, col = ruin.row_of[action.b], ruin.col_of[action.b]
+        if ruin.rule == "pyramid":
+            where = f"pyramid row {row + 1} from the bottom, space {col + 1}"
+        elif len(ruin.rows) == 1:
+            where = f"space {col + 1}"
+        else:
+            where = f"row {row + 1}, space {col + 1}"
+        return f"Write {value} in ruin {action.a}, {where}"
+    if kind == "mark":
+        r, c = divmod(action.a, BARRIER.cols)
+        return f"Mark the {value} at reef row {r + 1}, column {c + 1}"
+    if kind == "shape":
+        return f"Draw the {value} shape turned {_shape_picture(value, action.a)}"
+    if kind == "singles":
+        return "Draw two single blocks instead of the shape"
+    if kind == "place":
+        r, c = divmod(action.a, ATOLL.cols)
+        if sheet.mode > 0:
+            return f"Shape's top-left at reef row {r + 1}, column {c + 1}"
+        return f"Single block at reef row {r + 1}, column {c + 1}"
+    return kind
+
+
+def group(state, seat: int, action: Act) -> str:  # noqa: ANN001
+    """The menu an action belongs to (every group stays at 25 actions or fewer)."""
+    kind = action.kind
+    if kind in ("reset", "confirm", "unpick"):
+        return "Round"
+    if kind == "write":
+        return f"Ruin {action.a}: {RUINS[action.a - 1].name}"
+    if kind == "place":
+        band = action.a // ATOLL.cols // 3
+        low = band * 3 + 1
+        high = min(ATOLL.rows, low + 2)
+        return f"Reef rows {low}-{high}"
+    return {
+        "lucky": "Lucky number",
+        "shell": "Shells",
+        "unlock": "Search a ruin",
+        "cast": "Cast an enchantment",
+        "pick": "Dice",
+        "mark": "Reef",
+        "shape": "Reef",
+        "singles": "Reef",
+        "trade": "Trade",
+        "pearl": "Pearl bonus",
+        "enchant": "Gain an enchantment",
+    }.get(kind, "Round")
