@@ -8,7 +8,7 @@ confirms; the round ends when all have confirmed) and ``finished``.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from engine.base import Game, IllegalAction, Result, places_from_scores
 from engine.reef import actions as acts
@@ -33,8 +33,7 @@ from engine.reef.sheet import BARRIER_START_MASK, Sheet, die_value
 LUCKY_ACTIONS = tuple(act("lucky", n) for n in range(7))
 
 
-@dataclass(frozen=True, slots=True)
-class ReefState:
+class ReefState(NamedTuple):
     """The whole table. ``sheets`` hold each seat's current work (private until all
     confirm); ``bases`` the sheets at the start of this round (public, and what
     "reset my round" returns to); ``prev`` the sheets at the start of the
@@ -62,7 +61,7 @@ def _empty_sheet(reef_key: str) -> Sheet:
 
 def _work_done(sheet: Sheet) -> Sheet:
     """A sheet with this round's work cleared (dice, choices, confirmation)."""
-    return replace(sheet, dice=(), main=0, pick=-1, mode=0, pending=(), confirmed=False)
+    return sheet._replace(dice=(), main=0, pick=-1, mode=0, pending=(), confirmed=False)
 
 
 class ReefGame(Game):
@@ -113,12 +112,12 @@ class ReefGame(Game):
                 free = [v for v in range(1, 7) if v not in taken] or list(range(1, 7))
                 chosen[seat] = rng.choice(free)
                 taken.add(chosen[seat])
-        sheets = tuple(replace(s, lucky=chosen[i]) for i, s in enumerate(state.sheets))
+        sheets = tuple(s._replace(lucky=chosen[i]) for i, s in enumerate(state.sheets))
         text = ", ".join(
             f"seat {i + 1}: {n}{' (fate)' if state.lucky[i] == 0 else ''}" for i, n in enumerate(chosen)
         )
         events = [{"type": "lucky", "text": f"Lucky numbers — {text}.", "lucky": chosen}]
-        state = replace(state, sheets=sheets, bases=sheets, lucky=tuple(chosen))
+        state = state._replace(sheets=sheets, bases=sheets, lucky=tuple(chosen))
         return self._start_round(state, 1, events)
 
     # --------------------------------------------------------------- rounds
@@ -131,7 +130,7 @@ class ReefGame(Game):
         dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
         sheets = []
         for seat, old in enumerate(state.sheets):
-            sheet = replace(_work_done(old), dice=tuple((v, "hydra", 0, False) for v in dice))
+            sheet = _work_done(old)._replace(dice=tuple((v, "hydra", 0, False) for v in dice))
             if boon is not None:
                 if boon.kind == "shells":
                     sheet = turn.gain_shells(sheet)
@@ -142,7 +141,7 @@ class ReefGame(Game):
                 elif boon.kind == "pearl":
                     sheet = turn.earn_pearls(sheet, 1)
                 else:
-                    sheet = replace(sheet, pending=("enchant",))
+                    sheet = sheet._replace(pending=("enchant",))
                 sheet = turn.settle(sheet, seat, events)
             sheets.append(sheet)
         if boon is not None:
@@ -159,8 +158,7 @@ class ReefGame(Game):
             }
         )
         new = tuple(sheets)
-        state = replace(
-            state,
+        state = state._replace(
             phase="round",
             round=number,
             dice=dice,
@@ -181,12 +179,12 @@ class ReefGame(Game):
             }
         ]
         if state.round >= ROUNDS:
-            final = replace(state, phase="finished", sheets=sheets, prev=state.bases, bases=sheets, dice=(), roll=0)
+            final = state._replace(phase="finished", sheets=sheets, prev=state.bases, bases=sheets, dice=(), roll=0)
             result = self.result(final)
             assert result is not None
             events.append({"type": "end", "text": self._result_text(final, result), "result": result.to_dict()})
             return final, events
-        state = replace(state, sheets=sheets, prev=state.bases, bases=sheets)
+        state = state._replace(sheets=sheets, prev=state.bases, bases=sheets)
         return self._start_round(state, state.round + 1, events)
 
     # -------------------------------------------------------------- contract
@@ -226,7 +224,7 @@ class ReefGame(Game):
                 {"type": "lucky-chosen", "text": text, "seat": seat, "private": True},
                 {"type": "lucky-ready", "text": f"Seat {seat + 1} has chosen a lucky number.", "ready": seat},
             ]
-            state = replace(state, lucky=tuple(lucky))
+            state = state._replace(lucky=tuple(lucky))
             if all(n >= 0 for n in lucky):
                 state, more = self._resolve_lucky(state)
                 events.extend(more)
@@ -236,7 +234,7 @@ class ReefGame(Game):
         new_sheet, events = turn.apply(sheet, state.bases[seat], seat, action, state.reef)
         sheets = list(state.sheets)
         sheets[seat] = new_sheet
-        state = replace(state, sheets=tuple(sheets))
+        state = state._replace(sheets=tuple(sheets))
         if action.kind == "confirm":
             events.append({"type": "confirmed", "text": f"Seat {seat + 1} has confirmed round {state.round}."})
             if all(s.confirmed for s in state.sheets):

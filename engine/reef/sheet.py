@@ -1,13 +1,13 @@
 """One player's pad: Ship Ruins, Enchantments, a Reef, shells, pearls, and this round's work.
 
 Writing rules follow the rulebook's "Search a Ship Ruin" (the six ruins),
-"Explore the Reef" (both reefs) and "Trade in Shells". A `Sheet` is immutable;
-every change returns a new one with `dataclasses.replace`.
+"Explore the Reef" (both reefs) and "Trade in Shells". A `Sheet` is an immutable
+named tuple; every change returns a new one with ``sheet._replace``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.reef.components import ATOLL, BARRIER, HIGH_VALUE, LOW_VALUE, RUINS, SECTIONS, Ruin
 
@@ -25,8 +25,7 @@ EMPTY_RUINS = tuple((EMPTY,) * ruin.size for ruin in RUINS)
 BARRIER_START_MASK = 1 << BARRIER.start
 
 
-@dataclass(frozen=True, slots=True)
-class Sheet:
+class Sheet(NamedTuple):
     """Everything written on one seat's pads, plus the seat's work in the current round.
 
     ``ruins`` holds one tuple per ruin (EMPTY = nothing written); ``ench`` the

@@ -17,8 +17,6 @@ Flow (decisions recorded in docs/rules/reef.md):
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.base import IllegalAction
 from engine.reef.actions import Act, act
 from engine.reef.components import (
@@ -28,6 +26,7 @@ from engine.reef.components import (
     LOW_VALUE,
     PEARLS,
     RUINS,
+    SECTION_BY_SUM,
     SECTIONS,
     SHELL_PAIRS,
 )
@@ -60,19 +59,19 @@ def gain_shells(sheet: Sheet, pairs: int = 1) -> Sheet:
     """Circle pairs of shells (the sheet holds at most SHELL_PAIRS unspent pairs)."""
     room = max(0, SHELL_PAIRS - sheet.shells)
     got = min(pairs, room)
-    return replace(sheet, shells=sheet.shells + got, shells_earned=sheet.shells_earned + got)
+    return sheet._replace(shells=sheet.shells + got, shells_earned=sheet.shells_earned + got)
 
 
 def add_die(sheet: Sheet, value: int, kind: str = "boon") -> Sheet:
     """A boon die joins this round's pool."""
-    return replace(sheet, dice=(*sheet.dice, (value, kind, 0, False)))
+    return sheet._replace(dice=(*sheet.dice, (value, kind, 0, False)))
 
 
 def earn_pearls(sheet: Sheet, count: int) -> Sheet:
     """Earn pearls: each is a Pearl Bonus to choose (or lost when every box is crossed off)."""
     if count <= 0:
         return sheet
-    return replace(sheet, pearls=sheet.pearls + count, pending=(*sheet.pending, *("pearl",) * count))
+    return sheet._replace(pearls=sheet.pearls + count, pending=(*sheet.pending, *("pearl",) * count))
 
 
 def cross_enchantment(sheet: Sheet, section: int, seat: int, events: Events) -> Sheet:
@@ -81,7 +80,7 @@ def cross_enchantment(sheet: Sheet, section: int, seat: int, events: Events) -> 
     space = SECTIONS[section].spaces[index]
     ench = list(sheet.ench)
     ench[section] = index + 1
-    sheet = replace(sheet, ench=tuple(ench))
+    sheet = sheet._replace(ench=tuple(ench))
     _private(
         events,
         seat,
@@ -116,10 +115,10 @@ def settle(sheet: Sheet, seat: int, events: Events) -> Sheet:
         options = open_pearls(sheet) if kind == "pearl" else open_sections(sheet)
         if len(options) > 1:
             return sheet
-        sheet = replace(sheet, pending=sheet.pending[1:])
+        sheet = sheet._replace(pending=sheet.pending[1:])
         if not options:
             if kind == "pearl":
-                sheet = replace(sheet, pearls_lost=sheet.pearls_lost + 1)
+                sheet = sheet._replace(pearls_lost=sheet.pearls_lost + 1)
                 _private(events, seat, "pearl", "Every pearl bonus is crossed off: this pearl is lost.")
             else:
                 _private(events, seat, "enchantment", "Every enchantment is crossed off: nothing to gain.")
@@ -134,13 +133,13 @@ def settle(sheet: Sheet, seat: int, events: Events) -> Sheet:
 def take_pearl(sheet: Sheet, box: int, seat: int, events: Events) -> Sheet:
     """Cross off a Pearl Bonus box and gain it."""
     bonus = PEARLS[box]
-    sheet = replace(sheet, bonuses=sheet.bonuses | 1 << box)
+    sheet = sheet._replace(bonuses=sheet.bonuses | 1 << box)
     _private(events, seat, "pearl", f"You spend a pearl on {bonus.text()}.", box=box)
     if bonus.kind == "die":
         return add_die(sheet, bonus.value)
     if bonus.kind == "coins":
-        return replace(sheet, coins=sheet.coins + bonus.value)
-    return replace(sheet, pending=("enchant", *sheet.pending))
+        return sheet._replace(coins=sheet.coins + bonus.value)
+    return sheet._replace(pending=("enchant", *sheet.pending))
 
 
 # ----------------------------------------------------------------------- helpers
@@ -150,24 +149,32 @@ def _unused(sheet: Sheet) -> list[int]:
     return [i for i, d in enumerate(sheet.dice) if not d[3]]
 
 
-def _subsets(sheet: Sheet, minimum: int) -> list[tuple[int, int]]:
-    """(mask, sum) of every set of unused dice with at least ``minimum`` dice, one per distinct choice."""
-    unused = _unused(sheet)
-    out: list[tuple[int, int]] = []
+#: For n unused dice: every non-empty subset as (bit pattern over the unused list, positions).
+_SUBSETS = tuple(
+    tuple((bits, tuple(j for j in range(n) if bits >> j & 1)) for bits in range(1, 1 << n)) for n in range(9)
+)
+
+
+def _subsets(sheet: Sheet) -> list[tuple[int, int, int]]:
+    """(mask, sum, size) of every set of unused dice, one per distinct choice of values."""
+    dice = sheet.dice
+    unused = [i for i, d in enumerate(dice) if not d[3]]
+    keys = [(dice[i][0] + dice[i][2], dice[i][1] == "hydra") for i in unused]
+    distinct = len(set(keys)) == len(keys)
+    out: list[tuple[int, int, int]] = []
     seen: set[tuple] = set()
-    count = len(unused)
-    for bits in range(1, 1 << count):
-        chosen = [unused[j] for j in range(count) if bits >> j & 1]
-        if len(chosen) < minimum:
-            continue
-        signature = tuple(sorted((die_value(sheet.dice[i]), sheet.dice[i][1] == "hydra") for i in chosen))
-        if signature in seen:
-            continue
-        seen.add(signature)
+    for _, positions in _SUBSETS[min(len(unused), 8)]:
+        if not distinct:
+            signature = tuple(sorted(keys[j] for j in positions))
+            if signature in seen:
+                continue
+            seen.add(signature)
         mask = 0
-        for i in chosen:
-            mask |= 1 << i
-        out.append((mask, sum(v for v, _ in signature)))
+        total = 0
+        for j in positions:
+            mask |= 1 << unused[j]
+            total += keys[j][0]
+        out.append((mask, total, len(positions)))
     return out
 
 
@@ -195,8 +202,22 @@ def die_text(die: Die) -> str:
 # ----------------------------------------------------------------- legal actions
 
 
+_LAST: list = [None, None, None]
+
+
 def legal(sheet: Sheet, reef_key: str) -> list[Act]:
-    """Every legal step for a seat in the round phase (empty once it has confirmed)."""
+    """Every legal step for a seat in the round phase (empty once it has confirmed).
+
+    The last answer is remembered (sheets are immutable), so a policy's call
+    and the legality check in ``apply`` share one computation."""
+    if _LAST[0] is sheet and _LAST[1] == reef_key:
+        return list(_LAST[2])
+    out = _legal(sheet, reef_key)
+    _LAST[0], _LAST[1], _LAST[2] = sheet, reef_key, out
+    return list(out)
+
+
+def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
     if sheet.confirmed:
         return []
     if sheet.pending:
@@ -223,13 +244,14 @@ def legal(sheet: Sheet, reef_key: str) -> list[Act]:
             if value > LOW_VALUE and die[2] <= 0:
                 out.append(act("shell", i, -1))
     if sheet.main == 0 and unused:
-        for mask, total in _subsets(sheet, 1):
+        subsets = _subsets(sheet)
+        for mask, total, _ in subsets:
             if 1 <= total <= len(RUINS):
                 out.append(act("unlock", total, mask))
-        for mask, total in _subsets(sheet, 2):
-            for s in open_sections(sheet):
-                if SECTIONS[s].total == total:
-                    out.append(act("cast", s, mask))
+        for mask, total, size in subsets:
+            s = SECTION_BY_SUM.get(total)
+            if size >= 2 and s is not None and sheet.ench[s] < len(SECTIONS[s].spaces):
+                out.append(act("cast", s, mask))
     seen_pick: set[tuple[int, str]] = set()
     for i in unused:
         die = sheet.dice[i]
@@ -283,25 +305,25 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         _private(events, seat, "reset", "You reset your round.")
         return base, events
     if kind == "pearl":
-        sheet = replace(sheet, pending=sheet.pending[1:])
+        sheet = sheet._replace(pending=sheet.pending[1:])
         sheet = take_pearl(sheet, action.a, seat, events)
         return settle(sheet, seat, events), events
     if kind == "enchant":
-        sheet = replace(sheet, pending=sheet.pending[1:])
+        sheet = sheet._replace(pending=sheet.pending[1:])
         sheet = cross_enchantment(sheet, action.a, seat, events)
         return settle(sheet, seat, events), events
     if kind == "shell":
         dice = list(sheet.dice)
         value, dkind, adj, used = dice[action.a]
         dice[action.a] = (value, dkind, adj + action.b, used)
-        sheet = replace(sheet, dice=tuple(dice), shells=sheet.shells - 1)
+        sheet = sheet._replace(dice=tuple(dice), shells=sheet.shells - 1)
         _private(
             events, seat, "shell", f"You spend a pair of shells: that die now shows {value + adj + action.b}."
         )
         return sheet, events
     if kind == "unlock":
         used = _mask_dice(sheet, action.b)
-        sheet = replace(sheet, dice=_use(sheet, used), main=action.a)
+        sheet = sheet._replace(dice=_use(sheet, used), main=action.a)
         _private(
             events,
             seat,
@@ -312,22 +334,22 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         return sheet, events
     if kind == "cast":
         used = _mask_dice(sheet, action.b)
-        sheet = replace(sheet, dice=_use(sheet, used), main=-(action.a + 1))
+        sheet = sheet._replace(dice=_use(sheet, used), main=-(action.a + 1))
         sheet = cross_enchantment(sheet, action.a, seat, events)
         return settle(sheet, seat, events), events
     if kind == "pick":
-        return replace(sheet, pick=action.a, mode=0), events
+        return sheet._replace(pick=action.a, mode=0), events
     if kind == "unpick":
-        return replace(sheet, pick=-1, mode=0), events
+        return sheet._replace(pick=-1, mode=0), events
     if kind == "confirm":
         _private(events, seat, "confirm", "You confirm your round.")
-        return replace(sheet, confirmed=True), events
+        return sheet._replace(confirmed=True), events
     # placing the chosen die
     pick = sheet.pick
     die = sheet.dice[pick]
     value = die_value(die)
     if kind == "trade":
-        sheet = gain_shells(replace(sheet, dice=_use(sheet, [pick]), pick=-1, mode=0))
+        sheet = gain_shells(sheet._replace(dice=_use(sheet, [pick]), pick=-1, mode=0))
         _private(events, seat, "trade", f"You trade the {value} for a pair of shells.")
         return sheet, events
     if kind == "write":
@@ -335,7 +357,7 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         slots = list(ruins[action.a - 1])
         slots[action.b] = value
         ruins[action.a - 1] = tuple(slots)
-        sheet = replace(sheet, ruins=tuple(ruins), dice=_use(sheet, [pick]), pick=-1, mode=0)
+        sheet = sheet._replace(ruins=tuple(ruins), dice=_use(sheet, [pick]), pick=-1, mode=0)
         _private(events, seat, "write", f"You write {value} in ruin {action.a}.", ruin=action.a, slot=action.b)
         return sheet, events
     if kind == "mark":
@@ -345,24 +367,23 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         pearls = rows * BARRIER.pearls_row + cols * BARRIER.pearls_col
         if action.a in BARRIER.highlighted:
             pearls += BARRIER.pearls_highlight
-        sheet = replace(sheet, reef=after, dice=_use(sheet, [pick]), pick=-1, mode=0)
+        sheet = sheet._replace(reef=after, dice=_use(sheet, [pick]), pick=-1, mode=0)
         r, c = divmod(action.a, BARRIER.cols)
         _private(
             events, seat, "reef", f"You mark the {value} at row {r + 1}, column {c + 1} of the reef.", cell=action.a
         )
         return settle(earn_pearls(sheet, pearls), seat, events), events
     if kind == "shape":
-        return replace(sheet, mode=action.a + 1), events
+        return sheet._replace(mode=action.a + 1), events
     if kind == "singles":
-        return replace(sheet, mode=-1), events
+        return sheet._replace(mode=-1), events
     # place (Arcane Atoll)
     before = sheet.reef
     if sheet.mode > 0:
         orient = sheet.mode - 1
         placement = next(p for p in ATOLL.by_orient[(value, orient)] if p.anchor == action.a)
         after = before | placement.mask
-        sheet = replace(
-            sheet,
+        sheet = sheet._replace(
             reef=after,
             shapes=(*sheet.shapes, (value, False, placement.cells)),
             dice=_use(sheet, [pick]),
@@ -373,11 +394,11 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         text = f"You draw the shape for {value} in the reef at row {r + 1}, column {c + 1}."
     else:
         after = before | 1 << action.a
-        sheet = replace(sheet, reef=after, shapes=(*sheet.shapes, (value, True, (action.a,))))
+        sheet = sheet._replace(reef=after, shapes=(*sheet.shapes, (value, True, (action.a,))))
         if sheet.mode == -1 and atoll_singles(after):
-            sheet = replace(sheet, mode=-2)
+            sheet = sheet._replace(mode=-2)
         else:
-            sheet = replace(sheet, dice=_use(sheet, [pick]), pick=-1, mode=0)
+            sheet = sheet._replace(dice=_use(sheet, [pick]), pick=-1, mode=0)
         r, c = divmod(action.a, ATOLL.cols)
         text = f"You draw a single block in the reef at row {r + 1}, column {c + 1}."
     rows, cols = completed_lines(before, after, ATOLL.row_masks, ATOLL.col_masks)
