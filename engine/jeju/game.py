@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import ClassVar
 
 from engine.base import Event, Game, IllegalAction, Result
@@ -10,6 +11,39 @@ from engine.jeju import state as st
 from engine.jeju import view as views
 from engine.jeju.components import CARDS, JOKER, TILE_LABELS, card_text
 from engine.jeju.state import JejuState
+
+SELECT_LIMIT = 25
+
+
+@lru_cache(maxsize=1024)
+def payment_groups(options: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...], str]:
+    """Menu names for payments: one "Pay for the card" menu, or menus by Haenyeo used.
+
+    A select holds 25 options, so a longer list (fewest jokers first) is cut into
+    runs of at most 25, each named for the numbers of Haenyeo jokers it uses.
+    """
+    if len(options) <= SELECT_LIMIT:
+        return dict.fromkeys(options, "Pay for the card")
+    chunks: list[list[tuple[int, ...]]] = []
+    by_jokers: dict[int, list[tuple[int, ...]]] = {}
+    for option in options:
+        by_jokers.setdefault(option[JOKER], []).append(option)
+    for _, same in sorted(by_jokers.items()):
+        while same:
+            piece, same = same[:SELECT_LIMIT], same[SELECT_LIMIT:]
+            if chunks and len(chunks[-1]) + len(piece) <= SELECT_LIMIT:
+                chunks[-1].extend(piece)
+            else:
+                chunks.append(list(piece))
+    names: dict[tuple[int, ...], str] = {}
+    for number, chunk in enumerate(chunks, 1):
+        low, high = chunk[0][JOKER], chunk[-1][JOKER]
+        used = f"{low}" if low == high else f"{low}-{high}"
+        name = f"Pay using {used} Haenyeo"
+        if sum(1 for c in chunks if (c[0][JOKER], c[-1][JOKER]) == (low, high)) > 1:
+            name += f" ({number})"
+        names.update(dict.fromkeys(chunk, name))
+    return names
 
 
 class JejuGame(Game):
@@ -126,11 +160,8 @@ class JejuGame(Game):
         if kind is st.TakeCard:
             return "Take a point card"
         if kind is st.Pay:
-            # A select holds 25 options: long payment lists split by Haenyeo jokers used.
-            if len(rules.seat_payments(state, seat, state.pending_card)) <= 25:
-                return "Pay for the card"
-            used = action.tiles[JOKER]
-            return "Pay without Haenyeo" if used == 0 else f"Pay with {used} Haenyeo"
+            options = rules.seat_payments(state, seat, state.pending_card)
+            return payment_groups(options).get(action.tiles, "Pay for the card")
         if kind is st.Back:
             return "Turn"
         if kind is st.MoveHarubang:

@@ -302,6 +302,8 @@ def take_card(state: JejuState, seat: int, card_id: int, events: list[Event]) ->
     options = seat_payments(state, seat, card_id)
     if len(options) == 1:
         return pay(state, seat, card_id, options[0], events)
+    text = f"{who(seat)} chooses the card {card_text(CARDS[card_id])} and picks which tiles pay."
+    events.append(event("choose_card", text, seat, card=card_id))
     return state._replace(phase=PAY, pending_card=card_id)
 
 
@@ -448,6 +450,7 @@ def apply_one(state: JejuState, seat: int, action: object, events: list[Event]) 
         events.append(event("end_turn", f"{who(seat)} ends the turn.", seat))
         return end_turn(state, events)
     if kind is Back:
+        events.append(event("back", f"{who(seat)} puts the card back and chooses again.", seat))
         return state._replace(phase=BUYING if state.bought else TURN, pending_card=-1)
     if kind is PlaceToken:
         return place_token(state, seat, action.spot, events)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from engine.base import IllegalAction
+from engine.jeju.components import NTYPES
 
 # Phases, in the order a game goes through them.
 SETUP_TOKENS = "setup_tokens"
@@ -145,7 +146,11 @@ def _small_int(value: Any) -> bool:
 
 def load_action(data: Any) -> Any:
     """Inverse of `dump_action`; malformed data raises `IllegalAction`."""
-    if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("type"), str)
+        or data["type"] not in ACTION_TYPES
+    ):
         raise IllegalAction("That is not a Jeju Island action.")
     cls = ACTION_TYPES[data["type"]]
     names = [f.name for f in fields(cls)]
@@ -156,10 +161,12 @@ def load_action(data: Any) -> Any:
     for name in names:
         value = data[name]
         if name == "direction":
-            if value not in DIRECTIONS:
+            if not isinstance(value, str) or value not in DIRECTIONS:
                 raise IllegalAction("The direction must be left or right.")
         elif name == "tiles":
-            if not isinstance(value, list) or not all(_small_int(v) and v >= 0 for v in value):
+            if not isinstance(value, list) or len(value) != NTYPES:
+                raise IllegalAction(f"A payment must list {NTYPES} tile counts.")
+            if not all(_small_int(v) and v >= 0 for v in value):
                 raise IllegalAction("A payment must be a list of tile counts.")
             value = tuple(value)
         elif not _small_int(value):
