@@ -9,6 +9,7 @@ egg exchange only when it beats keeping the eggs.
 
 from __future__ import annotations
 
+import math
 import random
 from itertools import combinations
 
@@ -37,6 +38,9 @@ def random_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.
 NEXT_WEIGHT = 1.0
 LATER_WEIGHT = 0.6
 EGG_KEEP = 1.5
+OCCUPANCY_RATE = 0.25
+NOISE = 0.4
+GUESS_TRUST = 0.8
 
 
 def seafood_values(state: State, seat: int) -> list[float]:
@@ -79,9 +83,7 @@ def _pearl_value(state: State, seat: int) -> float:
         return 0.0
     gain = C.pearl_points[p] - (C.pearl_points[p - 1] if p else 0)
     bonus = C.pearl_bonus[p]
-    if bonus == "trash":
-        gain += 8
-    elif bonus == "seafood2":
+    if bonus == "trash" or bonus == "seafood2":
         gain += 8
     return float(gain)
 
@@ -110,24 +112,29 @@ def _zone0_value(state: State, seat: int, values: dict[int, float]) -> float:
 
 
 def _occupancy(state: State) -> float:
-    """Chance that another player's Haenyeo or creature fills a given zone."""
+    """Rough chance that another player's Haenyeo or creature fills a given zone."""
     others = sum(state.pawns) / state.seats * (state.seats - 1) + (C.npc_cards if state.npc else 0)
-    return 1 - (1 - 1.4 / 12) ** others
+    return 1 - math.exp(-others * OCCUPANCY_RATE)
 
 
-def choose_cards(state: State, seat: int) -> frozenset[int]:
-    """The diving cards with the highest expected value this round."""
+def _zone_values(state: State, seat: int) -> list[float]:
+    """Value of each zone's whole row (or zone 0 / pearl) for this seat."""
     values = item_values(state, seat)
     sea = rows(state)
-    share = 1 / (1 + (sum(state.pawns) / state.seats * (state.seats - 1) + 3 * state.npc) / 12)
     zone_value = [0.0] * 12
     zone_value[0] = _zone0_value(state, seat, values)
     for zone in range(1, PEARL_ZONE):
-        zone_value[zone] = share * sum(values[i] for slot in sea[zone] for i in slot)
+        zone_value[zone] = sum(values[i] for slot in sea[zone] for i in slot)
     zone_value[PEARL_ZONE] = _pearl_value(state, seat)
-    q = _occupancy(state)
+    return zone_value
+
+
+def _best(
+    count: int, zone_value: list[float], chance_full: list[float], others: int, crowd: list[float]
+) -> tuple[int, ...]:
+    """Best ``count`` zones: value shared with the expected crowd, times the chance of connection."""
     best: tuple[float, tuple[int, ...]] = (-1.0, ())
-    for combo in combinations(range(12), state.pawns[seat]):
+    for combo in combinations(range(12), count):
         mask = 0
         for z in combo:
             mask |= 1 << z
@@ -137,11 +144,40 @@ def choose_cards(state: State, seat: int) -> frozenset[int]:
             chance = 1.0
             for y in range(1, z):
                 if not own >> y & 1:
-                    chance *= q
-            total += zone_value[z] * chance
+                    chance *= chance_full[y]
+            share = 1.0 if z in (0, PEARL_ZONE) else 1 / (1 + crowd[z])
+            total += zone_value[z] * chance * share
         if total > best[0]:
             best = (total, combo)
-    return frozenset(best[1])
+    return best[1]
+
+
+def choose_cards(state: State, seat: int, rng: random.Random) -> frozenset[int]:
+    """The diving cards with the highest expected value this round.
+
+    First a naive guess of every other seat's cards (uniform crowding and
+    connection), then this seat's best answer to those guesses; a little noise
+    from ``rng`` keeps identical bots from all diving to the same zones.
+    """
+    others = sum(state.pawns) / state.seats * (state.seats - 1) + (C.npc_cards if state.npc else 0)
+    q = _occupancy(state)
+    flat = [q] * 12
+    crowd0 = [others / 12] * 12
+    guess_divers = [0.0] * 12
+    guess_cover = 0
+    for other in range(state.seats):
+        if other == seat:
+            continue
+        picks = _best(state.pawns[other], _zone_values(state, other), flat, others, crowd0)
+        mask = 0
+        for z in picks:
+            mask |= 1 << z
+            guess_divers[z] += 1
+        guess_cover |= mask | creature_mask(mask)
+    chance = [GUESS_TRUST if guess_cover >> y & 1 else q * 0.5 for y in range(12)]
+    crowd = [GUESS_TRUST * guess_divers[z] + (C.npc_cards / 12 if state.npc else 0) for z in range(12)]
+    zone_value = [v * (1 + NOISE * (rng.random() - 0.5)) for v in _zone_values(state, seat)]
+    return frozenset(_best(state.pawns[seat], zone_value, chance, others, crowd))
 
 
 def greedy_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.Action:
@@ -150,7 +186,8 @@ def greedy_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.
     if len(options) == 1:
         return options[0]
     if state.phase == "select":
-        want = choose_cards(state, seat)
+        # Noise drawn from the game's seed keeps the wanted cards stable across this seat's toggles.
+        want = choose_cards(state, seat, random.Random(f"{state.seed}:{state.round}:{seat}:greedy"))
         mask = state.chosen[seat]
         have = {z for z in range(12) if mask >> z & 1}
         extra = sorted(have - want)

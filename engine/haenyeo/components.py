@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from engine.base import DataError, load_data
@@ -104,7 +105,12 @@ def _load_components(raw: dict) -> dict:
         if out["scoring_rounds"][-1] != out["rounds"]:
             _fail(where, "the last round must be a scoring round")
         zones = raw["zones"]
-        if zones["surface"] != 0 or zones["shallow"] != [1, 4] or zones["deep"] != [5, 10] or zones["pearl"] != 11:
+        if (
+            zones["surface"] != 0
+            or zones["shallow"] != [1, 4]
+            or zones["deep"] != [5, 10]
+            or zones["pearl"] != 11
+        ):
             _fail(where, "the board is zone 0, shallow 1-4, deep 5-10, pearls 11")
         out["shallow_zones"] = (1, 2, 3, 4)
         out["deep_zones"] = (5, 6, 7, 8, 9, 10)
@@ -164,7 +170,7 @@ def _load_components(raw: dict) -> dict:
         out["npc_reshuffle_after"] = tuple(_int(where, r, 1, out["rounds"]) for r in npc["reshuffle_after"])
         # Between reshuffles the NPC must never run out of cards.
         bounds = (0, *out["npc_reshuffle_after"], out["rounds"])
-        for start, end in zip(bounds, bounds[1:], strict=False):
+        for start, end in pairwise(bounds):
             if (end - start) * out["npc_cards"] > 12:
                 _fail(where, f"the NPC runs out of diving cards between rounds {start} and {end}")
     except (KeyError, TypeError, AttributeError) as error:
@@ -260,7 +266,9 @@ def _load_tiles(raw: dict, base: dict) -> dict:
                         _fail(where, f"tile {tile['name']}: unknown rule {key!r}")
             trash = tuple(_int(where, p) for p in tile["trash"])
             if len(trash) != len(base["trash"]) + 1 or list(trash) != sorted(trash):
-                _fail(where, f"tile {tile['name']}: the trash table has one non-decreasing value per count 0..N")
+                _fail(
+                    where, f"tile {tile['name']}: the trash table has one non-decreasing value per count 0..N"
+                )
             tiles.append(Tile(name=str(tile["name"]), rounds=rounds, trash=trash))
         if len(tiles) != 4:
             _fail(where, "there are 4 score tiles")

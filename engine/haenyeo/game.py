@@ -114,7 +114,9 @@ class Haenyeo(Game):
                 notes.append("Tied on points: the higher trash score wins.")
             else:
                 notes.append("Tied on points and trash: the victory is shared.")
-        return Result(scores=scores, ranking=ranking, winners=winners, breakdown=breakdown, notes=tuple(notes))
+        return Result(
+            scores=scores, ranking=ranking, winners=winners, breakdown=breakdown, notes=tuple(notes)
+        )
 
     # -------------------------------------------------------------- JSON
 
@@ -206,7 +208,8 @@ class Haenyeo(Game):
             food = ", ".join(f"{k} {v}" for k, v in zip(C.seafood, state.food[s], strict=True))
             lines.append(
                 f"  {name(s)}: {food}; eggs {state.eggs[s] - state.eggs_used[s]}/{state.eggs[s]}; "
-                f"trash {state.trash[s].bit_count()}; pearls {state.pearls[s]}; scores {list(state.scores[s])}"
+                f"trash {state.trash[s].bit_count()}; pearls {state.pearls[s]}; "
+                f"scores {list(state.scores[s])}"
             )
         return "\n".join(lines)
 

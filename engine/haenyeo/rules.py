@@ -105,7 +105,11 @@ def apply_select(state: State, seat: int, action: A.Action, events: list[Event])
         if state.confirmed[seat]:
             state.confirmed = _put(state.confirmed, seat, 0)
             events.append(
-                {"type": "unconfirm", "text": f"{name(seat)} is choosing their diving cards again.", "player": seat}
+                {
+                    "type": "unconfirm",
+                    "text": f"{name(seat)} is choosing their diving cards again.",
+                    "player": seat,
+                }
             )
         verb = "put back" if was_on else "selected"
         events.append(
@@ -163,7 +167,12 @@ def deploy(state: State, events: list[Event]) -> None:
         divers |= mask
         creatures |= creature_mask(mask)
         events.append(
-            {"type": "reveal", "text": f"{name(seat)} dives to {zones_text(mask)}.", "player": seat, "zones": mask}
+            {
+                "type": "reveal",
+                "text": f"{name(seat)} dives to {zones_text(mask)}.",
+                "player": seat,
+                "zones": mask,
+            }
         )
     if state.npc:
         mask = npc_draw(state)
@@ -185,7 +194,9 @@ def deploy(state: State, events: list[Event]) -> None:
             }
         )
     else:
-        events.append({"type": "connection", "text": "Every zone is connected this round.", "reach": state.reach})
+        events.append(
+            {"type": "connection", "text": "Every zone is connected this round.", "reach": state.reach}
+        )
     state.phase = "actions"
     enter_zone(state, 0, events)
     advance(state, events)
@@ -302,7 +313,8 @@ def gain_pearl(state: State, seat: int, events: list[Event]) -> None:
     events.append(
         {
             "type": "pearl",
-            "text": f"{name(seat)} collects a pearl ({pearls} on the track, worth {C.pearl_points[pearls - 1]}).",
+            "text": f"{name(seat)} collects a pearl ({pearls} on the track, "
+            f"worth {C.pearl_points[pearls - 1]}).",
             "player": seat,
         }
     )
@@ -379,7 +391,9 @@ def advance(state: State, events: list[Event]) -> None:
                 apply_bonus(state, seat, options[0], events)
             else:
                 state.bonus = state.bonus[1:]
-                events.append({"type": "bonus", "text": f"{name(seat)} has nothing left to gain from the bonus."})
+                events.append(
+                    {"type": "bonus", "text": f"{name(seat)} has nothing left to gain from the bonus."}
+                )
             continue
         zone = state.zone
         actors = state.actors
@@ -434,7 +448,9 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
         if isinstance(action, A.Done):
             state.turn += 1
             state.visit = 0
-            events.append({"type": "zone0", "text": f"{name(seat)} is done with turtle eggs.", "player": seat})
+            events.append(
+                {"type": "zone0", "text": f"{name(seat)} is done with turtle eggs.", "player": seat}
+            )
         elif isinstance(action, A.GainHaenyeo):
             state.eggs_used = _put(state.eggs_used, seat, state.eggs_used[seat] + THIRD_COST)
             state.third = _put(state.third, seat, 1)
@@ -520,7 +536,8 @@ def end_round(state: State, events: list[Event]) -> None:
     events.append(
         {
             "type": "round",
-            "text": f"Round {state.round} begins: new sea cards are revealed; {name(state.first)} is First Player.",
+            "text": f"Round {state.round} begins: new sea cards are revealed; "
+            f"{name(state.first)} is First Player.",
             "round": state.round,
         }
     )

@@ -86,7 +86,19 @@ from engine.haenyeo.rules import PEND_HARVEST, PEND_TRASH, PEND_ZONE0, rows
 from engine.haenyeo.scoring import pearl_points
 from engine.haenyeo.state import State
 
-_PARTS = ("surface", "shallow", "shallow", "shallow", "shallow", "deep", "deep", "deep", "deep", "deep", "deep")
+_PARTS = (
+    "surface",
+    "shallow",
+    "shallow",
+    "shallow",
+    "shallow",
+    "deep",
+    "deep",
+    "deep",
+    "deep",
+    "deep",
+    "deep",
+)
 _PARTS = (*_PARTS, "pearl")
 _DECISIONS = {PEND_ZONE0: "zone0", PEND_HARVEST: "harvest", PEND_TRASH: "trash_bonus"}
 
@@ -102,7 +114,8 @@ def _tile(state: State) -> dict[str, Any]:
         "index": state.tile,
         "name": tile.name,
         "rounds": {
-            str(r): [{"key": key, "text": C.rules[key].text} for key in keys] for r, keys in tile.rounds.items()
+            str(r): [{"key": key, "text": C.rules[key].text} for key in keys]
+            for r, keys in tile.rounds.items()
         },
         "trash": list(tile.trash),
     }
@@ -139,7 +152,7 @@ def build_view(state: State, seat: int | None, to_act: list[int], result: dict |
                 ],
                 "divers": divers,
                 "creatures": creatures,
-                "occupied": bool(revealed and (zone == 0 and divers or state.occupied >> zone & 1)),
+                "occupied": bool(revealed and ((zone == 0 and divers) or state.occupied >> zone & 1)),
                 "connected": (zone <= state.reach) if revealed else None,
             }
         )
@@ -147,7 +160,10 @@ def build_view(state: State, seat: int | None, to_act: list[int], result: dict |
     if state.phase == "actions":
         waiting = None
         if state.pending:
-            waiting = {"seat": state.pending[1], "decision": _DECISIONS.get(state.pending[0], "seafood_bonus")}
+            waiting = {
+                "seat": state.pending[1],
+                "decision": _DECISIONS.get(state.pending[0], "seafood_bonus"),
+            }
         current = {"zone": state.zone, "actors": [who(a) for a in state.actors], "waiting_for": waiting}
     players = []
     for s in range(state.seats):
@@ -189,7 +205,9 @@ def build_view(state: State, seat: int | None, to_act: list[int], result: dict |
         "first_player": state.first,
         "npc": state.npc,
         "score_tile": _tile(state),
-        "pearl_track": [{"points": p, "bonus": b} for p, b in zip(C.pearl_points, C.pearl_bonus, strict=True)],
+        "pearl_track": [
+            {"points": p, "bonus": b} for p, b in zip(C.pearl_points, C.pearl_bonus, strict=True)
+        ],
         "sea_cards": {
             "shallow": C.shallow_cards[state.shallow[r]][0],
             "deep": C.deep_cards[state.deep[r]][0],
