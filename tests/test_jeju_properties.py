@@ -31,7 +31,7 @@ from engine.jeju.state import (
 )
 
 GAME = engine.get("jeju")
-SEEDS = range(12)
+SEEDS = range(30)
 
 #: Every action that could ever be offered, to check that illegal ones are refused.
 UNIVERSE = (
