@@ -390,3 +390,37 @@ def test_board_constants_match_the_rulebook():
     assert BOARD["total_tiles"] == 80 and len(TILES) == 7
     assert [t.count for t in TILES] == [11] * 6 + [14]
     assert len(CARDS) == 32 and BOARD["display_size"] == 5
+
+
+def test_an_instant_harubang_that_empties_the_deck_still_gives_its_bonus_then_the_game_ends():
+    card = card_with(["orange", "fish", "?"], "harubang")
+    state = board(display=(card, 2, 3, 4, 5), deck=(6,), hands=(hand(orange=1, fish=1, pig=1), hand()))
+    state = play(state, 0, TakeCard(card))
+    assert state.deck == () and state.phase == HARUBANG and GAME.to_act(state) == {0}
+    state = play(state, 0, MoveHarubang(2))
+    assert state.hands[0] == hand(mountain=1)
+    assert state.phase == FINISHED and state.end_reason == "deck"
+
+
+def test_a_card_refresh_with_fewer_than_five_cards_left_deals_them_and_ends_the_game():
+    card = card_with(["cactus", "fish", "?"], "refresh")
+    state = board(display=(card, 2, 3, 4, 5), deck=(6, 7), hands=(hand(cactus=1, fish=1, pig=1), hand()))
+    state = play(state, 0, TakeCard(card))
+    assert state.display == (6, 7) and state.deck == () and state.discard == (2, 3, 4, 5)
+    assert state.phase == FINISHED and state.end_reason == "deck"
+
+
+def test_long_payment_lists_are_split_into_menus_of_at_most_25():
+    from engine.jeju.game import payment_groups
+
+    options = tuple(
+        sorted(rules.payments(18, hand(orange=2, cactus=2, mountain=2, fish=2, pony=2, haenyeo=3), (0,) * 7))
+    )
+    assert len(options) > 25
+    groups = payment_groups(tuple(sorted(options, key=lambda p: p[JOKER])))
+    sizes = {}
+    for name in groups.values():
+        sizes[name] = sizes.get(name, 0) + 1
+    assert set(groups) == set(options)
+    assert max(sizes.values()) <= 25 and 1 < len(sizes) <= 4
+    assert all(name.startswith("Pay using") for name in sizes)
