@@ -418,6 +418,22 @@ def token(draw: ImageDraw.ImageDraw, seat: int, centre: tuple[float, float], rad
     draw.text((cx, cy), style.letter, font=font("bold", size), fill=style.ink, anchor="mm")
 
 
+@lru_cache(maxsize=128)
+def token_image(seat: int, radius: int) -> Image.Image:
+    """A seat's token (see `token`) drawn once on a transparent square, for fast pasting."""
+    side = 2 * radius + 2 * max(4, radius // 3)
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    token(ImageDraw.Draw(image), seat, (side / 2, side / 2), radius)
+    return image
+
+
+def paste_centred(target: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+    """Paste an RGBA ``sprite`` on ``target`` centred at ``centre``."""
+    x = round(centre[0] - sprite.width / 2)
+    y = round(centre[1] - sprite.height / 2)
+    target.paste(sprite, (x, y), sprite)
+
+
 def legend(
     draw: ImageDraw.ImageDraw,
     origin: tuple[float, float],

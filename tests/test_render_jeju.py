@@ -1,0 +1,106 @@
+"""Jeju Island pictures from seeded random games, for every seat count."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+import engine
+import renderers
+from engine.bots import policy
+from renderers import common, jeju
+
+GAME = engine.get("jeju")
+RANDOM = policy("jeju", "random")
+
+
+def random_states(seats: int, seed: int, moments: int) -> list:
+    """``moments`` states from one seeded random game (evenly spread), then its final state."""
+    rng = random.Random(seed)
+    state = GAME.new(seats, seed=seed)
+    history = [state]
+    while GAME.to_act(state):
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, rng))
+        history.append(state)
+    step = max(1, len(history) // (moments + 1))
+    return [*history[step:-1:step][:moments], state]
+
+
+def check(picture: renderers.Picture, height: int) -> None:
+    assert picture.png[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(picture.png))
+    image.load()
+    assert image.size == (jeju.WIDTH, height)
+    assert 10_000 < len(picture.png) <= 300_000
+    assert picture.alt and len(picture.alt) <= common.ALT_MAX
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_public_and_private_pictures_through_a_game(seats: int, seed: int) -> None:
+    names = [f"Player number {i} with a long name" for i in range(seats)] if seed == 1 else None
+    for state in random_states(seats, seed, moments=4):
+        public = GAME.view(state, None)
+        board = renderers.render("jeju", public, names)
+        check(board, jeju.BOARD_H)
+        assert board.filename == "jeju-board.png"
+        for player in public["players"]:
+            assert f"{player['score']} points" in board.alt
+        for seat in range(seats):
+            own = renderers.render("jeju", GAME.view(state, seat), names)
+            check(own, jeju.PRIVATE_H)
+            assert own.filename == f"jeju-seat-{'ABCD'[seat]}.png"
+            assert own.alt.startswith("Your Jeju Island picture")
+    final = GAME.view(state, None)
+    results = renderers.render_results("jeju", final, names)
+    assert results.filename == "jeju-results.png"
+    for score in final["result"]["scores"]:
+        assert f"{score} points" in results.alt
+
+
+def test_public_picture_ignores_hidden_information() -> None:
+    """The deck order and the tiles under each stack's top are hidden: the board must not change."""
+    for state in random_states(3, seed=5, moments=5):
+        data = GAME.dump_state(state)
+        rng = random.Random(9)
+        rng.shuffle(data["deck"])
+        for stack in data["stacks"]:
+            hidden = stack[:-1]
+            rng.shuffle(hidden)
+            stack[:-1] = hidden
+        shuffled = GAME.load_state(data)
+        assert GAME.dump_state(shuffled) != GAME.dump_state(state) or len(data["deck"]) < 2
+        first = renderers.render("jeju", GAME.view(state, None))
+        again = renderers.render("jeju", GAME.view(shuffled, None))
+        assert first.png == again.png and first.alt == again.alt
+
+
+def test_payment_choices_are_drawn_for_the_paying_seat() -> None:
+    rng = random.Random(3)
+    for seed in range(30):
+        state = GAME.new(2, seed=seed)
+        while GAME.to_act(state):
+            seat = min(GAME.to_act(state))
+            view = GAME.view(state, seat)
+            if view.get("payments"):
+                picture = renderers.render("jeju", view, ["Ann", "Bo"])
+                check(picture, jeju.PRIVATE_H)
+                assert "Pay for" in picture.alt
+                return
+            state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, rng))
+    pytest.skip("no random game reached a payment choice")
+
+
+def test_not_a_jeju_view_is_a_clear_error() -> None:
+    with pytest.raises(common.RenderError, match="not a Jeju Island view"):
+        renderers.render("jeju", {"game": "reef"})
+
+
+def test_every_tile_sprite_is_drawn() -> None:
+    for key in [*jeju.TILE_COLOURS, "?", "unknown"]:
+        sprite = jeju.tile_image(key, 60)
+        assert sprite.size == (60, 60) and sprite.getbbox() is not None
