@@ -120,6 +120,13 @@ def test_travel_only_from_stacks_holding_your_token_in_both_directions():
         Travel(3, "left"),
         Travel(3, "right"),
     ]
+    assert (
+        GAME.action_label(state, 0, Travel(3, "right"))
+        == "Move the 3-token stack at 4 right (drops on 5 to 1)"
+    )
+    assert (
+        GAME.action_label(state, 0, Travel(0, "left")) == "Move the 2-token stack at 1 left (drops on 6 to 5)"
+    )
     with pytest.raises(IllegalAction, match="none of your tokens"):
         GAME.apply(state, 0, Travel(2, "right"))
     with pytest.raises(IllegalAction, match="not your turn"):
@@ -228,7 +235,8 @@ def test_haenyeo_tiles_pay_as_jokers_and_each_distinct_payment_is_offered_once()
     pays = [a for a in GAME.legal_actions(state, 0) if isinstance(a, Pay)]
     assert sorted(p.tiles for p in pays) == sorted([hand(orange=1, haenyeo=1), hand(haenyeo=2)])
     assert Back() in GAME.legal_actions(state, 0)
-    assert GAME.action_label(state, 0, Pay(hand(haenyeo=2))) == "Pay 2 Haenyeo (Haenyeo as joker)"
+    assert GAME.action_label(state, 0, Pay(hand(haenyeo=2))) == "Pay 2 Haenyeo"
+    assert GAME.action_label(state, 0, Pay(hand(orange=1, haenyeo=1))) == "Pay Orange + Haenyeo"
     back = play(state, 0, Back())
     assert back.phase == TURN and back.hands == state.hands and back.owned[0] == ()
     state = play(state, 0, Pay(hand(haenyeo=2)))

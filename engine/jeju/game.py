@@ -9,7 +9,7 @@ from engine.base import Event, Game, IllegalAction, Result
 from engine.jeju import rules, scoring, setup
 from engine.jeju import state as st
 from engine.jeju import view as views
-from engine.jeju.components import CARDS, JOKER, TILE_LABELS, card_text
+from engine.jeju.components import CARDS, JOKER, LOCATIONS, TILE_LABELS, card_text
 from engine.jeju.state import JejuState
 
 SELECT_LIMIT = 25
@@ -127,8 +127,11 @@ class JejuGame(Game):
         kind = type(action)
         if kind is st.Travel:
             count = len(state.tokens[action.spot])
-            tokens = "token" if count == 1 else "tokens"
-            text = f"Move the stack at {action.spot + 1} ({count} {tokens}) {action.direction}"
+            step = st.DIRECTIONS[action.direction]
+            first = (action.spot + step) % LOCATIONS + 1
+            last = (action.spot + step * count) % LOCATIONS + 1
+            drops = f"drops on {first}" if count == 1 else f"drops on {first} to {last}"
+            text = f"Move the {count}-token stack at {action.spot + 1} {action.direction} ({drops})"
         elif kind is st.MoveHarubang:
             verb = "Keep the Harubang at" if action.spot == state.harubang else "Move the Harubang to"
             stack = state.stacks[action.spot]
@@ -137,10 +140,10 @@ class JejuGame(Game):
         elif kind is st.TakeCard:
             text = f"Take card: {card_text(CARDS[action.card])}"
         elif kind is st.Pay:
-            parts = [f"{n} {TILE_LABELS[t]}" for t, n in enumerate(action.tiles) if n]
-            text = "Pay " + ", ".join(parts) if parts else "Pay nothing"
-            if action.tiles[JOKER]:
-                text += " (Haenyeo as joker)"
+            parts = [
+                TILE_LABELS[t] if n == 1 else f"{n} {TILE_LABELS[t]}" for t, n in enumerate(action.tiles) if n
+            ]
+            text = "Pay " + " + ".join(parts) if parts else "Pay nothing"
         elif kind is st.Back:
             text = "Back: choose another card"
         elif kind is st.EndTurn:
