@@ -149,7 +149,8 @@ class JejuGame(Game):
         elif kind is st.EndTurn:
             text = "End my turn"
         elif kind is st.PlaceToken:
-            text = f"Place a token at {action.spot + 1} (on {len(state.tokens[action.spot])})"
+            there = len(state.tokens[action.spot])
+            text = f"Place a token at {action.spot + 1} ({there} token{'s' if there != 1 else ''} there)"
         elif kind is st.PlaceHarubang:
             text = f"Put the Harubang at {action.spot + 1}"
         else:
