@@ -12,6 +12,10 @@ is pinned to one CPU where the OS allows) and prints, per game and kind:
 with the median and p95 time and the median and largest PNG (target ≤ 300 KB).
 A game whose engine or renderer module is not there yet is skipped, saying so.
 Figures only: nothing here asserts a time.
+
+``--samples DIR`` instead writes one sample picture of each kind per game
+(``<game>-board.png``, ``<game>-private.png``, ``<game>-results.png``) from a
+seeded game, for docs/images/.
 """
 
 from __future__ import annotations
@@ -103,6 +107,38 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
+SAMPLE_NAMES = ["Minji", "Tomás", "Aiko", "Jean-Baptiste", "Olu", "Sven"]
+
+
+def write_samples(game_key: str, seats: int, directory: str, seed: int = 7) -> list[str]:
+    """One board, one private and one results picture from a seeded game; returns the paths written."""
+    game = engine.get(game_key)
+    chooser = policy(game_key, "greedy")
+    rng = random.Random(seed)
+    state = game.new(seats, seed=seed)
+    history = [state]
+    while game.to_act(state):
+        seat = min(game.to_act(state))
+        state, _ = game.apply(state, seat, chooser(game, state, seat, rng))
+        history.append(state)
+    mid = history[len(history) * 3 // 5]
+    acting = sorted(game.to_act(mid)) or [0]
+    names = SAMPLE_NAMES[:seats]
+    pictures = {
+        "board": renderers.render(game_key, game.view(mid, None), names),
+        "private": renderers.render(game_key, game.view(mid, acting[0]), names),
+        "results": renderers.render_results(game_key, game.view(state, None), names),
+    }
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for kind, picture in pictures.items():
+        path = os.path.join(directory, f"{game_key}-{kind}.png")
+        with open(path, "wb") as handle:
+            handle.write(picture.png)
+        paths.append(path)
+    return paths
+
+
 def main() -> None:
     """Print the figures for the chosen games (all registered games by default)."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -110,7 +146,18 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=12, dest="count", help="random games per game key")
     parser.add_argument("--per-game", type=int, default=8, help="mid-game moments kept per game")
     parser.add_argument("--seats", type=int, default=0, help="seat count (default: the reference count)")
+    parser.add_argument("--samples", metavar="DIR", help="write sample pictures to DIR instead")
     args = parser.parse_args()
+    if args.samples:
+        for key in args.games or list(engine.GAME_PACKAGES):
+            why = available(key)
+            if why:
+                print(f"{key}: skipped: {why}")
+                continue
+            seats = args.seats or REFERENCE_SEATS.get(key, engine.get(key).min_seats)
+            for path in write_samples(key, seats, args.samples):
+                print(f"wrote {path}")
+        return
     print(f"render benchmark: {pin_one_core()}")
     columns = ("n", 4), ("median ms", 10), ("p95 ms", 8), ("median KB", 10), ("max KB", 7)
     header = f"{'game':8} {'kind':8} " + " ".join(f"{name:>{width}}" for name, width in columns) + "  target"

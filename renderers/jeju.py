@@ -638,7 +638,7 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     cards = me.get("cards", [])
     draw_text(draw, (left[0] + 22, y + 18), f"Your cards ({len(cards)})", "bold", 30, INK, "lm")
     y += 44
-    chip_w, chip_h = 310, 56
+    chip_w, chip_h = 310, 66
     max_rows = int((left[3] - 12 - y) // (chip_h + 8))
     shown = cards if len(cards) <= 2 * max_rows else cards[: 2 * max_rows - 1]
     for i, card in enumerate(shown):
@@ -689,7 +689,7 @@ def _card_chip(
     cx, cy = x0 + 6 + r, (y0 + y1) / 2
     points_badge(draw, (cx, cy), r, int(card.get("points", 0)))
     x = cx + r + 8
-    size = 32
+    size = 38
     for key in card.get("cost", []):
         paste_centred(image, tile_image(str(key), size), (x + size / 2, cy))
         x += size + 3
