@@ -286,3 +286,55 @@ def test_payment_lists_are_complete_and_distinct():
                 want.add(counts)
         assert set(got) == want and len(got) == len(want)
         assert bool(got) == rules.can_afford(card, hand, waive)
+
+
+VIEW_KEYS = set(
+    [
+        "game",
+        "phase",
+        "to_act",
+        "seats",
+        "current",
+        "turn",
+        "locations",
+        "harubang",
+        "tile_types",
+        "display",
+        "deck_size",
+        "discarded",
+        "tiles_on_board",
+        "tiles_spent",
+        "players",
+        "last_travel",
+        "pending",
+        "end_reason",
+    ]
+)
+LOCATION_KEYS = {"index", "tokens", "top_owner", "tiles_left", "top_tile", "harubang"}
+PLAYER_KEYS = {"seat", "tiles", "tile_count", "cards", "card_points", "tile_points", "score", "everlasting"}
+
+
+def test_every_view_has_exactly_the_documented_keys_in_every_phase():
+    seen_phases = set()
+    for seed in range(6):
+        state, rng = GAME.new(2 + seed % 3, seed), random.Random(seed)
+        while True:
+            public = GAME.view(state, None)
+            seen_phases.add(public["phase"])
+            finished = public["phase"] == FINISHED
+            assert set(public) == VIEW_KEYS | ({"result"} if finished else set())
+            assert all(set(loc) == LOCATION_KEYS for loc in public["locations"])
+            assert all(set(p) == PLAYER_KEYS for p in public["players"])
+            if public["pending"] is not None:
+                assert public["phase"] in (PAY, HARUBANG)
+            if public["last_travel"] is not None:
+                assert set(public["last_travel"]) == {"seat", "from", "direction", "path"}
+            for seat in range(state.seats):
+                own = GAME.view(state, seat)
+                paying = public["phase"] == PAY and seat in public["to_act"]
+                assert set(own) - set(public) == {"you", "affordable"} | ({"payments"} if paying else set())
+            if finished:
+                break
+            seat = min(GAME.to_act(state))
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
+    assert seen_phases == {"setup_tokens", "setup_harubang", "turn", "pay", "buying", "harubang", "finished"}

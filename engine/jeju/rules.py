@@ -178,7 +178,7 @@ def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[
             path=path,
         )
     )
-    state = state._replace(tokens=tokens, last_travel=(seat, spot, step))
+    state = state._replace(tokens=tokens, last_travel=(seat, spot, step, count))
     state, bonus = collect(state, events)
     if bonus >= 0:
         return state._replace(phase=HARUBANG, bonus_seat=bonus, bonus_reason="collect")

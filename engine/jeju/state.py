@@ -37,6 +37,7 @@ class JejuState(NamedTuple):
     ``pending_card`` is the card being paid for in the ``pay`` phase. ``bought``
     counts cards taken this turn. ``placed`` lists the spots the current seat has
     put tokens on this setup round. ``deck[0]`` is the next card drawn.
+    ``last_travel`` is ``(seat, spot, step, tokens)`` of the latest Travel, or empty.
     """
 
     seats: int

@@ -43,7 +43,9 @@ Exact shape (every key is always present unless marked "only"):
       "everlasting": [key, ...]     # tile types this seat never gives up one of
     }, ...
   ],
-  "last_travel": {"seat": int, "from": int, "direction": "left" | "right"} | None,
+  "last_travel": None               # before the first Travel, else the latest one:
+                | {"seat": int, "from": int, "direction": "left" | "right",
+                   "path": [spot, ...]},   # spots that received a token, in drop order
   "pending": None                   # or, in phase "pay": {"seat": int, "card": card}
             | {...},                #    in phase "harubang": {"seat": int, "reason": "collect" | "card"}
   "end_reason": None | "tiles" | "deck",
@@ -119,8 +121,9 @@ def view(state: JejuState, seat: int | None) -> dict:
         pending = {"seat": state.bonus_seat, "reason": state.bonus_reason}
     last = None
     if state.last_travel:
-        mover, spot, step = state.last_travel
-        last = {"seat": mover, "from": spot, "direction": "right" if step > 0 else "left"}
+        mover, spot, step, count = state.last_travel
+        path = [(spot + step * n) % LOCATIONS for n in range(1, count + 1)]
+        last = {"seat": mover, "from": spot, "direction": "right" if step > 0 else "left", "path": path}
     data = {
         "game": "jeju",
         "phase": state.phase,
