@@ -148,7 +148,8 @@ def view(state: JejuState, seat: int | None) -> dict:
         data["result"] = scoring.result(state).to_dict()
     if seat is not None:
         data["you"] = seat
-        data["affordable"] = rules.affordable_cards(state, seat) if state.phase != FINISHED else []
+        playing = 0 <= seat < state.seats and state.phase != FINISHED
+        data["affordable"] = rules.affordable_cards(state, seat) if playing else []
         if state.phase == PAY and seat == actor:
             data["payments"] = [tile_dict(p) for p in rules.seat_payments(state, seat, state.pending_card)]
     return data
