@@ -13,13 +13,16 @@ with a clear `RenderError` and the others keep working.
 
 Drawing is CPU work of tens of milliseconds: from the event loop use
 ``await render_async(...)`` / ``await render_results_async(...)``, which run it in a
-worker thread (`asyncio.to_thread`).
+worker thread (`asyncio.to_thread`). Pictures are drawn one at a time (a lock):
+the cached fonts share FreeType faces, which only one thread may use at once, and
+drawing holds the GIL anyway.
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib
+import threading
 from collections.abc import Sequence
 from types import ModuleType
 
@@ -33,6 +36,10 @@ __all__ = [
     "render_results",
     "render_results_async",
 ]
+
+
+#: One picture at a time: FreeType faces (cached in renderers.common.font) are not thread-safe.
+_DRAWING = threading.Lock()
 
 
 def _module(game_key: str, required: bool) -> ModuleType | None:
@@ -62,17 +69,19 @@ def render(game_key: str, view: dict, names: Sequence[object] | None = None) -> 
     ``names`` are optional display names per seat; without them seats are A, B, C…
     """
     module = _module(game_key, required=True)
-    return module.render(view, _names(names))
+    with _DRAWING:
+        return module.render(view, _names(names))
 
 
 def render_results(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:
     """The end-of-game picture of a finished view (one that carries ``"result"``)."""
     module = _module(game_key, required=False)
-    if module is not None and hasattr(module, "render_results"):
-        return module.render_results(view, _names(names))
-    from renderers import results
+    with _DRAWING:
+        if module is not None and hasattr(module, "render_results"):
+            return module.render_results(view, _names(names))
+        from renderers import results
 
-    return results.render_results(game_key, view, _names(names))
+        return results.render_results(game_key, view, _names(names))
 
 
 async def render_async(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:

@@ -162,6 +162,17 @@ def test_render_async_runs_in_a_thread() -> None:
     check_picture(picture)
 
 
+def test_concurrent_renders_give_the_same_pictures() -> None:
+    views = [finished_view(seats, seed=seats, progression=True) for seats in range(1, 7)]
+
+    async def all_at_once() -> list[renderers.Picture]:
+        return await asyncio.gather(*(renderers.render_results_async("haenyeo", v) for v in views * 2))
+
+    pictures = asyncio.run(all_at_once())
+    assert pictures[:6] == pictures[6:]
+    assert pictures[:6] == [renderers.render_results("haenyeo", v) for v in views]
+
+
 # ---------------------------------------------------------------- toolkit
 
 
