@@ -106,7 +106,7 @@ def test_a_confirmed_seat_may_change_its_mind_until_everyone_has_confirmed():
     state, _ = choose(state, {1: [4, 5]})
     assert state.phase == "select"
     state, events = choose(state, {2: [6, 7]})
-    assert state.round == 2, "the reveal (and, with no choice to make, the whole round) follows the last confirm"
+    assert state.round == 2, "the reveal (here with the whole round) follows the last confirm"
     assert [e["text"] for e in events if e["type"] == "reveal"] == [
         "Player 1 dives to zones 1 and 3.",
         "Player 2 dives to zones 4 and 5.",
@@ -161,7 +161,7 @@ def test_connection_example_zone_8_empty_disconnects_everything_deeper():
 
 
 def test_zone_zero_never_breaks_the_connection():
-    occupied, reach = rules.connection(0b1 | 0b110, 0)
+    _occupied, reach = rules.connection(0b1 | 0b110, 0)
     assert reach == 2
     assert rules.connection(0b1, 0)[1] == 0
 
@@ -245,10 +245,10 @@ def test_zone_zero_third_haenyeo_and_an_exchange_in_one_visit():
     assert A.GAIN in legal and A.DONE in legal and A.Exchange(3) in legal
     assert A.Exchange(1, (0,)) in legal and A.Exchange(2, (1, 3)) in legal
     assert len(legal) <= 25
-    state, events = GAME.apply(state, 0, A.GAIN)
+    state, _ = GAME.apply(state, 0, A.GAIN)
     assert state.third[0] == 1 and state.pawns[0] == 3 and state.eggs_used[0] == 2
     assert A.GAIN not in GAME.legal_actions(state, 0)
-    state, events = GAME.apply(state, 0, A.Exchange(3))
+    state, _events = GAME.apply(state, 0, A.Exchange(3))
     # Zone 0 is over for Player 1 (nothing left to do), the pearl is on the track.
     assert state.eggs_used[0] == 5 and state.pearls[0] == 1
     state = play_round(state)
@@ -329,7 +329,7 @@ def test_npc_acts_first_taking_the_leftmost_free_slot():
     seed = next(s for s in range(200) if rules.npc_draw(GAME.new(2, s)) & 0b10)
     state = GAME.new(2, seed)
     npc = rules.npc_draw(state)
-    mine = [1] + [z for z in (2, 3, 4, 5) if not npc >> z & 1][:1]
+    mine = [1, *[z for z in (2, 3, 4, 5) if not npc >> z & 1][:1]]
     state, events = choose(state, {0: mine, 1: [0, 6]})
     harvests = [e for e in events if e["type"] == "harvest" and e["zone"] == 1]
     assert harvests[0]["player"] == NPC and harvests[0]["slot"] == 0
@@ -353,7 +353,14 @@ def test_npc_cards_are_reshuffled_only_after_rounds_3_and_6():
 
 
 def test_load_action_refuses_malformed_data():
-    for bad in ({}, {"type": "toggle"}, {"type": "toggle", "zone": 12}, {"type": "exchange", "eggs": 4},
-                {"type": "take_trash", "trash": "gold"}, {"type": "take_seafood", "seafood": ["conch"]}, []):
+    for bad in (
+        {},
+        {"type": "toggle"},
+        {"type": "toggle", "zone": 12},
+        {"type": "exchange", "eggs": 4},
+        {"type": "take_trash", "trash": "gold"},
+        {"type": "take_seafood", "seafood": ["conch"]},
+        [],
+    ):
         with pytest.raises(IllegalAction):
             GAME.load_action(bad)
