@@ -127,7 +127,7 @@ def drawable(text: str, kind: str = "regular", missing: str = "?") -> str:
 
 # --------------------------------------------------------------------------- players
 
-_SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "star")
+_SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "star", "pentagon", "cross")
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,8 @@ class PlayerStyle:
         return tuple(round(c + (255 - c) * 0.78) for c in self.colour)  # type: ignore[return-value]
 
 
-#: Six seats: colour, letter, shape. The letter and shape always back the colour.
+#: Eight seats (Reef & Ruins seats up to 8): the Okabe–Ito colours, each with a letter and a
+#: shape that always back the colour. The first six are the clearest; yellow and black come last.
 PLAYERS: tuple[PlayerStyle, ...] = (
     PlayerStyle((0, 114, 178), "A", "circle", "blue"),
     PlayerStyle((230, 159, 0), "B", "square", "orange"),
@@ -158,6 +159,8 @@ PLAYERS: tuple[PlayerStyle, ...] = (
     PlayerStyle((213, 94, 0), "D", "diamond", "vermilion"),
     PlayerStyle((204, 121, 167), "E", "hexagon", "pink"),
     PlayerStyle((86, 180, 233), "F", "star", "sky blue"),
+    PlayerStyle((240, 228, 66), "G", "pentagon", "yellow"),
+    PlayerStyle((60, 60, 60), "H", "cross", "black"),
 )
 
 
@@ -181,7 +184,7 @@ def ink_on(rgb: Sequence[int]) -> tuple[int, int, int]:
 
 
 def player(seat: int) -> PlayerStyle:
-    """The style of ``seat`` (0-based); raises `RenderError` past six seats."""
+    """The style of ``seat`` (0-based); raises `RenderError` past eight seats."""
     if not 0 <= seat < len(PLAYERS):
         raise RenderError(f"seat {seat} is out of range (0–{len(PLAYERS) - 1})")
     return PLAYERS[seat]
@@ -373,7 +376,7 @@ def shape(
     outline: Sequence[int] | None = INK,
     width: int = 3,
 ) -> None:
-    """Draw one of the player shapes (circle, square, triangle, diamond, hexagon, star)."""
+    """Draw one of the player shapes (see ``_SHAPES``)."""
     cx, cy = centre
     fill_t = tuple(fill)
     line = tuple(outline) if outline else None
@@ -400,6 +403,24 @@ def shape(
         points = _polygon(cx, cy, radius * 1.05, 6, 0)
     elif kind == "star":
         points = _star(cx, cy, radius * 1.25)
+    elif kind == "pentagon":
+        points = _polygon(cx, cy + radius * 0.06, radius * 1.1, 5, -math.pi / 2)
+    elif kind == "cross":
+        a, b = radius * 1.0, radius * 0.5
+        points = [
+            (cx - b, cy - a),
+            (cx + b, cy - a),
+            (cx + b, cy - b),
+            (cx + a, cy - b),
+            (cx + a, cy + b),
+            (cx + b, cy + b),
+            (cx + b, cy + a),
+            (cx - b, cy + a),
+            (cx - b, cy + b),
+            (cx - a, cy + b),
+            (cx - a, cy - b),
+            (cx - b, cy - b),
+        ]
     else:
         raise RenderError(f"unknown shape {kind!r}")
     draw.polygon(points, fill=fill_t, outline=line, width=width)
@@ -409,7 +430,7 @@ def token(draw: ImageDraw.ImageDraw, seat: int, centre: tuple[float, float], rad
     """A seat's token: its shape in its colour with its letter on it."""
     style = player(seat)
     shape(draw, style.shape, centre, radius, style.colour, INK, width=max(2, round(radius / 9)))
-    size = max(12, round(radius * (1.0 if style.shape in ("circle", "square", "hexagon") else 0.85)))
+    size = max(12, round(radius * (1.0 if style.shape in ("circle", "square", "hexagon", "cross") else 0.85)))
     cx, cy = centre
     if style.shape == "triangle":
         cy += radius * 0.28

@@ -24,6 +24,7 @@ from renderers.common import (
     MUTED,
     PANEL,
     PANEL_LINE,
+    PLAYERS,
     TITLE_H,
     Picture,
     RenderError,
@@ -111,8 +112,8 @@ def render_results(
     result = _result(view)
     scores = [int(s) for s in result["scores"]]
     seats = len(scores)
-    if seats > 6:
-        raise RenderError(f"{seats} seats: at most 6 can be drawn")
+    if seats > len(PLAYERS):
+        raise RenderError(f"{seats} seats: at most {len(PLAYERS)} can be drawn")
     ranking = [int(p) for p in result.get("ranking") or []] or [
         1 + sum(1 for o in scores if o > s) for s in scores
     ]

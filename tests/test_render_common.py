@@ -60,7 +60,7 @@ def check_picture(picture: renderers.Picture) -> Image.Image:
 # ---------------------------------------------------------------- results picture
 
 
-@pytest.mark.parametrize("seats", range(1, 7))
+@pytest.mark.parametrize("seats", range(1, 9))
 @pytest.mark.parametrize("with_names", [False, True])
 def test_results_every_seat_count(seats: int, with_names: bool) -> None:
     view = finished_view(seats, seed=seats, progression=seats > 1)
@@ -69,7 +69,7 @@ def test_results_every_seat_count(seats: int, with_names: bool) -> None:
     check_picture(picture)
     for seat, score in enumerate(view["result"]["scores"]):
         assert f"{score} points" in picture.alt
-        letter = "ABCDEF"[seat]
+        letter = "ABCDEFGH"[seat]
         assert (f"{letter} · Diver {seat}" if with_names else f": {letter},") in picture.alt
 
 
@@ -185,13 +185,13 @@ def test_fonts_load_and_draw_their_scripts() -> None:
     assert common.drawable("해녀 Kim", "regular") == "? Kim"
 
 
-def test_palette_is_six_distinct_styles() -> None:
-    assert len(common.PLAYERS) == 6
-    assert len({p.colour for p in common.PLAYERS}) == 6
-    assert len({p.shape for p in common.PLAYERS}) == 6
-    assert [p.letter for p in common.PLAYERS] == list("ABCDEF")
+def test_palette_is_eight_distinct_styles() -> None:
+    assert len(common.PLAYERS) == 8
+    assert len({p.colour for p in common.PLAYERS}) == 8
+    assert len({p.shape for p in common.PLAYERS}) == 8
+    assert [p.letter for p in common.PLAYERS] == list("ABCDEFGH")
     with pytest.raises(common.RenderError):
-        common.player(6)
+        common.player(8)
 
 
 def test_text_helpers() -> None:
