@@ -1,14 +1,52 @@
-"""Seat policies for Reef & Ruins: ``random`` and ``greedy``."""
+"""Seat policies for Reef & Ruins: ``random`` and ``greedy``.
+
+``random`` picks any legal step except the ones that take work back (put a die
+back, reset my round), so play-outs always end; it spends shells only now and
+then, as a careless player would.
+
+``greedy`` plans its whole round from the sheet it had at the start of the
+round: for every way to search a ruin or cast an enchantment (shells allowed
+to reach the number) and for doing neither, it places the remaining dice one
+at a time where a sheet evaluation gains most, and keeps the best plan. The
+plan is a pure function of the round-start sheet (memoised), so the policy is
+deterministic; it then plays the plan's next step, re-planning from the
+current sheet if the seat has strayed from it. Every step it returns is taken
+from ``legal_actions``.
+"""
 
 from __future__ import annotations
 
 import random
 
 from engine.base import Game
-from engine.reef.actions import UNDO_KINDS, Act
+from engine.reef import turn
+from engine.reef.actions import UNDO_KINDS, Act, act
+from engine.reef.components import (
+    ATOLL,
+    BARRIER,
+    HIGH_VALUE,
+    LOW_VALUE,
+    LUCKY_COINS,
+    ROUNDS,
+    RUINS,
+    SECTION_COINS,
+    SECTION_MULT,
+    SECTIONS,
+    Placement,
+    Ruin,
+)
+from engine.reef.scoring import ruin_coins
+from engine.reef.sheet import (
+    EMPTY,
+    Sheet,
+    atoll_singles,
+    barrier_cells,
+    die_value,
+    legal_slots,
+)
 
 
-def random_policy(game: Game, state, seat: int, rng: random.Random) -> Act:  # noqa: ANN001
+def random_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
     """Any legal move except taking work back; shells are spent only now and then."""
     options = [a for a in game.legal_actions(state, seat) if a.kind not in UNDO_KINDS]
     calm = [a for a in options if a.kind != "shell"]
@@ -17,4 +55,410 @@ def random_policy(game: Game, state, seat: int, rng: random.Random) -> Act:  # n
     return options[rng.randrange(len(options))]
 
 
-POLICIES = {"random": random_policy, "greedy": random_policy}
+# ------------------------------------------------------------------ evaluation
+
+PEARL_WORTH = 4.0
+SHELL_WORTH = 1.3
+DIE_WORTH = 2.5
+
+_RUIN_MEMO: dict[tuple, float] = {}
+_REEF_MEMO: dict[tuple, float] = {}
+
+
+def _row_credit(ruin: Ruin, slots: tuple[int, ...], hope: float) -> float:
+    """Partial credit for rows under way (SAME, DIFFERENT, ODDS, EVENS)."""
+    complete = 0
+    partial = 0.0
+    for row in ruin.rows:
+        filled = sum(1 for x in row if slots[x] != EMPTY)
+        if filled == len(row):
+            complete += 1
+        elif filled:
+            partial += (filled / len(row)) ** 1.5
+    if complete >= len(ruin.rows):
+        return 0.0
+    step = ruin.row_coins[complete + 1] - ruin.row_coins[complete]
+    return hope * step * partial
+
+
+def _ruin_hope(ruin: Ruin, slots: tuple[int, ...], left: int) -> float:
+    """Coins a ruin may still add by the end, weighted by how likely they are."""
+    key = (ruin.number, slots, left)
+    found = _RUIN_MEMO.get(key)
+    if found is not None:
+        return found
+    hope = min(1.0, left / 8) * 0.8
+    rule = ruin.rule
+    value = 0.0
+    if rule in ("same", "different"):
+        value = _row_credit(ruin, slots, hope)
+        if rule == "same":
+            # a row already started with a value nobody rolls often is harder to finish
+            value *= 1.0
+    elif rule in ("odds", "evens"):
+        value = _row_credit(ruin, slots, hope)
+        for c, column in enumerate(ruin.columns):
+            values = [slots[x] for x in column]
+            written = [v for v in values if v != EMPTY]
+            if written and len(written) < len(values):
+                rest = ruin.column_sums[c] - sum(written)
+                low, high = (1, 7) if rule == "odds" else (0, 8)
+                if low <= rest <= high and rest % 2 == (1 if rule == "odds" else 0):
+                    value += hope * ruin.column_coins[c] * 0.5
+    elif rule == "plus-minus-one":
+        filled = ruin.size - slots.count(EMPTY)
+        if filled < ruin.size:
+            ahead = min(ruin.size, filled + max(0, left // 2))
+            value = hope * 0.5 * (ruin.reach_coins[ahead] - ruin.reach_coins[filled])
+            last = slots[filled - 1] if filled else 3
+            if last in (0, 8) or last in (1, 7):
+                value *= 0.8
+    else:  # pyramid
+        done = 0
+        for row in ruin.rows:
+            if any(slots[x] == EMPTY for x in row):
+                break
+            done += 1
+        if done < len(ruin.rows):
+            row = ruin.rows[done]
+            filled = sum(1 for x in row if slots[x] != EMPTY)
+            step = ruin.row_coins[done + 1] - ruin.row_coins[done]
+            value = hope * step * (filled / len(row)) ** 1.5
+            # a high base keeps the upper rows open
+            if done == 0 and filled:
+                value += hope * 0.15 * sum(slots[x] for x in row if slots[x] != EMPTY)
+    if len(_RUIN_MEMO) > 200_000:
+        _RUIN_MEMO.clear()
+    _RUIN_MEMO[key] = value
+    return value
+
+
+def _reef_hope(reef_key: str, reef: int, left: int) -> float:
+    """Pearls the reef may still give, from rows and columns under way."""
+    key = (reef_key, reef, left)
+    found = _REEF_MEMO.get(key)
+    if found is not None:
+        return found
+    board = BARRIER if reef_key == turn.BARRIER_KEY else ATOLL
+    hope = min(1.0, left / 8)
+    value = 0.0
+    size = board.cols
+    for mask in board.row_masks + board.col_masks:
+        filled = (reef & mask).bit_count()
+        if filled < size:
+            value += hope * PEARL_WORTH * (filled / size) ** 3
+    if reef_key == turn.BARRIER_KEY:
+        frontier = 0
+        reach = 0
+        for c in range(board.rows * board.cols):
+            if not reef >> c & 1 and BARRIER.neighbours[c] & reef:
+                frontier |= 1 << BARRIER.values[c]
+                if c in BARRIER.highlighted:
+                    reach += 1
+        value += hope * (0.4 * frontier.bit_count() + 1.2 * reach)
+    if len(_REEF_MEMO) > 200_000:
+        _REEF_MEMO.clear()
+    _REEF_MEMO[key] = value
+    return value
+
+
+_LATER_MULT = tuple(
+    tuple(max([1, *(sp.multiplier for sp in sec.spaces[n:])]) for n in range(len(sec.spaces) + 1))
+    for sec in SECTIONS
+)
+_PART_MEMO: dict[tuple, float] = {}
+
+
+def _ruin_part(i: int, slots: tuple[int, ...], crossed: int, left: int) -> float:
+    """One ruin's worth: coins and hoped-for coins, times the multiplier (and part of one to come)."""
+    key = (i, slots, crossed, left)
+    found = _PART_MEMO.get(key)
+    if found is not None:
+        return found
+    ruin = RUINS[i]
+    mult = SECTION_MULT[i][crossed]
+    coins = ruin_coins(ruin, slots) + _ruin_hope(ruin, slots, left)
+    later = _LATER_MULT[i][crossed]
+    if later > mult and left > 2:
+        coins *= 1 + 0.25 * (later - mult) * min(1.0, left / 10)
+    value = coins * mult
+    if len(_PART_MEMO) > 300_000:
+        _PART_MEMO.clear()
+    _PART_MEMO[key] = value
+    return value
+
+
+def _lucky_reef(sheet: Sheet, reef_key: str) -> int:
+    lucky = sheet.lucky
+    if not lucky:
+        return 0
+    if reef_key == turn.BARRIER_KEY:
+        return sum(1 for c in BARRIER.cells_of_value[lucky] if sheet.reef >> c & 1)
+    return sum(1 for v, single, _ in sheet.shapes if v == lucky and not single)
+
+
+def evaluate(sheet: Sheet, reef_key: str, left: int) -> float:
+    """What a sheet is worth: its score now plus what its progress should still bring."""
+    ench = sheet.ench
+    total = 0.0
+    for i, slots in enumerate(sheet.ruins):
+        total += _ruin_part(i, slots, ench[i], left)
+        total += SECTION_COINS[i][ench[i]]
+    lucky = sheet.lucky
+    if lucky:
+        count = sum(slots.count(lucky) for slots in sheet.ruins) + _lucky_reef(sheet, reef_key)
+        total += LUCKY_COINS * count
+    total += sheet.coins
+    total += _reef_hope(reef_key, sheet.reef, left)
+    total += sheet.shells * SHELL_WORTH * min(1.0, left / 4)
+    total += sum(DIE_WORTH for d in sheet.dice if not d[3])
+    total += len(sheet.pending) * PEARL_WORTH
+    return total
+
+
+def _atoll_score(reef: int, mask: int, value: int, lucky: int, left: int) -> float:
+    """Quick worth of drawing a shape: reef hope, pearls from completed lines, the lucky number."""
+    after = reef | mask
+    lines = sum(1 for m in ATOLL.row_masks + ATOLL.col_masks if after & m == m and reef & m != m)
+    return (
+        _reef_hope(turn.ATOLL_KEY, after, left) + lines * PEARL_WORTH + (LUCKY_COINS if value == lucky else 0)
+    )
+
+
+# --------------------------------------------------------------------- planning
+
+Plan = tuple[Act, ...]
+_PLAN_MEMO: dict[tuple, tuple[Plan, tuple[Sheet, ...]]] = {}
+
+
+def _run(sheet: Sheet, steps: list[Act], reef_key: str) -> Sheet:
+    for step in steps:
+        sheet, _ = turn.apply(sheet, sheet, 0, step, reef_key)
+    return sheet
+
+
+def _resolve(sheet: Sheet, reef_key: str, left: int, plan: list[Act]) -> Sheet:
+    """Choose pending pearls and enchantments, each the best by evaluation."""
+    while sheet.pending:
+        options = [a for a in turn.legal(sheet, reef_key) if a.kind in ("pearl", "enchant")]
+        best = None
+        for option in options:
+            after = _run(sheet, [option], reef_key)
+            score = evaluate(after, reef_key, left)
+            if best is None or score > best[0]:
+                best = (score, option, after)
+        assert best is not None
+        plan.append(best[1])
+        sheet = best[2]
+    return sheet
+
+
+def _adjust(sheet: Sheet, index: int, delta: int) -> list[Act] | None:
+    """Shell steps moving one die by ``delta`` (None if not affordable or out of range)."""
+    if abs(delta) > sheet.shells:
+        return None
+    value = die_value(sheet.dice[index])
+    if not LOW_VALUE <= value + delta <= HIGH_VALUE:
+        return None
+    if sheet.dice[index][2] * delta < 0:
+        return None
+    step = 1 if delta > 0 else -1
+    return [act("shell", index, step)] * abs(delta)
+
+
+_SHAPE_MEMO: dict[tuple, Placement | None] = {}
+
+
+def _best_shape(reef: int, value: int, lucky: int, left: int) -> Placement | None:
+    """The Atoll placement of the shape for ``value`` that the quick reef score likes best."""
+    key = (reef, value, lucky, left)
+    if key in _SHAPE_MEMO:
+        return _SHAPE_MEMO[key]
+    best = None
+    for p in ATOLL.placements.get(value, ()):
+        if not p.mask & reef:
+            score = _atoll_score(reef, p.mask, value, lucky, left)
+            if best is None or score > best[0]:
+                best = (score, p)
+    found = best[1] if best is not None else None
+    if len(_SHAPE_MEMO) > 100_000:
+        _SHAPE_MEMO.clear()
+    _SHAPE_MEMO[key] = found
+    return found
+
+
+def _targets(sheet: Sheet, index: int, reef_key: str, left: int) -> list[list[Act]]:
+    """Every way to place die ``index`` as it shows now (a pick and what follows)."""
+    die = sheet.dice[index]
+    value = die_value(die)
+    out: list[list[Act]] = []
+    pick = act("pick", index)
+    ruins = range(len(RUINS)) if die[1] != "hydra" else ([sheet.main - 1] if sheet.main > 0 else [])
+    for r in ruins:
+        for slot in legal_slots(RUINS[r], sheet.ruins[r], value):
+            out.append([pick, act("write", r + 1, slot)])
+    if reef_key == turn.BARRIER_KEY:
+        for cell in barrier_cells(sheet.reef, value):
+            out.append([pick, act("mark", cell)])
+    else:
+        placement = _best_shape(sheet.reef, value, sheet.lucky, left)
+        if placement is not None:
+            out.append([pick, act("shape", placement.orient), act("place", placement.anchor)])
+        singles = atoll_singles(sheet.reef)
+        if len(singles) >= 2:
+            # the two single blocks: the pair that completes most lines, else the first free cells
+            out.append([pick, act("singles"), act("place", singles[0]), act("place", singles[1])])
+    out.append([pick, act("trade")])
+    return out
+
+
+def _best_placement(sheet: Sheet, reef_key: str, left: int) -> tuple[list[Act], Sheet] | None:
+    """The single best next die placement (with up to two shells), or None when all dice are used."""
+    unused = [i for i, d in enumerate(sheet.dice) if not d[3]]
+    if not unused:
+        return None
+    best: tuple[float, list[Act], Sheet] | None = None
+    seen: set[tuple[int, str]] = set()
+    for i in unused:
+        die = sheet.dice[i]
+        key = (die_value(die), die[1] == "hydra")
+        if key in seen:
+            continue
+        seen.add(key)
+        for delta in (0, 1, -1):
+            shells = _adjust(sheet, i, delta) if delta else []
+            if shells is None:
+                continue
+            start = _run(sheet, shells, reef_key) if shells else sheet
+            for steps in _targets(start, i, reef_key, left):
+                after = _run(start, steps, reef_key)
+                score = evaluate(after, reef_key, left)
+                if best is None or score > best[0] + 1e-9:
+                    best = (score, shells + steps, after)
+    assert best is not None
+    return best[1], best[2]
+
+
+def _finish(sheet: Sheet, reef_key: str, left: int, plan: list[Act]) -> Sheet:
+    """Place every remaining die greedily, resolving pearls on the way."""
+    sheet = _resolve(sheet, reef_key, left, plan)
+    while True:
+        found = _best_placement(sheet, reef_key, left)
+        if found is None:
+            return sheet
+        steps, sheet = found
+        plan.extend(steps)
+        sheet = _resolve(sheet, reef_key, left, plan)
+
+
+def _worth_searching(sheet: Sheet, r: int, rest: list[int], shells: int) -> bool:
+    """A ruin is worth searching only if a remaining die (with a shell or so) can be written in it."""
+    ruin = RUINS[r]
+    slots = sheet.ruins[r]
+    reach = min(shells, 1)
+    return any(
+        legal_slots(ruin, slots, v + d)
+        for v in rest
+        for d in range(-reach, reach + 1)
+        if LOW_VALUE <= v + d <= HIGH_VALUE
+    )
+
+
+def _openings(sheet: Sheet) -> list[list[Act]]:
+    """Ways to search a ruin or cast an enchantment this round, shells included (up to two)."""
+    if sheet.main != 0:
+        return []
+    unused = [i for i, d in enumerate(sheet.dice) if not d[3]]
+    out: list[list[Act]] = []
+    seen: set[tuple] = set()
+    count = len(unused)
+    for bits in range(1, 1 << count):
+        chosen = [unused[j] for j in range(count) if bits >> j & 1]
+        values = sorted((die_value(sheet.dice[i]), sheet.dice[i][1] == "hydra") for i in chosen)
+        signature = tuple(values)
+        if signature in seen:
+            continue
+        seen.add(signature)
+        total = sum(v for v, _ in values)
+        mask = sum(1 << i for i in chosen)
+        goals: list[tuple[str, int, int]] = [("unlock", r, r) for r in range(1, len(RUINS) + 1)]
+        if len(chosen) >= 2:
+            goals += [
+                ("cast", s, sec.total) for s, sec in enumerate(SECTIONS) if sheet.ench[s] < len(sec.spaces)
+            ]
+        rest = [die_value(sheet.dice[i]) for i in unused if i not in chosen]
+        for kind, target, need in goals:
+            delta = need - total
+            if abs(delta) > min(2, sheet.shells):
+                continue
+            if kind == "unlock" and not _worth_searching(sheet, target - 1, rest, sheet.shells - abs(delta)):
+                continue
+            shells: list[Act] = []
+            if delta:
+                # put the shells on one die of the set that can take them
+                for i in chosen:
+                    steps = _adjust(sheet, i, delta)
+                    if steps is not None:
+                        shells = steps
+                        break
+                else:
+                    continue
+            out.append([*shells, act(kind, target, mask)])
+    return out
+
+
+def plan_round(sheet: Sheet, reef_key: str, left: int) -> tuple[Plan, tuple[Sheet, ...]]:
+    """The best whole-round plan from ``sheet`` and the sheet before each of its steps."""
+    key = (sheet, reef_key, left)
+    memo = _PLAN_MEMO.get(key)
+    if memo is not None:
+        return memo
+    best: tuple[float, list[Act]] | None = None
+    start_plan: list[Act] = []
+    start = _resolve(sheet, reef_key, left, start_plan)
+    options = [[], *_openings(start)]
+    for opening in options:
+        plan = list(start_plan)
+        current = _run(start, opening, reef_key) if opening else start
+        plan.extend(opening)
+        current = _finish(current, reef_key, left, plan)
+        score = evaluate(current, reef_key, left)
+        if best is None or score > best[0] + 1e-9:
+            best = (score, plan)
+    assert best is not None
+    steps = (*best[1], act("confirm"))
+    trail = []
+    current = sheet
+    for step in steps:
+        trail.append(current)
+        current, _ = turn.apply(current, current, 0, step, reef_key)
+    result = (steps, tuple(trail))
+    if len(_PLAN_MEMO) > 5000:
+        _PLAN_MEMO.clear()
+    _PLAN_MEMO[key] = result
+    return result
+
+
+LUCKY_CHOICE = 3
+
+
+def greedy_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
+    """Plan the round from its start, then play the plan one legal step at a time."""
+    legal = game.legal_actions(state, seat)
+    if state.phase == "lucky":
+        return act("lucky", LUCKY_CHOICE) if act("lucky", LUCKY_CHOICE) in legal else legal[0]
+    sheet = state.sheets[seat]
+    left = ROUNDS - state.round
+    for origin in (state.bases[seat], sheet):
+        steps, trail = plan_round(origin, state.reef, left)
+        for k, before in enumerate(trail):
+            if before == sheet and steps[k] in legal:
+                return steps[k]
+    # Should not happen: fall back to the first step that makes progress.
+    forward = [a for a in legal if a.kind not in UNDO_KINDS]
+    return forward[0] if forward else legal[0]
+
+
+POLICIES = {"random": random_policy, "greedy": greedy_policy}
+
+__all__ = ["POLICIES", "evaluate", "greedy_policy", "plan_round", "random_policy"]

@@ -9,6 +9,7 @@ rules never recompute what cannot change.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from engine.base import DataError, load_data
@@ -44,7 +45,9 @@ def _int(value: Any, file: str, what: str, low: int | None = None, high: int | N
     return value
 
 
-def _ints(value: Any, file: str, what: str, length: int | None = None, low: int | None = 0) -> tuple[int, ...]:
+def _ints(
+    value: Any, file: str, what: str, length: int | None = None, low: int | None = 0
+) -> tuple[int, ...]:
     if not isinstance(value, list):
         raise _fail(file, f"{what} must be a list")
     if length is not None and len(value) != length:
@@ -53,7 +56,7 @@ def _ints(value: Any, file: str, what: str, length: int | None = None, low: int 
 
 
 def _rising(values: tuple[int, ...], file: str, what: str) -> None:
-    if any(b < a for a, b in zip(values, values[1:], strict=False)):
+    if any(b < a for a, b in pairwise(values)):
         raise _fail(file, f"{what} must never decrease")
 
 
@@ -145,7 +148,7 @@ def _load_ruins() -> tuple[Ruin, ...]:
             col_coins = _ints(item.get("column_coins"), file, f"{where} column_coins", width)
             columns = tuple(tuple(row[c] for row in rows) for c in range(width))
             parity = 1 if rule == "odds" else 0
-            for c, total in enumerate(sums):
+            for total in sums:
                 if len(lengths) * parity % 2 != total % 2:
                     raise _fail(file, f"{where} column sum {total} cannot be made of {rule}")
         if rule == "pyramid":
@@ -435,9 +438,7 @@ def _load_reefs() -> tuple[Barrier, Atoll]:
         placements[value] = tuple(found)
     singles = tuple(i for i in range(rows * cols) if texture_ok((i,), texture_tuple, texture_cells))
     for t, cells in enumerate(texture_cells):
-        if not any(set(p.cells) >= cells for ps in placements.values() for p in ps) and not (
-            len(cells) == 1
-        ):
+        if not any(set(p.cells) >= cells for ps in placements.values() for p in ps) and not (len(cells) == 1):
             raise _fail(file, f"texture {names[t]!r} cannot be covered whole by any shape")
     arow, acol = _line_masks(rows, cols)
     atoll = Atoll(
@@ -532,7 +533,9 @@ def _load_tracker() -> tuple[int, dict[str, str], dict[str, dict[int, Boon]]]:
             kind = boon.get("type")
             if kind not in BOON_TYPES:
                 raise _fail(file, f"{side} round {number} has unknown boon {kind!r}")
-            value = _int(boon.get("value"), file, f"{side} round {number} value", 1, 6) if kind == "die" else 0
+            value = (
+                _int(boon.get("value"), file, f"{side} round {number} value", 1, 6) if kind == "die" else 0
+            )
             boons[number] = Boon(kind, value)
         sides[side] = boons
     return rounds, names, sides
@@ -579,6 +582,14 @@ ROUNDS, SIDE_NAMES, TRACKER = _load_tracker()
 LUCKY_COINS, SHELL_PAIRS, LOW_VALUE, HIGH_VALUE, RATINGS = _load_sheet()
 SIDES = tuple(TRACKER)
 SECTION_BY_SUM = {s.total: i for i, s in enumerate(SECTIONS)}
+#: Per section, per number of crossed spaces: the highest multiplier and the coins so far.
+SECTION_MULT = tuple(
+    tuple(max([1, *(sp.multiplier for sp in sec.spaces[:n])]) for n in range(len(sec.spaces) + 1))
+    for sec in SECTIONS
+)
+SECTION_COINS = tuple(
+    tuple(sum(sp.coins for sp in sec.spaces[:n]) for n in range(len(sec.spaces) + 1)) for sec in SECTIONS
+)
 
 
 def rating(score: int) -> Rating:

@@ -8,7 +8,7 @@ confirms; the round ends when all have confirmed) and ``finished``.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from engine.base import Game, IllegalAction, Result, places_from_scores
 from engine.reef import actions as acts
@@ -71,7 +71,7 @@ class ReefGame(Game):
     title = "Reef & Ruins"
     min_seats = 1
     max_seats = 8
-    options = {"reef": REEFS, "tracker": SIDES}
+    options: ClassVar[dict[str, tuple[str, ...]]] = {"reef": REEFS, "tracker": SIDES}
 
     # --------------------------------------------------------------- setup
 
@@ -147,12 +147,17 @@ class ReefGame(Game):
         if boon is not None:
             extra = f" (rolled {roll})" if roll else ""
             events.append(
-                {"type": "boon", "text": f"Round {number}: everyone gains {boon.text()}{extra}.", "round": number}
+                {
+                    "type": "boon",
+                    "text": f"Round {number}: everyone gains {boon.text()}{extra}.",
+                    "round": number,
+                }
             )
         events.append(
             {
                 "type": "roll",
-                "text": f"Round {number} of {ROUNDS}: the hydra dice show {dice[0]}, {dice[1]} and {dice[2]}.",
+                "text": f"Round {number} of {ROUNDS}: the hydra dice show "
+                f"{dice[0]}, {dice[1]} and {dice[2]}.",
                 "round": number,
                 "dice": list(dice),
             }
@@ -179,10 +184,14 @@ class ReefGame(Game):
             }
         ]
         if state.round >= ROUNDS:
-            final = state._replace(phase="finished", sheets=sheets, prev=state.bases, bases=sheets, dice=(), roll=0)
+            final = state._replace(
+                phase="finished", sheets=sheets, prev=state.bases, bases=sheets, dice=(), roll=0
+            )
             result = self.result(final)
             assert result is not None
-            events.append({"type": "end", "text": self._result_text(final, result), "result": result.to_dict()})
+            events.append(
+                {"type": "end", "text": self._result_text(final, result), "result": result.to_dict()}
+            )
             return final, events
         state = state._replace(sheets=sheets, prev=state.bases, bases=sheets)
         return self._start_round(state, state.round + 1, events)
@@ -219,7 +228,11 @@ class ReefGame(Game):
                 raise IllegalAction("First choose your lucky number (1 to 6) or leave it to fate.")
             lucky = list(state.lucky)
             lucky[seat] = action.a
-            text = "You leave your lucky number to fate." if action.a == 0 else f"Your lucky number is {action.a}."
+            text = (
+                "You leave your lucky number to fate."
+                if action.a == 0
+                else f"Your lucky number is {action.a}."
+            )
             events = [
                 {"type": "lucky-chosen", "text": text, "seat": seat, "private": True},
                 {"type": "lucky-ready", "text": f"Seat {seat + 1} has chosen a lucky number.", "ready": seat},
@@ -236,7 +249,9 @@ class ReefGame(Game):
         sheets[seat] = new_sheet
         state = state._replace(sheets=tuple(sheets))
         if action.kind == "confirm":
-            events.append({"type": "confirmed", "text": f"Seat {seat + 1} has confirmed round {state.round}."})
+            events.append(
+                {"type": "confirmed", "text": f"Seat {seat + 1} has confirmed round {state.round}."}
+            )
             if all(s.confirmed for s in state.sheets):
                 state, more = self._end_round(state)
                 events.extend(more)
@@ -388,7 +403,9 @@ def _load_sheet(data: dict) -> Sheet:
         ruins=ruins,
         ench=ench,
         reef=int(data["reef"]),
-        shapes=tuple((int(v), bool(single), tuple(int(c) for c in cells)) for v, single, cells in data["shapes"]),
+        shapes=tuple(
+            (int(v), bool(single), tuple(int(c) for c in cells)) for v, single, cells in data["shapes"]
+        ),
         shells=int(data["shells"]),
         shells_earned=int(data["shells_earned"]),
         pearls=int(data["pearls"]),

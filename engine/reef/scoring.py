@@ -9,7 +9,7 @@ all enchantment values").
 
 from __future__ import annotations
 
-from engine.reef.components import BARRIER, LUCKY_COINS, RUINS, SECTIONS, Ruin
+from engine.reef.components import BARRIER, LUCKY_COINS, RUINS, SECTION_COINS, SECTION_MULT, Ruin
 from engine.reef.sheet import EMPTY, Sheet, turns
 
 CATEGORIES = ("ruins", "enchantments", "lucky", "pearls")
@@ -43,10 +43,7 @@ def ruin_coins(ruin: Ruin, slots: tuple[int, ...]) -> int:
 
 def multiplier(ench: tuple[int, ...], section: int) -> int:
     """The highest end-game multiplier crossed off in a section (1 when none)."""
-    best = 1
-    for space in SECTIONS[section].spaces[: ench[section]]:
-        best = max(best, space.multiplier)
-    return best
+    return SECTION_MULT[section][ench[section]]
 
 
 def lucky_count(sheet: Sheet, reef_key: str) -> int:
@@ -64,10 +61,8 @@ def lucky_count(sheet: Sheet, reef_key: str) -> int:
 
 def breakdown(sheet: Sheet, reef_key: str) -> dict[str, int]:
     """Points by category (the keys of CATEGORIES)."""
-    ruins = sum(
-        ruin_coins(ruin, sheet.ruins[i]) * multiplier(sheet.ench, i) for i, ruin in enumerate(RUINS)
-    )
-    ench = sum(space.coins for s, section in enumerate(SECTIONS) for space in section.spaces[: sheet.ench[s]])
+    ruins = sum(ruin_coins(ruin, sheet.ruins[i]) * multiplier(sheet.ench, i) for i, ruin in enumerate(RUINS))
+    ench = sum(SECTION_COINS[s][n] for s, n in enumerate(sheet.ench))
     return {
         "ruins": ruins,
         "enchantments": ench,
@@ -79,4 +74,3 @@ def breakdown(sheet: Sheet, reef_key: str) -> dict[str, int]:
 def total(sheet: Sheet, reef_key: str) -> int:
     """The final score of a sheet."""
     return sum(breakdown(sheet, reef_key).values())
-

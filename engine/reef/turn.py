@@ -358,7 +358,9 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         slots[action.b] = value
         ruins[action.a - 1] = tuple(slots)
         sheet = sheet._replace(ruins=tuple(ruins), dice=_use(sheet, [pick]), pick=-1, mode=0)
-        _private(events, seat, "write", f"You write {value} in ruin {action.a}.", ruin=action.a, slot=action.b)
+        _private(
+            events, seat, "write", f"You write {value} in ruin {action.a}.", ruin=action.a, slot=action.b
+        )
         return sheet, events
     if kind == "mark":
         before = sheet.reef
@@ -370,7 +372,11 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         sheet = sheet._replace(reef=after, dice=_use(sheet, [pick]), pick=-1, mode=0)
         r, c = divmod(action.a, BARRIER.cols)
         _private(
-            events, seat, "reef", f"You mark the {value} at row {r + 1}, column {c + 1} of the reef.", cell=action.a
+            events,
+            seat,
+            "reef",
+            f"You mark the {value} at row {r + 1}, column {c + 1} of the reef.",
+            cell=action.a,
         )
         return settle(earn_pearls(sheet, pearls), seat, events), events
     if kind == "shape":

@@ -80,8 +80,8 @@ from engine.reef.components import (
     LUCKY_COINS,
     PEARLS,
     ROUNDS,
-    RULE_TEXT,
     RUINS,
+    RULE_TEXT,
     SECTIONS,
     SHELL_PAIRS,
     SIDE_NAMES,
@@ -103,7 +103,9 @@ def board(reef_key: str, side: str) -> dict:
             "rows": BARRIER.rows,
             "cols": BARRIER.cols,
             "start": _rc(BARRIER.start, BARRIER.cols),
-            "values": [list(BARRIER.values[r * BARRIER.cols : (r + 1) * BARRIER.cols]) for r in range(BARRIER.rows)],
+            "values": [
+                list(BARRIER.values[r * BARRIER.cols : (r + 1) * BARRIER.cols]) for r in range(BARRIER.rows)
+            ],
             "highlighted": sorted(_rc(c, BARRIER.cols) for c in BARRIER.highlighted),
         }
     else:
@@ -139,7 +141,8 @@ def board(reef_key: str, side: str) -> dict:
                 "sum": sec.total,
                 "ruin": sec.ruin,
                 "spaces": [
-                    {"coins": sp.coins, "boon": sp.boon, "value": sp.value, "text": sp.text()} for sp in sec.spaces
+                    {"coins": sp.coins, "boon": sp.boon, "value": sp.value, "text": sp.text()}
+                    for sp in sec.spaces
                 ],
             }
             for s, sec in enumerate(SECTIONS)
@@ -147,7 +150,8 @@ def board(reef_key: str, side: str) -> dict:
         "pearl_bonuses": [{"type": p.kind, "value": p.value, "text": p.text()} for p in PEARLS],
         "reef": reef,
         "tracker": [
-            {"round": n, "type": b.kind, "value": b.value, "text": b.text()} for n, b in sorted(TRACKER[side].items())
+            {"round": n, "type": b.kind, "value": b.value, "text": b.text()}
+            for n, b in sorted(TRACKER[side].items())
         ],
         "lucky_coins": LUCKY_COINS,
         "shell_pairs": SHELL_PAIRS,
@@ -233,7 +237,7 @@ def sheet_view(sheet: Sheet, seat: int, reef_key: str, before: Sheet | None, luc
     }
 
 
-def build(state, seat: int | None) -> dict:  # noqa: ANN001 - ReefState (avoids an import cycle)
+def build(state, seat: int | None) -> dict:
     """The view described in the module docstring."""
     from engine.reef.game import GAME
 
@@ -332,7 +336,7 @@ def _dice_words(sheet: Sheet, mask: int) -> str:
     return " + ".join(str(die_value(sheet.dice[i])) for i in range(len(sheet.dice)) if mask >> i & 1)
 
 
-def label(state, seat: int, action: Act) -> str:  # noqa: ANN001
+def label(state, seat: int, action: Act) -> str:
     """A button or select label for an action, in the player's words."""
     kind = action.kind
     if kind == "lucky":
@@ -391,7 +395,7 @@ def label(state, seat: int, action: Act) -> str:  # noqa: ANN001
     return kind
 
 
-def group(state, seat: int, action: Act) -> str:  # noqa: ANN001
+def group(state, seat: int, action: Act) -> str:
     """The menu an action belongs to (every group stays at 25 actions or fewer)."""
     kind = action.kind
     if kind in ("reset", "confirm", "unpick"):
