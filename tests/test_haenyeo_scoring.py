@@ -81,10 +81,10 @@ def test_every_score_tile_scores_after_rounds_3_6_and_8_with_each_rule_at_least_
 
 
 def test_round_scoring_sums_the_tiles_rules():
-    tile = C.tiles[0]  # Spring Tide: round 3 = conch each, most urchins, fewest octopus
+    tile = C.tiles[0]  # Spring Tide: round 3 = conch each, most urchins, fewest octopus, conch sets
     food = [sheet(conch=2, urchin=3, octopus=1), sheet(conch=1, urchin=1, octopus=0)]
     result = score_round(tile, 3, food)
-    assert [sum(p for _, p in lines) for lines in result] == [6 + 15 + 0, 3 + 0 + 15]
+    assert [sum(p for _, p in lines) for lines in result] == [6 + 15 + 0 + 5, 3 + 0 + 15 + 0]
     assert score_round(tile, 4, food) == [[], []]
 
 
