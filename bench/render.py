@@ -110,8 +110,9 @@ def p95(values: list[float]) -> float:
 SAMPLE_NAMES = ["Minji", "Tomás", "Aiko", "Jean-Baptiste", "Olu", "Sven"]
 
 
-def write_samples(game_key: str, seats: int, directory: str, seed: int = 7) -> list[str]:
-    """One board, one private and one results picture from a seeded game; returns the paths written."""
+def write_samples(game_key: str, seats: int, directory: str, seed: int = 7, boards: bool = True) -> list[str]:
+    """A board, a private and a results picture from a seeded game (only results when not
+    ``boards``: the game has no renderer module yet); returns the paths written."""
     game = engine.get(game_key)
     chooser = policy(game_key, "greedy")
     rng = random.Random(seed)
@@ -124,11 +125,10 @@ def write_samples(game_key: str, seats: int, directory: str, seed: int = 7) -> l
     mid = history[len(history) * 3 // 5]
     acting = sorted(game.to_act(mid)) or [0]
     names = SAMPLE_NAMES[:seats]
-    pictures = {
-        "board": renderers.render(game_key, game.view(mid, None), names),
-        "private": renderers.render(game_key, game.view(mid, acting[0]), names),
-        "results": renderers.render_results(game_key, game.view(state, None), names),
-    }
+    pictures = {"results": renderers.render_results(game_key, game.view(state, None), names)}
+    if boards:
+        pictures["board"] = renderers.render(game_key, game.view(mid, None), names)
+        pictures["private"] = renderers.render(game_key, game.view(mid, acting[0]), names)
     os.makedirs(directory, exist_ok=True)
     paths = []
     for kind, picture in pictures.items():
@@ -151,11 +151,13 @@ def main() -> None:
     if args.samples:
         for key in args.games or list(engine.GAME_PACKAGES):
             why = available(key)
-            if why:
+            if why and "renderer" not in why:
                 print(f"{key}: skipped: {why}")
                 continue
+            if why:
+                print(f"{key}: results picture only: {why}")
             seats = args.seats or REFERENCE_SEATS.get(key, engine.get(key).min_seats)
-            for path in write_samples(key, seats, args.samples):
+            for path in write_samples(key, seats, args.samples, boards=not why):
                 print(f"wrote {path}")
         return
     print(f"render benchmark: {pin_one_core()}")

@@ -13,6 +13,7 @@ chart, labelled by ``"progression_labels"`` when the view has them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -79,9 +80,31 @@ class Section:
 
 
 def humanize(key: str) -> str:
-    """``"turtle_eggs"`` -> ``"Turtle eggs"``."""
-    text = str(key).replace("_", " ").replace("-", " ").strip()
+    """``"turtle_eggs"`` -> ``"Turtle eggs"``, ``"round3"`` -> ``"Round 3"``."""
+    text = re.sub(r"(?<=[A-Za-z])(?=\d)", " ", str(key)).replace("_", " ").replace("-", " ").strip()
     return text[:1].upper() + text[1:] if text else "?"
+
+
+_ROUND_KEY = re.compile(r"^round[ _-]?(\d+)$", re.IGNORECASE)
+
+
+def rounds_progression(breakdown: Sequence[dict]) -> tuple[list[list[int]], list[str]] | None:
+    """Running totals per seat when every seat's breakdown has points per scoring round
+    (``"round3"``, ``"round6"``, ``"round8"`` as Haenyeo's does); None otherwise."""
+    keys = sorted(
+        {k for entry in breakdown for k in entry if _ROUND_KEY.match(str(k))},
+        key=lambda k: int(_ROUND_KEY.match(str(k)).group(1)),
+    )
+    if len(keys) < 2 or not breakdown:
+        return None
+    series = []
+    for entry in breakdown:
+        total, row = 0, []
+        for key in keys:
+            total += int(entry.get(key, 0) or 0)
+            row.append(total)
+        series.append(row)
+    return series, [f"Round {_ROUND_KEY.match(str(k)).group(1)}" for k in keys]
 
 
 def _result(view: dict) -> dict:
@@ -98,6 +121,8 @@ def _categories(breakdown: Sequence[dict]) -> list[str]:
         for key in entry:
             if key not in seen:
                 seen.append(key)
+    if len(seen) > 1:  # a "total" beside real categories is a sum, not a category
+        seen = [key for key in seen if str(key).lower() != "total"]
     return [key for key in seen if any(int(entry.get(key, 0) or 0) for entry in breakdown)]
 
 
@@ -128,6 +153,10 @@ def render_results(
     progression = view.get("progression")
     if isinstance(progression, list) and len(progression) == seats and all(progression):
         extra.append(progression_section(progression, view.get("progression_labels"), names))
+    elif seats > 1 and (derived := rounds_progression(breakdown)):
+        extra.append(
+            progression_section(derived[0], derived[1], names, title="Running total of the scoring rounds")
+        )
 
     order = sorted(range(seats), key=lambda s: (ranking[s], -scores[s], s))
     colours = {cat: CATEGORY_COLOURS[i % len(CATEGORY_COLOURS)] for i, cat in enumerate(categories)}
@@ -273,11 +302,25 @@ def _bar(
             )
 
 
+def nice_ticks(low: int, high: int, most: int = 4) -> list[int]:
+    """Round tick values (steps of 1, 2 or 5 times a power of ten) within [low, high], at most ``most``+1."""
+    span = max(1, high - low)
+    magnitude = 1
+    while True:
+        for factor in (1, 2, 5):
+            step = factor * magnitude
+            if span / step <= most:
+                first = -(-low // step) * step
+                return list(range(first, high + 1, step))
+        magnitude *= 10
+
+
 def progression_section(
     progression: Sequence[Sequence[int]],
     labels: Sequence[str] | None = None,
     names: Sequence[object] | None = None,
     height: int = 300,
+    title: str = "Score over the game",
 ) -> Section:
     """A line chart of each seat's score at a few moments (Haenyeo: after rounds 3, 6 and 8)."""
     series = [[int(v) for v in row] for row in progression]
@@ -291,7 +334,7 @@ def progression_section(
     def draw_chart(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]) -> None:
         x0, y0, x1, y1 = box
         panel(draw, box, fill=PANEL, outline=PANEL_LINE)
-        draw_text(draw, (x0 + 20, y0 + 26), "Score over the game", "bold", 28, INK, "lm")
+        draw_text(draw, (x0 + 20, y0 + 26), title, "bold", 28, INK, "lm")
         cx0, cx1 = x0 + 110, x1 - 190
         cy0, cy1 = y0 + 60, y1 - 52
         top = max(1, max(max(row) for row in series))
@@ -303,7 +346,7 @@ def progression_section(
         def sx(i: int) -> float:
             return cx0 + (cx1 - cx0) * (i / max(1, points - 1))
 
-        for v in (low, (low + top) // 2, top):
+        for v in nice_ticks(low, top):
             draw.line((cx0, sy(v), cx1, sy(v)), fill=(225, 221, 212), width=2)
             draw_text(draw, (cx0 - 14, sy(v)), str(v), "regular", 24, MUTED, "rm")
         for i, label in enumerate(labels):
@@ -327,7 +370,7 @@ def progression_section(
             draw_text(draw, (cx1 + 62, y), label, "bold", size, INK, "lm")
 
     alt = (
-        "Score over the game: "
+        f"{title}: "
         + "; ".join(
             f"{seat_label(seat, names)} " + ", ".join(f"{labels[i].lower()} {v}" for i, v in enumerate(row))
             for seat, row in enumerate(series)

@@ -231,3 +231,41 @@ def test_encode_png_is_small_and_faithful() -> None:
     assert decoded.size == image.size
     assert len(data) < 100_000
     assert decoded.getpixel((5, 5)) == image.getpixel((5, 5))  # title bar colour kept exactly
+
+
+def test_total_beside_categories_is_not_stacked_again() -> None:
+    view = {
+        "result": {
+            "scores": [30, 20],
+            "ranking": [1, 2],
+            "winners": [0],
+            "breakdown": [{"cards": 25, "tiles": 5, "total": 30}, {"cards": 20, "tiles": 0, "total": 20}],
+            "notes": [],
+        }
+    }
+    alt = renderers.render_results("jeju", view).alt
+    assert "1st: A, 30 points, winner (cards 25, tiles 5)." in alt
+    assert "total" not in alt
+
+
+def test_points_per_scoring_round_become_a_running_total_chart() -> None:
+    breakdown = [
+        {"round3": 10, "round6": 5, "round8": 20, "pearls": 3},
+        {"round3": 0, "round6": 15, "round8": 10, "pearls": 0},
+    ]
+    series, labels = results.rounds_progression(breakdown)
+    assert series == [[10, 15, 35], [0, 15, 25]]
+    assert labels == ["Round 3", "Round 6", "Round 8"]
+    view = {"result": {"scores": [38, 25], "ranking": [1, 2], "winners": [0], "breakdown": breakdown}}
+    picture = renderers.render_results("haenyeo", view)
+    check_picture(picture)
+    assert "Running total of the scoring rounds: A round 3 10, round 6 15, round 8 35" in picture.alt
+    assert results.rounds_progression([{"cards": 3}]) is None
+    assert results.humanize("round3") == "Round 3" and results.humanize("turtle_eggs") == "Turtle eggs"
+
+
+def test_nice_ticks() -> None:
+    assert results.nice_ticks(0, 243) == [0, 100, 200]
+    assert results.nice_ticks(0, 35) == [0, 10, 20, 30]
+    assert results.nice_ticks(-12, 8) == [-10, -5, 0, 5]
+    assert results.nice_ticks(0, 1) == [0, 1]
