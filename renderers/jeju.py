@@ -759,12 +759,13 @@ def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
 
 
 def render(view: dict, names: Sequence[object] | None = None) -> Picture:
-    """A seat's picture when the view is private (has ``"you"``), else the public board."""
+    """A seat's picture when the view is a seated player's own (``"you"``), else the public board."""
     if not isinstance(view, dict) or view.get("game", GAME) != GAME or "locations" not in view:
         raise RenderError("not a Jeju Island view")
-    if view.get("you") is not None:
+    you = view.get("you")
+    if isinstance(you, int) and 0 <= you < len(view.get("players") or []):
         return render_private(view, names)
-    return render_board(view, names)
+    return render_board(view, names)  # public, or a spectator's view: the board
 
 
 __all__ = ["render", "render_board", "render_private", "tile_image"]

@@ -104,3 +104,9 @@ def test_every_tile_sprite_is_drawn() -> None:
     for key in [*jeju.TILE_COLOURS, "?", "unknown"]:
         sprite = jeju.tile_image(key, 60)
         assert sprite.size == (60, 60) and sprite.getbbox() is not None
+
+
+def test_a_spectators_view_gets_the_board() -> None:
+    state = random_states(2, seed=4, moments=1)[0]
+    spectator = renderers.render("jeju", GAME.view(state, 5))
+    assert spectator.png == renderers.render("jeju", GAME.view(state, None)).png
