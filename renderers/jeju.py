@@ -254,7 +254,7 @@ def draw_card(
     card: dict,
     mark: str = "",
 ) -> None:
-    """One point card: points, the tiles it costs, its effect; ``mark`` adds a green "you can take it"."""
+    """One point card: points, the tiles it costs, its effect; ``mark`` adds a green badge ("✓ can take")."""
     x0, y0, x1, y1 = box
     h = y1 - y0
     panel(
@@ -284,9 +284,10 @@ def draw_card(
     text_y = y0 + 8 + size + (y1 - y0 - 8 - size) / 2
     right = x1 - 10
     if mark:
-        label_w = text_width(mark, "bold", 22) + 20
-        draw.rounded_rectangle((right - label_w, y0 + 8, right, y0 + 38), radius=8, fill=(40, 140, 60))
-        draw.text((right - label_w / 2, y0 + 23), mark, font=font("bold", 22), fill=WHITE, anchor="mm")
+        label_w = text_width(mark, "bold", 28) + 24
+        draw.rounded_rectangle((right - label_w, cy - 22, right, cy + 22), radius=10, fill=(40, 140, 60))
+        draw.text((right - label_w / 2, cy), mark, font=font("bold", 28), fill=WHITE, anchor="mm")
+        right -= label_w + 10
     if words:
         text_in_box(
             draw, (tx - 8, text_y - 16, right, text_y + 16), words, "bold", 24, 20, (120, 60, 0), "left"
@@ -674,7 +675,7 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
         card_h = (right[3] - right[1] - 60) / 5
         for i, card in enumerate(view.get("display", [])[:5]):
             cy = right[1] + 54 + i * card_h
-            mark = "✓ you can take it" if card.get("id") in affordable else ""
+            mark = "✓ can take" if card.get("id") in affordable else ""
             draw_card(image, draw, (right[0] + 10, cy, right[2] - 10, cy + card_h - 8), card, mark)
     return picture(image, private_alt(view, names), f"jeju-seat-{style.letter}.png")
 
