@@ -91,7 +91,7 @@ def check_events(before, after, events, book: RoundBook) -> RoundBook:
         assert event["type"] and event["text"]
         kind = event["type"]
         if kind == "reveal":
-            player = event["player"]
+            player = event["actor"]
             need = C.npc_cards if player == NPC else before.pawns[player]
             assert event["zones"].bit_count() == need, "as many Haenyeo as cards chosen"
             book.dives[player] = event["zones"]
@@ -100,7 +100,7 @@ def check_events(before, after, events, book: RoundBook) -> RoundBook:
         elif kind in ("harvest", "harvest_all"):
             zone = event["zone"]
             assert 1 <= zone <= book.reach, "only connected Haenyeo act"
-            assert book.dives[event["player"]] >> zone & 1
+            assert book.dives[event["actor"]] >> zone & 1
             if kind == "harvest":
                 assert event["slot"] not in book.taken[zone], "a slot is harvested once"
                 book.taken[zone].add(event["slot"])

@@ -108,9 +108,9 @@ def test_a_confirmed_seat_may_change_its_mind_until_everyone_has_confirmed():
     state, events = choose(state, {2: [6, 7]})
     assert state.round == 2, "the reveal (here with the whole round) follows the last confirm"
     assert [e["text"] for e in events if e["type"] == "reveal"] == [
-        "Player 1 dives to zones 1 and 3.",
-        "Player 2 dives to zones 4 and 5.",
-        "Player 3 dives to zones 6 and 7.",
+        "Seat 1 dives to zones 1 and 3.",
+        "Seat 2 dives to zones 4 and 5.",
+        "Seat 3 dives to zones 6 and 7.",
     ]
 
 
@@ -156,7 +156,7 @@ def test_connection_example_zone_8_empty_disconnects_everything_deeper():
         seen.extend(events)
         if state.round == 1:
             assert all(owner == FREE for owner in state.taken[10])
-    assert any(e["text"] == "Zone 10 is disconnected: Player 3 cannot act." for e in seen)
+    assert any(e["text"] == "Zone 10 is disconnected: Seat 3 cannot act." for e in seen)
     assert not any(e.get("zone") == 10 and e["type"].startswith("harvest") for e in seen)
 
 
@@ -211,7 +211,7 @@ def test_several_haenyeo_take_turns_clockwise_from_the_first_player():
         state, events = GAME.apply(state, order[1], A.Harvest(0))
         # The last slot goes to the next diver in turn without asking (only one option).
         last = [e for e in events if e["type"] == "harvest"]
-        assert [(e["player"], e["slot"]) for e in last] == [(order[1], 0), (order[0], 1)]
+        assert [(e["actor"], e["slot"]) for e in last] == [(order[1], 0), (order[0], 1)]
         assert state.round == 2
 
 
@@ -332,7 +332,7 @@ def test_npc_acts_first_taking_the_leftmost_free_slot():
     mine = [1, *[z for z in (2, 3, 4, 5) if not npc >> z & 1][:1]]
     state, events = choose(state, {0: mine, 1: [0, 6]})
     harvests = [e for e in events if e["type"] == "harvest" and e["zone"] == 1]
-    assert harvests[0]["player"] == NPC and harvests[0]["slot"] == 0
+    assert harvests[0]["actor"] == NPC and harvests[0]["slot"] == 0
 
 
 def test_npc_cards_are_reshuffled_only_after_rounds_3_and_6():
@@ -342,7 +342,7 @@ def test_npc_cards_are_reshuffled_only_after_rounds_3_and_6():
     while GAME.to_act(state):
         seat = min(GAME.to_act(state))
         state, events = GAME.apply(state, seat, POLICIES["random"](GAME, state, seat, rng))
-        seen.extend(e["zones"] for e in events if e["type"] == "reveal" and e["player"] == NPC)
+        seen.extend(e["zones"] for e in events if e["type"] == "reveal" and e["actor"] == NPC)
     assert len(seen) == 8
     for block in (seen[0:3], seen[3:6], seen[6:8]):
         union = 0

@@ -47,7 +47,7 @@ THIRD_COST = C.third_cost
 
 def name(seat: int) -> str:
     """How events and labels name a seat."""
-    return "The NPC" if seat == NPC else f"Player {seat + 1}"
+    return "The NPC" if seat == NPC else f"Seat {seat + 1}"
 
 
 def _put(values: tuple, index: int, value) -> tuple:
@@ -108,7 +108,7 @@ def apply_select(state: State, seat: int, action: A.Action, events: list[Event])
                 {
                     "type": "unconfirm",
                     "text": f"{name(seat)} is choosing their diving cards again.",
-                    "player": seat,
+                    "actor": seat,
                 }
             )
         verb = "put back" if was_on else "selected"
@@ -123,7 +123,7 @@ def apply_select(state: State, seat: int, action: A.Action, events: list[Event])
         )
         return
     state.confirmed = _put(state.confirmed, seat, 1)
-    events.append({"type": "confirm", "text": f"{name(seat)} has chosen their diving cards.", "player": seat})
+    events.append({"type": "confirm", "text": f"{name(seat)} has chosen their diving cards.", "actor": seat})
     events.append(
         {
             "type": "my_cards",
@@ -170,7 +170,7 @@ def deploy(state: State, events: list[Event]) -> None:
             {
                 "type": "reveal",
                 "text": f"{name(seat)} dives to {zones_text(mask)}.",
-                "player": seat,
+                "actor": seat,
                 "zones": mask,
             }
         )
@@ -181,7 +181,7 @@ def deploy(state: State, events: list[Event]) -> None:
         divers |= mask
         creatures |= creature_mask(mask)
         events.append(
-            {"type": "reveal", "text": f"The NPC dives to {zones_text(mask)}.", "player": NPC, "zones": mask}
+            {"type": "reveal", "text": f"The NPC dives to {zones_text(mask)}.", "actor": NPC, "zones": mask}
         )
     state.occupied, state.reach = connection(divers, creatures)
     if state.reach < PEARL_ZONE:
@@ -306,7 +306,7 @@ def gain_item(state: State, seat: int, item: int) -> None:
 def gain_pearl(state: State, seat: int, events: list[Event]) -> None:
     """Mark the next pearl space; its bonus (trash / two seafood of your choice) comes at once."""
     if state.pearls[seat] >= PEARL_SPACES:
-        events.append({"type": "pearl", "text": f"{name(seat)}'s pearl track is full.", "player": seat})
+        events.append({"type": "pearl", "text": f"{name(seat)}'s pearl track is full.", "actor": seat})
         return
     pearls = state.pearls[seat] + 1
     state.pearls = _put(state.pearls, seat, pearls)
@@ -315,7 +315,7 @@ def gain_pearl(state: State, seat: int, events: list[Event]) -> None:
             "type": "pearl",
             "text": f"{name(seat)} collects a pearl ({pearls} on the track, "
             f"worth {C.pearl_points[pearls - 1]}).",
-            "player": seat,
+            "actor": seat,
         }
     )
     if PEARL_BONUS[pearls - 1]:
@@ -334,7 +334,7 @@ def take_slot(state: State, actor: int, slot: int, events: list[Event]) -> None:
         {
             "type": "harvest",
             "text": f"{name(actor)} harvests {slot_text(items)} in zone {zone}.",
-            "player": actor,
+            "actor": actor,
             "zone": zone,
             "slot": slot,
         }
@@ -359,7 +359,7 @@ def take_all(state: State, actor: int, events: list[Event]) -> None:
         {
             "type": "harvest_all",
             "text": f"{name(actor)} is alone in zone {zone} and harvests everything: {', '.join(got)}.",
-            "player": actor,
+            "actor": actor,
             "zone": zone,
         }
     )
@@ -375,7 +375,7 @@ def apply_bonus(state: State, seat: int, action: A.Action, events: list[Event]) 
         for k in action.seafood:
             gain_seafood(state, seat, k)
         what = " + ".join(C.seafood_names[k] for k in action.seafood)
-    events.append({"type": "bonus", "text": f"{name(seat)} takes a pearl bonus: {what}.", "player": seat})
+    events.append({"type": "bonus", "text": f"{name(seat)} takes a pearl bonus: {what}.", "actor": seat})
 
 
 def advance(state: State, events: list[Event]) -> None:
@@ -448,9 +448,7 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
         if isinstance(action, A.Done):
             state.turn += 1
             state.visit = 0
-            events.append(
-                {"type": "zone0", "text": f"{name(seat)} is done with turtle eggs.", "player": seat}
-            )
+            events.append({"type": "zone0", "text": f"{name(seat)} is done with turtle eggs.", "actor": seat})
         elif isinstance(action, A.GainHaenyeo):
             state.eggs_used = _put(state.eggs_used, seat, state.eggs_used[seat] + THIRD_COST)
             state.third = _put(state.third, seat, 1)
@@ -460,7 +458,7 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
                 {
                     "type": "third",
                     "text": f"{name(seat)} spends {THIRD_COST} turtle eggs and gains a 3rd Haenyeo.",
-                    "player": seat,
+                    "actor": seat,
                 }
             )
         else:
@@ -477,7 +475,7 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
                     "type": "exchange",
                     "text": f"{name(seat)} exchanges {action.eggs} turtle egg{'s' if action.eggs > 1 else ''}"
                     f" for {what}.",
-                    "player": seat,
+                    "actor": seat,
                 }
             )
             if not action.seafood:
@@ -505,7 +503,7 @@ def end_round(state: State, events: list[Event]) -> None:
                 {
                     "type": "score",
                     "text": f"Round {round_no} scoring: {name(seat)} scores {total} ({detail}).",
-                    "player": seat,
+                    "actor": seat,
                     "round": round_no,
                     "points": total,
                 }

@@ -54,6 +54,8 @@ Shape (every key is always present unless marked; seats are 0-based ints, the
          "round_scores": {"3": int, "6": int, "8": int},   # only the rounds scored so far
          "score_so_far": int}           # sum of round_scores
       ],
+      "progression": [[int, ...], ...], # per seat, running total after each scoring round so far
+      "progression_labels": ["Round 3", ...],   # one label per progression column
       "npc_player": null | {"dives": null | [zone, ...], "used_cards": [zone, ...]},
       "trash_types": [{"key": str, "name": str}, ...],
       "seafood_types": [{"key": str, "name": str}, ...],
@@ -72,6 +74,7 @@ toggled or confirmed cards before the reveal: only ``confirmed`` and ``to_act``.
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import Any
 
 from engine.haenyeo.components import (
@@ -219,6 +222,8 @@ def build_view(state: State, seat: int | None, to_act: list[int], result: dict |
         "zones": zones,
         "current": current,
         "players": players,
+        "progression": [list(accumulate(state.scores[s])) for s in range(state.seats)],
+        "progression_labels": [f"Round {r}" for r in C.scoring_rounds[: len(state.scores[0])]],
         "npc_player": npc_player,
         "trash_types": [{"key": k, "name": n} for k, n in zip(C.trash, C.trash_names, strict=True)],
         "seafood_types": [{"key": k, "name": n} for k, n in zip(SEAFOOD, C.seafood_names, strict=True)],
