@@ -10,7 +10,8 @@ is pinned to one CPU where the OS allows) and prints, per game and kind:
 * ``results`` — ``renderers.render_results(key, final public view)``;
 
 with the median and p95 time and the median and largest PNG (target ≤ 300 KB).
-A game whose engine or renderer module is not there yet is skipped, saying so.
+A game whose engine is not there yet is skipped, saying so; one without its
+renderer module yet gets only the (generic) results figures.
 Figures only: nothing here asserts a time.
 
 ``--samples DIR`` instead writes one sample picture of each kind per game
@@ -49,20 +50,20 @@ def pin_one_core() -> str:
         return "not pinned (no sched_setaffinity); single-threaded anyway"
 
 
-def available(game_key: str) -> str | None:
-    """None when the game can be benchmarked, else why not."""
+def available(game_key: str) -> tuple[str | None, str | None]:
+    """(why the engine cannot be used, why the game's renderer module cannot), None meaning it can."""
     try:
         engine.get(game_key)
         importlib.import_module(f"engine.{game_key}.bots")
     except (ImportError, AttributeError) as error:
-        return f"engine not there yet ({error})"
+        return f"engine not there yet ({error})", "no engine"
     try:
         importlib.import_module(f"renderers.{game_key}")
     except ModuleNotFoundError as error:
         if error.name == f"renderers.{game_key}":
-            return f"renderer not there yet (renderers/{game_key}.py)"
+            return None, f"renderer not there yet (renderers/{game_key}.py)"
         raise
-    return None
+    return None, None
 
 
 def collect_views(game_key: str, seats: int, games: int, per_game: int) -> dict[str, list]:
@@ -150,14 +151,14 @@ def main() -> None:
     args = parser.parse_args()
     if args.samples:
         for key in args.games or list(engine.GAME_PACKAGES):
-            why = available(key)
-            if why and "renderer" not in why:
-                print(f"{key}: skipped: {why}")
+            no_engine, no_renderer = available(key)
+            if no_engine:
+                print(f"{key}: skipped: {no_engine}")
                 continue
-            if why:
-                print(f"{key}: results picture only: {why}")
+            if no_renderer:
+                print(f"{key}: results picture only: {no_renderer}")
             seats = args.seats or REFERENCE_SEATS.get(key, engine.get(key).min_seats)
-            for path in write_samples(key, seats, args.samples, boards=not why):
+            for path in write_samples(key, seats, args.samples, boards=not no_renderer):
                 print(f"wrote {path}")
         return
     print(f"render benchmark: {pin_one_core()}")
@@ -166,17 +167,19 @@ def main() -> None:
     print(header)
     print("-" * len(header))
     for key in args.games or list(engine.GAME_PACKAGES):
-        why = available(key)
-        if why:
-            print(f"{key:8} skipped: {why}")
+        no_engine, no_renderer = available(key)
+        if no_engine:
+            print(f"{key:8} skipped: {no_engine}")
             continue
         seats = args.seats or REFERENCE_SEATS.get(key, engine.get(key).min_seats)
         views = collect_views(key, seats, args.count, args.per_game)
-        kinds: dict[str, Callable[[dict], renderers.Picture]] = {
-            "board": lambda v, key=key: renderers.render(key, v),
-            "private": lambda v, key=key: renderers.render(key, v),
-            "results": lambda v, key=key: renderers.render_results(key, v),
-        }
+        kinds: dict[str, Callable[[dict], renderers.Picture]] = {}
+        if no_renderer:
+            print(f"{key:8} board, private skipped: {no_renderer}")
+        else:
+            kinds["board"] = lambda v, key=key: renderers.render(key, v)
+            kinds["private"] = lambda v, key=key: renderers.render(key, v)
+        kinds["results"] = lambda v, key=key: renderers.render_results(key, v)
         for kind, draw in kinds.items():
             times, sizes = measure(draw, views[kind])
             median_ms = statistics.median(times)
