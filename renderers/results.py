@@ -39,6 +39,7 @@ from renderers.common import (
     picture,
     player,
     seat_label,
+    seat_letter,
     shape,
     text_in_box,
     text_width,
@@ -238,20 +239,24 @@ def render_results(
         draw_text(draw, (MARGIN, ny + 17), line, "regular", 24, MUTED, "lm")
         ny += 34
 
+    # Alt text, most important first (Discord keeps 1024 characters): places and scores,
+    # the notes (tie-breaks, ratings), then points by category, then the extra sections.
     alt = [f"{title.english}: final results."]
     for seat in order:
-        parts = [
-            f"{humanize(cat).lower()} {int(breakdown[seat].get(cat, 0) or 0)}"
-            for cat in categories
-            if int(breakdown[seat].get(cat, 0) or 0)
-        ]
-        detail = f" ({', '.join(parts)})" if parts and categories != ["total"] else ""
         won = ", winner" if seat in winners else ""
-        alt.append(
-            f"{ordinal(ranking[seat])}: {seat_label(seat, names)}, {scores[seat]} points{won}{detail}."
-        )
-    alt += [section.alt for section in extra]
+        alt.append(f"{ordinal(ranking[seat])}: {seat_label(seat, names)}, {scores[seat]} points{won}.")
     alt += notes
+    if categories != ["total"]:
+        details = []
+        for seat in order:
+            parts = [
+                f"{humanize(cat).lower()} {int(breakdown[seat].get(cat, 0) or 0)}"
+                for cat in categories
+                if int(breakdown[seat].get(cat, 0) or 0)
+            ]
+            details.append(f"{seat_letter(seat)}: {', '.join(parts) or 'none'}")
+        alt.append("Points by category: " + "; ".join(details) + ".")
+    alt += [section.alt for section in extra]
     return picture(image, alt, f"{game_key}-results.png")
 
 

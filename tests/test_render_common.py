@@ -64,13 +64,14 @@ def check_picture(picture: renderers.Picture) -> Image.Image:
 @pytest.mark.parametrize("with_names", [False, True])
 def test_results_every_seat_count(seats: int, with_names: bool) -> None:
     view = finished_view(seats, seed=seats, progression=seats > 1)
-    names = [f"Diver {i}" for i in range(seats)] if with_names else None
+    names = [f"Diver {i} with quite a long display name" for i in range(seats)] if with_names else None
     picture = renderers.render_results("haenyeo", view, names)
     check_picture(picture)
     for seat, score in enumerate(view["result"]["scores"]):
         assert f"{score} points" in picture.alt
         letter = "ABCDEFGH"[seat]
         assert (f"{letter} · Diver {seat}" if with_names else f": {letter},") in picture.alt
+    assert picture.alt.index("points") < picture.alt.index("Points by category")
 
 
 @pytest.mark.parametrize("game_key", ["haenyeo", "jeju", "reef"])
@@ -93,10 +94,8 @@ def test_results_alt_names_winner_and_ranking() -> None:
     picture = renderers.render_results("jeju", view, ["Ann", "Bo", "Cy"])
     alt = picture.alt
     assert alt.startswith("Jeju Island: final results.")
-    assert "1st: B · Bo, 55 points, winner (cards 50, tiles 5)." in alt
-    assert "1st: C · Cy, 55 points, winner" in alt
-    assert "3rd: A · Ann, 40 points (cards 40)." in alt
-    assert alt.index("B · Bo") < alt.index("C · Cy") < alt.index("A · Ann")
+    assert "1st: B · Bo, 55 points, winner. 1st: C · Cy, 55 points, winner. 3rd: A · Ann, 40 points." in alt
+    assert "Points by category: B: cards 50, tiles 5; C: cards 45, tiles 10; A: cards 40." in alt
 
 
 def test_long_odd_and_missing_names_do_not_crash() -> None:
@@ -244,7 +243,7 @@ def test_total_beside_categories_is_not_stacked_again() -> None:
         }
     }
     alt = renderers.render_results("jeju", view).alt
-    assert "1st: A, 30 points, winner (cards 25, tiles 5)." in alt
+    assert "1st: A, 30 points, winner." in alt and "A: cards 25, tiles 5;" in alt
     assert "total" not in alt
 
 
@@ -269,3 +268,23 @@ def test_nice_ticks() -> None:
     assert results.nice_ticks(0, 35) == [0, 10, 20, 30]
     assert results.nice_ticks(-12, 8) == [-10, -5, 0, 5]
     assert results.nice_ticks(0, 1) == [0, 1]
+
+
+@pytest.mark.parametrize("game_key", ["haenyeo", "jeju", "reef"])
+def test_results_of_real_finished_games_for_every_seat_count(game_key: str) -> None:
+    engine = pytest.importorskip("engine")
+    try:
+        game = engine.get(game_key)
+        from engine.bots import play_out, policy
+
+        chooser = policy(game_key, "random")
+    except (ImportError, AttributeError, KeyError) as error:
+        pytest.skip(f"{game_key} engine not there yet: {error}")
+    for seats in range(game.min_seats, game.max_seats + 1):
+        state = play_out(game, game.new(seats, seed=seats), lambda _seat: chooser, random.Random(seats))
+        view = game.view(state, None)
+        names = [f"Seat {i}" for i in range(seats)] if seats % 2 else None
+        picture = renderers.render_results(game_key, view, names)
+        check_picture(picture)
+        for score in view["result"]["scores"]:
+            assert f"{score} points" in picture.alt
