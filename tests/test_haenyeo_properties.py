@@ -18,7 +18,7 @@ from engine.haenyeo.components import FREE, NPC, PEARL_ZONE, C
 from engine.haenyeo.rules import PEND_HARVEST, PEND_ZONE0
 
 GAME = engine.get("haenyeo")
-SEEDS = range(12)
+SEEDS = range(100)
 
 
 class RoundBook:
@@ -226,7 +226,7 @@ def public_events(events):
     return [e for e in events if not e.get("private")]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     seats=st.integers(2, 5),
     seed=st.integers(0, 1000),
