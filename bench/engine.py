@@ -49,18 +49,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("games", nargs="*", help="game keys (default: all)")
     parser.add_argument("--seconds", type=float, default=5.0, help="time per speed figure")
-    parser.add_argument("--games", type=int, default=200, help="games per score spread")
+    parser.add_argument("--games", dest="count", type=int, default=200, help="games per score spread")
     args = parser.parse_args()
     for key in args.games or list(engine.GAME_PACKAGES):
         seats = REFERENCE_SEATS.get(key, engine.get(key).min_seats)
         rate, played = games_per_second(key, seats, args.seconds)
         print(f"{key}: {rate:.0f} random {seats}-seat games/s ({played} games, one core)")
         for name in ("random", "greedy"):
-            scores = score_spread(key, seats, name, args.games)
+            scores = score_spread(key, seats, name, args.count)
             print(
                 f"{key}: {name} score mean {statistics.mean(scores):.1f}, "
                 f"stdev {statistics.pstdev(scores):.1f}, min {min(scores)}, max {max(scores)} "
-                f"({args.games} games, {seats} seats)"
+                f"({args.count} games, {seats} seats)"
             )
 
 
