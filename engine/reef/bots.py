@@ -162,26 +162,44 @@ def _reef_hope(reef_key: str, reef: int, left: int) -> float:
     return value
 
 
-_LATER_MULT = tuple(
-    tuple(max([1, *(sp.multiplier for sp in sec.spaces[n:])]) for n in range(len(sec.spaces) + 1))
-    for sec in SECTIONS
-)
 _PART_MEMO: dict[tuple, float] = {}
 
 
+_MAX_COINS = tuple(
+    (r.reach_coins[-1] + r.turn_bonus[-1] // 2)
+    if r.rule == "plus-minus-one"
+    else r.row_coins[-1] + sum(r.column_coins)
+    for r in RUINS
+)
+_NEXT_MULT = tuple(
+    tuple(
+        next(
+            ((k - n + 1, sp.multiplier) for k, sp in enumerate(sec.spaces) if k >= n and sp.multiplier > 1),
+            (0, 1),
+        )
+        for n in range(len(sec.spaces) + 1)
+    )
+    for sec in SECTIONS
+)
+FOCUS = 0.5
+
+
 def _ruin_part(i: int, slots: tuple[int, ...], crossed: int, left: int) -> float:
-    """One ruin's worth: coins and hoped-for coins, times the multiplier (and part of one to come)."""
+    """One ruin's worth: (coins + hoped-for coins) x multiplier, plus what a multiplier
+    earned (or on its way) should add to the coins this ruin can still gain."""
     key = (i, slots, crossed, left)
     found = _PART_MEMO.get(key)
     if found is not None:
         return found
     ruin = RUINS[i]
     mult = SECTION_MULT[i][crossed]
-    coins = ruin_coins(ruin, slots) + _ruin_hope(ruin, slots, left)
-    later = _LATER_MULT[i][crossed]
-    if later > mult and left > 2:
-        coins *= 1 + 0.25 * (later - mult) * min(1.0, left / 10)
-    value = coins * mult
+    coins = ruin_coins(ruin, slots)
+    hope = _ruin_hope(ruin, slots, left)
+    future = max(0.0, min(_MAX_COINS[i] - coins - hope, 1.6 * left)) * FOCUS
+    value = (coins + hope) * mult + (mult - 1) * future
+    distance, later = _NEXT_MULT[i][crossed]
+    if later > mult and left > 1:
+        value += (later - mult) * (coins + hope + future) * 0.5 / distance * min(1.0, left / 8)
     if len(_PART_MEMO) > 300_000:
         _PART_MEMO.clear()
     _PART_MEMO[key] = value
