@@ -1,0 +1,212 @@
+"""Haenyeo sprites: seafood, turtle eggs, trash, pearls, divers and sea creatures, drawn once.
+
+Every item has its own pictogram *and* colour (conch: a spiral cone, abalone: an
+oval shell with its row of holes, sea mustard: green fronds, sea urchin: a spiky
+ball, octopus: a head with tentacles), so colour is never the only cue. A
+creature is a fish shape in its owner's colour with the owner's letter; a diver
+is the owner's token (`renderers.common.token_image`); the 2-player NPC is grey
+with an N.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from renderers.common import INK, WHITE, font, ink_on, player, token_image
+
+NPC_COLOUR = (110, 110, 110)
+
+#: Seafood colours (each also has its pictogram).
+ITEM_COLOURS: dict[str, tuple[int, int, int]] = {
+    "conch": (236, 158, 112),
+    "abalone": (150, 196, 186),
+    "mustard": (70, 150, 60),
+    "urchin": (104, 56, 128),
+    "octopus": (206, 72, 72),
+    "egg": (252, 244, 214),
+    "trash": (176, 176, 170),
+    "pearl": (236, 236, 244),
+}
+
+#: Short words for trash types (the view gives keys and long names).
+TRASH_SHORT = {
+    "bottle": "bottle",
+    "can": "can",
+    "bag": "bag",
+    "rope": "rope",
+    "foam": "foam",
+    "glass": "glass",
+    "line": "line",
+    "sandal": "flip-flop",
+    "tire": "tire",
+    "mask": "mask",
+}
+
+SEAFOOD_SHORT = {
+    "conch": "Conch",
+    "abalone": "Abalone",
+    "mustard": "Mustard",
+    "urchin": "Urchin",
+    "octopus": "Octopus",
+}
+
+
+@lru_cache(maxsize=128)
+def item_image(key: str, size: int, faded: bool = False) -> Image.Image:
+    """An item (``conch`` … ``octopus``, ``egg``, ``pearl``, ``trash``): an RGBA sprite ``size`` px square."""
+    if faded:
+        sprite = item_image(key, size).copy()
+        sprite.putalpha(sprite.getchannel("A").point(lambda a: a * 35 // 100))
+        return sprite
+    scale = 3  # drawn large, then reduced: smooth edges
+    s = size * scale
+    image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    line = max(3, s // 16)
+    colour = ITEM_COLOURS.get(key, (150, 150, 150))
+
+    def box(cx: float, cy: float, rx: float, ry: float) -> tuple[float, float, float, float]:
+        return (s * (cx - rx), s * (cy - ry), s * (cx + rx), s * (cy + ry))
+
+    if key == "conch":
+        draw.polygon(
+            [(s * 0.1, s * 0.5), (s * 0.62, s * 0.12), (s * 0.92, s * 0.5), (s * 0.62, s * 0.88)],
+            fill=colour,
+            outline=INK,
+            width=line,
+        )
+        for k in (0.3, 0.45, 0.6):
+            draw.line(
+                (s * k, s * (0.5 - (k - 0.1) * 0.7), s * k, s * (0.5 + (k - 0.1) * 0.7)), fill=INK, width=line
+            )
+        draw.ellipse(box(0.74, 0.5, 0.1, 0.1), fill=WHITE, outline=INK, width=line)
+    elif key == "abalone":
+        draw.ellipse(box(0.5, 0.52, 0.44, 0.32), fill=colour, outline=INK, width=line)
+        for i in range(5):
+            x = 0.24 + i * 0.11
+            y = 0.38 + abs(i - 2) * 0.03
+            draw.ellipse(box(x, y, 0.035, 0.035), fill=INK)
+        draw.arc(box(0.5, 0.62, 0.3, 0.14), 10, 170, fill=INK, width=line)
+    elif key == "mustard":
+        for dx, top in ((-0.2, 0.2), (0.0, 0.08), (0.2, 0.2)):
+            points = [
+                (s * (0.5 + dx + 0.07 * math.sin(k * 1.6)), s * (0.92 - k * (0.92 - top) / 6))
+                for k in range(7)
+            ]
+            draw.line(points, fill=colour, width=int(s * 0.11), joint="curve")
+            draw.line(points, fill=(30, 80, 30), width=max(2, line // 2), joint="curve")
+    elif key == "urchin":
+        c = s / 2
+        for k in range(16):
+            a = 2 * math.pi * k / 16
+            draw.line((c, c, c + math.cos(a) * s * 0.47, c + math.sin(a) * s * 0.47), fill=INK, width=line)
+        draw.ellipse(box(0.5, 0.5, 0.3, 0.3), fill=colour, outline=INK, width=line)
+    elif key == "octopus":
+        for k in range(5):
+            x = 0.18 + k * 0.16
+            draw.line(
+                [(s * x, s * 0.5), (s * (x - 0.05), s * 0.7), (s * (x + 0.04), s * 0.92)],
+                fill=colour,
+                width=int(s * 0.09),
+                joint="curve",
+            )
+        draw.ellipse(box(0.5, 0.36, 0.32, 0.3), fill=colour, outline=INK, width=line)
+        for x in (0.38, 0.62):
+            draw.ellipse(box(x, 0.38, 0.07, 0.07), fill=WHITE)
+            draw.ellipse(box(x, 0.39, 0.03, 0.03), fill=INK)
+    elif key == "egg":
+        draw.ellipse(box(0.5, 0.52, 0.32, 0.42), fill=colour, outline=INK, width=line)
+        draw.ellipse(box(0.42, 0.4, 0.08, 0.07), fill=(120, 170, 90))
+        draw.ellipse(box(0.6, 0.62, 0.06, 0.05), fill=(120, 170, 90))
+    elif key == "pearl":
+        draw.ellipse(box(0.5, 0.5, 0.4, 0.4), fill=colour, outline=INK, width=line)
+        draw.ellipse(box(0.38, 0.36, 0.11, 0.09), fill=WHITE)
+    else:  # trash: a bin
+        draw.rectangle(box(0.5, 0.58, 0.28, 0.34), fill=colour, outline=INK, width=line)
+        draw.rectangle(box(0.5, 0.2, 0.36, 0.06), fill=colour, outline=INK, width=line)
+        for x in (0.38, 0.5, 0.62):
+            draw.line((s * x, s * 0.36, s * x, s * 0.82), fill=INK, width=line)
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def owner_colour(owner: int | str) -> tuple[int, int, int]:
+    return NPC_COLOUR if owner == "npc" else player(int(owner)).colour
+
+
+def owner_letter(owner: int | str) -> str:
+    return "N" if owner == "npc" else player(int(owner)).letter
+
+
+@lru_cache(maxsize=64)
+def diver_image(owner: int | str, radius: int) -> Image.Image:
+    """A Haenyeo pawn: the seat's token (colour, shape, letter); the NPC's is a grey circle with N."""
+    if owner != "npc":
+        return token_image(int(owner), radius)
+    side = 2 * radius + 2 * max(4, radius // 3)
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    c = side / 2
+    draw.ellipse(
+        (c - radius, c - radius, c + radius, c + radius),
+        fill=NPC_COLOUR,
+        outline=INK,
+        width=max(2, radius // 9),
+    )
+    draw.text((c, c), "N", font=font("bold", radius), fill=WHITE, anchor="mm")
+    return image
+
+
+@lru_cache(maxsize=64)
+def creature_image(owner: int | str, height: int) -> Image.Image:
+    """A sea creature: a fish shape in its owner's colour, the owner's letter on its body."""
+    w = int(height * 1.5)
+    scale = 2
+    W, H = w * scale, height * scale
+    image = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    colour = owner_colour(owner)
+    line = max(3, H // 12)
+    draw.polygon(
+        [(W * 0.62, H * 0.5), (W * 0.98, H * 0.12), (W * 0.98, H * 0.88)],
+        fill=colour,
+        outline=INK,
+        width=line,
+    )
+    draw.ellipse((W * 0.03, H * 0.08, W * 0.76, H * 0.92), fill=colour, outline=INK, width=line)
+    draw.text(
+        (W * 0.38, H * 0.52),
+        owner_letter(owner),
+        font=font("bold", int(H * 0.62)),
+        fill=ink_on(colour),
+        anchor="mm",
+    )
+    return image.resize((w, height), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=16)
+def net_image(width: int, height: int) -> Image.Image:
+    """A net marker laid over a harvested slot: a dark mesh."""
+    image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    colour = (40, 44, 52, 200)
+    step = 16
+    for k in range(-height, width + height, step):
+        draw.line((k, 0, k + height, height), fill=colour, width=3)
+        draw.line((k + height, 0, k, height), fill=colour, width=3)
+    return image
+
+
+__all__ = [
+    "ITEM_COLOURS",
+    "SEAFOOD_SHORT",
+    "TRASH_SHORT",
+    "creature_image",
+    "diver_image",
+    "item_image",
+    "net_image",
+    "owner_colour",
+    "owner_letter",
+]
