@@ -97,7 +97,7 @@ RULE_SHORT = {
     "most_urchin": "Most urchins: 15",
     "fewest_conch_mustard_sets": "Fewest conch + mustard sets: 15",
     "fewest_octopus": "Fewest octopus: 15",
-    "four_kind_sets": "Mustard+conch+abalone+octopus sets: 10/20/30/40",
+    "four_kind_sets": "4-kind sets: 10/20/30/40",
     "conch_ladder": "Conch 2/4/6/8+: 5/10/15/25",
 }
 DECISIONS = {
@@ -173,6 +173,17 @@ def status_text(view: dict, names: Sequence[object] | None) -> str:
     return f"{head}: zone {current.get('zone', 0)} acts"
 
 
+def short_status(view: dict) -> str:
+    """The title bar's few words: "Round 5/8 · choosing cards", "Round 5/8 · zone 4"."""
+    phase = view.get("phase")
+    if phase == "end":
+        return "Game over"
+    head = f"Round {view.get('round', 1)}/{view.get('rounds', 8)}"
+    if phase == "select":
+        return f"{head} · choosing cards"
+    return f"{head} · zone {(view.get('current') or {}).get('zone', 0)}"
+
+
 # --------------------------------------------------------------------------- static layer
 
 
@@ -221,7 +232,7 @@ def _board_background(seats: int, tile: tuple) -> Image.Image:
     paste_centred(image, item_image("pearl", 40), (SLOT_X0 + 20, y11))
     draw_text(draw, (SLOT_X0 + 48, y11), "Pearls: 1 per diver", "bold", 26, WHITE, "lm")
     # right column panels
-    panel(draw, (RIGHT_X0, SEA_TOP, RIGHT_X1, SEA_TOP + 150))
+    panel(draw, (RIGHT_X0, SEA_TOP, RIGHT_X1, SEA_TOP + 136))
     draw_text(draw, (RIGHT_X0 + 16, SEA_TOP + 26), "Rounds", "bold", 28, INK, "lm")
     draw_text(draw, (RIGHT_X1 - 16, SEA_TOP + 26), "★ = scoring", "regular", 24, MUTED, "rm")
     for r in range(1, 9):
@@ -231,9 +242,9 @@ def _board_background(seats: int, tile: tuple) -> Image.Image:
     for r in (3, 6, 8):
         cx, cy = _round_centre(r)
         draw.text((cx + 18, cy - 20), "★", font=font("bold", 24), fill=GOLD, anchor="mm")
-    panel(draw, (RIGHT_X0, SEA_TOP + 162, RIGHT_X1, SEA_TOP + 282))
+    panel(draw, (RIGHT_X0, SEA_TOP + 146, RIGHT_X1, SEA_TOP + 266))
     # score tile
-    top = SEA_TOP + 294
+    top = SEA_TOP + 276
     bottom = _row_y(12)
     panel(draw, (RIGHT_X0, top, RIGHT_X1, bottom), fill=(255, 250, 236))
     name, rounds, trash = tile
@@ -247,28 +258,37 @@ def _board_background(seats: int, tile: tuple) -> Image.Image:
         INK,
         "left",
     )
-    y = top + 50
+    y = top + 48
+    count = sum(len(rules) for _, rules in rounds) or 1
+    line_h = min(32, int((bottom - 84 - y - 6 * len(rounds)) / count))
     for r, rules in rounds:
-        draw.rounded_rectangle((RIGHT_X0 + 12, y + 2, RIGHT_X0 + 62, y + 32), radius=8, fill=SEA_BLUE)
-        draw.text((RIGHT_X0 + 37, y + 17), f"R{r}", font=font("bold", 22), fill=WHITE, anchor="mm")
+        draw.rounded_rectangle((RIGHT_X0 + 12, y + 1, RIGHT_X0 + 62, y + line_h - 1), radius=8, fill=SEA_BLUE)
+        draw.text((RIGHT_X0 + 37, y + line_h / 2), f"R{r}", font=font("bold", 22), fill=WHITE, anchor="mm")
         for text in rules:
-            text_in_box(draw, (RIGHT_X0 + 66, y, RIGHT_X1 - 6, y + 34), text, "regular", 24, 17, INK, "left")
-            y += 32
-        y += 8
-    steps = [f"{n}={p}" for n, p in enumerate(trash) if n >= 2 and p and (n == 2 or p != trash[n - 1])]
+            text_in_box(
+                draw, (RIGHT_X0 + 66, y, RIGHT_X1 - 6, y + line_h), text, "regular", 24, 17, INK, "left"
+            )
+            y += line_h
+        y += 6
+    last = len(trash) - 1
+    while last > 2 and trash[last] == trash[last - 1]:
+        last -= 1
+    steps = [f"{n}={p}" for n, p in enumerate(trash[: last + 1]) if n >= 2]
     if steps:
-        line = "Trash types: " + " ".join(steps)
-        if len(trash) > 2:
-            line = line.rsplit("=", 1)[0] + "+=" + line.rsplit("=", 1)[1]
-        text_in_box(
-            draw, (RIGHT_X0 + 6, bottom - 44, RIGHT_X1 - 6, bottom - 6), line, "regular", 24, 17, INK, "left"
-        )
+        steps[-1] = steps[-1].replace("=", "+=")
+        half = (len(steps) + 1) // 2
+        draw.line((RIGHT_X0 + 12, bottom - 82, RIGHT_X1 - 12, bottom - 82), fill=PANEL_LINE, width=2)
+        draw_text(draw, (RIGHT_X0 + 16, bottom - 58), "Trash", "bold", 24, INK, "lm")
+        x = RIGHT_X0 + 16 + text_width("Trash", "bold", 24) + 6
+        for k, row in enumerate((steps[:half], steps[half:])):
+            box = (x, bottom - 76 + 34 * k, RIGHT_X1 - 6, bottom - 40 + 34 * k)
+            text_in_box(draw, box, " ".join(row), "regular", 24, 18, INK, "left", pad=6)
     return image
 
 
 def _round_centre(r: int) -> tuple[float, float]:
     step = (RIGHT_X1 - RIGHT_X0 - 40) / 8
-    return RIGHT_X0 + 20 + step * (r - 0.5), SEA_TOP + 84
+    return RIGHT_X0 + 20 + step * (r - 0.5), SEA_TOP + 76
 
 
 def _tile_key(view: dict) -> tuple:
@@ -357,7 +377,6 @@ def _draw_sea(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict) -> None
             for p in waiting:
                 paste_centred(image, token_image(int(p.get("seat", 0)), 15), (x, y))
                 x += 38
-        y = _row_y(6) + ROW_H / 2
     if not zones:
         raise RenderError("a Haenyeo view without zones")
 
@@ -377,7 +396,7 @@ def _draw_rounds(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
             draw.ellipse((cx - 26, cy - 26, cx + 26, cy + 26), fill=SEA_BLUE, outline=HIGHLIGHT, width=5)
             draw.text((cx, cy), str(r), font=font("bold", 28), fill=WHITE, anchor="mm")
     first = view.get("first_player")
-    y = SEA_TOP + 128
+    y = SEA_TOP + 114
     draw_text(draw, (RIGHT_X0 + 16, y), "First player", "bold", 26, INK, "lm")
     if isinstance(first, int):
         x = RIGHT_X0 + 20 + text_width("First player", "bold", 26) + 28
@@ -395,7 +414,7 @@ def _draw_rounds(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
 
 
 def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) -> None:
-    top = SEA_TOP + 162
+    top = SEA_TOP + 146
     x0, x1 = RIGHT_X0 + 14, RIGHT_X1 - 14
     phase = view.get("phase")
     y = top + 26
@@ -411,7 +430,6 @@ def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
     elif phase == "actions":
         current = view.get("current") or {}
         waiting = current.get("waiting_for")
-        reach = view.get("reach")
         line = f"Zone {current.get('zone', 0)} acts"
         draw_text(draw, (x0, y), line, "bold", 26, INK, "lm")
         x = x0 + text_width(line, "bold", 26) + 14
@@ -428,7 +446,6 @@ def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
                 "left",
                 pad=4,
             )
-        del reach
     else:
         draw_text(draw, (x0, y), "Game over: final scores below", "bold", 26, INK, "lm")
     y += 40
@@ -475,7 +492,7 @@ def _draw_sheets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
             width=6 if hot else 2,
         )
         paste_centred(image, token_image(seat, 18), (x0 + 28, top + 28))
-        score = f"{p.get('score_so_far', 0)}"
+        score = f"{p.get('score_so_far', 0)}" + (" pts" if width >= 320 else "")
         draw.text((x1 - 12, top + 28), score, font=font("bold", 32), fill=INK, anchor="rm")
         score_w = text_width(score, "bold", 32)
         text_in_box(
@@ -484,7 +501,7 @@ def _draw_sheets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
             drawn_name(seat, names),
             "bold",
             28,
-            18,
+            22,
             INK,
             "left",
             pad=4,
@@ -517,8 +534,8 @@ def _draw_sheets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
         pearls = int(p.get("pearls", 0))
         lines = [
             ("egg", f"{eggs - used} unused, {used} used"),
-            ("trash", f"{types} types = {trash_points(view, types)}"),
-            ("pearl", f"{pearls} pearls = {p.get('pearl_points', 0)}"),
+            ("trash", f"{types} trash type{'' if types == 1 else 's'} = {trash_points(view, types)}"),
+            ("pearl", f"{pearls} pearl{'' if pearls == 1 else 's'} = {p.get('pearl_points', 0)}"),
         ]
         for key, text in lines:
             paste_centred(image, item_image(key, 30), (x0 + 24, y))
@@ -533,8 +550,6 @@ def _draw_sheets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
                 fill=(30, 110, 40) if p.get("confirmed") else MUTED,
                 anchor="ra",
             )
-        elif p.get("dives"):
-            pass
 
 
 # --------------------------------------------------------------------------- public board
@@ -545,7 +560,7 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     seats = int(view.get("seats") or len(view.get("players") or []) or 2)
     image = _board_background(seats, _tile_key(view)).copy()
     draw = ImageDraw.Draw(image)
-    text_in_box(draw, (860, 0, WIDTH - 16, TITLE_H), status_text(view, names), "bold", 32, 20, WHITE, "right")
+    text_in_box(draw, (860, 0, WIDTH - 16, TITLE_H), short_status(view), "bold", 34, 24, WHITE, "right")
     _draw_sea(image, draw, view)
     _draw_rounds(image, draw, view, names)
     _draw_status(image, draw, view, names)
@@ -553,12 +568,16 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     return picture(image, board_alt(view, names), "haenyeo-board.png")
 
 
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
+
+
 def _sheet_words(p: dict, view: dict) -> str:
     food = ", ".join(f"{SEAFOOD_SHORT.get(k, k).lower()} {v}" for k, v in (p.get("seafood") or {}).items())
     eggs, used = int(p.get("turtle_eggs", 0)), int(p.get("turtle_eggs_used", 0))
     types = len(p.get("trash") or [])
     return (
-        f"{food}; turtle eggs {eggs - used} unused, {used} used; {types} trash types "
+        f"{food}; turtle eggs {eggs - used} unused, {used} used; {types} trash type{_s(types)} "
         f"({trash_points(view, types)} pts); {p.get('pearls', 0)} pearls ({p.get('pearl_points', 0)} pts)"
     )
 
@@ -590,8 +609,11 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
         for z in zones:
             who = [owner_letter(d) for d in z.get("divers") or []]
             pets = [f"{c.get('kind')} {owner_letter(c.get('owner'))}" for c in z.get("creatures") or []]
-            if who or pets:
-                placed.append(f"{z.get('zone')}: " + " ".join(who + pets))
+            words = ([f"divers {' '.join(who)}"] if who else []) + (
+                [f"creatures {', '.join(pets)}"] if pets else []
+            )
+            if words:
+                placed.append(f"{z.get('zone')}: " + ", ".join(words))
         if placed:
             parts.append("Divers and creatures by zone: " + "; ".join(placed) + ".")
     sea = []
@@ -604,9 +626,9 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
             slots.append(words)
         if slots:
             sea.append(f"{z.get('zone')}: " + ", ".join(slots))
-    parts.append("Sea: " + "; ".join(sea) + ".")
     sheets = [f"{_who(int(p.get('seat', i)), names)}: {_sheet_words(p, view)}" for i, p in enumerate(players)]
     parts.append("Sheets: " + ". ".join(sheets) + ".")
+    parts.append("Sea (taken slots marked): " + "; ".join(sea) + ".")
     return parts
 
 
@@ -615,7 +637,7 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
 CARD_TOP = TITLE_H + 14
 CARD_H = 178
 SHEET_TOP = CARD_TOP + CARD_H + 14
-CREATURE_SHORT = {"whaleshark": "whale shark", "ray": "manta ray", "turtle": "turtle"}
+CREATURE_SHORT = {"whaleshark": "shark", "ray": "ray", "seahorse": "seahorse"}
 
 
 @lru_cache(maxsize=8)
@@ -732,9 +754,10 @@ def _draw_own_sheet(
         )
         draw.text((left + 31, y), str(space.get("points", 0)), font=font("bold", 26), fill=INK, anchor="mm")
         bonus = space.get("bonus")
-        if bonus:
-            word = "+trash" if bonus == "trash" else "+2 food"
-            draw.text((left + 31, y + 36), word, font=font("bold", 18), fill=(120, 60, 0), anchor="mm")
+        if bonus == "trash":
+            paste_centred(image, item_image("trash", 28), (left + 31, y + 40))
+        elif bonus:
+            draw.text((left + 31, y + 40), "×2 food", font=font("bold", 18), fill=(120, 60, 0), anchor="mm")
 
 
 def _draw_own_side(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, me: dict) -> None:
@@ -872,4 +895,3 @@ def render(view: dict, names: Sequence[object] | None = None) -> Picture:
 
 
 __all__ = ["render", "render_board", "render_private"]
-

@@ -73,16 +73,14 @@ def item_image(key: str, size: int, faded: bool = False) -> Image.Image:
 
     if key == "conch":
         draw.polygon(
-            [(s * 0.1, s * 0.5), (s * 0.62, s * 0.12), (s * 0.92, s * 0.5), (s * 0.62, s * 0.88)],
+            [(s * 0.3, s * 0.2), (s * 0.94, s * 0.5), (s * 0.3, s * 0.8)],
             fill=colour,
             outline=INK,
             width=line,
         )
-        for k in (0.3, 0.45, 0.6):
-            draw.line(
-                (s * k, s * (0.5 - (k - 0.1) * 0.7), s * k, s * (0.5 + (k - 0.1) * 0.7)), fill=INK, width=line
-            )
-        draw.ellipse(box(0.74, 0.5, 0.1, 0.1), fill=WHITE, outline=INK, width=line)
+        draw.ellipse(box(0.32, 0.5, 0.27, 0.3), fill=colour, outline=INK, width=line)
+        draw.arc(box(0.32, 0.5, 0.17, 0.19), 200, 520, fill=INK, width=line)
+        draw.arc(box(0.35, 0.5, 0.07, 0.08), 0, 300, fill=INK, width=line)
     elif key == "abalone":
         draw.ellipse(box(0.5, 0.52, 0.44, 0.32), fill=colour, outline=INK, width=line)
         for i in range(5):
