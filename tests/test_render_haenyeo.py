@@ -1,0 +1,148 @@
+"""Haenyeo pictures from seeded random games, for every seat count (2 with the NPC … 5)."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+import engine
+import renderers
+from engine.bots import policy
+from engine.haenyeo import actions as A
+from renderers import common, haenyeo
+
+GAME = engine.get("haenyeo")
+RANDOM = policy("haenyeo", "random")
+
+
+def random_states(seats: int, seed: int, moments: int) -> list:
+    """``moments`` states from one seeded random game (evenly spread), then its final state."""
+    rng = random.Random(seed)
+    state = GAME.new(seats, seed=seed)
+    history = [state]
+    while GAME.to_act(state):
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, rng))
+        history.append(state)
+    step = max(1, len(history) // (moments + 1))
+    return [*history[step:-1:step][:moments], state]
+
+
+def check(picture: renderers.Picture, height: int) -> None:
+    assert picture.png[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(picture.png))
+    image.load()
+    assert image.size == (haenyeo.WIDTH, height)
+    assert common.MIN_WIDTH <= image.width <= common.MAX_WIDTH
+    assert 10_000 < len(picture.png) <= 300_000
+    assert picture.alt and len(picture.alt) <= common.ALT_MAX
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_public_and_private_pictures_through_a_game(seats: int, seed: int) -> None:
+    names = [f"Player number {i} with a long name" for i in range(seats)] if seed == 1 else None
+    for state in random_states(seats, seed, moments=8):
+        public = GAME.view(state, None)
+        board = renderers.render("haenyeo", public, names)
+        check(board, haenyeo.BOARD_H)
+        assert board.filename == "haenyeo-board.png"
+        assert board.alt.startswith("Haenyeo board.")
+        for player in public["players"]:
+            assert f"{common.seat_label(player['seat'], names)} {player['score_so_far']}" in board.alt
+        for seat in range(seats):
+            own = renderers.render("haenyeo", GAME.view(state, seat), names)
+            check(own, haenyeo.PRIVATE_H)
+            assert own.filename == f"haenyeo-seat-{'ABCDE'[seat]}.png"
+            assert own.alt.startswith("Your Haenyeo picture")
+    assert public["phase"] == "end"
+    assert board.alt.startswith("Haenyeo board. Game over.")
+
+
+def _select_state(seats: int, seed: int):
+    """A state in the selection phase of a later round, nobody has chosen yet."""
+    rng = random.Random(seed)
+    state = GAME.new(seats, seed=seed)
+    while GAME.to_act(state):
+        view = GAME.view(state, None)
+        if view["phase"] == "select" and view["round"] >= 3 and len(view["to_act"]) == seats:
+            return state
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, rng))
+    pytest.fail("no selection phase reached")
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_public_picture_ignores_secret_card_choices(seats: int) -> None:
+    """Two different secret selections (one confirmed) of one seat draw the same public picture."""
+    state = _select_state(seats, seed=11)
+    seat = 1
+    first = state
+    for zone in (2, 7):
+        first, _ = GAME.apply(first, seat, A.ToggleCard(zone))
+    first, _ = GAME.apply(first, seat, A.Confirm())
+    second = state
+    for zone in (0, 11):
+        second, _ = GAME.apply(second, seat, A.ToggleCard(zone))
+    second, _ = GAME.apply(second, seat, A.Confirm())
+    assert GAME.view(first, seat)["you"]["selected"] != GAME.view(second, seat)["you"]["selected"]
+    a = renderers.render("haenyeo", GAME.view(first, None))
+    b = renderers.render("haenyeo", GAME.view(second, None))
+    assert a.png == b.png and a.alt == b.alt
+    # another seat's own picture does not show it either
+    other = 0
+    assert (
+        renderers.render("haenyeo", GAME.view(first, other)).png
+        == renderers.render("haenyeo", GAME.view(second, other)).png
+    )
+    # while the seat's own picture does
+    assert (
+        renderers.render("haenyeo", GAME.view(first, seat)).png
+        != renderers.render("haenyeo", GAME.view(second, seat)).png
+    )
+
+
+def test_every_actions_decision_is_drawn() -> None:
+    """Each kind of waiting decision (zone 0, harvest, bonuses) gets a board and a picture."""
+    seen: set[str] = set()
+    rng = random.Random(4)
+    for seed in range(6):
+        state = GAME.new(3, seed=seed)
+        while GAME.to_act(state) and len(seen) < 4:
+            view = GAME.view(state, None)
+            waiting = (view.get("current") or {}).get("waiting_for")
+            if waiting and waiting["decision"] not in seen:
+                seen.add(waiting["decision"])
+                board = renderers.render("haenyeo", view)
+                check(board, haenyeo.BOARD_H)
+                assert haenyeo.DECISIONS[waiting["decision"]] in board.alt
+                check(renderers.render("haenyeo", GAME.view(state, waiting["seat"])), haenyeo.PRIVATE_H)
+            seat = min(GAME.to_act(state))
+            state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, rng))
+    assert {"zone0", "harvest"} <= seen
+
+
+def test_not_a_haenyeo_view_is_a_clear_error() -> None:
+    with pytest.raises(common.RenderError, match="not a Haenyeo view"):
+        renderers.render("haenyeo", {"game": "jeju"})
+
+
+def test_a_spectators_view_gets_the_board() -> None:
+    state = random_states(3, seed=4, moments=1)[0]
+    spectator = renderers.render("haenyeo", GAME.view(state, 7))
+    assert spectator.png == renderers.render("haenyeo", GAME.view(state, None)).png
+
+
+def test_every_item_sprite_is_drawn() -> None:
+    from renderers import haenyeo_sprites as sprites
+
+    for key in [*sprites.ITEM_COLOURS, "unknown"]:
+        for faded in (False, True):
+            sprite = sprites.item_image(key, 40, faded)
+            assert sprite.size == (40, 40) and sprite.getbbox() is not None
+    for owner in (0, 4, "npc"):
+        assert sprites.creature_image(owner, 30).getbbox() is not None
+        assert sprites.diver_image(owner, 18).getbbox() is not None
