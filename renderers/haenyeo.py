@@ -132,6 +132,20 @@ def _part(zone: int) -> str:
 # --------------------------------------------------------------------------- words
 
 
+def _score(view: dict, seat: int, p: dict) -> int:
+    """The final score once the game is over (bonuses included), else the rounds scored so far."""
+    result = view.get("result")
+    if isinstance(result, dict):
+        scores = result.get("scores") or []
+        if 0 <= seat < len(scores):
+            return int(scores[seat])
+    return int(p.get("score_so_far", 0))
+
+
+def _alt_letter(owner: int | str | None) -> str:
+    return "NPC" if owner == "npc" else owner_letter(owner) if owner is not None else "?"
+
+
 def _who(owner: int | str, names: Sequence[object] | None) -> str:
     return "the NPC" if owner == "npc" else seat_label(int(owner), names)
 
@@ -182,6 +196,14 @@ def short_status(view: dict) -> str:
     if phase == "select":
         return f"{head} · choosing cards"
     return f"{head} · zone {(view.get('current') or {}).get('zone', 0)}"
+
+
+def _connection_words(reach: int) -> str:
+    if reach >= 11:
+        return "all zones connected"
+    if reach <= 0:
+        return "only zone 0 connected, 1+ cut off"
+    return f"connected: zones 0–{reach}, {reach + 1}+ cut off"
 
 
 # --------------------------------------------------------------------------- static layer
@@ -447,23 +469,24 @@ def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
                 pad=4,
             )
     else:
-        draw_text(draw, (x0, y), "Game over: final scores below", "bold", 26, INK, "lm")
+        draw_text(draw, (x0, y), "Game over: final scores", "bold", 26, INK, "lm")
     y += 40
     reach = view.get("reach")
     if view.get("revealed") and isinstance(reach, int):
-        words = "all zones connected" if reach >= 11 else f"connected: zones 0–{reach}"
-        if reach < 11:
-            words += f", {reach + 1}+ cut off"
+        words = _connection_words(reach)
         text_in_box(draw, (x0 - 8, y - 18, x1, y + 18), words, "regular", 26, 18, INK, "left", pad=8)
     else:
         draw_text(draw, (x0, y), "connection shown at the reveal", "regular", 24, MUTED, "lm")
     y += 38
-    cards = view.get("sea_cards") or {}
-    text = (
-        f"Sea cards {cards.get('shallow', '?')} + {cards.get('deep', '?')}; "
-        f"decks {cards.get('shallow_left', 0)} + {cards.get('deep_left', 0)} left"
-    )
-    text_in_box(draw, (x0 - 8, y - 18, x1, y + 18), text, "regular", 24, 18, MUTED, "left", pad=8)
+    # legend: a diver is the seat's token, a creature a fish with the owner's letter
+    seat = 0
+    paste_centred(image, diver_image(seat, 14), (x0 + 14, y))
+    x = x0 + 34 + draw_text(draw, (x0 + 34, y), "diver", "regular", 24, INK, "lm") + 18
+    paste_centred(image, creature_image(seat, 26), (x + 20, y))
+    x += 44 + draw_text(draw, (x + 44, y), "creature", "regular", 24, INK, "lm") + 18
+    if view.get("npc"):
+        paste_centred(image, diver_image("npc", 14), (x + 14, y))
+        draw_text(draw, (x + 34, y), "NPC", "regular", 24, INK, "lm")
 
 
 # --------------------------------------------------------------------------- players' sheets (board)
@@ -492,7 +515,7 @@ def _draw_sheets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
             width=6 if hot else 2,
         )
         paste_centred(image, token_image(seat, 18), (x0 + 28, top + 28))
-        score = f"{p.get('score_so_far', 0)}" + (" pts" if width >= 320 else "")
+        score = f"{_score(view, seat, p)}" + (" pts" if width >= 320 else "")
         draw.text((x1 - 12, top + 28), score, font=font("bold", 32), fill=INK, anchor="rm")
         score_w = text_width(score, "bold", 32)
         text_in_box(
@@ -589,10 +612,9 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     if isinstance(first, int):
         parts.append(f"First player {_who(first, names)}.")
     players = view.get("players") or []
-    scores = [
-        f"{_who(int(p.get('seat', i)), names)} {p.get('score_so_far', 0)}" for i, p in enumerate(players)
-    ]
-    parts.append("Scores so far: " + "; ".join(scores) + ".")
+    scores = [f"{_who(int(p.get('seat', i)), names)} {_score(view, i, p)}" for i, p in enumerate(players)]
+    final = isinstance(view.get("result"), dict)
+    parts.append(("Final scores: " if final else "Scores so far: ") + "; ".join(scores) + ".")
     if view.get("phase") == "select":
         waiting = [_who(s, names) for s in view.get("to_act") or []]
         if waiting:
@@ -600,15 +622,11 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     reach = view.get("reach")
     zones = view.get("zones") or []
     if view.get("revealed") and isinstance(reach, int):
-        parts.append(
-            "All zones connected."
-            if reach >= 11
-            else f"Connected zones 0–{reach}; zone {reach + 1} and deeper cut off."
-        )
+        parts.append(_connection_words(reach).capitalize() + ".")
         placed = []
         for z in zones:
-            who = [owner_letter(d) for d in z.get("divers") or []]
-            pets = [f"{c.get('kind')} {owner_letter(c.get('owner'))}" for c in z.get("creatures") or []]
+            who = [_alt_letter(d) for d in z.get("divers") or []]
+            pets = [f"{c.get('kind')} {_alt_letter(c.get('owner'))}" for c in z.get("creatures") or []]
             words = ([f"divers {' '.join(who)}"] if who else []) + (
                 [f"creatures {', '.join(pets)}"] if pets else []
             )
@@ -622,13 +640,18 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
         for slot in z.get("slots") or []:
             words = " + ".join(item_word(str(i)) for i in slot.get("items") or [])
             if slot.get("taken_by") is not None:
-                words += f" (taken by {owner_letter(slot['taken_by'])})"
+                words += f" (taken by {_alt_letter(slot['taken_by'])})"
             slots.append(words)
         if slots:
             sea.append(f"{z.get('zone')}: " + ", ".join(slots))
     sheets = [f"{_who(int(p.get('seat', i)), names)}: {_sheet_words(p, view)}" for i, p in enumerate(players)]
     parts.append("Sheets: " + ". ".join(sheets) + ".")
-    parts.append("Sea (taken slots marked): " + "; ".join(sea) + ".")
+    cards = view.get("sea_cards") or {}
+    parts.append(
+        f"Sea cards {cards.get('shallow', '?')} (zones 1–4) and {cards.get('deep', '?')} (5–10): "
+        + "; ".join(sea)
+        + "."
+    )
     return parts
 
 
@@ -677,8 +700,8 @@ def _draw_hand(image: Image.Image, draw: ImageDraw.ImageDraw, you: dict, seat: i
             (x0, y0, x1, y1),
             radius=12,
             fill=fill,
-            outline=GOLD if chosen else style.colour,
-            width=7 if chosen else 4,
+            outline=INK if chosen else style.colour,
+            width=7 if chosen else 3,
         )
         cx = (x0 + x1) / 2
         draw.text((cx, y0 + 36), str(zone), font=font("bold", 46), fill=ink_on(fill), anchor="mm")
@@ -849,7 +872,8 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     if view.get("phase") == "select" and not you.get("confirmed"):
         sub = f"{label}: choose {you.get('must_select', 2)} cards"
     else:
-        sub = f"{label} · {status_text(view, names)}"
+        asked = ((view.get("current") or {}).get("waiting_for") or {}).get("seat") == seat
+        sub = f"{label}: your move" if asked else f"{label} · {short_status(view)}"
     text_in_box(draw, (860, 0, WIDTH - 16, TITLE_H), sub, "bold", 32, 20, WHITE, "right")
     _draw_hand(image, draw, you, seat)
     _draw_own_sheet(image, draw, view, me, seat, names)

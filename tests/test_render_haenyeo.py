@@ -51,8 +51,10 @@ def test_public_and_private_pictures_through_a_game(seats: int, seed: int) -> No
         check(board, haenyeo.BOARD_H)
         assert board.filename == "haenyeo-board.png"
         assert board.alt.startswith("Haenyeo board.")
+        final = public.get("result")
         for player in public["players"]:
-            assert f"{common.seat_label(player['seat'], names)} {player['score_so_far']}" in board.alt
+            score = final["scores"][player["seat"]] if final else player["score_so_far"]
+            assert f"{common.seat_label(player['seat'], names)} {score}" in board.alt
         for seat in range(seats):
             own = renderers.render("haenyeo", GAME.view(state, seat), names)
             check(own, haenyeo.PRIVATE_H)
