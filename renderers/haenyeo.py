@@ -132,6 +132,13 @@ def _part(zone: int) -> str:
 # --------------------------------------------------------------------------- words
 
 
+def _score_words(view: dict, me: dict) -> str:
+    seat = int(me.get("seat", 0))
+    if isinstance(view.get("result"), dict):
+        return f"Final score {_score(view, seat, me)}"
+    return f"Score so far {me.get('score_so_far', 0)}"
+
+
 def _score(view: dict, seat: int, p: dict) -> int:
     """The final score once the game is over (bonuses included), else the rounds scored so far."""
     result = view.get("result")
@@ -826,7 +833,7 @@ def _draw_own_side(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, me
     y += 5 * 40 + 16
     scores = me.get("round_scores") or {}
     words = "  ".join(f"R{r}: {scores.get(str(r), '–')}" for r in view.get("scoring_rounds") or (3, 6, 8))
-    draw_text(draw, (x0, y + 14), f"Score so far {me.get('score_so_far', 0)}", "bold", 28, INK, "lm")
+    draw_text(draw, (x0, y + 14), _score_words(view, me), "bold", 28, INK, "lm")
     y += 44
     text_in_box(draw, (x0 - 8, y, x1, y + 34), words, "regular", 26, 18, INK, "left")
     y += 40
@@ -890,7 +897,7 @@ def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     parts = [
         f"Your Haenyeo picture, {_who(seat, names)}. {status_text(view, names)}.",
         f"Your diving cards: {state}; selected zones {selected}.",
-        f"Score so far {me.get('score_so_far', 0)}.",
+        f"{_score_words(view, me)}.",
         f"Your sheet: {_sheet_words(me, view)}.",
     ]
     if me.get("trash"):
