@@ -689,7 +689,10 @@ def _draw_hand(image: Image.Image, draw: ImageDraw.ImageDraw, you: dict, seat: i
     selected = set(you.get("selected") or [])
     must = int(you.get("must_select", 2))
     confirmed = bool(you.get("confirmed"))
-    head = f"Your diving cards: choose {must}" if not confirmed else "Your diving cards: confirmed"
+    if you.get("phase_revealed"):
+        head = "Your diving cards this round"
+    else:
+        head = f"Your diving cards: choose {must}" if not confirmed else "Your diving cards: confirmed"
     draw_text(draw, (40, CARD_TOP + 30), head, "bold", 30, INK, "lm")
     note = f"selected {len(selected)} of {must}"
     draw_text(draw, (WIDTH - 40, CARD_TOP + 30), note, "bold", 28, GOLD if selected else MUTED, "rm")
@@ -730,6 +733,14 @@ def _draw_own_sheet(
     y = SHEET_TOP + 30
     paste_centred(image, token_image(seat, 18), (x0 + 18, y))
     draw_text(draw, (x0 + 46, y), "Your sheet", "bold", 30, INK, "lm")
+    current = view.get("current") or {}
+    waiting = current.get("waiting_for") or {}
+    if waiting.get("seat") == seat:
+        ask = DECISIONS.get(waiting.get("decision"), "to choose").removeprefix("to ")
+        text = f"Your move in zone {current.get('zone', 0)}: {ask}"
+        box = (x0 + 240, y - 22, 868, y + 22)
+        draw.rounded_rectangle(box, radius=10, fill=HIGHLIGHT, outline=INK, width=2)
+        text_in_box(draw, box, text, "bold", 26, 18, INK, "center", pad=8)
     # seafood tracks, space by space
     y = SHEET_TOP + 78
     box = 30
@@ -882,10 +893,19 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
         asked = ((view.get("current") or {}).get("waiting_for") or {}).get("seat") == seat
         sub = f"{label}: your move" if asked else f"{label} · {short_status(view)}"
     text_in_box(draw, (860, 0, WIDTH - 16, TITLE_H), sub, "bold", 32, 20, WHITE, "right")
-    _draw_hand(image, draw, you, seat)
+    _draw_hand(image, draw, {**you, "phase_revealed": bool(view.get("revealed"))}, seat)
     _draw_own_sheet(image, draw, view, me, seat, names)
     _draw_own_side(image, draw, view, me)
     return picture(image, private_alt(view, names), f"haenyeo-seat-{player(seat).letter}.png")
+
+
+def _ask_words(view: dict, seat: int) -> str:
+    current = view.get("current") or {}
+    waiting = current.get("waiting_for") or {}
+    if waiting.get("seat") != seat:
+        return ""
+    ask = DECISIONS.get(waiting.get("decision"), "to choose").removeprefix("to ")
+    return f"Your move in zone {current.get('zone', 0)}: {ask}."
 
 
 def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
@@ -897,6 +917,7 @@ def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     parts = [
         f"Your Haenyeo picture, {_who(seat, names)}. {status_text(view, names)}.",
         f"Your diving cards: {state}; selected zones {selected}.",
+        _ask_words(view, seat),
         f"{_score_words(view, me)}.",
         f"Your sheet: {_sheet_words(me, view)}.",
     ]
