@@ -571,15 +571,10 @@ def _draw_sheets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
             paste_centred(image, item_image(key, 30), (x0 + 24, y))
             text_in_box(draw, (x0 + 40, y - 17, x1 - 4, y + 17), text, "regular", 26, 18, INK, "left", pad=4)
             y += 36
-        if select:
-            mark = "✓ ready" if p.get("confirmed") else "choosing…"
-            draw.text(
-                (x1 - 12, top + 62),
-                mark,
-                font=font("bold", 22),
-                fill=(30, 110, 40) if p.get("confirmed") else MUTED,
-                anchor="ra",
-            )
+        if select and p.get("confirmed"):  # a green tick on the token: cards locked in
+            bx, by = x0 + 44, top + 44
+            draw.ellipse((bx - 13, by - 13, bx + 13, by + 13), fill=(30, 130, 50), outline=WHITE, width=2)
+            draw.text((bx, by), "✓", font=font("bold", 20), fill=WHITE, anchor="mm")
 
 
 # --------------------------------------------------------------------------- public board
