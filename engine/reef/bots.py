@@ -32,6 +32,7 @@ from engine.reef.components import (
     SECTION_COINS,
     SECTION_MULT,
     SECTIONS,
+    SHELL_PAIRS,
     Placement,
     Ruin,
 )
@@ -41,6 +42,7 @@ from engine.reef.sheet import (
     Sheet,
     atoll_singles,
     barrier_cells,
+    completed_lines,
     die_value,
     legal_slots,
 )
@@ -305,38 +307,56 @@ def _best_shape(reef: int, value: int, lucky: int, left: int) -> Placement | Non
     return found
 
 
-def _targets(sheet: Sheet, index: int, reef_key: str, left: int) -> list[list[Act]]:
-    """Every way to place die ``index`` as it shows now (a pick and what follows)."""
+def _gains(sheet: Sheet, index: int, value: int, reef_key: str, left: int) -> list[tuple[float, list[Act]]]:
+    """Every way to place die ``index`` showing ``value``, with what it adds to `evaluate`.
+
+    The gains are worked out from the parts of `evaluate` a placement changes
+    (one ruin, the reef, the lucky number, shells), so no sheet is built."""
     die = sheet.dice[index]
-    value = die_value(die)
-    out: list[list[Act]] = []
+    lucky_bonus = LUCKY_COINS if sheet.lucky and value == sheet.lucky else 0
+    out: list[tuple[float, list[Act]]] = []
     pick = act("pick", index)
     ruins = range(len(RUINS)) if die[1] != "hydra" else ([sheet.main - 1] if sheet.main > 0 else [])
     for r in ruins:
-        for slot in legal_slots(RUINS[r], sheet.ruins[r], value):
-            out.append([pick, act("write", r + 1, slot)])
+        slots = sheet.ruins[r]
+        crossed = sheet.ench[r]
+        now = _ruin_part(r, slots, crossed, left)
+        for slot in legal_slots(RUINS[r], slots, value):
+            after = (*slots[:slot], value, *slots[slot + 1 :])
+            gain = _ruin_part(r, after, crossed, left) - now + lucky_bonus
+            out.append((gain, [pick, act("write", r + 1, slot)]))
+    reef_now = _reef_hope(reef_key, sheet.reef, left)
     if reef_key == turn.BARRIER_KEY:
         for cell in barrier_cells(sheet.reef, value):
-            out.append([pick, act("mark", cell)])
+            after = sheet.reef | 1 << cell
+            pearls = sum(completed_lines(sheet.reef, after, BARRIER.row_masks, BARRIER.col_masks))
+            if cell in BARRIER.highlighted:
+                pearls += BARRIER.pearls_highlight
+            gain = _reef_hope(reef_key, after, left) - reef_now + pearls * PEARL_WORTH + lucky_bonus
+            out.append((gain, [pick, act("mark", cell)]))
     else:
         placement = _best_shape(sheet.reef, value, sheet.lucky, left)
         if placement is not None:
-            out.append([pick, act("shape", placement.orient), act("place", placement.anchor)])
+            gain = _atoll_score(sheet.reef, placement.mask, value, sheet.lucky, left) - reef_now
+            out.append((gain, [pick, act("shape", placement.orient), act("place", placement.anchor)]))
         singles = atoll_singles(sheet.reef)
         if len(singles) >= 2:
-            # the two single blocks: the pair that completes most lines, else the first free cells
-            out.append([pick, act("singles"), act("place", singles[0]), act("place", singles[1])])
-    out.append([pick, act("trade")])
+            mask = 1 << singles[0] | 1 << singles[1]
+            gain = _atoll_score(sheet.reef, mask, 0, sheet.lucky, left) - reef_now
+            out.append((gain, [pick, act("singles"), act("place", singles[0]), act("place", singles[1])]))
+    trade = SHELL_WORTH * min(1.0, left / 4) if sheet.shells < SHELL_PAIRS else 0.0
+    out.append((trade, [pick, act("trade")]))
     return out
 
 
 def _best_placement(sheet: Sheet, reef_key: str, left: int) -> tuple[list[Act], Sheet] | None:
-    """The single best next die placement (with up to two shells), or None when all dice are used."""
+    """The single best next die placement (with up to one shell), or None when all dice are used."""
     unused = [i for i, d in enumerate(sheet.dice) if not d[3]]
     if not unused:
         return None
-    best: tuple[float, list[Act], Sheet] | None = None
-    seen: set[tuple[int, str]] = set()
+    best: tuple[float, list[Act]] | None = None
+    seen: set[tuple[int, bool]] = set()
+    shell_cost = SHELL_WORTH * min(1.0, left / 4)
     for i in unused:
         die = sheet.dice[i]
         key = (die_value(die), die[1] == "hydra")
@@ -347,14 +367,12 @@ def _best_placement(sheet: Sheet, reef_key: str, left: int) -> tuple[list[Act], 
             shells = _adjust(sheet, i, delta) if delta else []
             if shells is None:
                 continue
-            start = _run(sheet, shells, reef_key) if shells else sheet
-            for steps in _targets(start, i, reef_key, left):
-                after = _run(start, steps, reef_key)
-                score = evaluate(after, reef_key, left)
+            for gain, steps in _gains(sheet, i, key[0] + delta, reef_key, left):
+                score = gain - abs(delta) * shell_cost
                 if best is None or score > best[0] + 1e-9:
-                    best = (score, shells + steps, after)
+                    best = (score, shells + steps)
     assert best is not None
-    return best[1], best[2]
+    return best[1], _run(sheet, best[1], reef_key)
 
 
 def _finish(sheet: Sheet, reef_key: str, left: int, plan: list[Act]) -> Sheet:

@@ -196,8 +196,9 @@ class Space:
         return int(self.boon[1:]) if self.boon and self.boon.startswith("x") else 1
 
     def text(self) -> str:
+        coins = f"{self.coins} coin{'' if self.coins == 1 else 's'}"
         if self.boon is None:
-            return f"{self.coins} coins"
+            return coins
         if self.boon == "die":
             extra = f"a boon die of {self.value}"
         elif self.boon == "shells":
@@ -206,7 +207,7 @@ class Space:
             extra = "a pearl"
         else:
             extra = f"a {self.boon} multiplier"
-        return f"{self.coins} coins and {extra}"
+        return f"{coins} and {extra}"
 
 
 @dataclass(frozen=True)

@@ -355,7 +355,7 @@ def label(state, seat: int, action: Act) -> str:
     if kind == "shell":
         die = sheet.dice[action.a]
         v = die_value(die)
-        return f"Spend 2 shells: turn the {v} into {v + action.b}"
+        return f"Spend a pair of shells: turn the {v} into {v + action.b}"
     if kind == "unlock":
         return f"Search ruin {action.a} ({RUINS[action.a - 1].name}) with {_dice_words(sheet, action.b)}"
     if kind == "cast":
@@ -369,7 +369,7 @@ def label(state, seat: int, action: Act) -> str:
     die = sheet.dice[sheet.pick] if sheet.pick >= 0 else (0, "hydra", 0, False)
     value = die_value(die)
     if kind == "trade":
-        return f"Trade the {value} for 2 shells"
+        return f"Trade the {value} for a pair of shells"
     if kind == "write":
         ruin = RUINS[action.a - 1]
         row, col = ruin.row_of[action.b], ruin.col_of[action.b]
