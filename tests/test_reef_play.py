@@ -273,6 +273,22 @@ def test_greedy_plays_legal_deterministic_games_and_beats_random(reef):
     assert max(rand) <= 100  # random play rates Hydra Hatchling
 
 
+@pytest.mark.parametrize("reef", REEFS)
+def test_greedy_takes_over_a_half_played_round(reef):
+    rng = random.Random(4)
+    for seed in range(6):
+        state = GAME.new(1, seed, {"reef": reef})
+        for _ in range(3 + seed):  # the lucky number, then a few random steps of round 1
+            state, _ = GAME.apply(state, 0, RANDOM(GAME, state, 0, rng))
+        for _ in range(60):
+            if state.round > 1:
+                break
+            action = GREEDY(GAME, state, 0, rng)
+            assert action in GAME.legal_actions(state, 0)
+            state, _ = GAME.apply(state, 0, action)
+        assert state.round == 2, "greedy could not finish a round someone else started"
+
+
 def test_greedy_and_random_share_a_table():
     state = GAME.new(3, 77, {"reef": "arcane-atoll"})
     policies = {0: GREEDY, 1: RANDOM, 2: GREEDY}

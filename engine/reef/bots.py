@@ -479,18 +479,28 @@ LUCKY_CHOICE = 3
 
 
 def greedy_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
-    """Plan the round from its start, then play the plan one legal step at a time."""
+    """Plan the round from its start, then play the plan one legal step at a time.
+
+    If the seat has strayed from the plan (a player started the round, then a
+    bot took over), it re-plans from where the sheet stands; a die already
+    picked is kept when the new plan places it first, and put back otherwise."""
     legal = game.legal_actions(state, seat)
     if state.phase == "lucky":
         return act("lucky", LUCKY_CHOICE) if act("lucky", LUCKY_CHOICE) in legal else legal[0]
     sheet = state.sheets[seat]
     left = ROUNDS - state.round
-    for origin in (state.bases[seat], sheet):
+    origins = [state.bases[seat]]
+    if sheet.pick >= 0:
+        origins.append(sheet._replace(pick=-1, mode=0))
+    else:
+        origins.append(sheet)
+    for origin in origins:
         steps, trail = plan_round(origin, state.reef, left)
         for k, before in enumerate(trail):
             if before == sheet and steps[k] in legal:
                 return steps[k]
-    # Should not happen: fall back to the first step that makes progress.
+    if act("unpick") in legal:
+        return act("unpick")
     forward = [a for a in legal if a.kind not in UNDO_KINDS]
     return forward[0] if forward else legal[0]
 
