@@ -333,7 +333,11 @@ def _shape_picture(value: int, orient: int) -> str:
 
 
 def _dice_words(sheet: Sheet, mask: int) -> str:
-    return " + ".join(str(die_value(sheet.dice[i])) for i in range(len(sheet.dice)) if mask >> i & 1)
+    words = []
+    for i, die in enumerate(sheet.dice):
+        if mask >> i & 1:
+            words.append(("" if die[1] == "hydra" else "boon ") + str(die_value(die)))
+    return " + ".join(words)
 
 
 def label(state, seat: int, action: Act) -> str:
