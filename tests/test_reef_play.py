@@ -317,3 +317,12 @@ def test_the_view_shape_in_every_phase():
     assert "shapes" in sheet["reef"] and "textures" in view["board"]["reef"]
     assert "you" not in GAME.view(state, None)
     assert GAME.summary(state)
+
+
+def test_text_form_reads_from_views_only():
+    from engine.reef.text import table_text
+
+    state = GAME.new(2, 8, {"reef": "arcane-atoll"})
+    state = play_out(GAME, state, lambda _s: RANDOM, random.Random(8))
+    text = table_text(GAME.view(state, None))
+    assert "Seat 2" in text and "Arcane Atoll" in text and "Ruin 6 Pyramid of the Deep" in text
