@@ -1,0 +1,171 @@
+"""The game host's entry point: configuration, the bot, and startup.
+
+``create_bot(config)`` builds the bot with its dependencies handed in, so the
+tests and ``main()`` build it the same way. Run ``python bot.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import signal
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+from discord.ext import commands
+
+from hosting.errors import SchemaTooNew
+from hosting.service import TableService
+from hosting.store import Store
+
+log = logging.getLogger("seagames")
+
+EXTENSIONS = ("cogs.lobby",)
+DEFAULT_DATABASE = Path("var") / "seagames.sqlite3"
+# Three base64url parts separated by dots; Discord's token shape.
+TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
+
+MISSING_TOKEN_HELP = """\
+The bot needs a Discord bot token and none was found{detail}.
+Set DISCORD_TOKEN in the environment or in a .env file next to bot.py, for example:
+    DISCORD_TOKEN=your-token-here
+Get a token at https://discord.com/developers/applications: create an application,
+open its Bot page and press "Reset Token". The README explains the whole set-up."""
+
+
+class ConfigError(Exception):
+    """The configuration cannot work; the message says what to set."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the bot is configured with."""
+
+    token: str = ""
+    database: Path = DEFAULT_DATABASE
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+
+
+def read_dotenv(path: Path) -> dict[str, str]:
+    """Read KEY=VALUE lines from a .env file (comments and blank lines skipped)."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
+    return values
+
+
+def load_config(environ: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Config:
+    """Configuration from the environment, falling back to a .env file.
+
+    Raises `ConfigError` with a message for the admin when something is missing or malformed.
+    """
+    values = read_dotenv(dotenv) if dotenv else {}
+    values.update(os.environ if environ is None else environ)
+    token = values.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(MISSING_TOKEN_HELP.format(detail=""))
+    if not TOKEN_SHAPE.match(token):
+        raise ConfigError(
+            MISSING_TOKEN_HELP.format(detail=" (DISCORD_TOKEN is set, but it is not a bot token)")
+        )
+    guild = values.get("DEV_GUILD_ID", "").strip()
+    if guild and not guild.isdigit():
+        raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}.")
+    level = values.get("LOG_LEVEL", "INFO").strip().upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+    return Config(
+        token=token,
+        database=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
+        dev_guild_id=int(guild) if guild else None,
+        log_level=level,
+    )
+
+
+class GameBot(commands.Bot):
+    """The game host: the database and the table service are its dependencies."""
+
+    def __init__(self, config: Config) -> None:
+        intents = discord.Intents.default()  # no privileged intents: everything is slash commands
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+        )
+        self.config = config
+        self.store: Store | None = None
+        self.tables: TableService | None = None
+
+    async def setup_hook(self) -> None:
+        """Open the database, load the cogs and sync the slash commands."""
+        self.store = await Store.open(self.config.database)
+        self.tables = TableService(self.store)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        if self.config.dev_guild_id:
+            guild = discord.Object(self.config.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def close(self) -> None:
+        """Stop, then close the database."""
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+
+    async def on_ready(self) -> None:
+        """Log where the bot is."""
+        log.info("logged in as %s in %d servers", self.user, len(self.guilds))
+
+
+def create_bot(config: Config) -> GameBot:
+    """Build the bot for a configuration (tests pass one with a temporary database)."""
+    return GameBot(config)
+
+
+async def run(config: Config) -> None:
+    """Run until Ctrl-C or SIGTERM, then shut down cleanly."""
+    bot = create_bot(config)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    async with bot:
+        await bot.start(config.token)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the process exit status."""
+    try:
+        config = load_config()
+    except ConfigError as error:
+        print(error, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(run(config))
+    except discord.LoginFailure:
+        print(MISSING_TOKEN_HELP.format(detail=" (Discord refused DISCORD_TOKEN)"), file=sys.stderr)
+        return 2
+    except SchemaTooNew as error:
+        print(error, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Discord layer: cogs translate interactions into service calls and results into messages."""

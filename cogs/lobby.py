@@ -1,0 +1,180 @@
+"""The lobby: /play opens a table in a thread; Join, Leave, Add bot, Start and Cancel.
+
+Every button is a `DynamicItem` whose custom_id carries the table id, so the
+lobby keeps working after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from cogs.common import NO_PINGS, answer_error, can_manage, reply, table_link, tables
+from hosting.store import ACTIVE, LOBBY, TableRecord
+
+log = logging.getLogger(__name__)
+
+LOBBY_BUTTONS = {
+    # verb: (label, style)
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "bot": ("Add bot", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "cancel": ("Cancel", discord.ButtonStyle.danger),
+}
+
+
+def lobby_embed(table: TableRecord) -> discord.Embed:
+    """The lobby message's card: the game, who is seated, and what happens next."""
+    game = engine.get(table.game)
+    seated = "\n".join(
+        f"{s.seat + 1}. {'🤖 ' + s.name if s.is_bot else f'<@{s.user_id}>'}"
+        + (" (host)" if s.user_id == table.host_id else "")
+        for s in table.seats
+    )
+    embed = discord.Embed(
+        title=f"{game.title} — table #{table.id}",
+        description=seated or "Nobody is seated.",
+        colour=discord.Colour.teal(),
+    )
+    if table.options:
+        embed.add_field(name="Options", value=", ".join(f"{k}: {v}" for k, v in table.options.items()))
+    if table.status == LOBBY:
+        seats = (
+            f"{game.min_seats}–{game.max_seats}" if game.min_seats != game.max_seats else str(game.min_seats)
+        )
+        embed.set_footer(text=f"{len(table.seats)} seated · {seats} players · the host starts the game")
+    else:
+        embed.set_footer(text=f"This table is {table.status}.")
+    return embed
+
+
+def lobby_view(table: TableRecord) -> discord.ui.View:
+    """The lobby buttons (none once the lobby is closed)."""
+    view = discord.ui.View(timeout=None)
+    if table.status == LOBBY:
+        for verb in LOBBY_BUTTONS:
+            view.add_item(LobbyButton(verb, table.id))
+    return view
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<verb>[a-z]+):(?P<table>\d+)"
+):
+    """One lobby button; its custom_id is ``lobby:<verb>:<table id>``."""
+
+    def __init__(self, verb: str, table_id: int) -> None:
+        label, style = LOBBY_BUTTONS.get(verb, ("?", discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"lobby:{verb}:{table_id}"))
+        self.verb = verb
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match
+    ) -> LobbyButton:
+        """Rebuild the button from its custom_id (after a restart too)."""
+        return cls(match["verb"], int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Join, leave, add a bot, start or cancel, then refresh the lobby message."""
+        service = tables(interaction)
+        user = interaction.user
+        try:
+            if self.verb == "join":
+                table = await service.join(self.table_id, user.id, user.display_name)
+            elif self.verb == "leave":
+                table = await service.leave(self.table_id, user.id)
+            elif self.verb == "bot":
+                table = await service.add_bot(self.table_id, user.id)
+            elif self.verb == "start":
+                table = await service.start(self.table_id, user.id)
+            elif self.verb == "cancel":
+                table = await service.cancel(self.table_id, user.id, can_manage=can_manage(interaction))
+            else:
+                await reply(interaction, "That button is not one of ours.")
+                return
+        except Exception as error:
+            await answer_error(interaction, error, self.table_id)
+            return
+        await interaction.response.edit_message(embed=lobby_embed(table), view=lobby_view(table))
+        if table.status == ACTIVE:
+            interaction.client.dispatch("table_started", table)
+
+
+GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in engine.games()]
+
+
+class Lobby(commands.Cog):
+    """Opening tables and finding them again."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="play")
+    @app_commands.guild_only()
+    @app_commands.describe(game="Which game to set up a table for")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def play(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        """Open a table for a game in a new thread; others join with the Join button."""
+        await interaction.response.defer(thinking=True)
+        service = tables(interaction)
+        try:
+            table = await service.create_table(
+                game_key=game.value,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+            )
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        title = engine.get(table.game).title
+        where = await self._open_thread(interaction, f"{title} #{table.id}")
+        lobby = await where.send(embed=lobby_embed(table), view=lobby_view(table), allowed_mentions=NO_PINGS)
+        await service.attach(table.id, thread_id=where.id, lobby_message_id=lobby.id)
+        table = await service.get(table.id)
+        await interaction.followup.send(
+            f"{interaction.user.mention} opened a table of **{title}**: join at {lobby.jump_url}",
+            allowed_mentions=NO_PINGS,
+        )
+
+    async def _open_thread(self, interaction: discord.Interaction, name: str) -> discord.abc.Messageable:
+        """A new public thread in the channel, or the channel itself where threads are not possible."""
+        channel = interaction.channel
+        if isinstance(channel, discord.TextChannel):
+            me = channel.guild.me
+            if me is not None and channel.permissions_for(me).create_public_threads:
+                try:
+                    return await channel.create_thread(
+                        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+                    )
+                except discord.HTTPException:
+                    log.warning("could not open a thread in channel %s; using the channel", channel.id)
+        return channel
+
+    @app_commands.command(name="games")
+    @app_commands.guild_only()
+    async def games(self, interaction: discord.Interaction) -> None:
+        """List your open tables in this server, with links."""
+        found = await tables(interaction).tables_of(interaction.user.id, guild_id=interaction.guild_id)
+        if not found:
+            await reply(interaction, "You have no open tables here. Start one with `/play`.")
+            return
+        lines = [
+            f"• **{engine.get(t.game).title}** #{t.id} — {'lobby' if t.status == LOBBY else 'playing'} — "
+            f"{table_link(t)}"
+            for t in found[:20]
+        ]
+        await reply(interaction, "Your open tables:\n" + "\n".join(lines))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the lobby cog and its persistent buttons."""
+    bot.add_dynamic_items(LobbyButton)
+    await bot.add_cog(Lobby(bot))

@@ -1,0 +1,421 @@
+"""The store: the only code that speaks SQL.
+
+SQLite through aiosqlite, in WAL mode. A table (one hosted game) has a row in
+``game_tables``, its seats in ``seats`` and its accepted actions in the
+append-only ``actions`` log. Every change to a table bumps its ``version`` in
+the same transaction, and a write that names a stale version is refused, so
+two racing clicks can never both apply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
+
+#: Forward migrations, applied in order at start. Index + 1 is the schema version.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE game_tables (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            game TEXT NOT NULL,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            thread_id INTEGER,
+            host_id INTEGER NOT NULL,
+            status TEXT NOT NULL,
+            options TEXT NOT NULL DEFAULT '{}',
+            seed INTEGER,
+            version INTEGER NOT NULL DEFAULT 1,
+            moves INTEGER NOT NULL DEFAULT 0,
+            state TEXT,
+            result TEXT,
+            lobby_message_id INTEGER,
+            board_message_id INTEGER,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+        "CREATE INDEX game_tables_status ON game_tables (status, guild_id)",
+        """CREATE TABLE seats (
+            table_id INTEGER NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            user_id INTEGER,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            policy TEXT,
+            moves INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (table_id, seat)
+        )""",
+        "CREATE INDEX seats_user ON seats (user_id)",
+        """CREATE TABLE actions (
+            table_id INTEGER NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (table_id, seq)
+        )""",
+    ),
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+#: Statuses of a table's life. Lobby and active tables are "open".
+LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
+OPEN_STATUSES = (LOBBY, ACTIVE)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat at a table: a Discord member or a bot."""
+
+    seat: int
+    name: str
+    kind: str  # "human" or "bot"
+    user_id: int | None = None
+    policy: str | None = None
+    moves: int = 0  # actions this seat has made; part of its panels' freshness token
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a seat played by a policy."""
+        return self.kind == "bot"
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """One hosted game as stored."""
+
+    id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    host_id: int
+    status: str
+    options: dict[str, Any]
+    seed: int | None
+    version: int
+    moves: int
+    state: dict[str, Any] | None
+    result: dict[str, Any] | None
+    lobby_message_id: int | None
+    board_message_id: int | None
+    created_at: float
+    updated_at: float
+    seats: tuple[Seat, ...] = field(default_factory=tuple)
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        """The human seat this user holds, if any."""
+        return next((s for s in self.seats if s.user_id == user_id and not s.is_bot), None)
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    """One entry of a table's action log."""
+
+    seq: int
+    seat: int
+    action: dict[str, Any]
+    created_at: float
+
+
+_TABLE_COLUMNS = (
+    "id, game, guild_id, channel_id, thread_id, host_id, status, options, seed, version, moves, "
+    "state, result, lobby_message_id, board_message_id, created_at, updated_at"
+)
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class Store:
+    """Tables, seats and the action log in one SQLite file."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        # One connection serves every coroutine: transactions must not interleave.
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        """Open (creating if needed) the database and bring its schema up to date.
+
+        Raises `SchemaTooNew` when the file was written by a newer bot.
+        """
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await (await db.execute("PRAGMA journal_mode=WAL")).close()
+            await (await db.execute("PRAGMA synchronous=NORMAL")).close()
+            await (await db.execute("PRAGMA foreign_keys=ON")).close()
+            await (await db.execute("PRAGMA busy_timeout=5000")).close()
+            store = cls(db)
+            await store._migrate()
+        except BaseException:
+            await db.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        """Close the connection (checkpointing the WAL)."""
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        """The schema version stored in the file (SQLite's user_version)."""
+        async with self._db.execute("PRAGMA user_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0])
+
+    async def _migrate(self) -> None:
+        current = await self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise SchemaTooNew(
+                f"The database has schema version {current}, but this bot knows only up to "
+                f"{SCHEMA_VERSION}. Upgrade the bot, or point it at another database."
+            )
+        for version in range(current + 1, SCHEMA_VERSION + 1):
+            async with self._transaction():
+                for statement in MIGRATIONS[version - 1]:
+                    await self._run(statement)
+                await self._run(f"PRAGMA user_version = {version}")
+
+    async def _run(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
+        """Execute one statement and close its cursor; return (rowcount, lastrowid)."""
+        cursor = await self._db.execute(sql, params)
+        try:
+            return cursor.rowcount, cursor.lastrowid
+        finally:
+            await cursor.close()
+
+    @asynccontextmanager
+    async def _transaction(self):
+        async with self._lock:
+            await self._run("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self._run("ROLLBACK")
+                raise
+            await self._run("COMMIT")
+
+    # ------------------------------------------------------------------ reads
+
+    async def get_table(self, table_id: int) -> TableRecord:
+        """The table with that id; `TableNotFound` when there is none."""
+        async with self._db.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        if row is None:
+            raise TableNotFound()
+        return await self._record(row)
+
+    async def _record(self, row: Sequence[Any]) -> TableRecord:
+        async with self._db.execute(
+            "SELECT seat, name, kind, user_id, policy, moves FROM seats WHERE table_id = ? ORDER BY seat",
+            (row[0],),
+        ) as cursor:
+            seats = tuple(Seat(*seat_row) for seat_row in await cursor.fetchall())
+        return TableRecord(
+            id=row[0],
+            game=row[1],
+            guild_id=row[2],
+            channel_id=row[3],
+            thread_id=row[4],
+            host_id=row[5],
+            status=row[6],
+            options=json.loads(row[7]),
+            seed=row[8],
+            version=row[9],
+            moves=row[10],
+            state=_loads(row[11]),
+            result=_loads(row[12]),
+            lobby_message_id=row[13],
+            board_message_id=row[14],
+            created_at=row[15],
+            updated_at=row[16],
+            seats=seats,
+        )
+
+    async def tables_of_user(
+        self, user_id: int, *, statuses: Iterable[str] = OPEN_STATUSES, guild_id: int | None = None
+    ) -> list[TableRecord]:
+        """Tables where the user holds a seat or is the host, newest first."""
+        status_list = list(statuses)
+        marks = ",".join("?" * len(status_list))
+        query = (
+            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE status IN ({marks}) AND "
+            "(host_id = ? OR id IN (SELECT table_id FROM seats WHERE user_id = ? AND kind = 'human'))"
+        )
+        params: list[Any] = [*status_list, user_id, user_id]
+        if guild_id is not None:
+            query += " AND guild_id = ?"
+            params.append(guild_id)
+        query += " ORDER BY id DESC"
+        async with self._db.execute(query, params) as cursor:
+            rows = await cursor.fetchall()
+        return [await self._record(row) for row in rows]
+
+    async def actions(self, table_id: int) -> list[LoggedAction]:
+        """A table's whole action log, in order."""
+        async with self._db.execute(
+            "SELECT seq, seat, action, created_at FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [LoggedAction(seq, seat, json.loads(action), at) for seq, seat, action, at in rows]
+
+    # ----------------------------------------------------------------- writes
+
+    async def create_table(
+        self,
+        *,
+        game: str,
+        guild_id: int | None,
+        channel_id: int,
+        host: Seat,
+        options: dict[str, Any],
+        now: float,
+    ) -> TableRecord:
+        """A new table in the lobby, its host in seat 0."""
+        async with self._transaction():
+            _, table_id = await self._run(
+                "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, options, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game, guild_id, channel_id, host.user_id, LOBBY, _dumps(options), now, now),
+            )
+            await self._write_seats(table_id, [host])
+        return await self.get_table(table_id)
+
+    async def _write_seats(self, table_id: int, seats: Sequence[Seat]) -> None:
+        await self._run("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        await (
+            await self._db.executemany(
+                "INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, s.seat, s.name, s.kind, s.user_id, s.policy, s.moves) for s in seats],
+            )
+        ).close()
+
+    async def _bump(self, table_id: int, expected_version: int, now: float, **columns: Any) -> None:
+        """Bump the version if it is still ``expected_version`` and set ``columns``."""
+        sets = "".join(f", {name} = ?" for name in columns)
+        rowcount, _ = await self._run(
+            f"UPDATE game_tables SET version = version + 1, updated_at = ?{sets} "
+            "WHERE id = ? AND version = ?",
+            (now, *columns.values(), table_id, expected_version),
+        )
+        if rowcount != 1:
+            async with self._db.execute("SELECT 1 FROM game_tables WHERE id = ?", (table_id,)) as check:
+                if await check.fetchone() is None:
+                    raise TableNotFound()
+            raise StaleVersion()
+
+    async def update_table(
+        self,
+        table_id: int,
+        expected_version: int,
+        *,
+        now: float,
+        seats: Sequence[Seat] | None = None,
+        status: str | None = None,
+        seed: int | None = None,
+        state: dict[str, Any] | None = None,
+    ) -> TableRecord:
+        """Change a table outside the action log (lobby seats, start, cancel), bumping its version."""
+        columns: dict[str, Any] = {}
+        if status is not None:
+            columns["status"] = status
+        if seed is not None:
+            columns["seed"] = seed
+        if state is not None:
+            columns["state"] = _dumps(state)
+        async with self._transaction():
+            await self._bump(table_id, expected_version, now, **columns)
+            if seats is not None:
+                await self._write_seats(table_id, seats)
+        return await self.get_table(table_id)
+
+    async def append_action(
+        self,
+        table_id: int,
+        expected_version: int,
+        *,
+        seat: int,
+        action: dict[str, Any],
+        state: dict[str, Any],
+        now: float,
+        result: dict[str, Any] | None = None,
+    ) -> int:
+        """Log one accepted action with the new snapshot, in one transaction; return the new version.
+
+        A finished game (``result`` given) is marked finished in the same write.
+        """
+        columns: dict[str, Any] = {"state": _dumps(state), "moves": None}
+        if result is not None:
+            columns.update(status=FINISHED, result=_dumps(result))
+        async with self._transaction():
+            async with self._db.execute("SELECT moves FROM game_tables WHERE id = ?", (table_id,)) as cursor:
+                row = await cursor.fetchone()
+            if row is None:
+                raise TableNotFound()
+            seq = row[0] + 1
+            columns["moves"] = seq
+            await self._bump(table_id, expected_version, now, **columns)
+            await self._run(
+                "INSERT INTO actions (table_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
+                (table_id, seq, seat, _dumps(action), now),
+            )
+            await self._run(
+                "UPDATE seats SET moves = moves + 1 WHERE table_id = ? AND seat = ?", (table_id, seat)
+            )
+        return expected_version + 1
+
+    async def set_messages(
+        self,
+        table_id: int,
+        *,
+        thread_id: int | None = None,
+        lobby_message_id: int | None = None,
+        board_message_id: int | None = None,
+    ) -> None:
+        """Remember where the table lives in Discord (no version bump: the game did not change)."""
+        columns = {
+            name: value
+            for name, value in (
+                ("thread_id", thread_id),
+                ("lobby_message_id", lobby_message_id),
+                ("board_message_id", board_message_id),
+            )
+            if value is not None
+        }
+        if not columns:
+            return
+        sets = ", ".join(f"{name} = ?" for name in columns)
+        async with self._transaction():
+            await self._run(f"UPDATE game_tables SET {sets} WHERE id = ?", (*columns.values(), table_id))
+
+    async def set_host(self, table_id: int, user_id: int) -> None:
+        """Hand the host role to another member."""
+        async with self._transaction():
+            await self._run("UPDATE game_tables SET host_id = ? WHERE id = ?", (user_id, table_id))
+
+    async def integrity_check(self) -> str:
+        """SQLite's ``PRAGMA integrity_check`` answer ("ok" when healthy)."""
+        async with self._db.execute("PRAGMA integrity_check") as cursor:
+            row = await cursor.fetchone()
+        return str(row[0])

@@ -1,0 +1,63 @@
+"""Shared fixtures: the real bot on a temporary database, against SimCord.
+
+Every test that uses ``simcord_env`` also has every JSON body the bot sent
+validated against Discord's OpenAPI description (see `openapi_check`).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from bot import Config, create_bot
+from tests.openapi_check import SPEC_PATH, OpenAPIChecker
+
+# The tiny test game is offered next to the real ones, so the lobby and the
+# service can be exercised on a game whose rules a test can predict.
+engine.GAME_PACKAGES.setdefault("takeaway", "tests.tinygame")
+
+TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    """A fresh database file for one test."""
+    return tmp_path / "tables.sqlite3"
+
+
+@pytest.fixture
+def make_bot(db_path):
+    """Build a new bot on the test's database (``env.restart_bot(make_bot())`` restarts it)."""
+    return lambda: create_bot(Config(token=TOKEN, database=db_path))
+
+
+@pytest.fixture
+def simcord_bot(make_bot):
+    """The bot SimCord runs."""
+    return make_bot()
+
+
+@pytest.fixture(scope="session")
+def openapi_checker():
+    """Discord's OpenAPI description, loaded once."""
+    if not SPEC_PATH.is_file():
+        return None
+    return OpenAPIChecker()
+
+
+@pytest.fixture(autouse=True)
+def _validate_requests(request, openapi_checker):
+    """After each SimCord test, check every request body against Discord's schema."""
+    if "simcord_env" not in request.fixturenames:
+        yield
+        return
+    env = request.getfixturevalue("simcord_env")
+    yield
+    if openapi_checker is None:
+        pytest.skip(f"Discord's OpenAPI description is not at {SPEC_PATH}; request bodies were not validated")
+    problems = [
+        problem
+        for entry in env.http_requests
+        for problem in openapi_checker.validate(entry.method, entry.path, entry.json)
+    ]
+    assert not problems, "requests that do not match Discord's API:\n" + "\n".join(problems)
