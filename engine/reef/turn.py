@@ -156,25 +156,34 @@ _SUBSETS = tuple(
 
 
 def _subsets(sheet: Sheet) -> list[tuple[int, int, int]]:
-    """(mask, sum, size) of every set of unused dice, one per distinct choice of values."""
+    """(mask, sum, size) of every set of unused dice, one per distinct set of values.
+
+    Between sets with the same values, the one using the most hydra dice is
+    kept: a boon die can do all a hydra die can and more, so it is better
+    left for later."""
     dice = sheet.dice
     unused = [i for i, d in enumerate(dice) if not d[3]]
-    keys = [(dice[i][0] + dice[i][2], dice[i][1] == "hydra") for i in unused]
-    distinct = len(set(keys)) == len(keys)
+    values = [dice[i][0] + dice[i][2] for i in unused]
+    hydra = [dice[i][1] == "hydra" for i in unused]
+    distinct = len(set(values)) == len(values)
+    best: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
     out: list[tuple[int, int, int]] = []
-    seen: set[tuple] = set()
     for _, positions in _SUBSETS[min(len(unused), 8)]:
-        if not distinct:
-            signature = tuple(sorted(keys[j] for j in positions))
-            if signature in seen:
-                continue
-            seen.add(signature)
         mask = 0
         total = 0
         for j in positions:
             mask |= 1 << unused[j]
-            total += keys[j][0]
-        out.append((mask, total, len(positions)))
+            total += values[j]
+        if distinct:
+            out.append((mask, total, len(positions)))
+            continue
+        signature = tuple(sorted(values[j] for j in positions))
+        count = sum(1 for j in positions if hydra[j])
+        kept = best.get(signature)
+        if kept is None or count > kept[0]:
+            best[signature] = (count, mask, total, len(positions))
+    if not distinct:
+        out = [(mask, total, size) for _, mask, total, size in best.values()]
     return out
 
 
