@@ -326,3 +326,42 @@ def test_text_form_reads_from_views_only():
     state = play_out(GAME, state, lambda _s: RANDOM, random.Random(8))
     text = table_text(GAME.view(state, None))
     assert "Seat 2" in text and "Arcane Atoll" in text and "Ruin 6 Pyramid of the Deep" in text
+
+
+def test_view_keys_match_the_documented_shape():
+    top = {
+        "game", "title", "phase", "to_act", "seats", "viewer", "round", "rounds", "reef", "reef_name",
+        "tracker", "tracker_name", "dice", "boon", "confirmed", "sheets", "board",
+    }  # fmt: skip
+    sheet_keys = {
+        "seat", "lucky", "shells", "shells_earned", "shells_spent", "pearls", "pearls_lost",
+        "pearl_bonuses", "pearl_coins", "ruins", "enchantments", "reef", "score", "changed",
+    }  # fmt: skip
+    you = {"confirmed", "dice", "searched", "cast", "picked", "placing", "orientation", "pending"}
+    state = GAME.new(2, 4)
+    assert set(GAME.view(state, None)) == top
+    assert set(GAME.view(state, 1)) == top | {"you"}
+    state = play_out(GAME, state, lambda _s: RANDOM, random.Random(4))
+    assert set(GAME.view(state, None)) == top | {"result"}
+    for reef in REEFS:
+        state = GAME.new(1, 4, {"reef": reef})
+        state, _ = GAME.apply(state, 0, GAME.legal_actions(state, 0)[2])
+        view = GAME.view(state, 0)
+        assert set(view["you"]) == you
+        assert set(view["sheets"][0]) == sheet_keys
+        assert set(view["board"]) == {
+            "ruins",
+            "enchantments",
+            "pearl_bonuses",
+            "reef",
+            "tracker",
+            "lucky_coins",
+            "shell_pairs",
+        }
+        assert set(view["sheets"][0]["changed"]) == {
+            "ruins",
+            "reef",
+            "enchantments",
+            "pearl_bonuses",
+            "shells",
+        }

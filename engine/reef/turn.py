@@ -423,7 +423,11 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
 
 def check(sheet: Sheet, action: Act, reef_key: str) -> None:
     """Raise `IllegalAction` with a readable reason unless ``action`` is legal now."""
-    if action in legal(sheet, reef_key):
+    options = legal(sheet, reef_key)
+    for option in options:  # actions are shared instances: identity first, it is cheap
+        if option is action:
+            return
+    if action in options:
         return
     if sheet.confirmed:
         raise IllegalAction("You have already confirmed this round.")
