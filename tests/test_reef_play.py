@@ -179,7 +179,7 @@ def random_game(seats: int, seed: int, options: dict, *, menus_every: int = 7, v
 
 @pytest.mark.parametrize("reef", REEFS)
 @pytest.mark.parametrize("side", SIDES)
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", range(20))
 def test_random_solo_games_finish_with_invariants(reef, side, seed):
     state, _ = random_game(1, seed, {"reef": reef, "tracker": side})
     assert state.phase == "finished" and state.round == ROUNDS
@@ -190,7 +190,7 @@ def test_random_solo_games_finish_with_invariants(reef, side, seed):
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 @pytest.mark.parametrize("reef", REEFS)
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(5))
 def test_random_multiplayer_games_finish_with_invariants(seats, reef, seed):
     state, _ = random_game(seats, 100 * seed + seats, {"reef": reef}, menus_every=23)
     result = GAME.result(state)

@@ -475,7 +475,9 @@ def plan_round(sheet: Sheet, reef_key: str, left: int) -> tuple[Plan, tuple[Shee
     return result
 
 
-LUCKY_CHOICE = 3
+#: Lucky numbers greedy seats choose, by seat: different seats pick different numbers
+#: without looking at anyone's secret choice ("if possible … a different lucky number").
+LUCKY_CHOICES = (3, 5, 1, 4, 2, 6)
 
 
 def greedy_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
@@ -486,7 +488,8 @@ def greedy_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
     picked is kept when the new plan places it first, and put back otherwise."""
     legal = game.legal_actions(state, seat)
     if state.phase == "lucky":
-        return act("lucky", LUCKY_CHOICE) if act("lucky", LUCKY_CHOICE) in legal else legal[0]
+        choice = act("lucky", LUCKY_CHOICES[seat % len(LUCKY_CHOICES)])
+        return choice if choice in legal else legal[0]
     sheet = state.sheets[seat]
     left = ROUNDS - state.round
     origins = [state.bases[seat]]
