@@ -145,11 +145,11 @@ class ReefGame(Game):
                 sheet = turn.settle(sheet, seat, events)
             sheets.append(sheet)
         if boon is not None:
-            extra = f" (rolled {roll})" if roll else ""
+            extra = f": the roll is {roll}" if roll else ""
             events.append(
                 {
                     "type": "boon",
-                    "text": f"Round {number}: everyone gains {boon.text()}{extra}.",
+                    "text": f"Round {number} boon for everyone — {boon.text()}{extra}.",
                     "round": number,
                 }
             )
