@@ -211,18 +211,21 @@ def die_text(die: Die) -> str:
 # ----------------------------------------------------------------- legal actions
 
 
-_LAST: list = [None, None, None]
+_LAST: tuple = (None, None, [])
 
 
 def legal(sheet: Sheet, reef_key: str) -> list[Act]:
     """Every legal step for a seat in the round phase (empty once it has confirmed).
 
     The last answer is remembered (sheets are immutable), so a policy's call
-    and the legality check in ``apply`` share one computation."""
-    if _LAST[0] is sheet and _LAST[1] == reef_key:
-        return list(_LAST[2])
+    and the legality check in ``apply`` share one computation. The memory is
+    one tuple replaced in a single assignment, so threads never mix answers."""
+    global _LAST
+    last = _LAST
+    if last[0] is sheet and last[1] == reef_key:
+        return list(last[2])
     out = _legal(sheet, reef_key)
-    _LAST[0], _LAST[1], _LAST[2] = sheet, reef_key, out
+    _LAST = (sheet, reef_key, out)
     return list(out)
 
 
