@@ -447,7 +447,7 @@ def _private_background(board_key: str) -> Image.Image:
                     fill=INK,
                     anchor="mm",
                 )
-        legend = "Pearl: green space, full row or column"
+        legend = "Pearls: green spaces, full lines"
     else:
         for r in range(rows):
             for c in range(cols):
@@ -462,7 +462,7 @@ def _private_background(board_key: str) -> Image.Image:
                     fill=tint,
                 )
             _outline(draw, cells, x, y, pitch, INK, 3)
-        legend = "Pearl: each full row or column"
+        legend = "Pearls: full rows and columns"
     draw.rectangle((x, y, x + cols * pitch, y + rows * pitch), outline=INK, width=3)
     text_in_box(
         draw,
@@ -673,7 +673,7 @@ def _status_words(view: dict, you: dict) -> tuple[str, bool]:
             return "Choose your lucky number (1–6, or fate)", True
         return f"Lucky number chosen ({'fate' if choice == 0 else choice}); waiting for the others", False
     if phase != "round":
-        return "Game over", False
+        return _final_words(view, int(view.get("viewer") or 0)), False
     if you.get("confirmed"):
         waiting = [s for s in view.get("to_act") or []]
         return (
@@ -690,15 +690,40 @@ def _status_words(view: dict, you: dict) -> tuple[str, bool]:
     elif you.get("cast") is not None:
         bits.append(f"cast enchantment {int(you['cast']) + 1}")
     left = sum(1 for d in you.get("dice") or [] if not d.get("used"))
+    picked = _picked_value(you)
     if you.get("placing") == "shape":
-        bits.append("place the shape")
+        bits.append(f"place the shape of the {picked}")
     elif you.get("placing") in ("singles", "second-single"):
         bits.append("place a single block")
+    elif picked is not None:
+        bits.append(f"place the {picked}")
     if left:
         bits.append(f"{left} di{'e' if left == 1 else 'ce'} to use")
     else:
         bits.append("all dice used: confirm")
     return "; ".join(bits).capitalize(), True
+
+
+def _picked_value(you: dict) -> int | None:
+    picked = you.get("picked")
+    dice = you.get("dice") or []
+    if isinstance(picked, int) and 0 <= picked < len(dice):
+        return int(dice[picked].get("value", 0))
+    return None
+
+
+def _final_words(view: dict, seat: int) -> str:
+    sheets = view.get("sheets") or []
+    if not 0 <= seat < len(sheets):
+        return "Game over"
+    result = view.get("result") or {}
+    words = f"Game over: final score {_score(view, seat, sheets[seat])}"
+    ratings = result.get("ratings") or []
+    if len(sheets) == 1 and ratings:
+        return f"{words}, {ratings[0]}"
+    if seat in (result.get("winners") or []):
+        return f"{words}, you win"
+    return words
 
 
 def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: dict) -> None:
@@ -710,6 +735,12 @@ def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: di
     dice = you.get("dice") or []
     if dice:
         row = [(int(d.get("value", 0)), d.get("kind") != "hydra", bool(d.get("used"))) for d in dice]
+        picked = you.get("picked")
+        if isinstance(picked, int) and 0 <= picked < len(dice):
+            px = x + picked * 76
+            draw.rounded_rectangle(
+                (px - 6, cy - 44, px + 70, cy + 32), radius=12, fill=HIGHLIGHT, outline=INK, width=2
+            )
         end = _dice_row(image, row, x, cy - 6, 64, 12)
         for d in dice:
             if d.get("shells"):
@@ -758,6 +789,14 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     changed = sheet.get("changed") or {}
     ruins, reef, ench, pearls = _changed_sets(changed)
     _draw_bar(image, draw, view, you)
+    searched, cast = you.get("searched"), you.get("cast")
+    if isinstance(searched, int) and searched in RUIN_BOXES:
+        draw.rounded_rectangle(RUIN_BOXES[searched], radius=14, outline=HIGHLIGHT, width=6)
+    if isinstance(cast, int) and 0 <= cast < 6:
+        y = ENCH_TOP + 48 + cast * ENCH_ROW
+        draw.rounded_rectangle(
+            (MID_X0 + 4, y, MID_X1 - 4, y + ENCH_ROW), radius=10, outline=HIGHLIGHT, width=5
+        )
     _draw_ruins(image, draw, sheet, ruins)
     lucky = sheet.get("lucky")
     cx, cy = (LUCKY_BOX[0] + LUCKY_BOX[2]) / 2, LUCKY_BOX[1] + 130
@@ -973,8 +1012,12 @@ def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) 
     elif phase == "finished":
         result = view.get("result") or {}
         winners = [int(w) for w in result.get("winners") or []]
-        words = "Winner: " if len(winners) == 1 else "Winners: "
-        words += ", ".join(drawn_name(w, names) for w in winners)
+        ratings = result.get("ratings") or []
+        if seats == 1 and ratings:
+            words = f"Final score {_score(view, 0, (view.get('sheets') or [{}])[0])}: {ratings[0]}"
+        else:
+            words = "Winner: " if len(winners) == 1 else "Winners: "
+            words += ", ".join(drawn_name(w, names) for w in winners)
         text_in_box(draw, (max(x, 560), y0 + 10, right, y1 - 10), words, "bold", 32, 20, INK, "left")
     elif phase == "lucky":
         text_in_box(
