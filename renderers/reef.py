@@ -554,9 +554,7 @@ def _draw_enchantments(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dic
 
 def _draw_pearls(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set) -> None:
     pearls, lost = int(sheet.get("pearls", 0)), int(sheet.get("pearls_lost", 0))
-    head = (
-        f"Pearls {pearls}" + (f" · {lost} lost" if lost else "") + f" · {sheet.get('pearl_coins', 0)} coins"
-    )
+    head = f"Pearls: {pearls}" + (f", {lost} lost" if lost else "")
     text_in_box(
         draw,
         (MID_X0 + 44, PEARL_BOX[1] + 4, MID_X1 - 6, PEARL_BOX[1] + 44),
@@ -717,7 +715,7 @@ def _final_words(view: dict, seat: int) -> str:
     if not 0 <= seat < len(sheets):
         return "Game over"
     result = view.get("result") or {}
-    words = f"Game over: final score {_score(view, seat, sheets[seat])}"
+    words = f"Final score {_score(view, seat, sheets[seat])}"
     ratings = result.get("ratings") or []
     if len(sheets) == 1 and ratings:
         return f"{words}, {ratings[0]}"
