@@ -1,7 +1,7 @@
 """Reef & Ruins pictures: the public table and a seat's own sheet, from `engine.reef.view`
 views (its module docstring is the view shape).
 
-Public table (1400 wide, 610–1330 high with the seat count): the round, the three
+Public table (1400 wide, 600–1344 high with the seat count): the round, the three
 hydra dice and this round's boon, who has confirmed; then one compact card per
 seat, three to a row (up to 8 seats), each as it stood at the start of the round
 (the public view hides unconfirmed work): the six ruins — each with its written
@@ -10,7 +10,7 @@ enchantment section — the reef in miniature, the lucky number, shells and
 pearls, and the score as it would end now. What the last round changed is
 highlighted in yellow.
 
-A seat's picture (1400x930): its dice pool (used dice ticked, boon dice gold)
+A seat's picture (1400x956): its dice pool (used dice ticked, boon dice gold)
 and what remains of its round work; then its whole live sheet, large: the six
 ruins with the values written in a handwriting-like pen, the six enchantment
 sections, the pearl bonuses, the shells, the chosen reef, the lucky number and
@@ -69,7 +69,7 @@ from renderers.reef_sprites import (
 
 GAME = "reef"
 WIDTH = 1400
-PRIVATE_H = 930
+PRIVATE_H = 956
 PAPER = (252, 249, 240)
 CELL_LINE = (120, 128, 140)
 GREEN = (196, 230, 186)
@@ -262,7 +262,7 @@ def _ruin_boxes() -> dict[int, tuple[int, int, int, int]]:
     boxes[2] = (x, y0, x + w4, y0 + h1)
     boxes[6] = (RUINS_X1 - w4, y0, RUINS_X1, y0 + h1)
     y1 = y0 + h1 + 10
-    h2 = HEAD_H + 2 * PITCH + 34 + 46
+    h2 = HEAD_H + 2 * PITCH + 62 + 46
     boxes[4] = (RUINS_X0, y1, RUINS_X0 + w4, y1 + h2)
     boxes[5] = (RUINS_X0 + w4 + 5, y1, RUINS_X0 + 2 * w4 + 5, y1 + h2)
     y2 = y1 + h2 + 10
@@ -360,7 +360,7 @@ def _private_background(board_key: str) -> Image.Image:
                 cx = gx + c * PITCH + PITCH / 2
                 draw.text((cx, y), f"={total}", font=font("bold", 22), fill=MUTED, anchor="mm")
                 if c < len(coins):
-                    pass
+                    paste_centred(image, coin_image(int(coins[c]), 24), (cx, y + 28))
         if rule == "plus-minus-one":
             reach = list(ruin.get("reach_coins") or [])[1:]
             for slot, (cx, cy) in sorted(centres.items()):
