@@ -24,7 +24,7 @@ from hosting.store import Store
 
 log = logging.getLogger("seagames")
 
-EXTENSIONS = ("cogs.lobby",)
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.rules")
 DEFAULT_DATABASE = Path("var") / "seagames.sqlite3"
 # Three base64url parts separated by dots; Discord's token shape.
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
@@ -49,6 +49,7 @@ class Config:
     database: Path = DEFAULT_DATABASE
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    bot_delay: float = 1.5  # seconds a bot seat waits before its move, so people can follow
 
 
 def read_dotenv(path: Path) -> dict[str, str]:

@@ -318,6 +318,36 @@ class TableService:
             action = policy(table.game, seat.policy or BOT_POLICY)(game, state, seat.seat, rng)
             return await self._apply(table, game, seat.seat, action)
 
+    async def hand_to_bot(self, table_id: int, user_id: int) -> TableRecord:
+        """A player leaves a running game: a bot plays their seat from now on (the results say so)."""
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table.status != ACTIVE:
+                raise TableError(_not_running(table))
+            mine = table.seat_of(user_id)
+            if mine is None:
+                raise TableError("You are not seated at this table.")
+            seats = [
+                replace(s, kind="bot", policy=BOT_POLICY, name=f"{s.name} (bot)")
+                if s.seat == mine.seat
+                else s
+                for s in table.seats
+            ]
+            return await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
+
+    async def public_events(self, table_id: int, last: int = 15) -> list[Event]:
+        """The table's most recent public events, rebuilt from its log."""
+        table = await self.store.get_table(table_id)
+        if table.seed is None:
+            return []
+        game = engine.get(table.game)
+        state = game.new(len(table.seats), table.seed, table.options)
+        events: list[Event] = []
+        for logged in await self.store.actions(table_id):
+            state, new = game.apply(state, logged.seat, game.load_action(logged.action))
+            events.extend(e for e in new if not e.get("private"))
+        return events[-last:]
+
     async def replay(self, table_id: int) -> State:
         """Rebuild a table's state from its seed and action log (the log is the game)."""
         table = await self.store.get_table(table_id)

@@ -271,6 +271,16 @@ class Store:
             rows = await cursor.fetchall()
         return [await self._record(row) for row in rows]
 
+    async def table_in_channel(self, channel_id: int) -> TableRecord | None:
+        """The newest table whose thread (or channel, where it has no thread) is this channel."""
+        async with self._db.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE thread_id = ? "
+            "OR (thread_id IS NULL AND channel_id = ?) ORDER BY id DESC LIMIT 1",
+            (channel_id, channel_id),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else await self._record(row)
+
     async def actions(self, table_id: int) -> list[LoggedAction]:
         """A table's whole action log, in order."""
         async with self._db.execute(

@@ -28,7 +28,7 @@ def db_path(tmp_path):
 @pytest.fixture
 def make_bot(db_path):
     """Build a new bot on the test's database (``env.restart_bot(make_bot())`` restarts it)."""
-    return lambda: create_bot(Config(token=TOKEN, database=db_path))
+    return lambda: create_bot(Config(token=TOKEN, database=db_path, bot_delay=0.0))
 
 
 @pytest.fixture

@@ -1,0 +1,149 @@
+"""A player's controls, built from their legal actions.
+
+The service numbers a seat's legal actions and names them with a freshness
+token (`hosting.service.Panel`). Each group of actions becomes a row of buttons
+when it is small, or a select menu otherwise. A button's custom_id is
+``act:<table>:<token>:<index>``; a select's is ``pick:<table>:<token>:<n>`` and
+its values are action indices. The token makes an old panel harmless: a click
+on choices that are no longer current is refused, never misapplied.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from hosting.service import Choice, Panel
+
+log = logging.getLogger(__name__)
+
+ROWS = 5  # action rows in a message
+BUTTONS_PER_ROW = 5
+OPTIONS_PER_SELECT = 25
+TOKEN = r"[0-9]+\.[0-9a-f]+"
+
+
+def _style(label: str) -> discord.ButtonStyle:
+    if label.startswith("Confirm"):
+        return discord.ButtonStyle.success
+    if label.startswith(("Reset", "Back", "Undo")):
+        return discord.ButtonStyle.secondary
+    return discord.ButtonStyle.primary
+
+
+def _grouped(choices: list[Choice]) -> list[tuple[str, list[Choice]]]:
+    """Choices by group, keeping the order in which groups first appear."""
+    order: dict[str, list[Choice]] = {}
+    for choice in choices:
+        order.setdefault(choice.group, []).append(choice)
+    return list(order.items())
+
+
+def _chunks(choices: list[Choice], size: int) -> list[list[Choice]]:
+    return [choices[i : i + size] for i in range(0, len(choices), size)]
+
+
+def plan_rows(choices: list[Choice]) -> list[tuple[str, str, list[Choice]]]:
+    """Lay choices out in at most five rows: ("buttons" | "select", title, choices) per row.
+
+    Small groups become buttons and big ones selects; when that needs more than
+    five rows, every group becomes a select, and past that the groups share
+    selects whose options name their group.
+    """
+    groups = _grouped(choices)
+    rows: list[tuple[str, str, list[Choice]]] = []
+    for group, members in groups:
+        if len(members) <= BUTTONS_PER_ROW:
+            rows.append(("buttons", group, members))
+        else:
+            rows.extend(("select", group, chunk) for chunk in _chunks(members, OPTIONS_PER_SELECT))
+    if len(rows) <= ROWS:
+        return rows
+    rows = [
+        ("select", group, chunk)
+        for group, members in groups
+        for chunk in _chunks(members, OPTIONS_PER_SELECT)
+    ]
+    if len(rows) <= ROWS:
+        return rows
+    rows = [("select", "Choose a move", chunk) for chunk in _chunks(choices, OPTIONS_PER_SELECT)]
+    if len(rows) > ROWS:
+        log.warning("a panel has %d choices; only the first %d are offered", len(choices), ROWS * 25)
+    return rows[:ROWS]
+
+
+class ChoiceButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=rf"act:(?P<table>\d+):(?P<token>{TOKEN}):(?P<index>\d+)",
+):
+    """One legal action as a button."""
+
+    def __init__(self, table_id: int, token: str, index: int, label: str = "?") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80], style=_style(label), custom_id=f"act:{table_id}:{token}:{index}"
+            )
+        )
+        self.table_id, self.token, self.index = table_id, token, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match
+    ) -> ChoiceButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["table"]), match["token"], int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Apply this choice."""
+        await interaction.client.get_cog("Play").choose(interaction, self.table_id, self.token, self.index)
+
+
+class ChoiceSelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=rf"pick:(?P<table>\d+):(?P<token>{TOKEN}):(?P<n>\d+)"
+):
+    """A menu of legal actions; each option's value is its action index."""
+
+    def __init__(
+        self, table_id: int, token: str, n: int, title: str = "", choices: list[Choice] | None = None
+    ):
+        options = [
+            discord.SelectOption(label=c.label[:100], value=str(c.index), description=(c.group or None))
+            for c in choices or []
+        ] or [discord.SelectOption(label="?", value="-1")]
+        select = discord.ui.Select(
+            custom_id=f"pick:{table_id}:{token}:{n}",
+            placeholder=(title or "Choose")[:150],
+            options=options,
+        )
+        super().__init__(select)
+        self.table_id, self.token = table_id, token
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match
+    ) -> ChoiceSelect:
+        """Rebuild the menu from its custom_id (its options are not needed to act)."""
+        return cls(int(match["table"]), match["token"], int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Apply the chosen option."""
+        values = (interaction.data or {}).get("values") or []
+        index = int(values[0]) if len(values) == 1 and str(values[0]).isdigit() else -1
+        await interaction.client.get_cog("Play").choose(interaction, self.table_id, self.token, index)
+
+
+def panel_view(table_id: int, panel: Panel) -> discord.ui.View:
+    """The controls for a seat's panel (empty when it owes nothing)."""
+    view = discord.ui.View(timeout=None)
+    for row, (kind, title, choices) in enumerate(plan_rows(panel.choices)):
+        if kind == "buttons":
+            for choice in choices:
+                item = ChoiceButton(table_id, panel.token, choice.index, choice.label)
+                item.row = row
+                view.add_item(item)
+        else:
+            select = ChoiceSelect(table_id, panel.token, row, title, choices)
+            select.row = row
+            view.add_item(select)
+    return view

@@ -1,0 +1,377 @@
+"""Playing a table in its thread: board messages, private panels, bot seats, results.
+
+After every step that changes the board, the thread gets a new *board message*:
+the picture, what just happened in words, and who the game waits for (only they
+are pinged). **My hand / My tiles / My sheet** opens a player's ephemeral panel:
+their private picture and one control per legal action. Every component is a
+`DynamicItem`, so boards and panels keep working after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+import renderers
+from cogs.common import NO_PINGS, answer_error, message_link, reply, tables
+from cogs.panels import panel_view
+from hosting.errors import TableError
+from hosting.service import Move, Panel, TableService
+from hosting.store import ACTIVE, FINISHED, TableRecord
+
+log = logging.getLogger(__name__)
+
+#: What each game calls a player's private panel.
+PANEL_NAMES = {"haenyeo": "My hand", "jeju": "My tiles", "reef": "My sheet"}
+#: How many event lines a board message repeats.
+EVENT_LINES = 8
+SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
+
+
+def seat_names(table: TableRecord) -> list[str]:
+    """Display names per seat, bots marked."""
+    return [f"🤖 {s.name}" if s.is_bot and not s.name.endswith("(bot)") else s.name for s in table.seats]
+
+
+def in_words(text: str, table: TableRecord) -> str:
+    """An engine sentence with "Seat n" replaced by that player's name."""
+    names = seat_names(table)
+
+    def name(match: re.Match[str]) -> str:
+        index = int(match.group(1)) - 1
+        return f"**{plain(names[index])}**" if 0 <= index < len(names) else match.group(0)
+
+    return SEAT_WORD.sub(name, text)
+
+
+#: A board pings the users it mentions (only the awaited players), never everyone or a role.
+PING_AWAITED = discord.AllowedMentions(users=True, everyone=False, roles=False, replied_user=False)
+
+
+def plain(name: str) -> str:
+    """A player's name made safe to print: no markdown and no mentions."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def waiting_for(table: TableRecord, seats: frozenset[int]) -> str:
+    """ "Waiting for …" naming exactly the awaited seats (humans as mentions)."""
+    names = [
+        plain(table.seats[s].name) if table.seats[s].is_bot else f"<@{table.seats[s].user_id}>"
+        for s in sorted(seats)
+    ]
+    return "Waiting for " + ", ".join(names)
+
+
+class BoardButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"board:(?P<verb>[a-z]+):(?P<table>\d+)"
+):
+    """A board message's buttons: ``board:<hand|rules|leave>:<table id>``."""
+
+    def __init__(self, verb: str, table_id: int, label: str = "") -> None:
+        styles = {"hand": discord.ButtonStyle.primary, "leave": discord.ButtonStyle.danger}
+        button = discord.ui.Button(
+            label=label or verb.title(),
+            style=styles.get(verb, discord.ButtonStyle.secondary),
+            custom_id=f"board:{verb}:{table_id}",
+        )
+        super().__init__(button)
+        self.verb = verb
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match
+    ) -> BoardButton:
+        """Rebuild the button from its custom_id."""
+        return cls(match["verb"], int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Open the player's panel, show the rules, or leave the game."""
+        cog: Play = interaction.client.get_cog("Play")  # type: ignore[assignment]
+        try:
+            table = await tables(interaction).get(self.table_id)
+            current = table.board_message_id
+            if (
+                table.status == ACTIVE
+                and current
+                and interaction.message
+                and interaction.message.id != current
+            ):
+                await reply(
+                    interaction,
+                    f"This board is out of date: the current one is {message_link(table, current)}",
+                )
+                return
+            if self.verb == "hand":
+                await cog.open_panel(interaction, table)
+            elif self.verb == "rules":
+                await interaction.client.get_cog("Rules").show(interaction, table.game)  # type: ignore[union-attr]
+            elif self.verb == "leave":
+                await cog.leave(interaction, table)
+            else:
+                await reply(interaction, "That button is not one of ours.")
+        except Exception as error:
+            await answer_error(interaction, error, self.table_id)
+
+
+def as_files(picture: renderers.Picture | None) -> list[discord.File]:
+    """The picture as an attachment with its alt text (none when there is no picture)."""
+    if picture is None:
+        return []
+    return [discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)]
+
+
+def board_view(table: TableRecord) -> discord.ui.View:
+    """The buttons under a board message."""
+    view = discord.ui.View(timeout=None)
+    if table.status == ACTIVE:
+        view.add_item(BoardButton("hand", table.id, PANEL_NAMES.get(table.game, "My panel")))
+    view.add_item(BoardButton("rules", table.id, "Rules"))
+    if table.status == ACTIVE:
+        view.add_item(BoardButton("leave", table.id, "Leave"))
+    return view
+
+
+class Play(commands.Cog):
+    """Runs started tables in their threads."""
+
+    def __init__(self, bot: commands.Bot, bot_delay: float) -> None:
+        self.bot = bot
+        self.bot_delay = bot_delay
+        # Board posts for one table happen one at a time, in order.
+        self._posting: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task] = set()
+
+    @property
+    def service(self) -> TableService:
+        """The bot's table service."""
+        return self.bot.tables  # type: ignore[attr-defined]
+
+    def cog_unload(self) -> None:
+        """Stop background work for tables."""
+        for task in self._tasks:
+            task.cancel()
+
+    def spawn(self, coroutine) -> None:
+        """Run table work in the background, keeping a reference and logging failures."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table work failed", exc_info=task.exception())
+
+    async def picture(self, game_key: str, view: dict, names: list[str]) -> renderers.Picture | None:
+        """Draw a view off the event loop; None (words only) for a game without pictures."""
+        try:
+            return await renderers.render_async(game_key, view, names)
+        except renderers.RenderError:
+            log.warning("no picture for %s; posting the board in words", game_key)
+            return None
+
+    # ------------------------------------------------------------ the thread
+
+    @commands.Cog.listener()
+    async def on_table_started(self, table: TableRecord) -> None:
+        """A lobby started: post the first board, then let bots move."""
+        await self.advance(table.id, [{"type": "start", "text": "The game begins!"}], force=True)
+
+    async def advance(self, table_id: int, events: list[dict], *, force: bool = False) -> None:
+        """After a move: post a board when something public happened, then play bot seats."""
+        async with self._posting.setdefault(table_id, asyncio.Lock()):
+            public = [e for e in events if not e.get("private")]
+            if public or force:
+                await self.post_board(await self.service.get(table_id), public)
+            public = []
+            while True:
+                table = await self.service.get(table_id)
+                if table.status != ACTIVE or not self._bot_to_act(table):
+                    break
+                await asyncio.sleep(self.bot_delay)  # a moment, so people can follow
+                move = await self.service.play_bot(table_id)
+                if move is None:
+                    break
+                public.extend(e for e in move.events if not e.get("private"))
+            if public:
+                await self.post_board(await self.service.get(table_id), public)
+
+    def _bot_to_act(self, table: TableRecord) -> bool:
+        game = engine.get(table.game)
+        return any(table.seats[s].is_bot for s in game.to_act(self.service.state_of(table)))
+
+    async def post_board(self, table: TableRecord, events: list[dict]) -> None:
+        """Post a new board message in the table's thread (and the results at the end)."""
+        channel = self.bot.get_channel(table.thread_id or table.channel_id)
+        if channel is None:
+            log.warning("table %s: its thread %s is gone", table.id, table.thread_id)
+            return
+        game = engine.get(table.game)
+        state = self.service.state_of(table)
+        names = seat_names(table)
+        picture = await self.picture(table.game, game.view(state, None), names)
+        lines = [in_words(e["text"], table) for e in events[-EVENT_LINES:]]
+        if len(events) > EVENT_LINES:
+            lines.insert(0, f"… and {len(events) - EVENT_LINES} earlier moves (`/game log`)")
+        summary = in_words(game.summary(state), table)
+        if table.status == ACTIVE:
+            lines.append(waiting_for(table, game.to_act(state)))
+        text = "\n".join([f"**{game.title}** · table #{table.id} · {summary}", *lines])[:2000]
+        message = await channel.send(
+            text,
+            files=as_files(picture),
+            view=board_view(table),
+            allowed_mentions=PING_AWAITED,
+        )
+        await self.service.attach(table.id, board_message_id=message.id)
+        if table.status == FINISHED:
+            await self.post_results(channel, table)
+
+    async def post_results(self, channel: discord.abc.Messageable, table: TableRecord) -> None:
+        """The final ranking, the score breakdown and the results picture."""
+        game = engine.get(table.game)
+        result = table.result or {}
+        names = seat_names(table)
+        order = sorted(range(len(table.seats)), key=lambda s: (result["ranking"][s], s))
+        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+        lines = []
+        for seat in order:
+            place = result["ranking"][seat]
+            parts = ", ".join(f"{k} {v}" for k, v in result["breakdown"][seat].items() if k != "total")
+            won = " — **wins**" if seat in result["winners"] else ""
+            lines.append(
+                f"{medals.get(place, f'{place}.')} {plain(names[seat])}: "
+                f"**{result['scores'][seat]}**{won}\n-# {parts}"
+            )
+        embed = discord.Embed(
+            title=f"{game.title} — final ranking",
+            description="\n".join(lines)[:4000],
+            colour=discord.Colour.gold(),
+        )
+        for note in result.get("notes", [])[:3]:
+            embed.add_field(name="Note", value=in_words(note, table)[:1000], inline=False)
+        picture = await renderers.render_results_async(
+            table.game, game.view(self.service.state_of(table), None), names
+        )
+        embed.set_image(url=f"attachment://{picture.filename}")
+        await channel.send(
+            embed=embed,
+            file=discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt),
+            allowed_mentions=NO_PINGS,
+        )
+
+    # ------------------------------------------------------------ the panel
+
+    async def panel_message(self, table: TableRecord, seat: int, note: str = "") -> dict:
+        """The content, picture and controls of a seat's private panel."""
+        game = engine.get(table.game)
+        state = self.service.state_of(table)
+        panel: Panel = self.service.panel(table, seat)
+        picture = await self.picture(table.game, game.view(state, seat), seat_names(table))
+        if table.status != ACTIVE:
+            status = f"This table is {table.status}."
+        elif panel.choices:
+            status = "Your move: choose below."
+        else:
+            status = "Nothing to do right now. " + waiting_for(table, game.to_act(state))
+        content = "\n".join(line for line in (note, status) if line)[:2000]
+        return {"content": content, "attachments": as_files(picture), "view": panel_view(table.id, panel)}
+
+    async def open_panel(self, interaction: discord.Interaction, table: TableRecord) -> None:
+        """Send the clicking player their private panel (ephemeral)."""
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            await reply(interaction, "You are not seated at this table.")
+            return
+        if table.status != ACTIVE:
+            await reply(interaction, f"This table is {table.status}.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        message = await self.panel_message(table, seat.seat)
+        files = message.pop("attachments")
+        await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, files=files, **message)
+
+    async def choose(self, interaction: discord.Interaction, table_id: int, token: str, index: int) -> None:
+        """Apply a choice from a panel, refresh the panel, and move the table on."""
+        service = self.service
+        try:
+            await interaction.response.defer()
+            move: Move = await service.submit(table_id, interaction.user.id, token, index)
+        except TableError as error:
+            await self._refresh_after_refusal(interaction, table_id, str(error))
+            return
+        mine = [e["text"] for e in move.events if e.get("private") and e.get("seat") == move.seat]
+        message = await self.panel_message(move.table, move.seat, note="\n".join(mine))
+        await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
+        self.spawn(self.advance(table_id, move.events))
+
+    async def _refresh_after_refusal(self, interaction: discord.Interaction, table_id: int, why: str) -> None:
+        """Say why a choice was refused, and show the current choices instead of stale ones."""
+        await interaction.followup.send(why, ephemeral=True, allowed_mentions=NO_PINGS)
+        try:
+            table = await self.service.get(table_id)
+        except TableError:
+            return
+        seat = table.seat_of(interaction.user.id)
+        if seat is not None and table.status == ACTIVE:
+            message = await self.panel_message(table, seat.seat)
+            await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
+
+    async def leave(self, interaction: discord.Interaction, table: TableRecord) -> None:
+        """Hand the player's seat to a bot and tell the table."""
+        table = await self.service.hand_to_bot(table.id, interaction.user.id)
+        await reply(interaction, "You left the game; a bot plays your seat from now on.")
+        event = {
+            "type": "left",
+            "text": f"{interaction.user.display_name} left the game; a bot plays their seat.",
+        }
+        self.spawn(self.advance(table.id, [event]))
+
+    # ------------------------------------------------------------ /game
+
+    game_group = app_commands.Group(name="game", description="The table in this thread", guild_only=True)
+
+    async def _table_here(self, interaction: discord.Interaction) -> TableRecord:
+        found = await self.service.store.table_in_channel(interaction.channel_id)
+        if found is None:
+            raise TableError("There is no table in this channel. Use this command in a table's thread.")
+        return found
+
+    @game_group.command(name="log")
+    async def game_log(self, interaction: discord.Interaction) -> None:
+        """Show the recent moves of the table in this thread, in words."""
+        try:
+            table = await self._table_here(interaction)
+            events = await self.service.public_events(table.id)
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        if not events:
+            await reply(interaction, "Nothing has happened at this table yet.")
+            return
+        text = "\n".join(f"• {in_words(e['text'], table)}" for e in events)
+        await reply(interaction, f"**Recent moves at table #{table.id}**\n{text}"[:2000])
+
+    @game_group.command(name="leave")
+    async def game_leave(self, interaction: discord.Interaction) -> None:
+        """Leave the running game in this thread; a bot takes your seat."""
+        try:
+            await self.leave(interaction, await self._table_here(interaction))
+        except Exception as error:
+            await answer_error(interaction, error)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the play cog and its persistent components."""
+    from cogs.panels import ChoiceButton, ChoiceSelect
+
+    bot.add_dynamic_items(BoardButton, ChoiceButton, ChoiceSelect)
+    await bot.add_cog(Play(bot, bot_delay=bot.config.bot_delay))  # type: ignore[attr-defined]
