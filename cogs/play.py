@@ -121,6 +121,14 @@ class BoardButton(
             await answer_error(interaction, error, self.table_id)
 
 
+def headline(events: list[dict]) -> list[dict]:
+    """The events a board repeats: every scoring, then the latest others, in order."""
+    scoring = [i for i, e in enumerate(events) if e.get("type") == "score"]
+    others = [i for i, e in enumerate(events) if e.get("type") != "score"]
+    keep = set(scoring) | set(others[max(0, len(others) - max(EVENT_LINES - len(scoring), 2)) :])
+    return [e for i, e in enumerate(events) if i in keep]
+
+
 def as_files(picture: renderers.Picture | None) -> list[discord.File]:
     """The picture as an attachment with its alt text (none when there is no picture)."""
     if picture is None:
@@ -181,6 +189,14 @@ class Play(commands.Cog):
     # ------------------------------------------------------------ the thread
 
     @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """After a (re)start, let bot seats that owe a move make it (the bot may have stopped mid-chain)."""
+        for table_id in await self.service.store.table_ids(ACTIVE):
+            table = await self.service.get(table_id)
+            if self._bot_to_act(table):
+                self.spawn(self.advance(table_id, []))
+
+    @commands.Cog.listener()
     async def on_table_started(self, table: TableRecord) -> None:
         """A lobby started: post the first board, then let bots move."""
         await self.advance(table.id, [{"type": "start", "text": "The game begins!"}], force=True)
@@ -218,9 +234,9 @@ class Play(commands.Cog):
         state = self.service.state_of(table)
         names = seat_names(table)
         picture = await self.picture(table.game, game.view(state, None), names)
-        lines = [in_words(e["text"], table) for e in events[-EVENT_LINES:]]
-        if len(events) > EVENT_LINES:
-            lines.insert(0, f"… and {len(events) - EVENT_LINES} earlier moves (`/game log`)")
+        lines = [in_words(e["text"], table) for e in headline(events)]
+        if len(lines) < len(events):
+            lines.insert(0, f"… and {len(events) - len(lines)} earlier moves (`/game log`)")
         summary = in_words(game.summary(state), table)
         if table.status == ACTIVE:
             lines.append(waiting_for(table, game.to_act(state)))

@@ -271,6 +271,12 @@ class Store:
             rows = await cursor.fetchall()
         return [await self._record(row) for row in rows]
 
+    async def table_ids(self, status: str) -> list[int]:
+        """Ids of every table with this status, oldest first."""
+        query = "SELECT id FROM game_tables WHERE status = ? ORDER BY id"
+        async with self._db.execute(query, (status,)) as cursor:
+            return [row[0] for row in await cursor.fetchall()]
+
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:
         """The newest table whose thread (or channel, where it has no thread) is this channel."""
         async with self._db.execute(

@@ -1,13 +1,22 @@
-"""Whole games through the Discord UI: boards, panels, bots, results."""
+"""Whole games through the Discord UI: boards, panels, bots, results, restarts and bad input."""
 
 from __future__ import annotations
 
 import random
 
+import discord
 import pytest
 
-from tests.play_helpers import latest_board, messages, take_turns
+from tests.play_helpers import PANEL_BUTTONS, controls, latest_board, messages, results_message, take_turns
 from tests.test_lobby import open_table
+
+GAMES = [
+    ("haenyeo", 2, 0),  # two players and the NPC
+    ("haenyeo", 3, 1),  # four seats, one a bot
+    ("jeju", 2, 1),
+    ("reef", 1, 0),  # solo
+    ("reef", 2, 1),
+]
 
 
 @pytest.fixture
@@ -29,23 +38,144 @@ async def seat_and_start(channel, host, others, bots: int, game: str):
     return thread
 
 
-@pytest.mark.parametrize(
-    ("game", "humans", "bots"),
-    [
-        ("haenyeo", 2, 0),  # two players and the NPC
-        ("haenyeo", 3, 1),
-        ("jeju", 2, 1),
-        ("reef", 1, 0),  # solo
-        ("reef", 2, 1),
-    ],
-)
+def panel_label(board) -> str:
+    return next(c.label for row in board.components for c in row.children if c.label in PANEL_BUTTONS)
+
+
+@pytest.mark.parametrize(("game", "humans", "bots"), GAMES)
 async def test_a_whole_game_through_the_ui(world, game, humans, bots):
     guild, channel, people = world
     players = people[:humans]
     thread = await seat_and_start(channel, players[0], players[1:], bots, game)
     board = latest_board(thread)
-    assert board.attachments and board.attachments[0].description
-    results = await take_turns(None, thread, {p.id: p for p in players}, random.Random(7))
-    assert "final ranking" in results.embeds[0].title
-    assert results.attachments
-    assert len(messages(thread)) > 3
+    assert board.attachments and board.attachments[0].description  # the picture, with alt text
+    assert "Waiting for" in board.content
+    results = await take_turns(thread, {p.id: p for p in players}, random.Random(7))
+    assert results is not None, "the game did not finish"
+    assert results.embeds[0].title.endswith("final ranking")
+    assert results.attachments and results.attachments[0].description
+    assert all(p.name in results.embeds[0].description for p in players)
+    if game == "haenyeo":
+        text = "\n".join(m.content for m in messages(thread))
+        for scoring_round in (3, 6, 8):
+            assert f"Round {scoring_round} scoring" in text
+
+
+@pytest.mark.parametrize("game", ["haenyeo", "jeju", "reef"])
+async def test_a_restart_mid_game_then_finishing_with_the_old_buttons(world, simcord_env, make_bot, game):
+    guild, channel, people = world
+    players = people[:2]
+    thread = await seat_and_start(channel, players[0], players[1:], 1, game)
+    members = {p.id: p for p in players}
+    assert await take_turns(thread, members, random.Random(3), max_turns=6) is None
+    board_before = latest_board(thread)
+    await simcord_env.restart_bot(make_bot())
+    assert latest_board(thread).id == board_before.id
+    results = await take_turns(thread, members, random.Random(4))
+    assert results is not None and results.embeds[0].title.endswith("final ranking")
+
+
+async def test_bad_input_is_refused_and_changes_nothing(world):
+    guild, channel, people = world
+    alice, bob, carol, _ = people
+    thread = await seat_and_start(channel, alice, [bob], 0, "jeju")
+    board = latest_board(thread)
+
+    # A spectator.
+    result = await carol.click(board, label=panel_label(board))
+    assert result.ephemeral and result.response.content == "You are not seated at this table."
+
+    # A player who is not to move sees their picture and no controls.
+    waiting_line = board.content.split("Waiting for")[1]
+    first, second = (alice, bob) if f"<@{alice.id}>" in waiting_line else (bob, alice)
+    result = await second.click(board, label=panel_label(board))
+    waiting_panel = result.followups[0] if result.followups else result.response
+    assert "Nothing to do right now" in waiting_panel.content
+    assert controls(waiting_panel) == ([], [])
+
+    # The player to move: a double click on the same choice applies once.
+    result = await first.click(board, label=panel_label(board))
+    panel = result.followups[0] if result.followups else result.response
+    buttons, selects = controls(panel)
+    await use_first_control(first, panel)
+    moved_board = latest_board(thread)
+    assert moved_board.id != board.id  # the move posted a new board
+
+    # The old board's buttons now point to the current one.
+    result = await first.click(board, label=panel_label(board))
+    assert result.ephemeral and "This board is out of date" in result.response.content
+    assert str(moved_board.id) in result.response.content
+
+
+async def use_first_control(member, panel, control: dict | None = None):
+    """Click a panel's first button, or choose the first option of its first menu."""
+    buttons, selects = controls(panel)
+    control = control or (buttons or selects)[0]
+    if control["type"] == 2:
+        return await member.click(panel, custom_id=control["custom_id"])
+    return await member.select(panel, [control["options"][0]["value"]], custom_id=control["custom_id"])
+
+
+async def test_a_stale_panel_choice_is_refused(world):
+    guild, channel, people = world
+    alice, bob, *_ = people
+    thread = await seat_and_start(channel, alice, [bob], 0, "haenyeo")
+    board = latest_board(thread)
+    first = await alice.click(board, label="My hand")
+    old_panel = first.followups[0] if first.followups else first.response
+    buttons, selects = controls(old_panel)
+    old_control = (buttons or selects)[0]
+    second = await alice.click(board, label="My hand")
+    new_panel = second.followups[0] if second.followups else second.response
+    await use_first_control(alice, new_panel)
+    assert "You selected diving card" in new_panel.content
+    # The first panel still shows the old choices; using them must not apply anything.
+    result = await use_first_control(alice, old_panel, old_control)
+    refusals = [f.content for f in result.followups if f.ephemeral]
+    assert any("out of date" in text for text in refusals)
+    assert "You selected diving card" not in old_panel.content
+
+
+async def test_leaving_hands_the_seat_to_a_bot_and_the_game_finishes(world):
+    guild, channel, people = world
+    alice, bob, *_ = people
+    thread = await seat_and_start(channel, alice, [bob], 0, "jeju")
+    board = latest_board(thread)
+    result = await bob.click(board, label="Leave")
+    assert result.ephemeral and "a bot plays your seat" in result.response.content
+    results = await take_turns(thread, {alice.id: alice}, random.Random(5))
+    assert results is not None
+    assert "bob (bot)" in results.embeds[0].description
+
+
+async def test_game_log_and_rules(world):
+    guild, channel, people = world
+    alice, bob, *_ = people
+    thread = await seat_and_start(channel, alice, [bob], 0, "jeju")
+    thread_handle = next(t for t in channel.threads if t.id == thread.id)
+    await take_turns(thread, {alice.id: alice, bob.id: bob}, random.Random(1), max_turns=3)
+    result = await alice.slash(thread_handle, "game log")
+    assert result.ephemeral and "Recent moves at table #" in result.response.content
+    assert "alice" in result.response.content
+    result = await alice.slash(channel, "game log")
+    assert "There is no table in this channel" in result.response.content
+    result = await alice.slash(channel, "rules", game="haenyeo")
+    assert result.ephemeral and result.response.embeds[0].title.startswith("Haenyeo")
+    page_one = result.response.embeds[0].footer.text
+    await alice.click(result.response, label="Next ▶")
+    assert result.response.embeds[0].footer.text != page_one
+
+
+async def test_board_mentions_ping_only_the_awaited_players(world, simcord_env):
+    guild, channel, people = world
+    alice, bob, *_ = people
+    thread = await seat_and_start(channel, alice, [bob], 0, "reef")
+    posts = [
+        entry.json
+        for entry in simcord_env.http_requests
+        if entry.method == "POST" and entry.path.endswith(f"/channels/{thread.id}/messages") and entry.json
+    ]
+    board_post = next(p for p in posts if "Waiting for" in (p.get("content") or ""))
+    assert board_post["allowed_mentions"] == {"parse": ["users"]}  # users it names; never everyone or roles
+    assert results_message(thread) is None
+    assert isinstance(latest_board(thread), discord.Message)
