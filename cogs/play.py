@@ -324,10 +324,16 @@ class Play(commands.Cog):
         except TableError as error:
             await self._refresh_after_refusal(interaction, table_id, str(error))
             return
-        mine = [e["text"] for e in move.events if e.get("private") and e.get("seat") == move.seat]
-        message = await self.panel_message(move.table, move.seat, note="\n".join(mine))
-        await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
+        except Exception as error:
+            await answer_error(interaction, error, table_id)
+            return
         self.spawn(self.advance(table_id, move.events))
+        try:
+            mine = [e["text"] for e in move.events if e.get("private") and e.get("seat") == move.seat]
+            message = await self.panel_message(move.table, move.seat, note="\n".join(mine))
+            await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
+        except Exception as error:  # the move stands; only the refreshed panel is missing
+            await answer_error(interaction, error, table_id)
 
     async def _refresh_after_refusal(self, interaction: discord.Interaction, table_id: int, why: str) -> None:
         """Say why a choice was refused, and show the current choices instead of stale ones."""
