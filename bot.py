@@ -34,7 +34,8 @@ The bot needs a Discord bot token and none was found{detail}.
 Set DISCORD_TOKEN in the environment or in a .env file next to bot.py, for example:
     DISCORD_TOKEN=your-token-here
 Get a token at https://discord.com/developers/applications: create an application,
-open its Bot page and press "Reset Token". The README explains the whole set-up."""
+open its Bot page and press "Reset Token". The README explains the whole set-up.
+To try the games first without Discord, run: python bot.py --offline"""
 
 
 class ConfigError(Exception):
@@ -151,6 +152,11 @@ async def run(config: Config) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if "--offline" in args:  # a simulated server in a local page, never a real one (offline.py)
+        import offline
+
+        return offline.main([arg for arg in args if arg != "--offline"])
     try:
         config = load_config()
     except ConfigError as error:

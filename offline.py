@@ -1,0 +1,222 @@
+"""Play the real bot without Discord: ``python bot.py --offline``.
+
+The unchanged bot (`bot.create_bot`) runs against SimCord's simulated Discord:
+one server with a ``#games`` channel and four local players. SimCord's preview
+serves that channel as a page on loopback (127.0.0.1 only), where one person
+runs ``/play``, switches between the players and clicks the real buttons,
+selects and panels. Tables live in a real SQLite file (``var/offline.sqlite3``
+by default, never the online bot's database), so they survive a restart.
+
+Two things differ from a real server, both from the simulation, not the bot:
+
+- The preview shows one channel, so the bot is not allowed to open threads
+  there; it then plays each table in the channel itself (its own fallback for
+  channels without thread permission).
+- The simulated channel's messages live in memory. The server, channel and
+  players get the same ids on every run, so stored tables still belong to them;
+  on start every open table gets a fresh lobby or board message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import webbrowser
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import discord
+
+from bot import Config, GameBot, create_bot
+from hosting.errors import SchemaTooNew
+from hosting.store import ACTIVE, LOBBY
+
+log = logging.getLogger("seagames.offline")
+
+DEFAULT_OFFLINE_DATABASE = Path("var") / "offline.sqlite3"
+#: Never sent anywhere: the simulated Discord accepts any token.
+PLACEHOLDER_TOKEN = "offline-placeholder-token"
+#: Fixed, so tables stored by an earlier run still belong to this server.
+GUILD_ID = 1_300_000_000_000_000_001
+GUILD_NAME = "Sea Games (offline)"
+CHANNEL_NAME = "games"
+PLAYERS = ("Alice", "Bob", "Carol", "Dan")
+INSTALL_HINT = (
+    "Offline mode needs SimCord's preview: pip install -e '.[offline]' "
+    '(or pip install "simcord[preview]==3.2.*").'
+)
+
+
+class OfflineUnavailable(Exception):
+    """The preview's packages are missing; the message says what to install."""
+
+
+@dataclass
+class OfflineWorld:
+    """The running offline session: the simulation, its server, and the page."""
+
+    env: Any  # simcord.Env
+    bot: GameBot
+    guild: Any
+    channel: Any
+    players: list[Any]
+    preview: Any
+
+    @property
+    def url(self) -> str:
+        """The page's address (it carries the session's secret; loopback only)."""
+        return self.preview.url
+
+
+def _simcord():
+    try:
+        import simcord
+        from simcord.preview import _require_preview_runtime
+
+        _require_preview_runtime()
+    except Exception as error:  # ImportError, or SimCord's own SetupError naming the module
+        raise OfflineUnavailable(f"{INSTALL_HINT}\n({error})") from error
+    return simcord
+
+
+def offline_config(database: Path = DEFAULT_OFFLINE_DATABASE, bot_delay: float = 1.5) -> Config:
+    """The bot's configuration offline: a real SQLite file and a placeholder token."""
+    return Config(token=PLACEHOLDER_TOKEN, database=Path(database), bot_delay=bot_delay)
+
+
+@contextlib.asynccontextmanager
+async def offline_world(
+    database: Path = DEFAULT_OFFLINE_DATABASE, *, port: int = 0, bot_delay: float = 1.5
+) -> AsyncIterator[OfflineWorld]:
+    """Run the real bot in a simulated server and serve its games channel on loopback."""
+    simcord = _simcord()
+    bot = create_bot(offline_config(database, bot_delay))
+    try:
+        async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
+            channel, players = await _build_server(env, bot)
+            async with env.preview(channel, viewers=players, layout="channel", port=port) as preview:
+                yield OfflineWorld(env, bot, channel.guild, channel, players, preview)
+    finally:
+        if bot.store is not None:  # the simulation detaches the bot without closing it
+            await bot.store.close()
+            bot.store = None
+
+
+async def _build_server(env: Any, bot: GameBot) -> tuple[Any, list[Any]]:
+    """The simulated server: its #games channel and the local players, open tables reposted."""
+    # Built in the same order on every run, so the ids are the same on every run
+    # (SimCord's clock and id allocator start from the same instant).
+    guild = env.create_guild(GUILD_NAME, id=GUILD_ID)
+    players = [guild.add_member(env.create_user(name.lower(), global_name=name)) for name in PLAYERS]
+    channel = guild.create_text_channel(
+        CHANNEL_NAME,
+        topic="Run /play to open a table. Switch players with the viewer menu.",
+        # The page shows this one channel, so tables play here, not in threads.
+        overwrites={
+            bot.user: discord.PermissionOverwrite(create_public_threads=False, create_private_threads=False)
+        },
+    )
+    await env.settle()
+    await reopen_tables(env, bot, channel.id)
+    return channel, players
+
+
+async def reopen_tables(env: Any, bot: GameBot, channel_id: int) -> int:
+    """Post a fresh lobby or board for every open table stored for this channel.
+
+    The simulated channel starts empty on each run; the tables (seats, moves,
+    state) are in SQLite. Returns how many tables were reopened.
+    """
+    from cogs.common import NO_PINGS
+    from cogs.lobby import lobby_embed, lobby_view
+
+    store, service = bot.store, bot.tables
+    assert store is not None and service is not None
+    channel = bot.get_channel(channel_id)
+    reopened = 0
+    for status in (LOBBY, ACTIVE):
+        for table_id in await store.table_ids(status):
+            table = await service.get(table_id)
+            if (table.thread_id or table.channel_id) != channel_id:
+                log.warning(
+                    "table %s belongs to channel %s, not this one; skipped", table.id, table.channel_id
+                )
+                continue
+            if status == LOBBY:
+                message = await channel.send(
+                    embed=lobby_embed(table), view=lobby_view(table), allowed_mentions=NO_PINGS
+                )
+                await service.attach(table.id, lobby_message_id=message.id)
+            else:
+                play = bot.get_cog("Play")
+                await play.advance(
+                    table.id, [{"type": "resume", "text": "The table is back after a restart."}], force=True
+                )
+            reopened += 1
+    await env.settle()
+    return reopened
+
+
+def _graphical_session() -> bool:
+    """Whether opening a browser shows a window (and never a text browser taking over the terminal)."""
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
+
+
+async def serve(database: Path, *, port: int = 0, open_browser: bool = True) -> None:
+    """Run until the page's "End preview session", Ctrl-C or SIGTERM."""
+    async with offline_world(database, port=port) as world:
+        print(f"Sea Games offline: open {world.url}", flush=True)
+        print(
+            f"Players: {', '.join(PLAYERS)} (switch on the page). Tables are saved in {database}. "
+            "Ctrl-C stops.",
+            flush=True,
+        )
+        if open_browser and _graphical_session():
+            with contextlib.suppress(Exception):
+                webbrowser.open(world.url)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+        closed = asyncio.ensure_future(world.preview.wait_closed())
+        stopped = asyncio.ensure_future(stop.wait())
+        try:
+            await asyncio.wait({closed, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            closed.cancel()
+            stopped.cancel()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python bot.py --offline [--database PATH] [--port N] [--no-browser]``."""
+    parser = argparse.ArgumentParser(
+        prog="python bot.py --offline", description="Play the bot in a local page, without Discord."
+    )
+    parser.add_argument("--database", type=Path, default=DEFAULT_OFFLINE_DATABASE, help="the SQLite file")
+    parser.add_argument("--port", type=int, default=0, help="loopback port for the page (default: any free)")
+    parser.add_argument("--no-browser", action="store_true", help="only print the page's address")
+    parser.add_argument("--log-level", default="WARNING", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(serve(args.database, port=args.port, open_browser=not args.no_browser))
+    except (OfflineUnavailable, SchemaTooNew) as error:
+        print(error, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
