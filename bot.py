@@ -18,6 +18,8 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+import engine
+from hosting import logs, ops
 from hosting.errors import SchemaTooNew
 from hosting.service import TableService
 from hosting.store import Store
@@ -50,6 +52,10 @@ class Config:
     database: Path = DEFAULT_DATABASE
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    log_format: str = "plain"  # or "json": one JSON object per line (hosting/logs.py)
+    application_id: int | None = None  # for the invite URL; None derives it from the token
+    health_file: Path | None = None  # touched while connected, for `bot.py health`
+    games: tuple[str, ...] | None = None  # the games /play and /rules offer; None: every game
     bot_delay: float = 1.5  # seconds a bot seat waits before its move, so people can follow
 
 
@@ -67,7 +73,9 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
-def load_config(environ: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Config:
+def load_config(
+    environ: dict[str, str] | None = None, dotenv: Path | None = Path(".env"), *, require_token: bool = True
+) -> Config:
     """Configuration from the environment, falling back to a .env file.
 
     Raises `ConfigError` with a message for the admin when something is missing or malformed.
@@ -75,9 +83,9 @@ def load_config(environ: dict[str, str] | None = None, dotenv: Path | None = Pat
     values = read_dotenv(dotenv) if dotenv else {}
     values.update(os.environ if environ is None else environ)
     token = values.get("DISCORD_TOKEN", "").strip()
-    if not token:
+    if not token and require_token:
         raise ConfigError(MISSING_TOKEN_HELP.format(detail=""))
-    if not TOKEN_SHAPE.match(token):
+    if token and not TOKEN_SHAPE.match(token):
         raise ConfigError(
             MISSING_TOKEN_HELP.format(detail=" (DISCORD_TOKEN is set, but it is not a bot token)")
         )
@@ -87,11 +95,28 @@ def load_config(environ: dict[str, str] | None = None, dotenv: Path | None = Pat
     level = values.get("LOG_LEVEL", "INFO").strip().upper()
     if level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+    log_format = values.get("LOG_FORMAT", "plain").strip().lower()
+    if log_format not in logs.FORMATS:
+        raise ConfigError(f"LOG_FORMAT must be plain or json, not {log_format!r}.")
+    app_id = values.get("DISCORD_APPLICATION_ID", "").strip()
+    if app_id and not app_id.isdigit():
+        raise ConfigError(
+            f"DISCORD_APPLICATION_ID must be the application's id (digits only), not {app_id!r}."
+        )
+    health_file = values.get("HEALTH_FILE", "").strip()
+    games = tuple(key.strip().lower() for key in values.get("GAMES", "").split(",") if key.strip())
+    unknown = [key for key in games if key not in engine.GAME_PACKAGES]
+    if unknown:
+        raise ConfigError(f"GAMES names unknown games {unknown}; known: {', '.join(engine.GAME_PACKAGES)}.")
     return Config(
         token=token,
         database=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
         dev_guild_id=int(guild) if guild else None,
         log_level=level,
+        log_format=log_format,
+        application_id=int(app_id) if app_id else None,
+        health_file=Path(health_file) if health_file else None,
+        games=games or None,
     )
 
 
@@ -146,6 +171,9 @@ async def run(config: Config) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    if config.health_file is not None:
+        beat = asyncio.create_task(ops.heartbeat(bot, config.health_file))
+        beat.add_done_callback(lambda _: config.health_file.unlink(missing_ok=True))
     async with bot:
         await bot.start(config.token)
 
@@ -157,12 +185,14 @@ def main(argv: list[str] | None = None) -> int:
         import offline
 
         return offline.main([arg for arg in args if arg != "--offline"])
+    if args and args[0] in ops.COMMANDS:
+        return ops.main(args, load_config, ConfigError)
     try:
         config = load_config()
     except ConfigError as error:
         print(error, file=sys.stderr)
         return 2
-    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.setup(config.log_level, config.log_format)
     try:
         asyncio.run(run(config))
     except discord.LoginFailure:

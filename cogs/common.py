@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 import uuid
 
@@ -38,7 +39,13 @@ async def answer_error(
         await reply(interaction, str(error))
         return
     incident = uuid.uuid4().hex[:8]
-    log.error("unexpected error (incident %s, table %s)", incident, table_id, exc_info=error)
+    log.error(
+        "unexpected error (incident %s, table %s)",
+        incident,
+        table_id,
+        exc_info=error,
+        extra={"table_id": table_id, "incident": incident},
+    )
     await reply(
         interaction, f"Sorry, something went wrong on our side (incident `{incident}`). Nothing was changed."
     )
@@ -54,6 +61,17 @@ def message_link(table: TableRecord, message_id: int) -> str:
     """A jump link to one of the table's messages."""
     guild = table.guild_id if table.guild_id is not None else "@me"
     return f"https://discord.com/channels/{guild}/{table.thread_id or table.channel_id}/{message_id}"
+
+
+def offer_enabled_games(bot: discord.Client, command: discord.app_commands.Command) -> None:
+    """Limit a command's ``game`` choices to the games the configuration enables (``GAMES``)."""
+    enabled = getattr(getattr(bot, "config", None), "games", None)
+    if enabled is None:
+        return
+    # The cog's own copy of the command; discord.py has no public setter for a parameter's choices.
+    param = copy.copy(command._params["game"])
+    param.choices = [choice for choice in param.choices if choice.value in enabled]
+    command._params["game"] = param
 
 
 def can_manage(interaction: discord.Interaction) -> bool:

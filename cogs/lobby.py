@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs.common import NO_PINGS, answer_error, can_manage, reply, table_link, tables
+from cogs.common import NO_PINGS, answer_error, can_manage, offer_enabled_games, reply, table_link, tables
 from hosting.store import ACTIVE, LOBBY, TableRecord
 
 log = logging.getLogger(__name__)
@@ -114,6 +114,7 @@ class Lobby(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        offer_enabled_games(bot, self.play)
 
     @app_commands.command(name="play")
     @app_commands.guild_only()

@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs.common import NO_PINGS, reply
+from cogs.common import NO_PINGS, offer_enabled_games, reply
 from engine.base import DATA_DIR
 
 RULES_DIR = DATA_DIR / "rules"
@@ -83,6 +83,7 @@ class Rules(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        offer_enabled_games(bot, self.rules)
 
     async def show(self, interaction: discord.Interaction, game_key: str) -> None:
         """Send the first rules page of a game, ephemerally."""

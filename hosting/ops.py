@@ -1,0 +1,254 @@
+"""Operations from the command line: ``python bot.py <command>``.
+
+- ``invite-url``: the OAuth2 URL that adds the bot with exactly the permissions it needs.
+- ``check``: configuration, database and data files, without connecting to Discord.
+- ``backup PATH``: a consistent copy of the database, safe while the bot runs.
+- ``health``: exit 0 while the running bot's heartbeat file is fresh (the container health check).
+
+Each returns the process exit status: 0 when all is well, 2 with a message on
+stderr when not. ``bot.main`` dispatches here; the configuration is handed in,
+so this module never imports ``bot``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import contextlib
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+import discord
+
+COMMANDS = ("invite-url", "check", "backup", "health")
+
+#: The bot's permissions, one per row of the README's table.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    create_public_threads=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+SCOPES = ("bot", "applications.commands")
+
+#: How often the running bot touches its heartbeat file, and how old it may get before unhealthy.
+HEARTBEAT_SECONDS = 30.0
+HEARTBEAT_STALE = 120.0
+
+USAGE = """\
+usage: python bot.py [command]
+  (no command)   run the bot
+  invite-url     print the URL that adds the bot to a server
+  check          check configuration, database and data files (no network)
+  backup PATH    copy the database to PATH, safely while the bot runs
+  health         exit 0 while the running bot is connected (container health check)"""
+
+
+class OpsError(Exception):
+    """An operation cannot be done; the message says why."""
+
+
+# ----------------------------------------------------------------- invite-url
+
+
+def application_id_from_token(token: str) -> int | None:
+    """The bot's user id (= its application id) encoded in a token's first part, or None."""
+    first = token.split(".", 1)[0]
+    if not first:
+        return None
+    try:
+        decoded = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
+    return int(decoded) if decoded.isdigit() else None
+
+
+def invite_url(application_id: int) -> str:
+    """The OAuth2 URL adding the bot with its permissions and slash commands."""
+    return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
+
+
+# ---------------------------------------------------------------------- check
+
+
+def database_report(path: Path, schema_version: int) -> tuple[bool, str]:
+    """(good, what was found) for the database file, opened read-only; nothing is changed."""
+    if str(path) == ":memory:":
+        return True, "database: in memory (nothing is kept across restarts)"
+    if not path.exists():
+        parent = next((p for p in path.parents if p.exists()), Path("."))
+        if not os.access(parent, os.W_OK):
+            return False, f"database: {path} does not exist and {parent} is not writable"
+        return True, f"database: {path} does not exist yet; it is created at start"
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            integrity = db.execute("PRAGMA integrity_check").fetchone()[0]
+            tables = db.execute("SELECT count(*) FROM game_tables").fetchone()[0] if version >= 1 else 0
+    except sqlite3.Error as error:
+        return False, f"database: {path} cannot be read as SQLite: {error}"
+    if version > schema_version:
+        return False, (
+            f"database: {path} has schema version {version}, newer than this bot's {schema_version}; "
+            "upgrade the bot or point DATABASE_PATH at another file"
+        )
+    if integrity != "ok":
+        return False, f"database: {path} failed SQLite's integrity check: {integrity}"
+    migrate = "" if version == schema_version else f"; migrates to {schema_version} at start"
+    return True, f"database: {path}, schema version {version}{migrate}, {tables} tables, integrity ok"
+
+
+def data_report() -> list[tuple[bool, str]]:
+    """(good, what) for every game's data files and every font."""
+    import engine
+    from renderers import common
+
+    found: list[tuple[bool, str]] = []
+    for key in engine.GAME_PACKAGES:
+        try:
+            game = engine.get(key)
+        except Exception as error:  # a data file that fails validation, or a broken package
+            found.append((False, f"game {key}: its data does not load: {error}"))
+        else:
+            found.append((True, f"game {key}: {game.title}, data loaded"))
+    for kind, name in common.FONT_FILES.items():
+        try:
+            common.font(kind, 12)
+        except OSError as error:
+            found.append((False, f"font {kind}: {common.FONT_DIR / name} does not load: {error}"))
+        else:
+            found.append((True, f"font {kind}: {name}"))
+    return found
+
+
+def check(config: Any, out: TextIO) -> int:
+    """Print one line per check; 0 when everything is good, 2 otherwise."""
+    from hosting.store import SCHEMA_VERSION
+
+    results: list[tuple[bool, str]] = [(True, "configuration: DISCORD_TOKEN has a bot token's shape")]
+    app_id = config.application_id or application_id_from_token(config.token)
+    results.append(
+        (True, f"application id: {app_id}")
+        if app_id
+        else (False, "application id: not in the token; set DISCORD_APPLICATION_ID")
+    )
+    import engine
+
+    offered = getattr(config, "games", None) or tuple(engine.GAME_PACKAGES)
+    results.append((True, f"games offered by /play and /rules: {', '.join(offered)}"))
+    results.append(database_report(Path(config.database), SCHEMA_VERSION))
+    results.extend(data_report())
+    for good, line in results:
+        print(f"{'ok  ' if good else 'FAIL'} {line}", file=out)
+    failed = sum(not good for good, _ in results)
+    if failed:
+        print(f"{failed} problem(s) found; the bot would not run well.", file=out)
+        return 2
+    print("All good.", file=out)
+    return 0
+
+
+# --------------------------------------------------------------------- backup
+
+
+def backup(source: Path, target: Path) -> int:
+    """Copy the live database to ``target`` with SQLite's online backup API; return its table count.
+
+    The copy is one consistent snapshot even while the bot writes (in WAL mode
+    the bot's writes go on during the copy). It is written next to ``target``
+    and renamed into place, so ``target`` is never a half-written file.
+    """
+    if not source.is_file():
+        raise OpsError(f"There is no database at {source} to back up (DATABASE_PATH).")
+    if target.resolve() == source.resolve():
+        raise OpsError("The backup must go to another file than the database itself.")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    with (
+        contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src,
+        contextlib.closing(sqlite3.connect(partial)) as dst,
+    ):
+        src.execute("PRAGMA busy_timeout = 5000")
+        src.backup(dst)  # all pages in one step: a single read transaction, one consistent snapshot
+        if dst.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+            raise OpsError("The copy failed SQLite's integrity check; the database was not backed up.")
+        tables = dst.execute("SELECT count(*) FROM game_tables").fetchone()[0]
+    os.replace(partial, target)
+    return int(tables)
+
+
+# --------------------------------------------------------------------- health
+
+
+async def heartbeat(bot: Any, path: Path, every: float = HEARTBEAT_SECONDS) -> None:
+    """Touch ``path`` every ``every`` seconds while the bot is connected (run as a task)."""
+    while not bot.is_closed():
+        if bot.is_ready():
+            path.touch()
+        await asyncio.sleep(every)
+
+
+def health(path: Path | None, now: float | None = None) -> tuple[bool, str]:
+    """Whether the heartbeat file is fresh."""
+    if path is None:
+        return False, "HEALTH_FILE is not set, so the bot keeps no heartbeat."
+    try:
+        age = (time.time() if now is None else now) - path.stat().st_mtime
+    except FileNotFoundError:
+        return False, f"no heartbeat at {path}: the bot has not connected yet"
+    if age > HEARTBEAT_STALE:
+        return False, f"the heartbeat at {path} is {age:.0f} s old: the bot is not connected"
+    return True, f"heartbeat {age:.0f} s ago"
+
+
+# ------------------------------------------------------------------- dispatch
+
+
+def main(
+    args: list[str],
+    load_config: Callable[..., Any],
+    config_error: type[Exception],
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Run one command; ``load_config(require_token=...)`` raises ``config_error`` for a bad setting."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    command, rest = args[0], args[1:]
+    expected = 1 if command == "backup" else 0
+    if len(rest) != expected:
+        print(USAGE, file=err)
+        return 2
+    try:
+        config = load_config(require_token=command == "check")
+        if command == "invite-url":
+            app_id = config.application_id or application_id_from_token(config.token)
+            if not app_id:
+                raise OpsError(
+                    "The invite URL needs the application id: set DISCORD_APPLICATION_ID (the number on "
+                    "the application's General Information page) or DISCORD_TOKEN."
+                )
+            print(invite_url(app_id), file=out)
+            return 0
+        if command == "check":
+            return check(config, out)
+        if command == "backup":
+            tables = backup(Path(config.database), Path(rest[0]))
+            print(f"Backed up {config.database} to {rest[0]} ({tables} tables).", file=out)
+            return 0
+        good, line = health(config.health_file)
+        print(line, file=out if good else err)
+        return 0 if good else 2
+    except (config_error, OpsError, sqlite3.Error) as error:
+        print(f"{command}: {error}" if command != "check" else f"FAIL {error}", file=err)
+        return 2
