@@ -129,7 +129,7 @@ class ChoiceSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Apply the chosen option."""
         values = (interaction.data or {}).get("values") or []
-        index = int(values[0]) if len(values) == 1 and str(values[0]).isdigit() else -1
+        index = int(values[0]) if len(values) == 1 and str(values[0]).isdecimal() else -1
         await interaction.client.get_cog("Play").choose(interaction, self.table_id, self.token, index)
 
 

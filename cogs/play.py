@@ -186,6 +186,30 @@ class Play(commands.Cog):
             log.warning("no picture for %s; posting the board in words", game_key)
             return None
 
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Answer a component interaction none of our controls will handle (forged or malformed).
+
+        discord.py runs a `DynamicItem` only when its custom_id is on the message
+        with the same component type; anything else would go unanswered.
+        """
+        if interaction.type is not discord.InteractionType.component or interaction.message is None:
+            return
+        data = interaction.data or {}
+        custom_id, kind = data.get("custom_id"), data.get("component_type")
+        try:
+            view = discord.ui.View.from_message(interaction.message, timeout=None)
+            on_message = any(
+                i.type.value == kind and getattr(i, "custom_id", None) == custom_id
+                for i in view.walk_children()
+            )
+        except Exception:
+            on_message = False
+        patterns = getattr(getattr(self.bot._connection, "_view_store", None), "_dynamic_items", {})
+        if on_message and isinstance(custom_id, str) and any(p.fullmatch(custom_id) for p in patterns):
+            return
+        await reply(interaction, "That control is not one of ours, or it is no longer on this message.")
+
     # ------------------------------------------------------------ the thread
 
     @commands.Cog.listener()
