@@ -1,0 +1,93 @@
+"""Database figures: how long an accepted move's transaction takes on SQLite with WAL.
+
+Run ``python -m bench.db [--moves N]``. It plays random legal moves on tables of
+every game through `TableService.submit_action` on a fresh database file and
+times `Store.append_action` (the one transaction that logs the move, stores the
+snapshot and bumps the version). Target: p99 under 10 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import engine
+from hosting.service import TableService
+from hosting.store import ACTIVE, Store
+
+TARGET_P99_MS = 10.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def measure(moves: int) -> dict[str, float]:
+    """Time ``moves`` accepted moves; return p50 / p99 / max of the transaction in ms."""
+    rng = random.Random(1)
+    with tempfile.TemporaryDirectory() as folder:
+        store = await Store.open(Path(folder) / "bench.sqlite3")
+        service = TableService(store, new_seed=lambda: rng.randrange(2**62))
+        timings: list[float] = []
+        original = store.append_action
+
+        async def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                timings.append((time.perf_counter() - started) * 1000)
+
+        store.append_action = timed  # type: ignore[method-assign]
+        tables: list[int] = []
+        while len(timings) < moves:
+            if len(tables) < 6:
+                game_key = ("haenyeo", "jeju", "reef")[len(timings) % 3]
+                host = rng.randrange(10**9)
+                table = await service.create_table(
+                    game_key=game_key, guild_id=1, channel_id=1, host_id=host, host_name="h"
+                )
+                await service.join(table.id, host + 1, "p")
+                await service.start(table.id, host)
+                tables.append(table.id)
+            table_id = rng.choice(tables)
+            table = await service.get(table_id)
+            if table.status != ACTIVE:
+                tables.remove(table_id)
+                continue
+            game = engine.get(table.game)
+            state = service.state_of(table)
+            seat = rng.choice(sorted(game.to_act(state)))
+            await service.submit_action(
+                table_id, seat, rng.choice(game.legal_actions(state, seat)), table.version
+            )
+        await store.close()
+    return {
+        "moves": len(timings),
+        "p50_ms": statistics.median(timings),
+        "p99_ms": percentile(timings, 0.99),
+        "max_ms": max(timings),
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--moves", type=int, default=3000)
+    figures = asyncio.run(measure(parser.parse_args(argv).moves))
+    verdict = "meets" if figures["p99_ms"] < TARGET_P99_MS else "MISSES"
+    print(
+        f"accepted-move transaction over {figures['moves']} moves: p50 {figures['p50_ms']:.2f} ms, "
+        f"p99 {figures['p99_ms']:.2f} ms, max {figures['max_ms']:.2f} ms "
+        f"({verdict} the p99 < {TARGET_P99_MS:.0f} ms target)"
+    )
+    return figures
+
+
+if __name__ == "__main__":
+    main()
