@@ -16,6 +16,7 @@ from tests.openapi_check import SPEC_PATH, OpenAPIChecker
 # service can be exercised on a game whose rules a test can predict.
 engine.GAME_PACKAGES.setdefault("takeaway", "tests.tinygame")
 
+
 def pytest_addoption(parser):
     """``--slow``: the thorough setting of the long reliability checks (more kills, more cases)."""
     parser.addoption("--slow", action="store_true", help="run the long checks in their thorough setting")

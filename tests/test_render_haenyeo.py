@@ -13,22 +13,10 @@ import renderers
 from engine.bots import policy
 from engine.haenyeo import actions as A
 from renderers import common, haenyeo
+from tests.seeded import random_states
 
 GAME = engine.get("haenyeo")
 RANDOM = policy("haenyeo", "random")
-
-
-def random_states(seats: int, seed: int, moments: int) -> list:
-    """``moments`` states from one seeded random game (evenly spread), then its final state."""
-    rng = random.Random(seed)
-    state = GAME.new(seats, seed=seed)
-    history = [state]
-    while GAME.to_act(state):
-        seat = min(GAME.to_act(state))
-        state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, rng))
-        history.append(state)
-    step = max(1, len(history) // (moments + 1))
-    return [*history[step:-1:step][:moments], state]
 
 
 def check(picture: renderers.Picture, height: int) -> None:
@@ -45,7 +33,7 @@ def check(picture: renderers.Picture, height: int) -> None:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_public_and_private_pictures_through_a_game(seats: int, seed: int) -> None:
     names = [f"Player number {i} with a long name" for i in range(seats)] if seed == 1 else None
-    for state in random_states(seats, seed, moments=8):
+    for state in random_states("haenyeo", seats, seed, moments=8):
         public = GAME.view(state, None)
         board = renderers.render("haenyeo", public, names)
         check(board, haenyeo.BOARD_H)
@@ -133,7 +121,7 @@ def test_not_a_haenyeo_view_is_a_clear_error() -> None:
 
 
 def test_a_spectators_view_gets_the_board() -> None:
-    state = random_states(3, seed=4, moments=1)[0]
+    state = random_states("haenyeo", 3, seed=4, moments=1)[0]
     spectator = renderers.render("haenyeo", GAME.view(state, 7))
     assert spectator.png == renderers.render("haenyeo", GAME.view(state, None)).png
 

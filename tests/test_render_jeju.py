@@ -12,22 +12,10 @@ import engine
 import renderers
 from engine.bots import policy
 from renderers import common, jeju
+from tests.seeded import random_states
 
 GAME = engine.get("jeju")
 RANDOM = policy("jeju", "random")
-
-
-def random_states(seats: int, seed: int, moments: int) -> list:
-    """``moments`` states from one seeded random game (evenly spread), then its final state."""
-    rng = random.Random(seed)
-    state = GAME.new(seats, seed=seed)
-    history = [state]
-    while GAME.to_act(state):
-        seat = min(GAME.to_act(state))
-        state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, rng))
-        history.append(state)
-    step = max(1, len(history) // (moments + 1))
-    return [*history[step:-1:step][:moments], state]
 
 
 def check(picture: renderers.Picture, height: int) -> None:
@@ -43,7 +31,7 @@ def check(picture: renderers.Picture, height: int) -> None:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_public_and_private_pictures_through_a_game(seats: int, seed: int) -> None:
     names = [f"Player number {i} with a long name" for i in range(seats)] if seed == 1 else None
-    for state in random_states(seats, seed, moments=4):
+    for state in random_states("jeju", seats, seed, moments=4):
         public = GAME.view(state, None)
         board = renderers.render("jeju", public, names)
         check(board, jeju.BOARD_H)
@@ -64,7 +52,7 @@ def test_public_and_private_pictures_through_a_game(seats: int, seed: int) -> No
 
 def test_public_picture_ignores_hidden_information() -> None:
     """The deck order and the tiles under each stack's top are hidden: the board must not change."""
-    for state in random_states(3, seed=5, moments=5):
+    for state in random_states("jeju", 3, seed=5, moments=5):
         data = GAME.dump_state(state)
         rng = random.Random(9)
         rng.shuffle(data["deck"])
@@ -107,6 +95,6 @@ def test_every_tile_sprite_is_drawn() -> None:
 
 
 def test_a_spectators_view_gets_the_board() -> None:
-    state = random_states(2, seed=4, moments=1)[0]
+    state = random_states("jeju", 2, seed=4, moments=1)[0]
     spectator = renderers.render("jeju", GAME.view(state, 5))
     assert spectator.png == renderers.render("jeju", GAME.view(state, None)).png
