@@ -31,7 +31,7 @@ from collections.abc import Callable
 
 import engine
 import renderers
-from engine.bots import policy
+from engine.bots import play_states, policy
 
 #: Seat counts the figures are quoted at (as in bench.engine).
 REFERENCE_SEATS = {"haenyeo": 4, "jeju": 4, "reef": 1}
@@ -73,12 +73,8 @@ def collect_views(game_key: str, seats: int, games: int, per_game: int) -> dict[
     views: dict[str, list] = {"board": [], "private": [], "results": []}
     for seed in range(games):
         rng = random.Random(seed)
-        state = game.new(seats, seed=seed)
-        history = [state]
-        while game.to_act(state):
-            seat = min(game.to_act(state))
-            state, _ = game.apply(state, seat, chooser(game, state, seat, rng))
-            history.append(state)
+        history = list(play_states(game, game.new(seats, seed=seed), lambda _seat: chooser, rng))
+        state = history[-1]
         picks = sorted(rng.sample(range(len(history) - 1), min(per_game, len(history) - 1)))
         for index in picks:
             mid = history[index]
@@ -117,12 +113,8 @@ def write_samples(game_key: str, seats: int, directory: str, seed: int = 7, boar
     game = engine.get(game_key)
     chooser = policy(game_key, "greedy")
     rng = random.Random(seed)
-    state = game.new(seats, seed=seed)
-    history = [state]
-    while game.to_act(state):
-        seat = min(game.to_act(state))
-        state, _ = game.apply(state, seat, chooser(game, state, seat, rng))
-        history.append(state)
+    history = list(play_states(game, game.new(seats, seed=seed), lambda _seat: chooser, rng))
+    state = history[-1]
     mid = history[len(history) * 3 // 5]
     acting = sorted(game.to_act(mid)) or [0]
     names = SAMPLE_NAMES[:seats]

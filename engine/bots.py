@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from engine import GAME_PACKAGES
 from engine.base import Action, Game, State
@@ -28,15 +28,23 @@ def policy(game_key: str, name: str) -> Policy:
     return policies(game_key)[name]
 
 
-def play_out(game: Game, state: State, chooser: Callable[[int], Policy], rng: random.Random) -> State:
-    """Play ``state`` to the end, asking ``chooser(seat)`` for each seat's policy.
+def play_states(
+    game: Game, state: State, chooser: Callable[[int], Policy], rng: random.Random
+) -> Iterator[State]:
+    """Every state from ``state`` to the end of the game, asking ``chooser(seat)`` for each seat's policy.
 
     Seats that owe a move act in seat order, which keeps play-outs reproducible.
     """
-    while True:
-        seats = game.to_act(state)
-        if not seats:
-            return state
+    yield state
+    while seats := game.to_act(state):
         seat = min(seats)
-        action = chooser(seat)(game, state, seat, rng)
-        state, _ = game.apply(state, seat, action)
+        state, _ = game.apply(state, seat, chooser(seat)(game, state, seat, rng))
+        yield state
+
+
+def play_out(game: Game, state: State, chooser: Callable[[int], Policy], rng: random.Random) -> State:
+    """Play ``state`` to the end (see `play_states`) and return the final state."""
+    final = state
+    for final in play_states(game, state, chooser, rng):  # noqa: B007 - the last one is the answer
+        pass
+    return final

@@ -10,7 +10,7 @@ from PIL import Image
 
 import engine
 import renderers
-from engine.bots import policy
+from engine.bots import play_states, policy
 from renderers import common, reef
 
 GAME = engine.get("reef")
@@ -20,14 +20,8 @@ REEFS = ("bewitching-barrier", "arcane-atoll")
 
 def play(seats: int, seed: int, reef_key: str) -> list:
     """Every state of one seeded random game."""
-    rng = random.Random(seed)
-    state = GAME.new(seats, seed=seed, options={"reef": reef_key})
-    history = [state]
-    while GAME.to_act(state):
-        seat = min(GAME.to_act(state))
-        state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, rng))
-        history.append(state)
-    return history
+    start = GAME.new(seats, seed=seed, options={"reef": reef_key})
+    return list(play_states(GAME, start, lambda _seat: RANDOM, random.Random(seed)))
 
 
 def moments(history: list, count: int, seed: int) -> list:
