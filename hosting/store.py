@@ -64,6 +64,23 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (table_id, seq)
         )""",
     ),
+    (
+        # Async play: a per-move deadline (``pace`` seconds, 0 = live), the reminders
+        # already sent for the current step, a pause, and ``wake_at``: the next
+        # instant the scheduler must look at the table (a reminder, a deadline, or a
+        # lobby's expiry). One index over it is all the scheduler needs.
+        "ALTER TABLE game_tables ADD COLUMN pace INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE game_tables ADD COLUMN deadline REAL",
+        "ALTER TABLE game_tables ADD COLUMN reminders INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE game_tables ADD COLUMN paused_at REAL",
+        "ALTER TABLE game_tables ADD COLUMN wake_at REAL",
+        "CREATE INDEX game_tables_wake ON game_tables (wake_at) WHERE wake_at IS NOT NULL",
+        "ALTER TABLE seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0",
+        """CREATE TABLE players (
+            user_id INTEGER PRIMARY KEY,
+            dm_reminders INTEGER NOT NULL DEFAULT 0
+        )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -83,6 +100,7 @@ class Seat:
     user_id: int | None = None
     policy: str | None = None
     moves: int = 0  # actions this seat has made; part of its panels' freshness token
+    timeouts: int = 0  # deadlines this seat has missed in a row
 
     @property
     def is_bot(self) -> bool:
@@ -112,6 +130,11 @@ class TableRecord:
     created_at: float
     updated_at: float
     seats: tuple[Seat, ...] = field(default_factory=tuple)
+    pace: int = 0  # seconds per move; 0 = live, no deadline
+    deadline: float | None = None  # when the current step's time runs out
+    reminders: int = 0  # reminders already sent for the current step
+    paused_at: float | None = None  # set while the host has paused the table
+    wake_at: float | None = None  # next instant the scheduler looks at this table
 
     def seat_of(self, user_id: int) -> Seat | None:
         """The human seat this user holds, if any."""
@@ -130,8 +153,12 @@ class LoggedAction:
 
 _TABLE_COLUMNS = (
     "id, game, guild_id, channel_id, thread_id, host_id, status, options, seed, version, moves, "
-    "state, result, lobby_message_id, board_message_id, created_at, updated_at"
+    "state, result, lobby_message_id, board_message_id, created_at, updated_at, "
+    "pace, deadline, reminders, paused_at, wake_at"
 )
+
+#: Columns that `update_table` and `append_action` may set for the clock.
+TIMING_COLUMNS = frozenset({"deadline", "reminders", "paused_at", "wake_at"})
 
 
 def _loads(text: str | None) -> Any:
@@ -140,6 +167,16 @@ def _loads(text: str | None) -> Any:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _timing(timing: dict[str, Any] | None) -> dict[str, Any]:
+    """Clock columns to set, refusing any other name (they become SQL identifiers)."""
+    if not timing:
+        return {}
+    unknown = set(timing) - TIMING_COLUMNS
+    if unknown:
+        raise ValueError(f"not clock columns: {sorted(unknown)}")
+    return dict(timing)
 
 
 class Store:
@@ -227,7 +264,8 @@ class Store:
 
     async def _record(self, row: Sequence[Any]) -> TableRecord:
         async with self._db.execute(
-            "SELECT seat, name, kind, user_id, policy, moves FROM seats WHERE table_id = ? ORDER BY seat",
+            "SELECT seat, name, kind, user_id, policy, moves, timeouts FROM seats "
+            "WHERE table_id = ? ORDER BY seat",
             (row[0],),
         ) as cursor:
             seats = tuple(Seat(*seat_row) for seat_row in await cursor.fetchall())
@@ -250,6 +288,11 @@ class Store:
             created_at=row[15],
             updated_at=row[16],
             seats=seats,
+            pace=row[17],
+            deadline=row[18],
+            reminders=row[19],
+            paused_at=row[20],
+            wake_at=row[21],
         )
 
     async def tables_of_user(
@@ -306,13 +349,15 @@ class Store:
         host: Seat,
         options: dict[str, Any],
         now: float,
+        pace: int = 0,
+        wake_at: float | None = None,
     ) -> TableRecord:
-        """A new table in the lobby, its host in seat 0."""
+        """A new table in the lobby, its host in seat 0; ``wake_at`` is when the lobby expires."""
         async with self._transaction():
             _, table_id = await self._run(
                 "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, options, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game, guild_id, channel_id, host.user_id, LOBBY, _dumps(options), now, now),
+                "created_at, updated_at, pace, wake_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game, guild_id, channel_id, host.user_id, LOBBY, _dumps(options), now, now, pace, wake_at),
             )
             await self._write_seats(table_id, [host])
         return await self.get_table(table_id)
@@ -321,9 +366,9 @@ class Store:
         await self._run("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await (
             await self._db.executemany(
-                "INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(table_id, s.seat, s.name, s.kind, s.user_id, s.policy, s.moves) for s in seats],
+                "INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves, timeouts) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, s.seat, s.name, s.kind, s.user_id, s.policy, s.moves, s.timeouts) for s in seats],
             )
         ).close()
 
@@ -351,9 +396,13 @@ class Store:
         status: str | None = None,
         seed: int | None = None,
         state: dict[str, Any] | None = None,
+        timing: dict[str, Any] | None = None,
     ) -> TableRecord:
-        """Change a table outside the action log (lobby seats, start, cancel), bumping its version."""
-        columns: dict[str, Any] = {}
+        """Change a table outside the action log (lobby seats, start, cancel, clock), bumping its version.
+
+        ``timing`` sets clock columns (`TIMING_COLUMNS`); ``None`` values clear them.
+        """
+        columns: dict[str, Any] = _timing(timing)
         if status is not None:
             columns["status"] = status
         if seed is not None:
@@ -376,12 +425,16 @@ class Store:
         state: dict[str, Any],
         now: float,
         result: dict[str, Any] | None = None,
+        timing: dict[str, Any] | None = None,
+        reset_timeouts: bool = False,
     ) -> int:
         """Log one accepted action with the new snapshot, in one transaction; return the new version.
 
         A finished game (``result`` given) is marked finished in the same write.
+        ``timing`` sets the clock columns; ``reset_timeouts`` clears the seat's
+        missed-deadline count (the player moved by themselves).
         """
-        columns: dict[str, Any] = {"state": _dumps(state), "moves": None}
+        columns: dict[str, Any] = {"state": _dumps(state), "moves": None, **_timing(timing)}
         if result is not None:
             columns.update(status=FINISHED, result=_dumps(result))
         async with self._transaction():
@@ -397,7 +450,10 @@ class Store:
                 (table_id, seq, seat, _dumps(action), now),
             )
             await self._run(
-                "UPDATE seats SET moves = moves + 1 WHERE table_id = ? AND seat = ?", (table_id, seat)
+                "UPDATE seats SET moves = moves + 1"
+                + (", timeouts = 0" if reset_timeouts else "")
+                + " WHERE table_id = ? AND seat = ?",
+                (table_id, seat),
             )
         return expected_version + 1
 
@@ -429,6 +485,61 @@ class Store:
         """Hand the host role to another member."""
         async with self._transaction():
             await self._run("UPDATE game_tables SET host_id = ? WHERE id = ?", (user_id, table_id))
+
+    async def claim_reminder(self, table_id: int, version: int, *, sent: int, wake_at: float | None) -> bool:
+        """Record that reminder number ``sent`` goes out now; False when another caller already did.
+
+        A compare-and-set on the version and the reminder count, so that a
+        reminder is sent at most once even with several schedulers.
+        """
+        async with self._transaction():
+            rowcount, _ = await self._run(
+                "UPDATE game_tables SET reminders = ?, wake_at = ? "
+                "WHERE id = ? AND version = ? AND reminders < ?",
+                (sent, wake_at, table_id, version, sent),
+            )
+        return rowcount == 1
+
+    async def set_wake(self, table_id: int, version: int, wake_at: float | None) -> None:
+        """Move the scheduler's next look at a table (when nothing else about it changed)."""
+        async with self._transaction():
+            await self._run(
+                "UPDATE game_tables SET wake_at = ? WHERE id = ? AND version = ?",
+                (wake_at, table_id, version),
+            )
+
+    async def due_tables(self, now: float, limit: int = 100) -> list[int]:
+        """Ids of open tables whose ``wake_at`` has come, earliest first."""
+        async with self._db.execute(
+            "SELECT id FROM game_tables WHERE wake_at IS NOT NULL AND wake_at <= ? ORDER BY wake_at LIMIT ?",
+            (now, limit),
+        ) as cursor:
+            return [row[0] for row in await cursor.fetchall()]
+
+    async def next_wake(self) -> float | None:
+        """The earliest ``wake_at`` of any table (None when no table waits for the clock)."""
+        async with self._db.execute(
+            "SELECT MIN(wake_at) FROM game_tables WHERE wake_at IS NOT NULL"
+        ) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else row[0]
+
+    async def dm_reminders(self, user_id: int) -> bool:
+        """Whether this user asked for reminders by direct message."""
+        async with self._db.execute(
+            "SELECT dm_reminders FROM players WHERE user_id = ?", (user_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return bool(row and row[0])
+
+    async def set_dm_reminders(self, user_id: int, on: bool) -> None:
+        """Turn a user's direct-message reminders on or off."""
+        async with self._transaction():
+            await self._run(
+                "INSERT INTO players (user_id, dm_reminders) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders",
+                (user_id, int(on)),
+            )
 
     async def integrity_check(self) -> str:
         """SQLite's ``PRAGMA integrity_check`` answer ("ok" when healthy)."""
