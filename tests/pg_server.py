@@ -1,0 +1,149 @@
+"""A PostgreSQL server for the tests: the one CI started, or a throwaway one of our own.
+
+`server_url()` returns the URL of a server the tests may create databases on:
+
+1. ``TEST_POSTGRES_URL`` when set (``.ci/run`` starts Debian's packaged server and
+   sets it; the role needs ``CREATEDB``);
+2. otherwise, when PostgreSQL's programs are installed (``apt-get install
+   postgresql``), a throwaway server in a temporary folder: ``initdb`` with trust
+   login, listening only on a Unix socket in that folder, fsync off, stopped and
+   deleted when the test run ends. As root it runs as the ``postgres`` user
+   (PostgreSQL refuses to run as root).
+
+When neither works, `server_url()` raises `Unavailable` with the reason, and the
+tests skip the PostgreSQL half with it. Nothing here touches the network.
+"""
+
+from __future__ import annotations
+
+import atexit
+import glob
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ENV_URL = "TEST_POSTGRES_URL"
+PORT = 5432  # only names the socket file inside our private folder; no TCP port is opened
+
+_url: str | None = None
+_failure: str | None = None
+
+
+class Unavailable(Exception):
+    """No PostgreSQL server can be used; ``str(error)`` says why (the skip reason)."""
+
+
+def _bindir() -> Path | None:
+    """The folder of ``initdb`` and ``pg_ctl``: Debian's versioned folder, or the PATH."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[4]))
+    if found:
+        return Path(found[-1]).parent
+    on_path = shutil.which("initdb")
+    return Path(on_path).parent if on_path else None
+
+
+def _start_throwaway() -> str:
+    bindir = _bindir()
+    if bindir is None:
+        raise Unavailable(
+            f"no PostgreSQL server: {ENV_URL} is not set and PostgreSQL's programs are not installed "
+            "(apt-get install postgresql, or run .ci/run)"
+        )
+    prefix: list[str] = []
+    owner: pwd.struct_passwd | None = None
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root: run it as its own user
+        try:
+            owner = pwd.getpwnam("postgres")
+        except KeyError as error:
+            raise Unavailable(
+                "running as root and there is no 'postgres' user to run PostgreSQL as"
+            ) from error
+        runuser = shutil.which("runuser")
+        if runuser is None:
+            raise Unavailable("running as root and there is no runuser to start PostgreSQL as 'postgres'")
+        prefix = [runuser, "-u", "postgres", "--"]
+    folder = Path(tempfile.mkdtemp(prefix="seagames-pg-"))
+    data = folder / "data"
+    if owner is not None:
+        os.chown(folder, owner.pw_uid, owner.pw_gid)
+
+    def run(*args: str) -> None:
+        done = subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=120, cwd=folder)
+        if done.returncode != 0:
+            log = folder / "server.log"
+            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise Unavailable(
+                f"{Path(args[0]).name} failed: {done.stderr.strip() or done.stdout.strip()}{tail}"
+            )
+
+    def stop() -> None:
+        subprocess.run(
+            [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+            capture_output=True,
+            timeout=60,
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+    try:
+        run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
+            "--locale=C", "--no-sync")  # fmt: skip
+        atexit.register(stop)
+        settings = f"-F -k {folder} -p {PORT} -c listen_addresses= -c max_connections=200"
+        run(str(bindir / "pg_ctl"), "-D", str(data), "-o", settings, "-l", str(folder / "server.log"),
+            "-w", "-t", "60", "start")  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as error:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise Unavailable(f"the throwaway PostgreSQL server did not start: {error}") from error
+    except Unavailable:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return f"postgresql://postgres@/postgres?host={folder}&port={PORT}"
+
+
+def server_url() -> str:
+    """The URL of a server to create test databases on (started once per test run)."""
+    global _url, _failure
+    if _url is None and _failure is None:
+        try:
+            _url = os.environ.get(ENV_URL) or _start_throwaway()
+        except Unavailable as error:
+            _failure = str(error)
+    if _url is None:
+        raise Unavailable(_failure)
+    return _url
+
+
+def with_database(url: str, name: str) -> str:
+    """``url`` pointing at database ``name`` instead."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+async def create_database() -> tuple[str, str]:
+    """A new empty database on the test server: (its name, its URL)."""
+    import asyncpg
+
+    url = server_url()
+    name = f"seagames_test_{uuid.uuid4().hex[:12]}"
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f"CREATE DATABASE {name}")
+    finally:
+        await conn.close()
+    return name, with_database(url, name)
+
+
+async def drop_database(name: str) -> None:
+    """Drop a test database, ending any connection still open to it."""
+    import asyncpg
+
+    conn = await asyncpg.connect(server_url())
+    try:
+        await conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    finally:
+        await conn.close()
