@@ -14,6 +14,7 @@ import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -22,7 +23,7 @@ import engine
 from hosting import logs, ops
 from hosting.errors import SchemaTooNew
 from hosting.service import TableService
-from hosting.store import Store
+from hosting.stores import AnyStore, DatabaseUnavailable, describe, is_postgres_url, open_store
 
 log = logging.getLogger("seagames")
 
@@ -57,6 +58,14 @@ class Config:
     health_file: Path | None = None  # touched while connected, for `bot.py health`
     games: tuple[str, ...] | None = None  # the games /play and /rules offer; None: every game
     bot_delay: float = 1.5  # seconds a bot seat waits before its move, so people can follow
+    database_url: str | None = None  # postgresql://...: PostgreSQL instead of the SQLite file
+    shard_count: int | None = None  # shards across every process; None: not sharded
+    shard_ids: tuple[int, ...] | None = None  # this process's shards; None: all of them
+
+    @property
+    def sharded(self) -> bool:
+        """True when the bot runs as an `AutoShardedBot` (``SHARD_COUNT`` is set)."""
+        return self.shard_count is not None
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -71,6 +80,40 @@ def read_dotenv(path: Path) -> dict[str, str]:
         key, _, value = line.partition("=")
         values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
     return values
+
+
+def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` as (count, this process's ids); (None, None) when unset.
+
+    ``SHARD_IDS`` is comma-separated shard numbers or ranges (``0,1`` or ``0-3``).
+    Raises `ConfigError` for anything else.
+    """
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError(
+                "SHARD_IDS needs SHARD_COUNT: the number of shards across all processes, "
+                "e.g. SHARD_COUNT=4 with SHARD_IDS=0,1 here and SHARD_IDS=2,3 on the other process."
+            )
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return count, None  # every shard in this process
+    ids: list[int] = []
+    for part in (p.strip() for p in ids_text.split(",")):
+        first, dash, last = part.partition("-")
+        if not first.strip().isdigit() or (dash and not last.strip().isdigit()):
+            ids = []
+            break
+        ids.extend(range(int(first), int(last) + 1) if dash else [int(first)])
+    if not ids or len(set(ids)) != len(ids) or any(i >= count for i in ids):
+        raise ConfigError(
+            f"SHARD_IDS must list this process's shards, each once, from 0 to {count - 1} "
+            f"(SHARD_COUNT={count}), e.g. SHARD_IDS=0,1 or SHARD_IDS=0-1; not {ids_text!r}."
+        )
+    return count, tuple(ids)
 
 
 def load_config(
@@ -108,6 +151,13 @@ def load_config(
     unknown = [key for key in games if key not in engine.GAME_PACKAGES]
     if unknown:
         raise ConfigError(f"GAMES names unknown games {unknown}; known: {', '.join(engine.GAME_PACKAGES)}.")
+    database_url = values.get("DATABASE_URL", "").strip()
+    if database_url and not is_postgres_url(database_url):
+        raise ConfigError(
+            "DATABASE_URL must be a PostgreSQL URL such as postgresql://user:password@host:5432/seagames. "
+            "For the SQLite file, leave DATABASE_URL empty and set DATABASE_PATH."
+        )
+    shard_count, shard_ids = parse_shards(values.get("SHARD_COUNT", ""), values.get("SHARD_IDS", ""))
     return Config(
         token=token,
         database=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
@@ -117,27 +167,32 @@ def load_config(
         application_id=int(app_id) if app_id else None,
         health_file=Path(health_file) if health_file else None,
         games=games or None,
+        database_url=database_url or None,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
 
 
 class GameBot(commands.Bot):
     """The game host: the database and the table service are its dependencies."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, **options: Any) -> None:
         intents = discord.Intents.default()  # no privileged intents: everything is slash commands
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            **options,
         )
         self.config = config
-        self.store: Store | None = None
+        self.store: AnyStore | None = None
         self.tables: TableService | None = None
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and sync the slash commands."""
-        self.store = await Store.open(self.config.database)
+        self.store = await open_store(self.config)
+        log.info("tables are kept in the %s", describe(self.config))
         self.tables = TableService(self.store)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -157,12 +212,39 @@ class GameBot(commands.Bot):
 
     async def on_ready(self) -> None:
         """Log where the bot is."""
-        log.info("logged in as %s in %d servers", self.user, len(self.guilds))
+        if self.shard_count is not None and isinstance(self, commands.AutoShardedBot):
+            shards = ", ".join(str(shard) for shard in sorted(self.shards))
+            log.info(
+                "logged in as %s in %d servers (shards %s of %d)",
+                self.user,
+                len(self.guilds),
+                shards,
+                self.shard_count,
+            )
+        else:
+            log.info("logged in as %s in %d servers", self.user, len(self.guilds))
+
+
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """The game host as several shards (``SHARD_COUNT``), this process running ``SHARD_IDS``.
+
+    Other processes run the other shards; they share the tables through PostgreSQL.
+    """
+
+    def __init__(self, config: Config) -> None:
+        super().__init__(
+            config,
+            shard_count=config.shard_count,
+            shard_ids=None if config.shard_ids is None else list(config.shard_ids),
+        )
 
 
 def create_bot(config: Config) -> GameBot:
-    """Build the bot for a configuration (tests pass one with a temporary database)."""
-    return GameBot(config)
+    """Build the bot for a configuration (tests pass one with a temporary database).
+
+    With ``SHARD_COUNT`` set it is an `AutoShardedBot` running this process's ``SHARD_IDS``.
+    """
+    return ShardedGameBot(config) if config.sharded else GameBot(config)
 
 
 async def run(config: Config) -> None:
@@ -198,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     except discord.LoginFailure:
         print(MISSING_TOKEN_HELP.format(detail=" (Discord refused DISCORD_TOKEN)"), file=sys.stderr)
         return 2
-    except SchemaTooNew as error:
+    except (SchemaTooNew, DatabaseUnavailable) as error:
         print(error, file=sys.stderr)
         return 2
     return 0

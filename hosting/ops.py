@@ -53,6 +53,14 @@ usage: python bot.py [command]
   health         exit 0 while the running bot is connected (container health check)"""
 
 
+PG_BACKUP_HELP = """\
+The database is PostgreSQL (DATABASE_URL), so back it up with PostgreSQL's own tool,
+which is safe while the bot runs (one consistent snapshot):
+    pg_dump --format=custom --file=seagames-$(date +%F).dump "$DATABASE_URL"
+Restore into an empty database, with the bot stopped:
+    pg_restore --dbname="$DATABASE_URL" seagames-YYYY-MM-DD.dump"""
+
+
 class OpsError(Exception):
     """An operation cannot be done; the message says why."""
 
@@ -107,6 +115,28 @@ def database_report(path: Path, schema_version: int) -> tuple[bool, str]:
     return True, f"database: {path}, schema version {version}{migrate}, {tables} tables, integrity ok"
 
 
+def postgres_report(url: str, schema_version: int) -> tuple[bool, str]:
+    """(good, what was found) for the PostgreSQL database at ``url``, read-only: nothing is changed."""
+    import asyncpg
+
+    from hosting.pg_store import DatabaseUnavailable, inspect, redact
+
+    where = f"PostgreSQL at {redact(url)}"
+    try:
+        version, tables = asyncio.run(inspect(url))
+    except DatabaseUnavailable as error:
+        return False, f"database: {error}"
+    except asyncpg.PostgresError as error:
+        return False, f"database: {where} cannot be read: {error}"
+    if version > schema_version:
+        return False, (
+            f"database: {where} has schema version {version}, newer than this bot's {schema_version}; "
+            "upgrade the bot or point DATABASE_URL at another database"
+        )
+    migrate = "" if version == schema_version else f"; migrates to {schema_version} at start"
+    return True, f"database: {where}, schema version {version}{migrate}, {tables} tables"
+
+
 def data_report() -> list[tuple[bool, str]]:
     """(good, what) for every game's data files and every font."""
     import engine
@@ -132,6 +162,7 @@ def data_report() -> list[tuple[bool, str]]:
 
 def check(config: Any, out: TextIO) -> int:
     """Print one line per check; 0 when everything is good, 2 otherwise."""
+    from hosting import pg_store
     from hosting.store import SCHEMA_VERSION
 
     results: list[tuple[bool, str]] = [(True, "configuration: DISCORD_TOKEN has a bot token's shape")]
@@ -145,7 +176,24 @@ def check(config: Any, out: TextIO) -> int:
 
     offered = getattr(config, "games", None) or tuple(engine.GAME_PACKAGES)
     results.append((True, f"games offered by /play and /rules: {', '.join(offered)}"))
-    results.append(database_report(Path(config.database), SCHEMA_VERSION))
+    url = getattr(config, "database_url", None)
+    if url:
+        results.append(postgres_report(url, pg_store.SCHEMA_VERSION))
+    else:
+        results.append(database_report(Path(config.database), SCHEMA_VERSION))
+    shard_count = getattr(config, "shard_count", None)
+    if shard_count is not None:
+        shard_ids = getattr(config, "shard_ids", None) or tuple(range(shard_count))
+        results.append((True, f"sharding: shards {', '.join(map(str, shard_ids))} of {shard_count} here"))
+        if not url and len(shard_ids) < shard_count:
+            # Not wrong (a server's tables stay with its shard), but worth knowing.
+            results.append(
+                (
+                    True,
+                    "sharding: on SQLite each process keeps only its own servers' tables; "
+                    "set DATABASE_URL to share one PostgreSQL database",
+                )
+            )
     results.extend(data_report())
     for good, line in results:
         print(f"{'ok  ' if good else 'FAIL'} {line}", file=out)
@@ -243,6 +291,8 @@ def main(
         if command == "check":
             return check(config, out)
         if command == "backup":
+            if getattr(config, "database_url", None):
+                raise OpsError(PG_BACKUP_HELP)
             tables = backup(Path(config.database), Path(rest[0]))
             print(f"Backed up {config.database} to {rest[0]} ({tables} tables).", file=out)
             return 0

@@ -141,6 +141,33 @@ def redact(url: str) -> str:
     return f"{scheme}://{user}{':***' if colon else ''}@{host}"
 
 
+async def inspect(url: str) -> tuple[int, int]:
+    """(schema version, number of tables) of the database at ``url``, read-only: nothing is migrated.
+
+    For ``python bot.py check``. Raises `DatabaseUnavailable` when it cannot connect.
+    """
+    try:
+        conn = await asyncpg.connect(url, timeout=10)
+    except (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise DatabaseUnavailable(_unavailable(url, error)) from error
+    try:
+        async with conn.transaction(readonly=True):
+            version = await PostgresStore._version(conn)
+            exists = await conn.fetchval("SELECT to_regclass('game_tables') IS NOT NULL")
+            tables = await conn.fetchval("SELECT count(*) FROM game_tables") if exists else 0
+    finally:
+        await conn.close()
+    return version, int(tables)
+
+
+def _unavailable(url: str, error: BaseException) -> str:
+    return (
+        f"Cannot connect to the PostgreSQL database at {redact(url)} (DATABASE_URL): "
+        f"{str(error) or type(error).__name__}. Check that the server runs, and the host, port, "
+        "user, password and database name."
+    )
+
+
 def _count(status: str) -> int:
     """Rows touched, from asyncpg's command tag ("UPDATE 1", "INSERT 0 1", ...)."""
     return int(status.rsplit(" ", 1)[-1])
@@ -190,12 +217,8 @@ class PostgresStore:
         """
         try:
             pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, timeout=10)
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-            raise DatabaseUnavailable(
-                f"Cannot connect to the PostgreSQL database at {redact(url)} (DATABASE_URL): "
-                f"{error or type(error).__name__}. Check that the server runs, and the host, port, "
-                "user, password and database name."
-            ) from error
+        except (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise DatabaseUnavailable(_unavailable(url, error)) from error
         store = cls(pool)
         try:
             await store._migrate()

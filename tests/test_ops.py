@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"  # first part: 100000000000000000
 # Every setting the bot reads, so the admin's own environment cannot leak into a test.
 SETTINGS = ("DISCORD_TOKEN", "DISCORD_APPLICATION_ID", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL")
-SETTINGS += ("LOG_FORMAT", "HEALTH_FILE")
+SETTINGS += ("LOG_FORMAT", "HEALTH_FILE", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS")
 
 
 def run(args: list[str], cwd: Path, script: Path = ROOT / "bot.py", **env: str):

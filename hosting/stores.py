@@ -1,0 +1,51 @@
+"""Which store a configuration asks for: PostgreSQL when ``DATABASE_URL`` is set, else SQLite.
+
+One process on one machine: the SQLite file at ``DATABASE_PATH`` (the default).
+Several processes (shards) sharing the tables: PostgreSQL at ``DATABASE_URL``.
+Both stores have the same methods and return the same records, so nothing
+above this module knows which one it has.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from hosting.pg_store import DatabaseUnavailable, PostgresStore, redact
+from hosting.store import Store
+
+__all__ = ["AnyStore", "DatabaseUnavailable", "describe", "is_postgres_url", "open_store"]
+
+#: Either store; they share one interface (tests/test_store.py runs its suite on both).
+AnyStore: TypeAlias = Store | PostgresStore
+
+#: URL schemes that select PostgreSQL (libpq accepts both spellings).
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres_url(url: str) -> bool:
+    """True for a ``postgresql://`` (or ``postgres://``) URL."""
+    return url.strip().lower().startswith(POSTGRES_SCHEMES)
+
+
+def database_url(config: Any) -> str | None:
+    """The configuration's PostgreSQL URL, or None when it uses SQLite."""
+    return getattr(config, "database_url", None) or None
+
+
+async def open_store(config: Any) -> AnyStore:
+    """Open (and migrate) the store the configuration names.
+
+    Raises `SchemaTooNew` for a database from a newer bot, and `DatabaseUnavailable`
+    when PostgreSQL cannot be reached.
+    """
+    url = database_url(config)
+    if url:
+        return await PostgresStore.open(url)
+    return await Store.open(Path(config.database))
+
+
+def describe(config: Any) -> str:
+    """Where the tables live, for logs and messages (no password)."""
+    url = database_url(config)
+    return f"PostgreSQL at {redact(url)}" if url else f"SQLite file {config.database}"

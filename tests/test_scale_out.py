@@ -1,0 +1,251 @@
+"""Growing past one process: DATABASE_URL selects PostgreSQL, SHARD_COUNT / SHARD_IDS shard the bot.
+
+The PostgreSQL tests use the test server of `tests/pg_server.py` and skip,
+saying why, where none can be started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+from discord.ext import commands
+
+from bot import Config, ConfigError, create_bot, load_config, parse_shards
+from hosting import ops, pg_store
+from hosting.pg_store import DatabaseUnavailable, PostgresStore
+from hosting.store import Seat, Store
+from hosting.stores import describe, open_store
+from tests import pg_server
+
+ROOT = Path(__file__).resolve().parents[1]
+TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
+SETTINGS = ("DISCORD_TOKEN", "DATABASE_PATH", "DATABASE_URL", "SHARD_COUNT", "SHARD_IDS", "DEV_GUILD_ID")
+# Nothing listens here: port 1 on loopback refuses at once (no network is touched).
+DEAD_URL = "postgresql://seagames:secret@127.0.0.1:1/seagames"
+
+
+def run_bot(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in SETTINGS}
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), *args],
+        cwd=cwd,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+async def pg_url():
+    """A fresh database on the test PostgreSQL server."""
+    try:
+        name, url = await pg_server.create_database()
+    except pg_server.Unavailable as error:
+        pytest.skip(f"PostgreSQL half skipped: {error}")
+    yield url
+    await pg_server.drop_database(name)
+
+
+# ------------------------------------------------------------------- settings
+
+
+def test_shard_settings_are_read():
+    assert parse_shards("", "") == (None, None)
+    assert parse_shards("4", "") == (4, None)  # every shard in this process
+    assert parse_shards(" 4 ", "0, 2-3") == (4, (0, 2, 3))
+    config = load_config({"DISCORD_TOKEN": TOKEN, "SHARD_COUNT": "2", "SHARD_IDS": "1"}, None)
+    assert config.sharded and (config.shard_count, config.shard_ids) == (2, (1,))
+    plain = load_config({"DISCORD_TOKEN": TOKEN}, None)
+    assert not plain.sharded and plain.shard_ids is None and plain.database_url is None
+
+
+def test_shard_settings_come_from_dotenv(tmp_path):
+    (tmp_path / ".env").write_text(
+        f"DISCORD_TOKEN={TOKEN}\nSHARD_COUNT=3\nSHARD_IDS=0,2\nDATABASE_URL=postgres://u:p@db/seagames\n"
+    )
+    config = load_config({}, tmp_path / ".env")
+    assert (config.shard_count, config.shard_ids) == (3, (0, 2))
+    assert config.database_url == "postgres://u:p@db/seagames"
+    assert describe(config) == "PostgreSQL at postgres://u:***@db/seagames"
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "message"),
+    [
+        ("", "0", "SHARD_IDS needs SHARD_COUNT"),
+        ("0", "", "SHARD_COUNT must be a whole number"),
+        ("two", "", "SHARD_COUNT must be a whole number"),
+        ("-1", "", "SHARD_COUNT must be a whole number"),
+        ("2", "2", "from 0 to 1"),
+        ("2", "0,0", "each once"),
+        ("2", "a", "SHARD_IDS must list"),
+        ("4", "1-", "SHARD_IDS must list"),
+        ("4", ",", "SHARD_IDS must list"),
+    ],
+)
+def test_bad_shard_settings_are_named(count, ids, message):
+    with pytest.raises(ConfigError, match=message):
+        load_config({"DISCORD_TOKEN": TOKEN, "SHARD_COUNT": count, "SHARD_IDS": ids}, None)
+
+
+def test_a_database_url_must_be_postgresql():
+    with pytest.raises(ConfigError, match="DATABASE_URL must be a PostgreSQL URL"):
+        load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "mysql://u@h/db"}, None)
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "5"}, "SHARD_IDS must list"),
+        ({"SHARD_COUNT": "lots"}, "SHARD_COUNT must be a whole number"),
+        ({"DATABASE_URL": "sqlite:///x.db"}, "DATABASE_URL must be a PostgreSQL URL"),
+    ],
+)
+def test_bad_scale_out_settings_exit_2_with_help(tmp_path, env, message):
+    done = run_bot([], tmp_path, DISCORD_TOKEN=TOKEN, **env)
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+# ------------------------------------------------------------------ the bot
+
+
+def test_create_bot_shards_when_asked(tmp_path):
+    sharded = create_bot(
+        Config(token=TOKEN, database=tmp_path / "t.sqlite3", shard_count=4, shard_ids=(0, 2))
+    )
+    assert isinstance(sharded, commands.AutoShardedBot)
+    assert sharded.shard_count == 4 and sharded.shard_ids == [0, 2]
+    every = create_bot(Config(token=TOKEN, database=tmp_path / "t.sqlite3", shard_count=2))
+    assert isinstance(every, commands.AutoShardedBot) and every.shard_ids is None
+    single = create_bot(Config(token=TOKEN, database=tmp_path / "t.sqlite3"))
+    assert not isinstance(single, discord.AutoShardedClient)
+
+
+async def test_open_store_follows_the_configuration(tmp_path, pg_url):
+    sqlite = await open_store(Config(database=tmp_path / "t.sqlite3"))
+    assert isinstance(sqlite, Store)
+    await sqlite.close()
+    postgres = await open_store(Config(database=tmp_path / "unused.sqlite3", database_url=pg_url))
+    assert isinstance(postgres, PostgresStore) and await postgres.integrity_check() == "ok"
+    await postgres.close()
+    assert not (tmp_path / "unused.sqlite3").exists()
+
+
+async def test_an_unreachable_database_is_explained():
+    with pytest.raises(DatabaseUnavailable, match=r"127\.0\.0\.1:1/seagames \(DATABASE_URL\)") as caught:
+        await open_store(Config(database_url=DEAD_URL))
+    assert "secret" not in str(caught.value)  # the password never reaches a message
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def database_settings(request, db_path):
+    """DATABASE_PATH or DATABASE_URL for the sharded bot."""
+    if request.param == "sqlite":
+        yield {"DATABASE_PATH": str(db_path)}
+        return
+    try:
+        name, url = await pg_server.create_database()
+    except pg_server.Unavailable as error:
+        pytest.skip(f"PostgreSQL half skipped: {error}")
+    yield {"DATABASE_URL": url}
+    await pg_server.drop_database(name)
+
+
+@pytest.fixture
+def simcord_bot(database_settings):
+    """The bot as an admin would configure one process of a cluster: shards 1 and 3 of 4."""
+    config = load_config(
+        {"DISCORD_TOKEN": TOKEN, "SHARD_COUNT": "4", "SHARD_IDS": "1,3", **database_settings}, None
+    )
+    return create_bot(dataclasses.replace(config, bot_delay=0.0))
+
+
+async def test_a_sharded_bot_hosts_a_game(simcord_env, database_settings):
+    """On a server of one of its shards, the whole lobby-to-first-move flow works on either store."""
+    bot = simcord_env.bot
+    assert isinstance(bot, commands.AutoShardedBot) and sorted(bot.shards) == [1, 3]
+    guild = simcord_env.create_guild("Jeju Friends", shard_id=3)
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    result = await alice.slash(channel, "play", game="takeaway")
+    reply = result.followups[0] if result.followups else result.response
+    thread = next(t for t in channel.threads if t.id == int(reply.content.split("/")[-2]))
+    lobby = thread.last_message
+    await bob.click(lobby, label="Join")
+    await alice.click(next(m for m in thread.history() if m.id == lobby.id), label="Start")
+    table = (await bot.store.tables_of_user(alice.id))[0]
+    assert table.status == "active" and table.guild_id == guild.id and len(table.seats) == 2
+    assert isinstance(bot.store, PostgresStore if "DATABASE_URL" in database_settings else Store)
+
+
+# ------------------------------------------------------------- operations
+
+
+def test_check_reports_the_postgresql_database(tmp_path, pg_url):
+    done = run_bot(["check"], tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_URL=pg_url)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"schema version 0; migrates to {pg_store.SCHEMA_VERSION} at start, 0 tables" in done.stdout
+
+    async def fill() -> None:
+        store = await PostgresStore.open(pg_url)
+        host = Seat(seat=0, name="Ann", kind="human", user_id=1)
+        await store.create_table(game="reef", guild_id=1, channel_id=2, host=host, options={}, now=0.0)
+        await store.close()
+
+    asyncio.run(fill())
+    done = run_bot(["check"], tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_URL=pg_url)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"ok   database: PostgreSQL at {pg_store.redact(pg_url)}, schema version " in done.stdout
+    assert f"version {pg_store.SCHEMA_VERSION}, 1 tables" in done.stdout
+
+
+def test_check_refuses_a_postgresql_database_from_a_newer_bot(tmp_path, pg_url):
+    async def newer() -> None:
+        await (await PostgresStore.open(pg_url)).close()
+        import asyncpg
+
+        conn = await asyncpg.connect(pg_url)
+        await conn.execute(f"UPDATE {pg_store.VERSION_TABLE} SET version = version + 1")
+        await conn.close()
+
+    asyncio.run(newer())
+    done = run_bot(["check"], tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_URL=pg_url)
+    assert done.returncode == 2
+    assert "FAIL database:" in done.stdout and "newer than this bot's" in done.stdout
+
+
+def test_check_an_unreachable_postgresql(tmp_path):
+    done = run_bot(["check"], tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_URL=DEAD_URL)
+    assert done.returncode == 2
+    assert "FAIL database: Cannot connect to the PostgreSQL database" in done.stdout
+    assert "secret" not in done.stdout + done.stderr
+
+
+def test_check_reports_sharding(tmp_path):
+    config = load_config(
+        {"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(tmp_path / "t.sqlite3"), "SHARD_COUNT": "4"}, None
+    )
+    out = io.StringIO()
+    assert ops.check(config, out) == 0
+    assert "ok   sharding: shards 0, 1, 2, 3 of 4 here" in out.getvalue()
+    split = Config(token=TOKEN, database=tmp_path / "t.sqlite3", shard_count=4, shard_ids=(1,))
+    out = io.StringIO()
+    assert ops.check(split, out) == 0
+    assert "each process keeps only its own servers' tables" in out.getvalue()
+
+
+def test_backup_of_postgresql_points_to_pg_dump(tmp_path):
+    done = run_bot(["backup", str(tmp_path / "b.sqlite3")], tmp_path, DATABASE_URL=DEAD_URL)
+    assert done.returncode == 2
+    assert "pg_dump" in done.stderr and "Traceback" not in done.stderr
