@@ -205,12 +205,26 @@ def _record(row: asyncpg.Record) -> TableRecord:
 class PostgresStore:
     """Tables, seats and the action log in a PostgreSQL database shared by several processes."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, shards: tuple[int, Sequence[int]] | None = None) -> None:
         self._pool = pool
+        # (shard count, this process's shard ids) when other processes run the other shards:
+        # the scheduler queries then see only this process's servers, whose threads it can post in.
+        self._shards = None if shards is None else (shards[0], list(shards[1]))
 
     @classmethod
-    async def open(cls, url: str, *, min_size: int = 1, max_size: int = 10) -> PostgresStore:
+    async def open(
+        cls,
+        url: str,
+        *,
+        min_size: int = 1,
+        max_size: int = 10,
+        shards: tuple[int, Sequence[int]] | None = None,
+    ) -> PostgresStore:
         """Connect to ``url`` (``postgresql://user:password@host:port/database``) and migrate.
+
+        ``shards`` = (``SHARD_COUNT``, ``SHARD_IDS``) makes `due_tables` and `next_wake`
+        answer only for the servers of those shards (Discord's rule: shard =
+        (guild id >> 22) % count; tables outside a server belong to shard 0).
 
         Raises `SchemaTooNew` when the database was written by a newer bot, and
         `DatabaseUnavailable` when the server cannot be reached or refuses the login.
@@ -219,7 +233,7 @@ class PostgresStore:
             pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, timeout=10)
         except (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise DatabaseUnavailable(_unavailable(url, error)) from error
-        store = cls(pool)
+        store = cls(pool, shards)
         try:
             await store._migrate()
         except BaseException:
@@ -511,19 +525,35 @@ class PostgresStore:
             "UPDATE game_tables SET wake_at = $1 WHERE id = $2 AND version = $3", wake_at, table_id, version
         )
 
+    def _my_shards(self, first: int) -> tuple[str, list[Any]]:
+        """SQL condition (numbered from ``$first``) and parameters keeping this process's servers only."""
+        if self._shards is None:
+            return "", []
+        count, ids = self._shards
+        return (
+            f" AND (CASE WHEN guild_id IS NULL THEN 0 ELSE (guild_id >> 22) % ${first} END)"
+            f" = ANY(${first + 1}::int[])",
+            [count, ids],
+        )
+
     async def due_tables(self, now: float, limit: int = 100) -> list[int]:
         """Ids of open tables whose ``wake_at`` has come, earliest first."""
+        mine, params = self._my_shards(3)
         rows = await self._pool.fetch(
-            "SELECT id FROM game_tables WHERE wake_at IS NOT NULL AND wake_at <= $1 "
+            f"SELECT id FROM game_tables WHERE wake_at IS NOT NULL AND wake_at <= $1{mine} "
             "ORDER BY wake_at LIMIT $2",
             now,
             limit,
+            *params,
         )
         return [row[0] for row in rows]
 
     async def next_wake(self) -> float | None:
         """The earliest ``wake_at`` of any table (None when no table waits for the clock)."""
-        return await self._pool.fetchval("SELECT min(wake_at) FROM game_tables WHERE wake_at IS NOT NULL")
+        mine, params = self._my_shards(1)
+        return await self._pool.fetchval(
+            f"SELECT min(wake_at) FROM game_tables WHERE wake_at IS NOT NULL{mine}", *params
+        )
 
     async def dm_reminders(self, user_id: int) -> bool:
         """Whether this user asked for reminders by direct message."""

@@ -41,7 +41,10 @@ async def open_store(config: Any) -> AnyStore:
     """
     url = database_url(config)
     if url:
-        return await PostgresStore.open(url)
+        count, ids = getattr(config, "shard_count", None), getattr(config, "shard_ids", None)
+        # Only when other processes run the other shards: this one schedules its own servers' tables.
+        shards = (count, ids) if count is not None and ids is not None else None
+        return await PostgresStore.open(url, shards=shards)
     return await Store.open(Path(config.database))
 
 

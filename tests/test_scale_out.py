@@ -138,6 +138,13 @@ async def test_open_store_follows_the_configuration(tmp_path, pg_url):
     postgres = await open_store(Config(database=tmp_path / "unused.sqlite3", database_url=pg_url))
     assert isinstance(postgres, PostgresStore) and await postgres.integrity_check() == "ok"
     await postgres.close()
+    split = Config(database_url=pg_url, shard_count=4, shard_ids=(1, 3))
+    scoped = await open_store(split)  # schedules only the tables of shards 1 and 3
+    assert scoped._shards == (4, [1, 3])
+    await scoped.close()
+    every = await open_store(Config(database_url=pg_url, shard_count=4))  # all shards here
+    assert every._shards is None
+    await every.close()
     assert not (tmp_path / "unused.sqlite3").exists()
 
 

@@ -19,7 +19,7 @@ import engine
 from hosting.errors import StaleVersion, TableError
 from hosting.pg_store import SCHEMA_VERSION, PostgresStore
 from hosting.service import TableService
-from hosting.store import ACTIVE
+from hosting.store import ACTIVE, Seat
 from tests import pg_server
 
 
@@ -170,4 +170,32 @@ async def test_processes_starting_together_migrate_once(pg_url):
         assert versions == {SCHEMA_VERSION}
     finally:
         for store in stores:
+            await store.close()
+
+
+async def test_each_process_schedules_only_its_own_servers(pg_url):
+    """With SHARD_IDS split between processes, each one's scheduler sees its shards' tables only
+    (Discord's rule: shard = (guild id >> 22) % SHARD_COUNT), so it can post in their threads."""
+    stores = [await PostgresStore.open(pg_url, max_size=2, shards=(2, (shard,))) for shard in (0, 1)]
+    everything = await PostgresStore.open(pg_url, max_size=2)
+    try:
+        host = Seat(seat=0, name="Ann", kind="human", user_id=1)
+        by_shard: dict[int, set[int]] = {0: set(), 1: set()}
+        for n, guild_id in enumerate((0 << 22, 1 << 22, 2 << 22, 3 << 22 | 12345, None)):
+            table = await everything.create_table(
+                game="takeaway",
+                guild_id=guild_id,
+                channel_id=9,
+                host=host,
+                options={},
+                now=0.0,
+                wake_at=10.0 + n,
+            )
+            by_shard[0 if guild_id is None else (guild_id >> 22) % 2].add(table.id)
+        for shard, store in enumerate(stores):
+            assert set(await store.due_tables(100.0)) == by_shard[shard]
+            assert await store.next_wake() == min(10.0 + table_id - 1 for table_id in by_shard[shard])
+        assert len(await everything.due_tables(100.0)) == 5 and await everything.next_wake() == 10.0
+    finally:
+        for store in (*stores, everything):
             await store.close()
