@@ -4,6 +4,7 @@
 - ``check``: configuration, database and data files, without connecting to Discord.
 - ``backup PATH``: a consistent copy of the database, safe while the bot runs.
 - ``health``: exit 0 while the running bot's heartbeat file is fresh (the container health check).
+- ``copy-to-postgres``: every table of the SQLite file into an empty PostgreSQL database.
 
 Each returns the process exit status: 0 when all is well, 2 with a message on
 stderr when not. ``bot.main`` dispatches here; the configuration is handed in,
@@ -26,7 +27,7 @@ from typing import Any, TextIO
 
 import discord
 
-COMMANDS = ("invite-url", "check", "backup", "health")
+COMMANDS = ("invite-url", "check", "backup", "health", "copy-to-postgres")
 
 #: The bot's permissions, one per row of the README's table.
 PERMISSIONS = discord.Permissions(
@@ -50,7 +51,9 @@ usage: python bot.py [command]
   invite-url     print the URL that adds the bot to a server
   check          check configuration, database and data files (no network)
   backup PATH    copy the database to PATH, safely while the bot runs
-  health         exit 0 while the running bot is connected (container health check)"""
+  health         exit 0 while the running bot is connected (container health check)
+  copy-to-postgres  copy the SQLite tables (DATABASE_PATH) into the empty PostgreSQL
+                    database at DATABASE_URL; stop the bot first"""
 
 
 PG_BACKUP_HELP = """\
@@ -259,6 +262,30 @@ def health(path: Path | None, now: float | None = None) -> tuple[bool, str]:
     return True, f"heartbeat {age:.0f} s ago"
 
 
+# ----------------------------------------------------------- copy-to-postgres
+
+
+def copy_to_postgres(config: Any, out: TextIO) -> int:
+    """Copy the SQLite tables into the PostgreSQL database of ``DATABASE_URL``; print what was copied."""
+    from hosting.copy_store import CopyRefused, copy_sqlite_to_postgres
+    from hosting.errors import SchemaTooNew
+    from hosting.pg_store import DatabaseUnavailable, redact
+
+    url = getattr(config, "database_url", None)
+    if not url:
+        raise OpsError(
+            "Set DATABASE_URL to the (empty) PostgreSQL database to copy into; "
+            "DATABASE_PATH names the SQLite file to copy from."
+        )
+    try:
+        copied = asyncio.run(copy_sqlite_to_postgres(Path(config.database), url))
+    except (CopyRefused, DatabaseUnavailable, SchemaTooNew) as error:
+        raise OpsError(str(error)) from error
+    counts = ", ".join(f"{rows} {table}" for table, rows in copied.items())
+    print(f"Copied {config.database} into PostgreSQL at {redact(url)}: {counts}.", file=out)
+    return 0
+
+
 # ------------------------------------------------------------------- dispatch
 
 
@@ -296,6 +323,8 @@ def main(
             tables = backup(Path(config.database), Path(rest[0]))
             print(f"Backed up {config.database} to {rest[0]} ({tables} tables).", file=out)
             return 0
+        if command == "copy-to-postgres":
+            return copy_to_postgres(config, out)
         good, line = health(config.health_file)
         print(line, file=out if good else err)
         return 0 if good else 2

@@ -256,3 +256,65 @@ def test_backup_of_postgresql_points_to_pg_dump(tmp_path):
     done = run_bot(["backup", str(tmp_path / "b.sqlite3")], tmp_path, DATABASE_URL=DEAD_URL)
     assert done.returncode == 2
     assert "pg_dump" in done.stderr and "Traceback" not in done.stderr
+
+
+# ---------------------------------------------------------- copy-to-postgres
+
+
+def test_copy_to_postgres_moves_every_table(tmp_path, pg_url):
+    """A SQLite set-up with games under way, copied: every table, seat and move, the same ids."""
+    path = tmp_path / "old.sqlite3"
+
+    async def play_some() -> list[int]:
+        from hosting.service import TableService
+
+        store = await Store.open(path)
+        service = TableService(store, clock=lambda: 1_000.5, new_seed=lambda: 7)
+        ids = []
+        for n in range(3):
+            table = await service.create_table(
+                game_key="takeaway", guild_id=1 << 40, channel_id=2, host_id=10, host_name="Ann"
+            )
+            await service.join(table.id, 11, "Bo")
+            if n < 2:
+                table = await service.start(table.id, 10)
+                panel = service.panel(table, 0)
+                await service.submit(table.id, 10, panel.token, 0)
+            ids.append(table.id)
+        await store.set_dm_reminders(11, True)
+        await store.close()
+        return ids
+
+    ids = asyncio.run(play_some())
+    done = run_bot(["copy-to-postgres"], tmp_path, DATABASE_PATH=str(path), DATABASE_URL=pg_url)
+    assert done.returncode == 0, done.stderr
+    assert "3 game_tables, 6 seats, 2 actions, 1 players" in done.stdout
+
+    async def compare() -> None:
+        old, new = await Store.open(path), await PostgresStore.open(pg_url)
+        try:
+            for table_id in ids:
+                assert await new.get_table(table_id) == await old.get_table(table_id)
+                assert await new.actions(table_id) == await old.actions(table_id)
+            assert await new.dm_reminders(11)
+            host = Seat(seat=0, name="Cy", kind="human", user_id=12)
+            fresh = await new.create_table(
+                game="takeaway", guild_id=1, channel_id=2, host=host, options={}, now=0.0
+            )
+            assert fresh.id == max(ids) + 1  # new tables continue after the copied ids
+        finally:
+            await old.close()
+            await new.close()
+
+    asyncio.run(compare())
+    again = run_bot(["copy-to-postgres"], tmp_path, DATABASE_PATH=str(path), DATABASE_URL=pg_url)
+    assert again.returncode == 2 and "already holds tables" in again.stderr
+
+
+def test_copy_to_postgres_refusals(tmp_path):
+    done = run_bot(["copy-to-postgres"], tmp_path, DATABASE_PATH=str(tmp_path / "none.sqlite3"))
+    assert done.returncode == 2 and "Set DATABASE_URL" in done.stderr
+    done = run_bot(
+        ["copy-to-postgres"], tmp_path, DATABASE_PATH=str(tmp_path / "none.sqlite3"), DATABASE_URL=DEAD_URL
+    )
+    assert done.returncode == 2 and "no SQLite database" in done.stderr and "Traceback" not in done.stderr
