@@ -10,8 +10,12 @@ store's version check and compare-and-set, inside PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import sys
+from asyncio.subprocess import PIPE
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -199,3 +203,53 @@ async def test_each_process_schedules_only_its_own_servers(pg_url):
     finally:
         for store in (*stores, everything):
             await store.close()
+
+
+async def test_two_os_processes_race_on_one_database(pg_url):
+    """Two real Python processes (tests/pg_race_worker.py), started at the same instant, play the
+    same tables to the end and claim the same reminders: each version once, each reminder once."""
+    service = TableService(await PostgresStore.open(pg_url, max_size=2), clock=lambda: 1_000.0)
+    tables = [await open_table(service, "takeaway", 2 + n % 3) for n in range(8)]
+    root = Path(__file__).resolve().parents[1]
+    workers = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tests.pg_race_worker",
+            pg_url,
+            str(n),
+            *map(str, tables),
+            cwd=root,
+            stdin=PIPE,
+            stdout=PIPE,
+            stderr=PIPE,
+        )
+        for n in range(2)
+    ]
+    try:
+        for worker in workers:
+            line = await asyncio.wait_for(worker.stdout.readline(), 60)
+            assert line.strip() == b"ready", (line, await worker.stderr.read())
+        for worker in workers:
+            worker.stdin.write(b"go\n")
+            await worker.stdin.drain()
+        outputs = [await asyncio.wait_for(worker.communicate(), 120) for worker in workers]
+    finally:
+        for worker in workers:
+            if worker.returncode is None:
+                worker.kill()
+    reports = []
+    for worker, (out, err) in zip(workers, outputs, strict=True):
+        assert worker.returncode == 0, err.decode()
+        reports.append(json.loads(out.decode().strip().splitlines()[-1]))
+    applied = [tuple(move[:2]) for report in reports for move in report["applied"]]
+    assert sum(report["stale"] for report in reports) > 0, "the two processes never raced"
+    assert len(applied) == len(set(applied)), "a version applied twice"
+    for table_id in tables:
+        table = await service.get(table_id)
+        assert table.status == "finished"
+        assert [e.seq for e in await service.store.actions(table_id)] == list(range(1, table.moves + 1))
+        assert sum(1 for t, _ in applied if t == table_id) == table.moves
+    won = [tuple(claim) for report in reports for claim in report["won"]]
+    assert sorted(won) == sorted((t, sent) for t in tables for sent in (1, 2, 3)), "a reminder won twice"
+    await service.store.close()
