@@ -27,7 +27,7 @@ from hosting.stores import AnyStore, DatabaseUnavailable, describe, is_postgres_
 
 log = logging.getLogger("seagames")
 
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.rules")
+EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.rules", "cogs.clock", "cogs.players")
 DEFAULT_DATABASE = Path("var") / "seagames.sqlite3"
 # Three base64url parts separated by dots; Discord's token shape.
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
@@ -193,7 +193,7 @@ class GameBot(commands.Bot):
         """Open the database, load the cogs and sync the slash commands."""
         self.store = await open_store(self.config)
         log.info("tables are kept in the %s", describe(self.config))
-        self.tables = TableService(self.store)
+        self.tables = TableService(self.store, clock=discord_clock)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         if self.config.dev_guild_id:
@@ -237,6 +237,11 @@ class ShardedGameBot(GameBot, commands.AutoShardedBot):
             shard_count=config.shard_count,
             shard_ids=None if config.shard_ids is None else list(config.shard_ids),
         )
+
+
+def discord_clock() -> float:
+    """Now, in seconds since the epoch, from discord.py's clock (which SimCord moves in tests)."""
+    return discord.utils.utcnow().timestamp()
 
 
 def create_bot(config: Config) -> GameBot:

@@ -13,7 +13,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs.common import NO_PINGS, answer_error, can_manage, offer_enabled_games, reply, table_link, tables
+from cogs.common import NO_PINGS, answer_error, can_manage, offer_enabled_games, reply, tables
+from hosting import timing
 from hosting.store import ACTIVE, LOBBY, TableRecord
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,7 @@ def lobby_embed(table: TableRecord) -> discord.Embed:
     )
     if table.options:
         embed.add_field(name="Options", value=", ".join(f"{k}: {v}" for k, v in table.options.items()))
+    embed.add_field(name="Pace", value=timing.pace_label(table.pace))
     if table.status == LOBBY:
         seats = (
             f"{game.min_seats}–{game.max_seats}" if game.min_seats != game.max_seats else str(game.min_seats)
@@ -107,6 +109,9 @@ class LobbyButton(
 
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in engine.games()]
+PACE_CHOICES = [
+    app_commands.Choice(name=timing.pace_label(seconds), value=seconds) for seconds in timing.PACES.values()
+]
 
 
 class Lobby(commands.Cog):
@@ -118,9 +123,17 @@ class Lobby(commands.Cog):
 
     @app_commands.command(name="play")
     @app_commands.guild_only()
-    @app_commands.describe(game="Which game to set up a table for")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def play(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+    @app_commands.describe(
+        game="Which game to set up a table for",
+        pace="Time each player has per move (live: no deadline)",
+    )
+    @app_commands.choices(game=GAME_CHOICES, pace=PACE_CHOICES)
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        pace: app_commands.Choice[int] | None = None,
+    ) -> None:
         """Open a table for a game in a new thread; others join with the Join button."""
         await interaction.response.defer(thinking=True)
         service = tables(interaction)
@@ -131,6 +144,7 @@ class Lobby(commands.Cog):
                 channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
+                pace=pace.value if pace else 0,
             )
         except Exception as error:
             await answer_error(interaction, error)
@@ -158,21 +172,6 @@ class Lobby(commands.Cog):
                 except discord.HTTPException:
                     log.warning("could not open a thread in channel %s; using the channel", channel.id)
         return channel
-
-    @app_commands.command(name="games")
-    @app_commands.guild_only()
-    async def games(self, interaction: discord.Interaction) -> None:
-        """List your open tables in this server, with links."""
-        found = await tables(interaction).tables_of(interaction.user.id, guild_id=interaction.guild_id)
-        if not found:
-            await reply(interaction, "You have no open tables here. Start one with `/play`.")
-            return
-        lines = [
-            f"• **{engine.get(t.game).title}** #{t.id} — {'lobby' if t.status == LOBBY else 'playing'} — "
-            f"{table_link(t)}"
-            for t in found[:20]
-        ]
-        await reply(interaction, "Your open tables:\n" + "\n".join(lines))
 
 
 async def setup(bot: commands.Bot) -> None:

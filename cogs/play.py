@@ -20,7 +20,7 @@ from discord.ext import commands
 
 import engine
 import renderers
-from cogs.common import NO_PINGS, answer_error, message_link, reply, tables
+from cogs.common import NO_PINGS, answer_error, can_manage, message_link, reply, tables
 from cogs.panels import panel_view
 from hosting.errors import TableError
 from hosting.service import Move, Panel, TableService
@@ -61,12 +61,21 @@ def plain(name: str) -> str:
 
 
 def waiting_for(table: TableRecord, seats: frozenset[int]) -> str:
-    """ "Waiting for …" naming exactly the awaited seats (humans as mentions)."""
+    """ "Waiting for …" naming exactly the awaited seats (humans as mentions), with the deadline."""
     names = [
         plain(table.seats[s].name) if table.seats[s].is_bot else f"<@{table.seats[s].user_id}>"
         for s in sorted(seats)
     ]
-    return "Waiting for " + ", ".join(names)
+    return "Waiting for " + ", ".join(names) + clock_note(table)
+
+
+def clock_note(table: TableRecord) -> str:
+    """The table's clock in words: paused, or the deadline as a Discord timestamp."""
+    if table.paused_at is not None:
+        return " · ⏸️ paused by the host"
+    if table.deadline is not None:
+        return f" · ⏰ due <t:{int(table.deadline)}:R>"
+    return ""
 
 
 class BoardButton(
@@ -121,10 +130,14 @@ class BoardButton(
             await answer_error(interaction, error, self.table_id)
 
 
+#: Events a board always repeats, however many others happened.
+ALWAYS_SHOWN = ("score", "timeout")
+
+
 def headline(events: list[dict]) -> list[dict]:
-    """The events a board repeats: every scoring, then the latest others, in order."""
-    scoring = [i for i, e in enumerate(events) if e.get("type") == "score"]
-    others = [i for i, e in enumerate(events) if e.get("type") != "score"]
+    """The events a board repeats: every scoring and timeout, then the latest others, in order."""
+    scoring = [i for i, e in enumerate(events) if e.get("type") in ALWAYS_SHOWN]
+    others = [i for i, e in enumerate(events) if e.get("type") not in ALWAYS_SHOWN]
     keep = set(scoring) | set(others[max(0, len(others) - max(EVENT_LINES - len(scoring), 2)) :])
     return [e for i, e in enumerate(events) if i in keep]
 
@@ -318,6 +331,8 @@ class Play(commands.Cog):
         picture = await self.picture(table.game, game.view(state, seat), seat_names(table))
         if table.status != ACTIVE:
             status = f"This table is {table.status}."
+        elif table.paused_at is not None:
+            status = "This table is paused: moves wait until the host resumes it."
         elif panel.choices:
             status = "Your move: choose below."
         else:
@@ -413,6 +428,78 @@ class Play(commands.Cog):
             await self.leave(interaction, await self._table_here(interaction))
         except Exception as error:
             await answer_error(interaction, error)
+
+    @game_group.command(name="pause")
+    async def game_pause(self, interaction: discord.Interaction) -> None:
+        """Pause the table in this thread: its clock stops and moves wait (host or Manage Server)."""
+        try:
+            table = await self._table_here(interaction)
+            await self.service.pause(table.id, interaction.user.id, can_manage=can_manage(interaction))
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.response.send_message(
+            f"⏸️ {interaction.user.mention} paused the table. `/game resume` starts it again.",
+            allowed_mentions=NO_PINGS,
+        )
+
+    @game_group.command(name="resume")
+    async def game_resume(self, interaction: discord.Interaction) -> None:
+        """Resume the paused table in this thread; the deadline moves on by the time it was paused."""
+        try:
+            table = await self._table_here(interaction)
+            await self.service.resume(table.id, interaction.user.id, can_manage=can_manage(interaction))
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        await reply(interaction, "The table is running again.")
+        event = {"type": "resume", "text": f"{plain(interaction.user.display_name)} resumed the table."}
+        self.spawn(self.advance(table.id, [event]))
+
+    @game_group.command(name="replace")
+    @app_commands.describe(
+        seat="The seat number to hand over (as on the board)",
+        member="Who takes the seat (leave out to give it to a bot)",
+    )
+    async def game_replace(
+        self,
+        interaction: discord.Interaction,
+        seat: app_commands.Range[int, 1, 8],
+        member: discord.Member | None = None,
+    ) -> None:
+        """Give a seat to a bot or to another member (host or Manage Server)."""
+        if member is not None and member.bot:
+            await reply(
+                interaction, "Bots cannot take a seat; leave `member` out to give the seat to our bot."
+            )
+            return
+        try:
+            table = await self._table_here(interaction)
+            by = None if member is None else (member.id, member.display_name)
+            table, old = await self.service.replace_seat(
+                table.id, interaction.user.id, seat - 1, can_manage=can_manage(interaction), by=by
+            )
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        taker = "a bot" if member is None else plain(member.display_name)
+        await reply(interaction, f"Seat {seat} ({plain(old.name)}) now belongs to {taker}.")
+        event = {"type": "replace", "text": f"{plain(old.name)}'s seat was handed to {taker}."}
+        self.spawn(self.advance(table.id, [event]))
+
+    @game_group.command(name="end")
+    async def game_end(self, interaction: discord.Interaction) -> None:
+        """End the table in this thread without a result (host or Manage Server)."""
+        try:
+            table = await self._table_here(interaction)
+            await self.service.cancel(table.id, interaction.user.id, can_manage=can_manage(interaction))
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        await interaction.response.send_message(
+            f"{interaction.user.mention} ended this table. Its log stays readable with `/game log`.",
+            allowed_mentions=NO_PINGS,
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -21,8 +21,9 @@ from typing import Any
 import engine
 from engine.base import Event, Game, IllegalAction, State
 from engine.bots import policy
+from hosting import timing
 from hosting.errors import StaleVersion, TableError
-from hosting.store import ACTIVE, CANCELLED, LOBBY, Seat, Store, TableRecord
+from hosting.store import ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, Store, TableRecord
 
 #: The policy bot seats play with.
 BOT_POLICY = "greedy"
@@ -37,6 +38,51 @@ class Move:
     seat: int
     events: list[Event]
     finished: bool
+    new_step: bool = False  # the move started a new step (the clock restarted)
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """The scheduler owes the awaited players of a table a reminder (``last``: shortly before)."""
+
+    table: TableRecord
+    seats: list[int]
+    last: bool
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """Time ran out: bot moves were made for ``timed_out`` seats; ``handed`` seats are bots for good."""
+
+    table: TableRecord
+    events: list[Event]
+    timed_out: list[int]
+    handed: list[int]
+
+
+@dataclass(frozen=True)
+class LobbyExpired:
+    """A lobby nobody started was cancelled."""
+
+    table: TableRecord
+
+
+@dataclass(frozen=True)
+class MyTable:
+    """One of a player's open tables, and whether it waits for them."""
+
+    table: TableRecord
+    awaited: bool
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """A player's record in one game."""
+
+    game: str
+    played: int
+    wins: int
+    average: float
 
 
 @dataclass(frozen=True)
@@ -81,9 +127,19 @@ class TableService:
         self.store = store
         self._clock = clock
         self._new_seed = new_seed
+        #: Called with a table's new wake-up instant, so a scheduler can wake sooner.
+        self.on_wake: Callable[[float], None] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
         # Deserialised states by (table id, version): loading JSON on every click is wasteful.
         self._states: dict[int, tuple[int, State]] = {}
+
+    def now(self) -> float:
+        """The service's clock (seconds since the epoch)."""
+        return self._clock()
+
+    def _woken(self, wake_at: float | None) -> None:
+        if wake_at is not None and self.on_wake is not None:
+            self.on_wake(wake_at)
 
     def lock(self, table_id: int) -> asyncio.Lock:
         """The lock that makes this process the table's only writer at a time."""
@@ -100,8 +156,13 @@ class TableService:
         host_id: int,
         host_name: str,
         options: dict[str, str] | None = None,
+        pace: int = 0,
     ) -> TableRecord:
-        """Open a lobby for ``game_key`` with the host in the first seat."""
+        """Open a lobby for ``game_key`` with the host in the first seat.
+
+        ``pace`` is the per-move deadline in seconds (0: live). The lobby expires
+        after `timing.LOBBY_LIFETIME` unless it starts.
+        """
         game = engine.get(game_key)
         chosen = dict(options or {})
         for name, value in chosen.items():
@@ -110,14 +171,21 @@ class TableService:
                 raise TableError(f"{game.title} has no option {name}={value}.")
         for name, allowed in game.options.items():
             chosen.setdefault(name, allowed[0])
-        return await self.store.create_table(
+        if pace not in timing.PACES.values():
+            raise TableError("That pace is not on offer.")
+        now = self._clock()
+        table = await self.store.create_table(
             game=game_key,
             guild_id=guild_id,
             channel_id=channel_id,
             host=Seat(seat=0, name=host_name, kind="human", user_id=host_id),
             options=chosen,
-            now=self._clock(),
+            now=now,
+            pace=pace,
+            wake_at=now + timing.LOBBY_LIFETIME,
         )
+        self._woken(table.wake_at)
+        return table
 
     async def get(self, table_id: int) -> TableRecord:
         """The table as stored now."""
@@ -202,14 +270,21 @@ class TableService:
                 raise TableError(f"{game.title} needs {need} more player{'s' if need > 1 else ''} to start.")
             seed = self._new_seed()
             state = game.new(len(table.seats), seed, table.options)
-            return await self.store.update_table(
+            now = self._clock()
+            clock = timing.after_move(
+                pace=table.pace, deadline=None, reminders=0, new_step=True, finished=False, now=now
+            )
+            started = await self.store.update_table(
                 table_id,
                 table.version,
                 status=ACTIVE,
                 seed=seed,
                 state=game.dump_state(state),
-                now=self._clock(),
+                timing=clock,
+                now=now,
             )
+            self._woken(started.wake_at)
+            return started
 
     async def cancel(self, table_id: int, user_id: int, *, can_manage: bool) -> TableRecord:
         """Cancel a lobby or a running game: its host, or a member who can manage the server."""
@@ -219,7 +294,9 @@ class TableService:
                 raise TableError(_not_in_lobby(table))
             if user_id != table.host_id and not can_manage:
                 raise TableError("Only the host or a member with Manage Server can cancel this table.")
-            return await self.store.update_table(table_id, table.version, status=CANCELLED, now=self._clock())
+            return await self.store.update_table(
+                table_id, table.version, status=CANCELLED, timing=_STOPPED, now=self._clock()
+            )
 
     async def tables_of(self, user_id: int, guild_id: int | None = None) -> list[TableRecord]:
         """Open tables (lobby or running) where the user is seated or hosts."""
@@ -242,7 +319,8 @@ class TableService:
         """What a seat may do now, as indexed choices."""
         game = engine.get(table.game)
         state = self.state_of(table)
-        actions = game.legal_actions(state, seat) if table.status == ACTIVE else []
+        running = table.status == ACTIVE and table.paused_at is None
+        actions = game.legal_actions(state, seat) if running else []
         choices = [
             Choice(index, game.action_label(state, seat, action), game.action_group(state, seat, action))
             for index, action in enumerate(actions)
@@ -259,6 +337,8 @@ class TableService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("You are not seated at this table.")
+            if table.paused_at is not None:
+                raise TableError(_PAUSED)
             panel = self.panel(table, seat.seat)
             if not panel.choices:
                 raise TableError("It is not your move right now.")
@@ -270,7 +350,7 @@ class TableService:
                 raise TableError("That choice is not on offer.")
             game = engine.get(table.game)
             action = game.legal_actions(self.state_of(table), seat.seat)[index]
-            return await self._apply(table, game, seat.seat, action)
+            return await self._apply(table, game, seat.seat, action, by_player=True)
 
     async def submit_action(self, table_id: int, seat: int, action: Any, expected_version: int) -> Move:
         """Apply an engine action for a seat at a known version (bots, timeouts, tests)."""
@@ -282,31 +362,57 @@ class TableService:
                 raise StaleVersion()
             return await self._apply(table, engine.get(table.game), seat, action)
 
-    async def _apply(self, table: TableRecord, game: Game, seat: int, action: Any) -> Move:
+    async def _apply(
+        self, table: TableRecord, game: Game, seat: int, action: Any, *, by_player: bool = False
+    ) -> Move:
+        """Apply, log and snapshot one action, restarting the clock when a new step begins."""
+        before = self.state_of(table)
         try:
-            state, events = game.apply(self.state_of(table), seat, action)
+            state, events = game.apply(before, seat, action)
         except IllegalAction as error:
             raise TableError(str(error)) from error
         result = game.result(state)
-        dumped = game.dump_state(state)
+        now = self._clock()
+        new_step = timing.is_new_step(
+            frozenset(game.to_act(before)),
+            frozenset(game.to_act(state)),
+            public=any(not e.get("private") for e in events),
+        )
+        clock = timing.after_move(
+            pace=table.pace,
+            deadline=table.deadline,
+            reminders=table.reminders,
+            new_step=new_step,
+            finished=result is not None,
+            now=now,
+        )
         await self.store.append_action(
             table.id,
             table.version,
             seat=seat,
             action=game.dump_action(action),
-            state=dumped,
+            state=game.dump_state(state),
             result=None if result is None else result.to_dict(),
-            now=self._clock(),
+            timing=clock,
+            reset_timeouts=by_player,
+            now=now,
         )
         updated = await self.store.get_table(table.id)
         self._states[table.id] = (updated.version, state)
-        return Move(table=updated, seat=seat, events=events, finished=result is not None)
+        if clock["wake_at"] != table.wake_at:
+            self._woken(clock["wake_at"])
+        return Move(table=updated, seat=seat, events=events, finished=result is not None, new_step=new_step)
+
+    def _bot_action(self, table: TableRecord, game: Game, seat: Seat) -> Any:
+        """The action a seat's bot policy picks now (seeded by the table, so replays agree)."""
+        rng = random.Random(f"{table.seed}:{table.moves}:{seat.seat}")
+        return policy(table.game, seat.policy or BOT_POLICY)(game, self.state_of(table), seat.seat, rng)
 
     async def play_bot(self, table_id: int) -> Move | None:
         """Let one bot seat that owes a move make it; ``None`` when no bot is to act."""
         async with self.lock(table_id):
             table = await self.store.get_table(table_id)
-            if table.status != ACTIVE:
+            if table.status != ACTIVE or table.paused_at is not None:
                 return None
             game = engine.get(table.game)
             state = self.state_of(table)
@@ -314,9 +420,7 @@ class TableService:
             if not bots:
                 return None
             seat = table.seats[bots[0]]
-            rng = random.Random(f"{table.seed}:{table.moves}:{seat.seat}")
-            action = policy(table.game, seat.policy or BOT_POLICY)(game, state, seat.seat, rng)
-            return await self._apply(table, game, seat.seat, action)
+            return await self._apply(table, game, seat.seat, self._bot_action(table, game, seat))
 
     async def hand_to_bot(self, table_id: int, user_id: int) -> TableRecord:
         """A player leaves a running game: a bot plays their seat from now on (the results say so)."""
@@ -334,6 +438,199 @@ class TableService:
                 for s in table.seats
             ]
             return await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
+
+    async def replace_seat(
+        self,
+        table_id: int,
+        actor_id: int,
+        seat: int,
+        *,
+        can_manage: bool,
+        by: tuple[int, str] | None = None,
+    ) -> tuple[TableRecord, Seat]:
+        """Give a seat of a running game to a bot (``by`` None) or to another member (``by`` = id, name).
+
+        Only the host or a member with Manage Server may. Returns the table and
+        the seat as it was.
+        """
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table.status != ACTIVE:
+                raise TableError(_not_running(table))
+            if actor_id != table.host_id and not can_manage:
+                raise TableError("Only the host or a member with Manage Server can replace a player.")
+            if not 0 <= seat < len(table.seats):
+                raise TableError(f"This table has seats 1 to {len(table.seats)}.")
+            old = table.seats[seat]
+            if by is None:
+                if old.is_bot:
+                    raise TableError(f"Seat {seat + 1} is already played by a bot.")
+                new = replace(old, kind="bot", policy=BOT_POLICY, name=f"{old.name} (bot)")
+            else:
+                user_id, name = by
+                if table.seat_of(user_id) is not None:
+                    raise TableError("That member already holds a seat at this table.")
+                new = replace(old, kind="human", policy=None, user_id=user_id, name=name, timeouts=0)
+            seats = [new if s.seat == seat else s for s in table.seats]
+            updated = await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
+            return updated, old
+
+    async def pause(self, table_id: int, user_id: int, *, can_manage: bool) -> TableRecord:
+        """Stop the table's clock and its moves until `resume` (host or Manage Server)."""
+        async with self.lock(table_id):
+            table = await self._running_for_host(table_id, user_id, can_manage, "pause")
+            if table.paused_at is not None:
+                raise TableError("This table is already paused.")
+            return await self.store.update_table(
+                table_id,
+                table.version,
+                timing={"paused_at": self._clock(), "wake_at": None},
+                now=self._clock(),
+            )
+
+    async def resume(self, table_id: int, user_id: int, *, can_manage: bool) -> TableRecord:
+        """Restart a paused table: its deadline moves on by as long as the pause lasted."""
+        async with self.lock(table_id):
+            table = await self._running_for_host(table_id, user_id, can_manage, "resume")
+            if table.paused_at is None:
+                raise TableError("This table is not paused.")
+            now = self._clock()
+            deadline = None if table.deadline is None else table.deadline + (now - table.paused_at)
+            wake = timing.wake_at(deadline, table.pace, table.reminders)
+            resumed = await self.store.update_table(
+                table_id,
+                table.version,
+                timing={"paused_at": None, "deadline": deadline, "wake_at": wake},
+                now=now,
+            )
+            self._woken(wake)
+            return resumed
+
+    async def _running_for_host(
+        self, table_id: int, user_id: int, can_manage: bool, verb: str
+    ) -> TableRecord:
+        table = await self.store.get_table(table_id)
+        if table.status != ACTIVE:
+            raise TableError(_not_running(table))
+        if user_id != table.host_id and not can_manage:
+            raise TableError(f"Only the host or a member with Manage Server can {verb} this table.")
+        return table
+
+    # ------------------------------------------------------------------ clock
+
+    async def tick(self, table_id: int) -> Reminder | Timeout | LobbyExpired | None:
+        """Do what a table's clock owes now: expire its lobby, remind its players, or move for them.
+
+        Called by the scheduler when the table's ``wake_at`` has come. Every
+        outcome is claimed in the database first (the version check, or the
+        reminder compare-and-set), so it happens once even if two schedulers
+        call at once or the bot restarts; ``None`` when nothing was owed.
+        """
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            now = self._clock()
+            if table.wake_at is None or table.wake_at > now:
+                return None
+            if table.status == LOBBY:
+                cancelled = await self.store.update_table(
+                    table_id, table.version, status=CANCELLED, timing=_STOPPED, now=now
+                )
+                return LobbyExpired(cancelled)
+            if table.status != ACTIVE or table.paused_at is not None or table.deadline is None:
+                await self.store.set_wake(table_id, table.version, None)
+                return None
+            if now >= table.deadline:
+                return await self._time_out(table)
+            due = timing.reminders_due(table.deadline, table.pace, now)
+            wake = timing.wake_at(table.deadline, table.pace, due)
+            if due <= table.reminders or not await self.store.claim_reminder(
+                table_id, table.version, sent=due, wake_at=wake
+            ):
+                await self.store.set_wake(
+                    table_id, table.version, timing.wake_at(table.deadline, table.pace, table.reminders)
+                )
+                return None
+            self._woken(wake)
+            game = engine.get(table.game)
+            awaited = sorted(s for s in game.to_act(self.state_of(table)) if not table.seats[s].is_bot)
+            return Reminder(await self.store.get_table(table_id), awaited, last=due >= 2)
+
+    async def _time_out(self, table: TableRecord) -> Timeout:
+        """Make the awaited seats' moves with their bot policy; hand repeat offenders to a bot."""
+        game = engine.get(table.game)
+        events: list[Event] = []
+        timed_out: list[int] = []
+        for seat in sorted(game.to_act(self.state_of(table))):
+            # Finish this seat's part of the step, and no more: a new step has its own clock.
+            for _ in range(_MOST_ACTIONS_PER_TIMEOUT):
+                if table.status != ACTIVE or seat not in game.to_act(self.state_of(table)):
+                    break
+                move = await self._apply(table, game, seat, self._bot_action(table, game, table.seats[seat]))
+                table = move.table
+                events.extend(move.events)
+                if move.new_step:
+                    break
+            if not table.seats[seat].is_bot:
+                timed_out.append(seat)
+        now = self._clock()
+        if table.status == ACTIVE and (table.deadline is None or table.deadline <= now):
+            # The step outlived its moves (should not happen): give it a fresh clock rather than spin.
+            clock = {"deadline": now + table.pace, "reminders": 0, "wake_at": now + table.pace}
+            table = await self.store.update_table(table.id, table.version, timing=clock, now=now)
+        handed = [s for s in timed_out if table.seats[s].timeouts + 1 >= timing.TIMEOUTS_BEFORE_HANDOVER]
+        if timed_out:
+            seats = [
+                replace(s, timeouts=s.timeouts + 1, kind="bot", policy=BOT_POLICY, name=f"{s.name} (bot)")
+                if s.seat in handed
+                else replace(s, timeouts=s.timeouts + 1)
+                if s.seat in timed_out
+                else s
+                for s in table.seats
+            ]
+            table = await self.store.update_table(table.id, table.version, seats=seats, now=self._clock())
+        return Timeout(table, events, timed_out, handed)
+
+    async def my_tables(self, user_id: int) -> list[MyTable]:
+        """A player's open tables in every server: those awaiting them first, soonest deadline first."""
+        found: list[MyTable] = []
+        for table in await self.store.tables_of_user(user_id):
+            seat = table.seat_of(user_id)
+            awaited = (
+                table.status == ACTIVE
+                and seat is not None
+                and seat.seat in engine.get(table.game).to_act(self.state_of(table))
+            )
+            found.append(MyTable(table, awaited))
+        never = float("inf")
+        found.sort(key=lambda t: (not t.awaited, t.table.deadline or never, -t.table.id))
+        return found
+
+    async def stats(self, user_id: int) -> list[GameStats]:
+        """A player's finished games per game: how many, how many won, the average score."""
+        per_game: dict[str, list[tuple[bool, float]]] = {}
+        for table in await self.store.tables_of_user(user_id, statuses=(FINISHED,)):
+            seat = table.seat_of(user_id)
+            if seat is None or not table.result:
+                continue
+            won = seat.seat in table.result["winners"]
+            per_game.setdefault(table.game, []).append((won, table.result["scores"][seat.seat]))
+        return [
+            GameStats(
+                game=key,
+                played=len(games),
+                wins=sum(won for won, _ in games),
+                average=sum(score for _, score in games) / len(games),
+            )
+            for key, games in sorted(per_game.items())
+        ]
+
+    async def dm_reminders(self, user_id: int) -> bool:
+        """Whether the player wants their reminders by direct message."""
+        return await self.store.dm_reminders(user_id)
+
+    async def set_dm_reminders(self, user_id: int, on: bool) -> None:
+        """Turn a player's direct-message reminders on or off."""
+        await self.store.set_dm_reminders(user_id, on)
 
     async def public_events(self, table_id: int, last: int = 15) -> list[Event]:
         """The table's most recent public events, rebuilt from its log."""
@@ -358,6 +655,13 @@ class TableService:
         for logged in await self.store.actions(table_id):
             state, _ = game.apply(state, logged.seat, game.load_action(logged.action))
         return state
+
+
+#: Clock columns of a table that no longer runs.
+_STOPPED = {"deadline": None, "wake_at": None, "paused_at": None}
+_PAUSED = "This table is paused; the host can resume it with `/game resume`."
+#: A timed-out seat's bot finishes its part of a step within this many actions.
+_MOST_ACTIONS_PER_TIMEOUT = 500
 
 
 def _not_in_lobby(table: TableRecord) -> str:

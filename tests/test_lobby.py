@@ -17,9 +17,9 @@ def table_world(simcord_env):
     return guild, channel, alice, bob, carol
 
 
-async def open_table(channel, host, game="takeaway"):
+async def open_table(channel, host, game="takeaway", **options):
     """Run /play and return (the public reply, the lobby message in the new thread)."""
-    result = await host.slash(channel, "play", game=game)
+    result = await host.slash(channel, "play", game=game, **options)
     assert not result.ephemeral
     reply = result.followups[0] if result.followups else result.response
     thread_id = int(reply.content.split("/")[-2])

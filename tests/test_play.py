@@ -27,9 +27,9 @@ def world(simcord_env):
     return guild, channel, people
 
 
-async def seat_and_start(channel, host, others, bots: int, game: str):
+async def seat_and_start(channel, host, others, bots: int, game: str, **options):
     """Open a table, seat the others, add bots, start; return the thread."""
-    _, lobby, thread = await open_table(channel, host, game=game)
+    _, lobby, thread = await open_table(channel, host, game=game, **options)
     for member in others:
         await member.click(lobby, label="Join")
     for _ in range(bots):

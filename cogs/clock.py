@@ -1,0 +1,200 @@
+"""The table clock: one scheduler for every deadline, reminder and lobby expiry.
+
+Each table stores ``wake_at``, the next instant its clock needs attention. One
+background task sleeps until the earliest ``wake_at`` of all tables (or until a
+move sets an earlier one), then asks the service to `tick` each due table and
+says in the table's thread what happened: a reminder, a move made for a player
+whose time ran out, or a lobby that expired. Nothing is kept in memory per
+table, so thousands of waiting tables cost nothing and a restart resumes every
+clock from the database; a deadline that passed while the bot was down is
+handled at start, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+from discord.ext import commands
+from discord.http import Route
+
+import engine
+from cogs.common import NO_PINGS, message_link
+from cogs.lobby import lobby_embed, lobby_view
+from cogs.play import PING_AWAITED, Play, plain
+from hosting.service import LobbyExpired, Reminder, TableService, Timeout
+
+log = logging.getLogger(__name__)
+
+#: The scheduler looks at the database at least this often (seconds), whatever it expects.
+LONGEST_SLEEP = 12 * 3600.0
+#: After an unexpected failure, the scheduler waits this long before trying again.
+RETRY_AFTER = 30.0
+#: Tables handled per pass; the next pass follows at once when more are due.
+BATCH = 100
+
+
+class Clock(commands.Cog):
+    """Runs the scheduler and speaks for the table clock in the threads."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        self._task: asyncio.Task | None = None
+        self._sleeping_until: float | None = None  # set only while the scheduler sleeps
+        self._poked = False
+        self.service.on_wake = self.wake_by
+
+    @property
+    def service(self) -> TableService:
+        """The bot's table service."""
+        return self.bot.tables  # type: ignore[attr-defined]
+
+    def cog_unload(self) -> None:
+        """Stop the scheduler."""
+        if self._task is not None:
+            self._task.cancel()
+        self.service.on_wake = None
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Start the scheduler once the bot can post (its first pass handles what fell due while down)."""
+        if self._task is None or self._task.done():
+            self._start()
+
+    def _start(self) -> None:
+        self._sleeping_until = None
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def wake_by(self, instant: float) -> None:
+        """A table now needs attention at ``instant``: make sure the scheduler looks by then."""
+        if self._task is None:
+            return  # not started yet: its first pass reads every table's wake-up from the database
+        if self._sleeping_until is None:
+            self._poked = True  # it is busy: it will look again before sleeping
+        elif instant < self._sleeping_until:
+            # Sleeping past it: start over. A plain sleep, cancelled, is simpler than an
+            # event to race against, and it is what SimCord's virtual clock recognises.
+            self._task.cancel()
+            self._start()
+
+    async def _run(self) -> None:
+        """Sleep until the next table is due, handle the due ones, repeat."""
+        while True:
+            self._poked = False
+            try:
+                while await self.run_due():
+                    pass
+                next_wake = await self.service.store.next_wake()
+                delay = LONGEST_SLEEP if next_wake is None else next_wake - self.service.now()
+            except Exception:
+                log.exception("the table clock failed; trying again shortly")
+                delay = RETRY_AFTER
+            if self._poked:
+                continue
+            delay = min(max(delay, 0.0), LONGEST_SLEEP)
+            self._sleeping_until = self.service.now() + delay
+            await asyncio.sleep(delay)
+            self._sleeping_until = None
+
+    async def run_due(self) -> int:
+        """Tick every table that is due now; return how many were due."""
+        due = await self.service.store.due_tables(self.service.now(), BATCH)
+        for table_id in due:
+            try:
+                outcome = await self.service.tick(table_id)
+                if isinstance(outcome, Reminder):
+                    await self.remind(outcome)
+                elif isinstance(outcome, Timeout):
+                    await self.timed_out(outcome)
+                elif isinstance(outcome, LobbyExpired):
+                    await self.lobby_expired(outcome)
+            except Exception:
+                log.exception("table %s: its clock failed", table_id, extra={"table_id": table_id})
+        return len(due) if len(due) == BATCH else 0
+
+    # ---------------------------------------------------------- what it says
+
+    def _channel(self, table) -> discord.abc.Messageable | None:
+        return self.bot.get_channel(table.thread_id or table.channel_id)  # type: ignore[return-value]
+
+    async def remind(self, reminder: Reminder) -> None:
+        """Remind the awaited players: by DM for those who asked (if Discord lets us), else in the thread."""
+        table = reminder.table
+        if not reminder.seats or table.deadline is None:
+            return
+        title = engine.get(table.game).title
+        due = f"<t:{int(table.deadline)}:R>"
+        board = message_link(table, table.board_message_id) if table.board_message_id else ""
+        in_thread: list[int] = []
+        for seat in reminder.seats:
+            user_id = table.seats[seat].user_id
+            if user_id is None:
+                continue
+            if await self.service.dm_reminders(user_id):
+                text = f"⏰ Your move at **{title}** #{table.id} is due {due}. {board}".strip()
+                if await self._direct_message(user_id, text):
+                    continue
+            in_thread.append(user_id)
+        channel = self._channel(table)
+        if not in_thread or channel is None:
+            return
+        who = " ".join(f"<@{user_id}>" for user_id in in_thread)
+        soon = "Time is nearly up" if reminder.last else "Reminder"
+        await channel.send(
+            f"⏰ {soon}: {who}, your move is due {due}. {board}".strip(), allowed_mentions=PING_AWAITED
+        )
+
+    async def _direct_message(self, user_id: int, text: str) -> bool:
+        """Send a DM; False when Discord refuses it (DMs closed), so the caller falls back to the thread."""
+        try:
+            # discord.py's create_dm sends the user id as a number; Discord's API documents a
+            # string (snowflake), so the DM channel is opened with the documented body.
+            opened = await self.bot.http.request(
+                Route("POST", "/users/@me/channels"), json={"recipient_id": str(user_id)}
+            )
+            channel = self.bot.get_partial_messageable(int(opened["id"]), type=discord.ChannelType.private)
+            await channel.send(text, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            return False
+        return True
+
+    async def timed_out(self, timeout: Timeout) -> None:
+        """Say whose time ran out and post the board with the moves made for them."""
+        table = timeout.table
+        notices = [
+            {"type": "timeout", "text": f"⏰ Time ran out for Seat {seat + 1}: a bot made their move."}
+            for seat in timeout.timed_out
+        ]
+        handed = [
+            {
+                "type": "timeout",
+                "text": f"Seat {seat + 1} missed too many deadlines: a bot plays it from now on.",
+            }
+            for seat in timeout.handed
+        ]
+        play: Play = self.bot.get_cog("Play")  # type: ignore[assignment]
+        await play.advance(table.id, [*notices, *timeout.events, *handed], force=True)
+
+    async def lobby_expired(self, expired: LobbyExpired) -> None:
+        """Close the lobby message and say why in the thread."""
+        table = expired.table
+        channel = self._channel(table)
+        if channel is None:
+            return
+        if table.lobby_message_id:
+            try:
+                message = channel.get_partial_message(table.lobby_message_id)  # type: ignore[union-attr]
+                await message.edit(embed=lobby_embed(table), view=lobby_view(table))
+            except discord.HTTPException:
+                log.warning("table %s: could not close its lobby message", table.id)
+        host = plain(next((s.name for s in table.seats if s.user_id == table.host_id), "the host"))
+        await channel.send(
+            f"This lobby expired: nobody started it within a day. {host} can open a new one with `/play`.",
+            allowed_mentions=NO_PINGS,
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the clock cog."""
+    await bot.add_cog(Clock(bot))

@@ -1,0 +1,105 @@
+"""What a player asks about themselves: /games, /stats and /reminders.
+
+These commands work in servers and in a direct message with the bot, and look
+across every server the bot shares with the player.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import engine
+from cogs.common import answer_error, reply, table_link, tables
+from hosting.store import LOBBY
+
+#: Tables /games lists at most (a message holds 2,000 characters).
+MOST_LISTED = 15
+
+
+class Players(commands.Cog):
+    """A player's tables, records and reminder settings."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="games")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    async def games(self, interaction: discord.Interaction) -> None:
+        """List your open tables in every server: those waiting for you first, soonest deadline first."""
+        try:
+            mine = await tables(interaction).my_tables(interaction.user.id)
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        # Only servers the bot is still in: a link to a server it left leads nowhere.
+        mine = [m for m in mine if m.table.guild_id is None or self.bot.get_guild(m.table.guild_id)]
+        if not mine:
+            await reply(interaction, "You have no open tables. Start one with `/play` in a server.")
+            return
+        lines = []
+        for item in mine[:MOST_LISTED]:
+            table = item.table
+            if table.status == LOBBY:
+                state = "lobby"
+            elif item.awaited:
+                state = "**your move**" + (f", due <t:{int(table.deadline)}:R>" if table.deadline else "")
+            else:
+                state = "waiting for others"
+            if table.paused_at is not None:
+                state += " (paused)"
+            server = self.bot.get_guild(table.guild_id) if table.guild_id else None
+            where = f" in {discord.utils.escape_markdown(server.name)}" if server else ""
+            lines.append(
+                f"• **{engine.get(table.game).title}** #{table.id}{where} — {state} — {table_link(table)}"
+            )
+        more = f"\n… and {len(mine) - MOST_LISTED} more." if len(mine) > MOST_LISTED else ""
+        await reply(interaction, "Your open tables:\n" + "\n".join(lines) + more)
+
+    @app_commands.command(name="stats")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.describe(player="Whose record to show (you, if left out)")
+    async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        """Show games played, wins and average score per game."""
+        who = player or interaction.user
+        try:
+            records = await tables(interaction).stats(who.id)
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        name = discord.utils.escape_markdown(who.display_name)
+        if not records:
+            await reply(interaction, f"{name} has not finished a game here yet.")
+            return
+        lines = [
+            f"• **{engine.get(r.game).title}**: {r.played} played, {r.wins} won, "
+            f"average score {r.average:.1f}"
+            for r in records
+        ]
+        await reply(interaction, f"**{name}'s games**\n" + "\n".join(lines))
+
+    @app_commands.command(name="reminders")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.describe(
+        dm="Remind you by direct message instead of in the thread (the thread if DMs are closed)"
+    )
+    async def reminders(self, interaction: discord.Interaction, dm: bool) -> None:
+        """Choose whether deadline reminders reach you by direct message."""
+        try:
+            await tables(interaction).set_dm_reminders(interaction.user.id, dm)
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        if dm:
+            await reply(
+                interaction,
+                "Reminders will come by direct message. If your DMs are closed, they come in the thread.",
+            )
+        else:
+            await reply(interaction, "Reminders will come in the table's thread.")
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the players cog."""
+    await bot.add_cog(Players(bot))
