@@ -228,7 +228,7 @@ class Play(commands.Cog):
     @commands.Cog.listener()
     async def on_ready(self) -> None:
         """After a (re)start, let bot seats that owe a move make it (the bot may have stopped mid-chain)."""
-        for table_id in await self.service.store.table_ids(ACTIVE):
+        for table_id in await self.service.store.table_ids(ACTIVE, with_bots=True):
             table = await self.service.get(table_id)
             if self._bot_to_act(table):
                 self.spawn(self.advance(table_id, []))

@@ -303,9 +303,12 @@ class PostgresStore:
         query += " ORDER BY id DESC"
         return [_record(row) for row in await self._pool.fetch(query, *params)]
 
-    async def table_ids(self, status: str) -> list[int]:
-        """Ids of every table with this status, oldest first."""
-        rows = await self._pool.fetch("SELECT id FROM game_tables WHERE status = $1 ORDER BY id", status)
+    async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
+        """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""
+        query = "SELECT id FROM game_tables WHERE status = $1"
+        if with_bots:
+            query += " AND id IN (SELECT table_id FROM seats WHERE kind = 'bot')"
+        rows = await self._pool.fetch(query + " ORDER BY id", status)
         return [row[0] for row in rows]
 
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:

@@ -314,10 +314,12 @@ class Store:
             rows = await cursor.fetchall()
         return [await self._record(row) for row in rows]
 
-    async def table_ids(self, status: str) -> list[int]:
-        """Ids of every table with this status, oldest first."""
-        query = "SELECT id FROM game_tables WHERE status = ? ORDER BY id"
-        async with self._db.execute(query, (status,)) as cursor:
+    async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
+        """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""
+        query = "SELECT id FROM game_tables WHERE status = ?"
+        if with_bots:
+            query += " AND id IN (SELECT table_id FROM seats WHERE kind = 'bot')"
+        async with self._db.execute(query + " ORDER BY id", (status,)) as cursor:
             return [row[0] for row in await cursor.fetchall()]
 
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:

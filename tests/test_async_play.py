@@ -169,7 +169,9 @@ async def test_pause_stops_the_clock_and_only_the_host_or_a_manager_may(world, s
     await simcord_env.advance_time(5 * HOUR)  # paused: no reminder, no timeout
     assert timeouts(thread) == [] and reminders_for(thread, player) == []
     assert (await bob.slash(here, "game resume")).response.content.startswith("Only the host")
-    resumed = await alice.slash(here, "game resume")
+    moderators = guild.create_role("Moderators", permissions=discord.Permissions(manage_guild=True))
+    mod = guild.add_member(simcord_env.create_user("mod"), roles=[moderators])
+    resumed = await mod.slash(here, "game resume")  # a member with Manage Server may too
     assert "running again" in resumed.response.content
     assert "⏰ due" in latest_board(thread).content
     await simcord_env.advance_time(HOUR - 60)  # the remaining hour has not run out yet
@@ -184,6 +186,8 @@ async def test_replace_a_player_by_a_bot_or_a_member(world, simcord_env):
     here = next(t for t in channel.threads if t.id == thread.id)
     refused = await bob.slash(here, "game replace", seat=1)
     assert refused.ephemeral and "Only the host or a member with Manage Server" in refused.response.content
+    spectator = await carol.slash(here, "game leave")
+    assert spectator.ephemeral and spectator.response.content == "You are not seated at this table."
     taken = await alice.slash(here, "game replace", seat=2, member=carol)
     assert "now belongs to carol" in taken.response.content
     # carol now plays seat 2; bob is a spectator.

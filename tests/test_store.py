@@ -293,6 +293,8 @@ async def test_lookups_by_user_channel_and_status(store):
     assert [t.id for t in await store.tables_of_user(42)] == [first.id]
     assert await store.table_ids("active") == [first.id]
     assert await store.table_ids("lobby") == [second.id]
+    assert await store.table_ids("active", with_bots=True) == [first.id]  # it has Bot Dol
+    assert await store.table_ids("lobby", with_bots=True) == []
     await store.set_host(first.id, 42)
     assert (await store.get_table(first.id)).host_id == 42
 
