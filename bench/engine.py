@@ -18,6 +18,8 @@ from engine.bots import play_out, policy
 
 #: The seat count each game's figures are quoted at (the issues' targets).
 REFERENCE_SEATS = {"haenyeo": 4, "jeju": 4, "reef": 1}
+#: Random complete games per second on one core, per game (the game issues' target).
+TARGET_GAMES_PER_SECOND = 300
 
 
 def games_per_second(game_key: str, seats: int, seconds: float) -> tuple[float, int]:
@@ -44,6 +46,42 @@ def score_spread(game_key: str, seats: int, policy_name: str, count: int) -> lis
     return scores
 
 
+def figures(games: list[str] | None = None, seconds: float = 5.0, count: int = 200) -> list[dict]:
+    """Per game: reference seats, random games per second, and score spreads per policy."""
+    rows = []
+    for key in games or list(engine.GAME_PACKAGES):
+        seats = REFERENCE_SEATS.get(key, engine.get(key).min_seats)
+        rate, played = games_per_second(key, seats, seconds)
+        spreads = {}
+        for name in ("random", "greedy"):
+            scores = score_spread(key, seats, name, count)
+            spreads[name] = {
+                "mean": statistics.mean(scores),
+                "stdev": statistics.pstdev(scores),
+                "min": min(scores),
+                "max": max(scores),
+                "games": count,
+            }
+        rows.append({"game": key, "seats": seats, "games_per_s": rate, "played": played, "scores": spreads})
+    return rows
+
+
+def report(rows: list[dict]) -> list[str]:
+    """The figures as printed lines."""
+    lines = []
+    for row in rows:
+        key, seats = row["game"], row["seats"]
+        lines.append(
+            f"{key}: {row['games_per_s']:.0f} random {seats}-seat games/s ({row['played']} games, one core)"
+        )
+        for name, spread in row["scores"].items():
+            lines.append(
+                f"{key}: {name} score mean {spread['mean']:.1f}, stdev {spread['stdev']:.1f}, "
+                f"min {spread['min']}, max {spread['max']} ({spread['games']} games, {seats} seats)"
+            )
+    return lines
+
+
 def main() -> None:
     """Print the figures for the chosen games (all registered games by default)."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -51,17 +89,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="time per speed figure")
     parser.add_argument("--games", dest="count", type=int, default=200, help="games per score spread")
     args = parser.parse_args()
-    for key in args.games or list(engine.GAME_PACKAGES):
-        seats = REFERENCE_SEATS.get(key, engine.get(key).min_seats)
-        rate, played = games_per_second(key, seats, args.seconds)
-        print(f"{key}: {rate:.0f} random {seats}-seat games/s ({played} games, one core)")
-        for name in ("random", "greedy"):
-            scores = score_spread(key, seats, name, args.count)
-            print(
-                f"{key}: {name} score mean {statistics.mean(scores):.1f}, "
-                f"stdev {statistics.pstdev(scores):.1f}, min {min(scores)}, max {max(scores)} "
-                f"({args.count} games, {seats} seats)"
-            )
+    print("\n".join(report(figures(args.games, args.seconds, args.count))))
 
 
 if __name__ == "__main__":

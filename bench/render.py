@@ -132,6 +132,67 @@ def write_samples(game_key: str, seats: int, directory: str, seed: int = 7, boar
     return paths
 
 
+def figures(games: list[str] | None = None, count: int = 12, per_game: int = 8, seats: int = 0) -> list[dict]:
+    """One row per game and picture kind: times and sizes (``skipped`` says why a game has none)."""
+    rows: list[dict] = []
+    for key in games or list(engine.GAME_PACKAGES):
+        no_engine, no_renderer = available(key)
+        if no_engine:
+            rows.append({"game": key, "skipped": no_engine})
+            continue
+        table_seats = seats or REFERENCE_SEATS.get(key, engine.get(key).min_seats)
+        views = collect_views(key, table_seats, count, per_game)
+        kinds: dict[str, Callable[[dict], renderers.Picture]] = {}
+        if no_renderer:
+            rows.append({"game": key, "skipped": f"board, private: {no_renderer}"})
+        else:
+            kinds["board"] = lambda v, key=key: renderers.render(key, v)
+            kinds["private"] = lambda v, key=key: renderers.render(key, v)
+        kinds["results"] = lambda v, key=key: renderers.render_results(key, v)
+        for kind, draw in kinds.items():
+            times, sizes = measure(draw, views[kind])
+            rows.append(
+                {
+                    "game": key,
+                    "kind": kind,
+                    "seats": table_seats,
+                    "n": len(times),
+                    "median_ms": statistics.median(times),
+                    "p95_ms": p95(times),
+                    "median_kb": statistics.median(sizes) / 1000,
+                    "max_kb": max(sizes) / 1000,
+                    "target_ms": TARGET_MS[kind],
+                }
+            )
+    return rows
+
+
+def verdict(row: dict) -> str:
+    """Whether one row meets its targets, in words."""
+    verdicts = []
+    if row["target_ms"] is not None:
+        met = row["median_ms"] <= row["target_ms"]
+        verdicts.append(f"median ≤ {row['target_ms']:.0f} ms {'ok' if met else 'MISSED'}")
+    verdicts.append(f"≤ 300 KB {'ok' if row['max_kb'] * 1000 <= TARGET_BYTES else 'MISSED'}")
+    return "; ".join(verdicts)
+
+
+def report(rows: list[dict]) -> list[str]:
+    """The figures as a printed table."""
+    columns = ("n", 4), ("median ms", 10), ("p95 ms", 8), ("median KB", 10), ("max KB", 7)
+    header = f"{'game':8} {'kind':8} " + " ".join(f"{name:>{width}}" for name, width in columns) + "  target"
+    lines = [header, "-" * len(header)]
+    for row in rows:
+        if "skipped" in row:
+            lines.append(f"{row['game']:8} skipped: {row['skipped']}")
+            continue
+        lines.append(
+            f"{row['game']:8} {row['kind']:8} {row['n']:>4} {row['median_ms']:>10.1f} {row['p95_ms']:>8.1f} "
+            f"{row['median_kb']:>10.1f} {row['max_kb']:>7.1f}  {verdict(row)} ({row['seats']} seats)"
+        )
+    return lines
+
+
 def main() -> None:
     """Print the figures for the chosen games (all registered games by default)."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -154,37 +215,7 @@ def main() -> None:
                 print(f"wrote {path}")
         return
     print(f"render benchmark: {pin_one_core()}")
-    columns = ("n", 4), ("median ms", 10), ("p95 ms", 8), ("median KB", 10), ("max KB", 7)
-    header = f"{'game':8} {'kind':8} " + " ".join(f"{name:>{width}}" for name, width in columns) + "  target"
-    print(header)
-    print("-" * len(header))
-    for key in args.games or list(engine.GAME_PACKAGES):
-        no_engine, no_renderer = available(key)
-        if no_engine:
-            print(f"{key:8} skipped: {no_engine}")
-            continue
-        seats = args.seats or REFERENCE_SEATS.get(key, engine.get(key).min_seats)
-        views = collect_views(key, seats, args.count, args.per_game)
-        kinds: dict[str, Callable[[dict], renderers.Picture]] = {}
-        if no_renderer:
-            print(f"{key:8} board, private skipped: {no_renderer}")
-        else:
-            kinds["board"] = lambda v, key=key: renderers.render(key, v)
-            kinds["private"] = lambda v, key=key: renderers.render(key, v)
-        kinds["results"] = lambda v, key=key: renderers.render_results(key, v)
-        for kind, draw in kinds.items():
-            times, sizes = measure(draw, views[kind])
-            median_ms = statistics.median(times)
-            target = TARGET_MS[kind]
-            verdicts = []
-            if target is not None:
-                verdicts.append(f"median ≤ {target:.0f} ms {'ok' if median_ms <= target else 'MISSED'}")
-            verdicts.append(f"≤ 300 KB {'ok' if max(sizes) <= TARGET_BYTES else 'MISSED'}")
-            print(
-                f"{key:8} {kind:8} {len(times):>4} {median_ms:>10.1f} {p95(times):>8.1f} "
-                f"{statistics.median(sizes) / 1000:>10.1f} {max(sizes) / 1000:>7.1f}  "
-                f"{'; '.join(verdicts)} ({seats} seats)"
-            )
+    print("\n".join(report(figures(args.games, args.count, args.per_game, args.seats))))
 
 
 if __name__ == "__main__":
