@@ -423,15 +423,19 @@ async def test_no_hidden_choice_is_seen_before_its_reveal(world, recorder, simco
         assert re.search(r"dives to zones? \d", public_after)  # the reveal, in the words audited
 
 
+@dataclass
+class Logged:
+    """An action log entry, as `Store.actions` returns them."""
+
+    seat: int
+    action: dict
+
+
 def test_a_planted_leak_is_reported():
-    log_of = [
-        type("Logged", (), {"seat": 0, "action": {"type": "toggle", "zone": 4}}),
-    ]
     game = engine.get("haenyeo")
     state = game.new(3, 5)
-    action = next(a for a in game.legal_actions(state, 0) if getattr(a, "zone", None) == 4)
-    log_of[0].action = game.dump_action(action)
-    timeline = moments("haenyeo", 3, 5, {}, log_of)
+    card = next(a for a in game.legal_actions(state, 0) if getattr(a, "zone", None) == 4)
+    timeline = moments("haenyeo", 3, 5, {}, [Logged(0, game.dump_action(card))])  # alice toggles card 4
     table = Table(1, "haenyeo", {100: 0, 200: 1}, timeline)
     board = Seen("public", None, "**alice** has chosen their diving cards.", {1: 1})
     leaked = Seen("public", None, "**alice** dives to zone 4.", {1: 1})
