@@ -32,6 +32,8 @@ log = logging.getLogger(__name__)
 PANEL_NAMES = {"haenyeo": "My hand", "jeju": "My tiles", "reef": "My sheet"}
 #: How many event lines a board message repeats.
 EVENT_LINES = 8
+#: Discord's limit on a message's content.
+MESSAGE_LIMIT = 2000
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
 
 
@@ -140,6 +142,20 @@ def headline(events: list[dict]) -> list[dict]:
     others = [i for i, e in enumerate(events) if e.get("type") not in ALWAYS_SHOWN]
     keep = set(scoring) | set(others[max(0, len(others) - max(EVENT_LINES - len(scoring), 2)) :])
     return [e for i, e in enumerate(events) if i in keep]
+
+
+def board_text(header: str, lines: list[str], hidden: int, waiting: str | None) -> str:
+    """A board's words within Discord's 2,000 characters: whole event lines go, oldest first.
+
+    The header and the "Waiting for" line always stay, so a long game-over board
+    never ends in the middle of a name.
+    """
+    while True:
+        note = [f"… and {hidden} earlier moves (`/game log`)"] if hidden else []
+        text = "\n".join([header, *note, *lines, *([waiting] if waiting else [])])
+        if len(text) <= MESSAGE_LIMIT or not lines:
+            return text[:MESSAGE_LIMIT]
+        lines, hidden = lines[1:], hidden + 1
 
 
 def as_files(picture: renderers.Picture | None) -> list[discord.File]:
@@ -271,13 +287,10 @@ class Play(commands.Cog):
         state = self.service.state_of(table)
         names = seat_names(table)
         picture = await self.picture(table.game, game.view(state, None), names)
-        lines = [in_words(e["text"], table) for e in headline(events)]
-        if len(lines) < len(events):
-            lines.insert(0, f"… and {len(events) - len(lines)} earlier moves (`/game log`)")
-        summary = in_words(game.summary(state), table)
-        if table.status == ACTIVE:
-            lines.append(waiting_for(table, game.to_act(state)))
-        text = "\n".join([f"**{game.title}** · table #{table.id} · {summary}", *lines])[:2000]
+        shown = [in_words(e["text"], table) for e in headline(events)]
+        header = f"**{game.title}** · table #{table.id} · {in_words(game.summary(state), table)}"
+        waiting = waiting_for(table, game.to_act(state)) if table.status == ACTIVE else None
+        text = board_text(header, shown, len(events) - len(shown), waiting)
         message = await channel.send(
             text,
             files=as_files(picture),

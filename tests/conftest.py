@@ -32,9 +32,22 @@ def db_path(tmp_path):
 
 
 @pytest.fixture
-def make_bot(db_path):
-    """Build a new bot on the test's database (``env.restart_bot(make_bot())`` restarts it)."""
-    return lambda: create_bot(Config(token=TOKEN, database=db_path, bot_delay=0.0))
+async def make_bot(db_path):
+    """Build a new bot on the test's database (``env.restart_bot(make_bot())`` restarts it).
+
+    SimCord detaches a bot without closing it, so each bot's database connection
+    is closed here: an open aiosqlite thread would keep pytest from exiting.
+    """
+    bots = []
+
+    def build():
+        bots.append(create_bot(Config(token=TOKEN, database=db_path, bot_delay=0.0)))
+        return bots[-1]
+
+    yield build
+    for bot in bots:
+        if bot.store is not None:
+            await bot.store.close()
 
 
 @pytest.fixture

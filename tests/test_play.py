@@ -179,3 +179,15 @@ async def test_board_mentions_ping_only_the_awaited_players(world, simcord_env):
     assert board_post["allowed_mentions"] == {"parse": ["users"]}  # users it names; never everyone or roles
     assert results_message(thread) is None
     assert isinstance(latest_board(thread), discord.Message)
+
+
+def test_a_long_board_drops_whole_old_lines_and_keeps_the_waiting_line():
+    from cogs.play import board_text
+
+    lines = [f"**{'x' * 30}{n}** scores {n} points in a very long sentence about shells." for n in range(60)]
+    text = board_text("**Haenyeo** · table #1", lines, 0, "Waiting for <@1>")
+    assert len(text) <= 2000
+    body = text.splitlines()
+    assert body[0] == "**Haenyeo** · table #1" and body[-1] == "Waiting for <@1>"
+    assert body[1].startswith("… and ") and body[1].endswith("earlier moves (`/game log`)")
+    assert body[2:-1] == lines[-len(body[2:-1]) :]  # the newest lines, each whole
