@@ -28,45 +28,56 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+async def play(service: TableService, rng: random.Random, moves: int, timings: list[float]) -> None:
+    """Play ``moves`` random legal moves on up to six tables of every game, timing each write.
+
+    Each `append_action` call (the accepted move's one transaction) is timed into ``timings``.
+    Shared with `bench.pg`, which runs it on PostgreSQL.
+    """
+    store = service.store
+    original = store.append_action
+
+    async def timed(*args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return await original(*args, **kwargs)
+        finally:
+            timings.append((time.perf_counter() - started) * 1000)
+
+    store.append_action = timed  # type: ignore[method-assign]
+    tables: list[int] = []
+    done = 0
+    while done < moves:
+        if len(tables) < 6:
+            game_key = ("haenyeo", "jeju", "reef")[done % 3]
+            host = rng.randrange(10**9)
+            table = await service.create_table(
+                game_key=game_key, guild_id=1, channel_id=1, host_id=host, host_name="h"
+            )
+            await service.join(table.id, host + 1, "p")
+            await service.start(table.id, host)
+            tables.append(table.id)
+        table_id = rng.choice(tables)
+        table = await service.get(table_id)
+        if table.status != ACTIVE:
+            tables.remove(table_id)
+            continue
+        game = engine.get(table.game)
+        state = service.state_of(table)
+        seat = rng.choice(sorted(game.to_act(state)))
+        await service.submit_action(
+            table_id, seat, rng.choice(game.legal_actions(state, seat)), table.version
+        )
+        done += 1
+
+
 async def measure(moves: int) -> dict[str, float]:
     """Time ``moves`` accepted moves; return p50 / p99 / max of the transaction in ms."""
     rng = random.Random(1)
+    timings: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
         store = await Store.open(Path(folder) / "bench.sqlite3")
-        service = TableService(store, new_seed=lambda: rng.randrange(2**62))
-        timings: list[float] = []
-        original = store.append_action
-
-        async def timed(*args, **kwargs):
-            started = time.perf_counter()
-            try:
-                return await original(*args, **kwargs)
-            finally:
-                timings.append((time.perf_counter() - started) * 1000)
-
-        store.append_action = timed  # type: ignore[method-assign]
-        tables: list[int] = []
-        while len(timings) < moves:
-            if len(tables) < 6:
-                game_key = ("haenyeo", "jeju", "reef")[len(timings) % 3]
-                host = rng.randrange(10**9)
-                table = await service.create_table(
-                    game_key=game_key, guild_id=1, channel_id=1, host_id=host, host_name="h"
-                )
-                await service.join(table.id, host + 1, "p")
-                await service.start(table.id, host)
-                tables.append(table.id)
-            table_id = rng.choice(tables)
-            table = await service.get(table_id)
-            if table.status != ACTIVE:
-                tables.remove(table_id)
-                continue
-            game = engine.get(table.game)
-            state = service.state_of(table)
-            seat = rng.choice(sorted(game.to_act(state)))
-            await service.submit_action(
-                table_id, seat, rng.choice(game.legal_actions(state, seat)), table.version
-            )
+        await play(TableService(store, new_seed=lambda: rng.randrange(2**62)), rng, moves, timings)
         await store.close()
     return {
         "moves": len(timings),

@@ -26,50 +26,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-import engine
-from bench.db import percentile
+from bench.db import percentile, play
 from hosting.pg_store import PostgresStore
 from hosting.service import TableService
-from hosting.store import ACTIVE
-
-
-async def play(service: TableService, rng: random.Random, moves: int, timings: list[float]) -> None:
-    """Play ``moves`` random legal moves on up to six tables of every game, timing each write."""
-    store = service.store
-    original = store.append_action
-
-    async def timed(*args, **kwargs):
-        started = time.perf_counter()
-        try:
-            return await original(*args, **kwargs)
-        finally:
-            timings.append((time.perf_counter() - started) * 1000)
-
-    store.append_action = timed  # type: ignore[method-assign]
-    tables: list[int] = []
-    done = 0
-    while done < moves:
-        if len(tables) < 6:
-            game_key = ("haenyeo", "jeju", "reef")[done % 3]
-            host = rng.randrange(10**9)
-            table = await service.create_table(
-                game_key=game_key, guild_id=1, channel_id=1, host_id=host, host_name="h"
-            )
-            await service.join(table.id, host + 1, "p")
-            await service.start(table.id, host)
-            tables.append(table.id)
-        table_id = rng.choice(tables)
-        table = await service.get(table_id)
-        if table.status != ACTIVE:
-            tables.remove(table_id)
-            continue
-        game = engine.get(table.game)
-        state = service.state_of(table)
-        seat = rng.choice(sorted(game.to_act(state)))
-        await service.submit_action(
-            table_id, seat, rng.choice(game.legal_actions(state, seat)), table.version
-        )
-        done += 1
 
 
 def seeds(n: int) -> Callable[[], int]:
