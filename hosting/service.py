@@ -331,9 +331,7 @@ class TableService:
     async def submit(self, table_id: int, user_id: int, token: str, index: int) -> Move:
         """Apply the ``index``-th choice of the panel ``token`` names, for the user's seat."""
         async with self.lock(table_id):
-            table = await self.store.get_table(table_id)
-            if table.status != ACTIVE:
-                raise TableError(_not_running(table))
+            table = await self._running(table_id)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("You are not seated at this table.")
@@ -355,9 +353,7 @@ class TableService:
     async def submit_action(self, table_id: int, seat: int, action: Any, expected_version: int) -> Move:
         """Apply an engine action for a seat at a known version (bots, timeouts, tests)."""
         async with self.lock(table_id):
-            table = await self.store.get_table(table_id)
-            if table.status != ACTIVE:
-                raise TableError(_not_running(table))
+            table = await self._running(table_id)
             if table.version != expected_version:
                 raise StaleVersion()
             return await self._apply(table, engine.get(table.game), seat, action)
@@ -425,18 +421,11 @@ class TableService:
     async def hand_to_bot(self, table_id: int, user_id: int) -> TableRecord:
         """A player leaves a running game: a bot plays their seat from now on (the results say so)."""
         async with self.lock(table_id):
-            table = await self.store.get_table(table_id)
-            if table.status != ACTIVE:
-                raise TableError(_not_running(table))
+            table = await self._running(table_id)
             mine = table.seat_of(user_id)
             if mine is None:
                 raise TableError("You are not seated at this table.")
-            seats = [
-                replace(s, kind="bot", policy=BOT_POLICY, name=f"{s.name} (bot)")
-                if s.seat == mine.seat
-                else s
-                for s in table.seats
-            ]
+            seats = [_as_bot(s) if s.seat == mine.seat else s for s in table.seats]
             return await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
 
     async def replace_seat(
@@ -454,18 +443,14 @@ class TableService:
         the seat as it was.
         """
         async with self.lock(table_id):
-            table = await self.store.get_table(table_id)
-            if table.status != ACTIVE:
-                raise TableError(_not_running(table))
-            if actor_id != table.host_id and not can_manage:
-                raise TableError("Only the host or a member with Manage Server can replace a player.")
+            table = await self._running_for_host(table_id, actor_id, can_manage, "replace a player")
             if not 0 <= seat < len(table.seats):
                 raise TableError(f"This table has seats 1 to {len(table.seats)}.")
             old = table.seats[seat]
             if by is None:
                 if old.is_bot:
                     raise TableError(f"Seat {seat + 1} is already played by a bot.")
-                new = replace(old, kind="bot", policy=BOT_POLICY, name=f"{old.name} (bot)")
+                new = _as_bot(old)
             else:
                 user_id, name = by
                 if table.seat_of(user_id) is not None:
@@ -478,7 +463,7 @@ class TableService:
     async def pause(self, table_id: int, user_id: int, *, can_manage: bool) -> TableRecord:
         """Stop the table's clock and its moves until `resume` (host or Manage Server)."""
         async with self.lock(table_id):
-            table = await self._running_for_host(table_id, user_id, can_manage, "pause")
+            table = await self._running_for_host(table_id, user_id, can_manage, "pause this table")
             if table.paused_at is not None:
                 raise TableError("This table is already paused.")
             return await self.store.update_table(
@@ -491,7 +476,7 @@ class TableService:
     async def resume(self, table_id: int, user_id: int, *, can_manage: bool) -> TableRecord:
         """Restart a paused table: its deadline moves on by as long as the pause lasted."""
         async with self.lock(table_id):
-            table = await self._running_for_host(table_id, user_id, can_manage, "resume")
+            table = await self._running_for_host(table_id, user_id, can_manage, "resume this table")
             if table.paused_at is None:
                 raise TableError("This table is not paused.")
             now = self._clock()
@@ -506,14 +491,20 @@ class TableService:
             self._woken(wake)
             return resumed
 
-    async def _running_for_host(
-        self, table_id: int, user_id: int, can_manage: bool, verb: str
-    ) -> TableRecord:
+    async def _running(self, table_id: int) -> TableRecord:
+        """The table, which must be running."""
         table = await self.store.get_table(table_id)
         if table.status != ACTIVE:
             raise TableError(_not_running(table))
+        return table
+
+    async def _running_for_host(
+        self, table_id: int, user_id: int, can_manage: bool, what: str
+    ) -> TableRecord:
+        """The running table, if the user hosts it or may manage the server ("Only … can ``what``")."""
+        table = await self._running(table_id)
         if user_id != table.host_id and not can_manage:
-            raise TableError(f"Only the host or a member with Manage Server can {verb} this table.")
+            raise TableError(f"Only the host or a member with Manage Server can {what}.")
         return table
 
     # ------------------------------------------------------------------ clock
@@ -580,7 +571,7 @@ class TableService:
         handed = [s for s in timed_out if table.seats[s].timeouts + 1 >= timing.TIMEOUTS_BEFORE_HANDOVER]
         if timed_out:
             seats = [
-                replace(s, timeouts=s.timeouts + 1, kind="bot", policy=BOT_POLICY, name=f"{s.name} (bot)")
+                _as_bot(replace(s, timeouts=s.timeouts + 1))
                 if s.seat in handed
                 else replace(s, timeouts=s.timeouts + 1)
                 if s.seat in timed_out
@@ -655,6 +646,11 @@ class TableService:
         for logged in await self.store.actions(table_id):
             state, _ = game.apply(state, logged.seat, game.load_action(logged.action))
         return state
+
+
+def _as_bot(seat: Seat) -> Seat:
+    """The seat, played by the bot policy from now on; its name says so in the results."""
+    return replace(seat, kind="bot", policy=BOT_POLICY, name=f"{seat.name} (bot)")
 
 
 #: Clock columns of a table that no longer runs.
