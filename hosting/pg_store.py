@@ -30,7 +30,6 @@ import asyncpg
 
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
 from hosting.store import (
-    FINISHED,
     LOBBY,
     OPEN_STATUSES,
     LoggedAction,
@@ -38,7 +37,9 @@ from hosting.store import (
     TableRecord,
     _dumps,
     _loads,
-    _timing,
+    _message_columns,
+    _move_columns,
+    _table_columns,
 )
 
 #: Forward migrations, one per SQLite migration (`hosting.store.MIGRATIONS`) so the
@@ -420,13 +421,7 @@ class PostgresStore:
 
         ``timing`` sets clock columns (`TIMING_COLUMNS`); ``None`` values clear them.
         """
-        columns: dict[str, Any] = _timing(timing)
-        if status is not None:
-            columns["status"] = status
-        if seed is not None:
-            columns["seed"] = seed
-        if state is not None:
-            columns["state"] = _dumps(state)
+        columns = _table_columns(status=status, seed=seed, state=state, timing=timing)
         async with self._pool.acquire() as conn, conn.transaction():
             await self._bump(conn, table_id, expected_version, now, **columns)
             if seats is not None:
@@ -452,9 +447,7 @@ class PostgresStore:
         ``timing`` sets the clock columns; ``reset_timeouts`` clears the seat's
         missed-deadline count (the player moved by themselves).
         """
-        columns: dict[str, Any] = {"state": _dumps(state), **_timing(timing)}
-        if result is not None:
-            columns.update(status=FINISHED, result=_dumps(result))
+        columns = _move_columns(state=state, result=result, timing=timing)
         async with self._pool.acquire() as conn, conn.transaction():
             # The move number comes from the same conditional UPDATE that checks the
             # version, so it cannot be read from a row another process is changing.
@@ -487,15 +480,9 @@ class PostgresStore:
         board_message_id: int | None = None,
     ) -> None:
         """Remember where the table lives in Discord (no version bump: the game did not change)."""
-        columns = {
-            name: value
-            for name, value in (
-                ("thread_id", thread_id),
-                ("lobby_message_id", lobby_message_id),
-                ("board_message_id", board_message_id),
-            )
-            if value is not None
-        }
+        columns = _message_columns(
+            thread_id=thread_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id
+        )
         if not columns:
             return
         sets = ", ".join(f"{name} = ${i}" for i, name in enumerate(columns, start=2))

@@ -179,6 +179,35 @@ def _timing(timing: dict[str, Any] | None) -> dict[str, Any]:
     return dict(timing)
 
 
+def _table_columns(
+    *, status: str | None, seed: int | None, state: dict[str, Any] | None, timing: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The ``game_tables`` columns `update_table` sets (both stores)."""
+    columns = _timing(timing)
+    if status is not None:
+        columns["status"] = status
+    if seed is not None:
+        columns["seed"] = seed
+    if state is not None:
+        columns["state"] = _dumps(state)
+    return columns
+
+
+def _move_columns(
+    *, state: dict[str, Any], result: dict[str, Any] | None, timing: dict[str, Any] | None
+) -> dict[str, Any]:
+    """The ``game_tables`` columns an accepted move sets (both stores); a result finishes the game."""
+    columns: dict[str, Any] = {"state": _dumps(state), **_timing(timing)}
+    if result is not None:
+        columns.update(status=FINISHED, result=_dumps(result))
+    return columns
+
+
+def _message_columns(**ids: int | None) -> dict[str, int]:
+    """The Discord message columns `set_messages` was given (both stores)."""
+    return {name: value for name, value in ids.items() if value is not None}
+
+
 class Store:
     """Tables, seats and the action log in one SQLite file."""
 
@@ -404,13 +433,7 @@ class Store:
 
         ``timing`` sets clock columns (`TIMING_COLUMNS`); ``None`` values clear them.
         """
-        columns: dict[str, Any] = _timing(timing)
-        if status is not None:
-            columns["status"] = status
-        if seed is not None:
-            columns["seed"] = seed
-        if state is not None:
-            columns["state"] = _dumps(state)
+        columns = _table_columns(status=status, seed=seed, state=state, timing=timing)
         async with self._transaction():
             await self._bump(table_id, expected_version, now, **columns)
             if seats is not None:
@@ -436,9 +459,7 @@ class Store:
         ``timing`` sets the clock columns; ``reset_timeouts`` clears the seat's
         missed-deadline count (the player moved by themselves).
         """
-        columns: dict[str, Any] = {"state": _dumps(state), "moves": None, **_timing(timing)}
-        if result is not None:
-            columns.update(status=FINISHED, result=_dumps(result))
+        columns = _move_columns(state=state, result=result, timing=timing)
         async with self._transaction():
             async with self._db.execute("SELECT moves FROM game_tables WHERE id = ?", (table_id,)) as cursor:
                 row = await cursor.fetchone()
@@ -468,15 +489,9 @@ class Store:
         board_message_id: int | None = None,
     ) -> None:
         """Remember where the table lives in Discord (no version bump: the game did not change)."""
-        columns = {
-            name: value
-            for name, value in (
-                ("thread_id", thread_id),
-                ("lobby_message_id", lobby_message_id),
-                ("board_message_id", board_message_id),
-            )
-            if value is not None
-        }
+        columns = _message_columns(
+            thread_id=thread_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id
+        )
         if not columns:
             return
         sets = ", ".join(f"{name} = ?" for name in columns)
