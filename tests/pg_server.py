@@ -24,8 +24,12 @@ import shutil
 import subprocess
 import tempfile
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
+
+import pytest
 
 ENV_URL = "TEST_POSTGRES_URL"
 PORT = 5432  # only names the socket file inside our private folder; no TCP port is opened
@@ -147,3 +151,19 @@ async def drop_database(name: str) -> None:
         await conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
     finally:
         await conn.close()
+
+
+@asynccontextmanager
+async def scratch_database() -> AsyncIterator[str]:
+    """A fresh database's URL for one test, dropped afterwards.
+
+    The test is skipped, with the reason, where no PostgreSQL server can be had.
+    """
+    try:
+        name, url = await create_database()
+    except Unavailable as error:
+        pytest.skip(f"PostgreSQL half skipped: {error}")
+    try:
+        yield url
+    finally:
+        await drop_database(name)

@@ -47,12 +47,8 @@ def run_bot(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProce
 @pytest.fixture
 async def pg_url():
     """A fresh database on the test PostgreSQL server."""
-    try:
-        name, url = await pg_server.create_database()
-    except pg_server.Unavailable as error:
-        pytest.skip(f"PostgreSQL half skipped: {error}")
-    yield url
-    await pg_server.drop_database(name)
+    async with pg_server.scratch_database() as url:
+        yield url
 
 
 # ------------------------------------------------------------------- settings
@@ -160,12 +156,8 @@ async def database_settings(request, db_path):
     if request.param == "sqlite":
         yield {"DATABASE_PATH": str(db_path)}
         return
-    try:
-        name, url = await pg_server.create_database()
-    except pg_server.Unavailable as error:
-        pytest.skip(f"PostgreSQL half skipped: {error}")
-    yield {"DATABASE_URL": url}
-    await pg_server.drop_database(name)
+    async with pg_server.scratch_database() as url:
+        yield {"DATABASE_URL": url}
 
 
 @pytest.fixture

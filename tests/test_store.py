@@ -95,12 +95,8 @@ async def backend(request, db_path):
     if request.param == "sqlite":
         yield SQLiteBackend(db_path)
         return
-    try:
-        name, url = await pg_server.create_database()
-    except pg_server.Unavailable as error:
-        pytest.skip(f"PostgreSQL half skipped: {error}")
-    yield PostgresBackend(url)
-    await pg_server.drop_database(name)
+    async with pg_server.scratch_database() as url:
+        yield PostgresBackend(url)
 
 
 @pytest.fixture

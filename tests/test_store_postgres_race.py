@@ -30,12 +30,8 @@ from tests import pg_server
 @pytest.fixture
 async def pg_url():
     """A fresh database on the test PostgreSQL server."""
-    try:
-        name, url = await pg_server.create_database()
-    except pg_server.Unavailable as error:
-        pytest.skip(f"PostgreSQL half skipped: {error}")
-    yield url
-    await pg_server.drop_database(name)
+    async with pg_server.scratch_database() as url:
+        yield url
 
 
 @pytest.fixture
