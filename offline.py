@@ -35,6 +35,7 @@ from typing import Any
 import discord
 
 from bot import Config, GameBot, create_bot
+from cogs.common import table_channel_id
 from hosting.errors import SchemaTooNew
 from hosting.store import ACTIVE, LOBBY
 
@@ -144,7 +145,7 @@ async def reopen_tables(env: Any, bot: GameBot, channel_id: int) -> int:
     for status in (LOBBY, ACTIVE):
         for table_id in await store.table_ids(status):
             table = await service.get(table_id)
-            if (table.thread_id or table.channel_id) != channel_id:
+            if table_channel_id(table) != channel_id:
                 log.warning(
                     "table %s belongs to channel %s, not this one; skipped", table.id, table.channel_id
                 )

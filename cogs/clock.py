@@ -20,7 +20,7 @@ from discord.ext import commands
 from discord.http import Route
 
 import engine
-from cogs.common import NO_PINGS, message_link
+from cogs.common import NO_PINGS, message_link, table_channel
 from cogs.lobby import lobby_embed, lobby_view
 from cogs.play import PING_AWAITED, Play, plain
 from hosting.service import LobbyExpired, Reminder, TableService, Timeout
@@ -115,9 +115,6 @@ class Clock(commands.Cog):
 
     # ---------------------------------------------------------- what it says
 
-    def _channel(self, table) -> discord.abc.Messageable | None:
-        return self.bot.get_channel(table.thread_id or table.channel_id)  # type: ignore[return-value]
-
     async def remind(self, reminder: Reminder) -> None:
         """Remind the awaited players: by DM for those who asked (if Discord lets us), else in the thread."""
         table = reminder.table
@@ -136,7 +133,7 @@ class Clock(commands.Cog):
                 if await self._direct_message(user_id, text):
                     continue
             in_thread.append(user_id)
-        channel = self._channel(table)
+        channel = table_channel(self.bot, table)
         if not in_thread or channel is None:
             return
         who = " ".join(f"<@{user_id}>" for user_id in in_thread)
@@ -179,7 +176,7 @@ class Clock(commands.Cog):
     async def lobby_expired(self, expired: LobbyExpired) -> None:
         """Close the lobby message and say why in the thread."""
         table = expired.table
-        channel = self._channel(table)
+        channel = table_channel(self.bot, table)
         if channel is None:
             return
         if table.lobby_message_id:

@@ -51,16 +51,25 @@ async def answer_error(
     )
 
 
+def table_channel_id(table: TableRecord) -> int:
+    """The id of the channel the table plays in: its thread, or its channel where it has none."""
+    return table.thread_id or table.channel_id
+
+
+def table_channel(bot: discord.Client, table: TableRecord) -> discord.abc.Messageable | None:
+    """The table's thread (or channel) as the bot sees it; None when it is gone."""
+    return bot.get_channel(table_channel_id(table))  # type: ignore[return-value]
+
+
 def table_link(table: TableRecord) -> str:
     """A jump link to the table's thread (or its channel)."""
     guild = table.guild_id if table.guild_id is not None else "@me"
-    return f"https://discord.com/channels/{guild}/{table.thread_id or table.channel_id}"
+    return f"https://discord.com/channels/{guild}/{table_channel_id(table)}"
 
 
 def message_link(table: TableRecord, message_id: int) -> str:
     """A jump link to one of the table's messages."""
-    guild = table.guild_id if table.guild_id is not None else "@me"
-    return f"https://discord.com/channels/{guild}/{table.thread_id or table.channel_id}/{message_id}"
+    return f"{table_link(table)}/{message_id}"
 
 
 def offer_enabled_games(bot: discord.Client, command: discord.app_commands.Command) -> None:

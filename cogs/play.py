@@ -20,7 +20,7 @@ from discord.ext import commands
 
 import engine
 import renderers
-from cogs.common import NO_PINGS, answer_error, can_manage, message_link, reply, tables
+from cogs.common import NO_PINGS, answer_error, can_manage, message_link, reply, table_channel, tables
 from cogs.panels import panel_view
 from hosting.errors import TableError
 from hosting.service import Move, Panel, TableService
@@ -279,7 +279,7 @@ class Play(commands.Cog):
 
     async def post_board(self, table: TableRecord, events: list[dict]) -> None:
         """Post a new board message in the table's thread (and the results at the end)."""
-        channel = self.bot.get_channel(table.thread_id or table.channel_id)
+        channel = table_channel(self.bot, table)
         if channel is None:
             log.warning("table %s: its thread %s is gone", table.id, table.thread_id)
             return
