@@ -97,8 +97,8 @@ class Clock(commands.Cog):
             await asyncio.sleep(delay)
             self._sleeping_until = None
 
-    async def run_due(self) -> int:
-        """Tick every table that is due now; return how many were due."""
+    async def run_due(self) -> bool:
+        """Tick every table that is due now (a batch at most); True when more may be waiting."""
         due = await self.service.store.due_tables(self.service.now(), BATCH)
         for table_id in due:
             try:
@@ -111,7 +111,7 @@ class Clock(commands.Cog):
                     await self.lobby_expired(outcome)
             except Exception:
                 log.exception("table %s: its clock failed", table_id, extra={"table_id": table_id})
-        return len(due) if len(due) == BATCH else 0
+        return len(due) == BATCH
 
     # ---------------------------------------------------------- what it says
 
