@@ -164,6 +164,15 @@ class Moment:
 
     hidden: dict[int | None, set[str]]
     labels: dict[int, set[str]]  # each seat's own legal choices (what its panel may show)
+    said: str = ""  # every public event so far: an earlier reveal may use the same words
+
+    def shown_more_than_said(self, pattern: re.Pattern[str], text: str) -> bool:
+        """True when ``text`` shows the phrase more often than the public events so far did.
+
+        A player may pick the same zones in two rounds: the log then rightly repeats the
+        last round's reveal, which is not this round's secret. Any extra occurrence is.
+        """
+        return len(pattern.findall(text)) > len(pattern.findall(self.said))
 
 
 def state_secrets(game_key: str, state) -> dict[int | None, set[str]]:
@@ -189,13 +198,14 @@ def moments(game_key: str, seats: int, seed: int, options: dict, log: list) -> l
     game = engine.get(game_key)
     state = game.new(seats, seed, options)
     work: dict[int, set[str]] = {s: set() for s in range(seats)}
+    said: list[str] = []
 
     def moment() -> Moment:
         hidden = {s: set(p) for s, p in work.items()}
         for owner, phrases in state_secrets(game_key, state).items():
             hidden.setdefault(owner, set()).update(phrases)
         labels = {s: {game.action_label(state, s, a) for a in game.legal_actions(state, s)} for s in work}
-        return Moment(hidden, labels)
+        return Moment(hidden, labels, "\n".join(said))
 
     found = [moment()]
     for logged in log:
@@ -203,6 +213,7 @@ def moments(game_key: str, seats: int, seed: int, options: dict, log: list) -> l
         label = game.action_label(state, logged.seat, action)
         state, events = game.apply(state, logged.seat, action)
         public = [e for e in events if not e.get("private")]
+        said.extend(e["text"] for e in public)
         work[logged.seat].update(e["text"] for e in events if e.get("private"))
         if not public:  # a choice that told nobody else anything
             work[logged.seat].add(label)
@@ -254,7 +265,11 @@ def leaks(seen: list[Seen], tables: list[Table]) -> list[Leak]:
             for owner, phrases in moment.hidden.items():
                 if owner is not None and owner == viewer:
                     continue
-                found.extend(Leak(item, owner, p) for p in phrases if phrase_pattern(p).search(text))
+                found.extend(
+                    Leak(item, owner, p)
+                    for p in phrases
+                    if phrase_pattern(p).search(text) and moment.shown_more_than_said(phrase_pattern(p), text)
+                )
     return found
 
 
@@ -445,3 +460,11 @@ def test_a_planted_leak_is_reported():
     found = leaks([board, leaked, told_bob, own, logged], [table])
     assert {id(leak.seen) for leak in found} == {id(leaked), id(told_bob), id(logged)}
     assert shown_to_owner([own], [table]) == 1
+
+
+def test_an_earlier_reveal_in_the_same_words_is_not_a_leak_but_one_more_is():
+    pattern = phrase_pattern("dives to zones 2 and 5")
+    moment = Moment({3: {"dives to zones 2 and 5"}}, {}, "Seat 4 dives to zones 2 and 5.\nZone 3 is empty.")
+    log = "• **Bot Dol** dives to zones 2 and 5.\n• **Bot Dol** has chosen their diving cards."
+    assert not moment.shown_more_than_said(pattern, log)  # last round's reveal, repeated by /game log
+    assert moment.shown_more_than_said(pattern, log + "\n• **Bot Dol** dives to zones 2 and 5.")
