@@ -229,7 +229,9 @@ class Store:
             await (await db.execute("PRAGMA journal_mode=WAL")).close()
             await (await db.execute("PRAGMA synchronous=NORMAL")).close()
             await (await db.execute("PRAGMA foreign_keys=ON")).close()
-            await (await db.execute("PRAGMA busy_timeout=5000")).close()
+            # Wait at most 1 s for another connection's write lock (a backup, `check`), then fail:
+            # interactive paths must answer within Discord's 3 s, and our own writes are ~1 ms.
+            await (await db.execute("PRAGMA busy_timeout=1000")).close()
             store = cls(db)
             await store._migrate()
         except BaseException:
