@@ -778,7 +778,8 @@ def _draw_own_sheet(
     draw_text(draw, (x0 + 48, y), "Pearls", "bold", 26, INK, "lm")
     pearls = int(me.get("pearls", 0))
     bx = x0 + 176
-    for k, space in enumerate((view.get("pearl_track") or [])[:9]):
+    track = (view.get("pearl_track") or [])[:9]
+    for k, space in enumerate(track):
         left = bx + k * 70
         marked = k < pearls
         draw.rounded_rectangle(
@@ -788,7 +789,18 @@ def _draw_own_sheet(
             outline=INK,
             width=3 if marked else 2,
         )
-        draw.text((left + 31, y), str(space.get("points", 0)), font=font("bold", 26), fill=INK, anchor="mm")
+        # The space's pearl count in the corner ("5 pearls = 30 pts"); a space worth nothing
+        # (the first three) shows a dash instead of a number.
+        count = f"{k + 1}+" if k == len(track) - 1 else str(k + 1)
+        draw.text((left + 6, y - 19), count, font=font("regular", 14), fill=MUTED, anchor="lt")
+        points = int(space.get("points", 0))
+        draw.text(
+            (left + 33, y + 3),
+            str(points) if points else "–",
+            font=font("bold", 26),
+            fill=INK if points else MUTED,
+            anchor="mm",
+        )
         bonus = space.get("bonus")
         if bonus == "trash":
             paste_centred(image, item_image("trash", 28), (left + 31, y + 40))

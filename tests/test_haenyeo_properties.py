@@ -28,6 +28,8 @@ class RoundBook:
         self.dives: dict[int, int] = {}
         self.reach = -1
         self.taken: dict[int, set[int]] = defaultdict(set)
+        self.pickers: dict[int, list[int]] = defaultdict(list)
+        self.left: dict[int, set[int]] = {}
 
 
 def check_sheet(state) -> None:
@@ -104,14 +106,26 @@ def check_events(before, after, events, book: RoundBook) -> RoundBook:
             if kind == "harvest":
                 assert event["slot"] not in book.taken[zone], "a slot is harvested once"
                 book.taken[zone].add(event["slot"])
+                book.pickers[zone].append(event["actor"])
             else:
                 book.taken[zone] = set(range(len(rules.rows(before)[zone])))
+        elif kind == "unharvested":
+            book.left[event["zone"]] = set(event["slots"])
         elif kind == "round" or kind == "end":
             sea = rules.rows(before)
             for zone in range(1, PEARL_ZONE):
-                divers = any(mask >> zone & 1 for mask in book.dives.values())
+                slots = set(range(len(sea[zone])))
+                divers = [p for p, mask in book.dives.items() if mask >> zone & 1]
                 if divers and zone <= book.reach:
-                    assert book.taken[zone] == set(range(len(sea[zone]))), "every slot of a visited zone goes"
+                    if len(divers) == 1:
+                        assert book.taken[zone] == slots, "a lone Haenyeo harvests ALL items"
+                    else:
+                        # One slot per Haenyeo (NPC first, then clockwise from the First
+                        # Player) until the slots or the Haenyeo run out; the rest stays.
+                        order = [NPC] if NPC in divers else []
+                        order += [s for s in rules.turn_order(before) if s in divers]
+                        assert book.pickers[zone] == order[: len(slots)], "each Haenyeo takes one slot"
+                        assert book.left.get(zone, set()) == slots - book.taken[zone]
                 else:
                     assert not book.taken[zone]
             book = RoundBook()

@@ -209,10 +209,74 @@ def test_several_haenyeo_take_turns_clockwise_from_the_first_player():
         assert state.pending == (PEND_HARVEST, order[1])
         assert GAME.legal_actions(state, order[1]) == [A.Harvest(0), A.Harvest(1)]
         state, events = GAME.apply(state, order[1], A.Harvest(0))
-        # The last slot goes to the next diver in turn without asking (only one option).
-        last = [e for e in events if e["type"] == "harvest"]
-        assert [(e["actor"], e["slot"]) for e in last] == [(order[1], 0), (order[0], 1)]
+        assert [(e["actor"], e["slot"]) for e in events if e["type"] == "harvest"] == [(order[1], 0)]
         assert state.round == 2
+
+
+def test_shared_zone_each_haenyeo_takes_one_slot():
+    """Rulebook: "Multiple Haenyeo in a zone take turns clockwise from the First Player. Each chooses a slot
+    and harvests the 1 item shown. ... Repeat until all slots are taken or all Haenyeo have acted."
+    """
+    cid, card = next((cid, card) for cid, card in C.shallow_cards if len(set(card[1])) == len(card[1]) == 3)
+    row = card[1]
+    state = fresh(3, first=2, shallow=cid)
+    state, _ = choose(state, {0: [1, 0], 1: [1, 0], 2: [0, 11]})
+    # Seat 3 (the First Player) has no Haenyeo in zone 1: Seat 1 picks first, then Seat 2.
+    assert state.pending == (PEND_HARVEST, 0) and state.actors == (0, 1)
+    before = state.food
+    state, _ = GAME.apply(state, 0, A.Harvest(1))
+    state, events = GAME.apply(state, 1, A.Harvest(2))
+    # Both have acted: the third slot stays unharvested (no second pass).
+    left = [e for e in events if e["type"] == "unharvested"]
+    assert [(e["zone"], e["slots"]) for e in left] == [(1, [0])]
+    assert "1 slot stays unharvested" in left[0]["text"]
+    assert state.round == 2
+    for seat, slot in ((0, 1), (1, 2)):
+        gained, _, _ = sheet_totals(list(row[slot]))
+        have = [a - b for a, b in zip(state.food[seat], before[seat], strict=True)]
+        # zone 0 adds nothing without eggs; a non-seafood slot marks no seafood
+        assert have == gained
+
+
+def test_shared_zone_more_haenyeo_than_slots_the_last_get_nothing():
+    """Rulebook: "Repeat until all slots are taken or all Haenyeo have acted."
+
+    Five Haenyeo in zone 1 (3 slots): the first three in turn order take one slot each.
+    """
+    state = fresh(5, first=3)
+    slots = len(rules.rows(state)[1])
+    assert slots == 3
+    state, seen = choose(state, {seat: [1, 0] for seat in range(5)})
+    while state.round == 1:
+        (seat,) = GAME.to_act(state)
+        assert state.zone == 1
+        state, events = GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+        seen.extend(events)
+    pickers = [e["actor"] for e in seen if e["type"] == "harvest"]
+    assert pickers == [3, 4, 0], "clockwise from the First Player, one slot each"
+    assert not any(e["type"] == "unharvested" for e in seen), "all slots are taken"
+    assert state.food[1] == state.food[2] == (0,) * N_SEAFOOD
+    assert state.eggs[1] == state.eggs[2] == 0 and state.trash[1] == state.trash[2] == 0
+
+
+def test_shared_zone_npc_takes_one_slot_then_each_player_one():
+    """Rulebook: "In zones where the NPC has a Haenyeo, the NPC always acts first, harvesting from
+    the leftmost available slot. Players then take turns." — one slot each, like everyone else.
+    """
+    for seed in range(400):
+        state = GAME.new(2, seed)
+        npc = rules.npc_draw(state)
+        if npc >> 1 & 1 and len(set(rules.rows(state)[1])) == len(rules.rows(state)[1]):
+            break
+    state, events = choose(state, {0: [1, 0], 1: [1, 0]})
+    harvests = [e for e in events if e["type"] == "harvest" and e["zone"] == 1]
+    assert [(e["actor"], e["slot"]) for e in harvests] == [(NPC, 0)]
+    first, second = rules.turn_order(state)
+    assert state.pending == (PEND_HARVEST, first)
+    state, events = GAME.apply(state, first, A.Harvest(2))
+    # The last slot is the second player's only option: taken for her.
+    harvests = [e for e in events if e["type"] == "harvest" and e["zone"] == 1]
+    assert [(e["actor"], e["slot"]) for e in harvests] == [(first, 2), (second, 1)]
 
 
 def test_a_repeated_trash_type_marks_nothing():
@@ -277,17 +341,20 @@ def test_with_no_turtle_eggs_zone_zero_needs_no_decision():
 
 
 def test_pearl_track_bonuses_come_at_once():
-    # The 2nd pearl carries a trash bonus of your choice.
-    state = with_eggs(fresh(3), 0, 3, pearls=1)
+    """Rulebook: "Bonuses on the pearl track are gained immediately: trash icon = gain 1 trash of your
+    choice; ×2 = gain 2 seafood of your choice." (on the 30, 60 and 75 spaces: pearls 5, 7 and 8)
+    """
+    # The 5th pearl (30 points) carries a trash bonus of your choice.
+    state = with_eggs(fresh(3), 0, 3, pearls=4)
     state.trash = (0b1111111100, 0, 0)  # two types left to choose from
     state, _ = choose(state, {0: [0, 1], 1: [2, 3], 2: [4, 5]})
     state, _ = GAME.apply(state, 0, A.Exchange(3))
     assert state.pending == (PEND_TRASH, 0)
     assert GAME.legal_actions(state, 0) == [A.TakeTrash(0), A.TakeTrash(1)]
     state, _ = GAME.apply(state, 0, A.TakeTrash(1))
-    assert state.trash[0].bit_count() == 9 and state.pearls[0] == 2
-    # The 4th pearl: two seafood of your choice.
-    state = with_eggs(fresh(3), 0, 3, pearls=3)
+    assert state.trash[0].bit_count() == 9 and state.pearls[0] == 5
+    # The 7th pearl (60 points): two seafood of your choice.
+    state = with_eggs(fresh(3), 0, 3, pearls=6)
     state, _ = choose(state, {0: [0, 1], 1: [2, 3], 2: [4, 5]})
     state, _ = GAME.apply(state, 0, A.Exchange(3))
     assert state.pending == (PEND_SEAFOOD, 0)
@@ -297,11 +364,21 @@ def test_pearl_track_bonuses_come_at_once():
 
 
 def test_a_single_missing_trash_type_is_taken_without_asking():
-    state = with_eggs(fresh(3), 0, 3, pearls=1)
+    state = with_eggs(fresh(3), 0, 3, pearls=7)  # the 8th pearl (75) carries a trash bonus
     state.trash = ((1 << len(C.trash)) - 2, 0, 0)
     state, _ = choose(state, {0: [0, 1], 1: [2, 3], 2: [4, 5]})
     state, _ = GAME.apply(state, 0, A.Exchange(3))
     assert state.trash[0] == (1 << len(C.trash)) - 1
+
+
+def test_the_first_pearls_carry_no_bonus():
+    for pearls in (0, 1, 2, 3, 5):
+        state = with_eggs(fresh(3), 0, 3, pearls=pearls)
+        state, _ = choose(state, {0: [0, 1], 1: [2, 3], 2: [4, 5]})
+        state, _ = GAME.apply(state, 0, A.Exchange(3))
+        assert state.pearls[0] == pearls + 1
+        assert state.pending == () or state.pending[0] not in (PEND_TRASH, PEND_SEAFOOD)
+        assert not state.bonus
 
 
 def test_connected_haenyeo_in_zone_eleven_collect_pearls():

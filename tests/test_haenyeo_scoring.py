@@ -89,8 +89,25 @@ def test_round_scoring_sums_the_tiles_rules():
 
 
 def test_pearl_track_is_not_cumulative():
-    assert [pearl_points(n) for n in range(10)] == [0, 15, 30, 45, 60, 75, 80, 85, 88, 90]
-    assert C.pearl_bonus[1] == "trash" and C.pearl_bonus[3] == "seafood2" and C.pearl_bonus[4] == "trash"
+    """Rulebook: "Pearl points do NOT accumulate. Only the score at your rightmost marked space counts."
+
+    Spaces 1-3 score nothing (see test_pearl_track_makes_every_printed_figure_true).
+    """
+    assert [pearl_points(n) for n in range(10)] == [0, 0, 0, 0, 15, 30, 45, 60, 75, 90]
+
+
+def test_pearl_track_makes_every_printed_figure_true():
+    """Rulebook: "Pearl track: 15 · 30 (trash bonus) · 45 · 60 (×2 seafood) · 75 (trash bonus) · ...
+    Pearl scoring: 5 pearls = 30 pts · 9+ pearls = 90 pts".
+
+    15 points a space from the 4th pearl; the first three spaces are blank (0 points, no bonus).
+    """
+    # 5 pearls = 30 pts; 9+ pearls = 90 pts (a 10th pearl marks nothing: the track has 9 spaces).
+    assert pearl_points(5) == 30 and pearl_points(9) == 90 and len(C.pearl_points) == 9
+    # The listing 15 · 30 · 45 · 60 · 75 · ... is the track from the 4th space on.
+    assert C.pearl_points[3:8] == (15, 30, 45, 60, 75)
+    assert C.pearl_points[:3] == (0, 0, 0)
+    assert C.pearl_bonus == (None, None, None, None, "trash", None, "seafood2", "trash", None)
 
 
 def test_trash_by_number_of_types():
@@ -104,9 +121,12 @@ def test_unused_turtle_eggs_one_point_each():
 
 
 def test_the_rulebooks_score_example_adds_up_to_260():
-    # Round 3: 35 + Round 6: 45 + Round 8: 78 + Turtle eggs: 2 + Trash: 55 + Pearls: 45 = 260
+    """Rulebook: "Round 3: 35 + Round 6: 45 + Round 8: 78 + Turtle eggs: 2 + Trash: 55 + Pearls: 45 = 260".
+
+    Trash 55 = 7 types; Pearls 45 = 6 pearls on the track (45 is the 6th space).
+    """
     seven_types = (1 << 7) - 1
-    breakdown = final_breakdown(C.tiles[0], (35, 45, 78), eggs=4, used=2, pearls=3, trash_mask=seven_types)
+    breakdown = final_breakdown(C.tiles[0], (35, 45, 78), eggs=4, used=2, pearls=6, trash_mask=seven_types)
     assert breakdown == {
         "round3": 35,
         "round6": 45,

@@ -72,3 +72,22 @@ def test_labels_and_groups_read_like_the_rulebook():
     assert GAME.action_group(state, 0, A.DONE) == "Turtle eggs"
     assert GAME.action_label(state, 0, A.TakeSeafood((1, 1))) == "Pearl bonus: abalone + abalone"
     assert "Round 1 of 8" in GAME.summary(state) and "waiting for" in GAME.summary(state)
+
+
+def test_haenyeo_sheet_one_per_player_open_to_all():
+    """Rulebook, Components: "Haenyeo sheet | 1 | Shared scoring/tracking sheet (with pencil)";
+    Setup: "Each player takes 1 Haenyeo sheet and a pencil."
+
+    Decision (docs/rules/haenyeo.md): each player keeps their own sheet, and every sheet is open.
+    """
+    state = GAME.new(3, 5).copy()
+    state.food = ((1, 0, 0, 0, 0), (0, 2, 0, 0, 0), (0, 0, 0, 0, 3))
+    state.eggs = (1, 2, 3)
+    state.pearls = (0, 4, 5)
+    for viewer in (None, 0, 1, 2):
+        players = GAME.view(state, viewer)["players"]
+        assert [p["seafood"]["conch"] for p in players] == [1, 0, 0]
+        assert [p["seafood"]["abalone"] for p in players] == [0, 2, 0]
+        assert [p["seafood"]["octopus"] for p in players] == [0, 0, 3]
+        assert [p["turtle_eggs"] for p in players] == [1, 2, 3]
+        assert [p["pearl_points"] for p in players] == [0, 15, 30]

@@ -3,8 +3,11 @@
 ``greedy`` values every item by what it adds to this player's scores in the
 scoring rounds still to come (the next one counts fully, later ones less),
 chooses diving cards by that value weighed by the chance each zone is
-connected, harvests the best slot, gains the 3rd Haenyeo early and makes an
-egg exchange only when it beats keeping the eggs.
+connected and the chance of being alone there (alone it harvests ALL items,
+shared only one slot), harvests the best slot, gains the 3rd Haenyeo early and
+makes an egg exchange only when it beats keeping the eggs. A pearl is valued by
+the points per pearl of the scoring spaces it can still reach (the first
+spaces of the track score nothing).
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ EGG_KEEP = 1.5
 OCCUPANCY_RATE = 0.25
 NOISE = 0.4
 GUESS_TRUST = 0.8
+PEARL_BONUS = 8.0
+PEARL_TRUST = 0.6
 
 
 def seafood_values(state: State, seat: int) -> list[float]:
@@ -78,14 +83,26 @@ def _egg_value(state: State, seat: int) -> float:
 
 
 def _pearl_value(state: State, seat: int) -> float:
+    """What the next pearl is worth, spread over the pearls still to come to reach a scoring space.
+
+    "Only the score at your rightmost marked space counts", and the first spaces score nothing:
+    a pearl is worth the best average gain per pearl over the spaces reachable in the rounds left
+    (about one pearl a round), later spaces trusted less.
+    """
     p = state.pearls[seat]
-    if p >= len(C.pearl_points):
+    spaces = len(C.pearl_points)
+    if p >= spaces:
         return 0.0
-    gain = C.pearl_points[p] - (C.pearl_points[p - 1] if p else 0)
-    bonus = C.pearl_bonus[p]
-    if bonus == "trash" or bonus == "seafood2":
-        gain += 8
-    return float(gain)
+    now = C.pearl_points[p - 1] if p else 0
+    reach = min(spaces - p, max(1, C.rounds - state.round + 1))
+    best = 0.0
+    bonus = 0.0
+    for k in range(1, reach + 1):
+        if C.pearl_bonus[p + k - 1]:
+            bonus += PEARL_BONUS
+        average = (C.pearl_points[p + k - 1] - now + bonus) / k
+        best = max(best, average * (1.0 if k == 1 else PEARL_TRUST))
+    return best
 
 
 def item_values(state: State, seat: int) -> dict[int, float]:
@@ -117,22 +134,39 @@ def _occupancy(state: State) -> float:
     return 1 - math.exp(-others * OCCUPANCY_RATE)
 
 
-def _zone_values(state: State, seat: int) -> list[float]:
-    """Value of each zone's whole row (or zone 0 / pearl) for this seat."""
+def _zone_values(state: State, seat: int) -> tuple[list[float], list[float]]:
+    """Per zone, (value alone, value shared) for this seat.
+
+    "If only 1 Haenyeo is in a zone, that player harvests ALL items": alone, the whole row.
+    Shared, "each chooses a slot and harvests the 1 item shown": about the mean of the best
+    two slots (the first to pick takes the best, the next the second best). Zone 0 and the
+    pearl zone are not shared.
+    """
     values = item_values(state, seat)
     sea = rows(state)
-    zone_value = [0.0] * 12
-    zone_value[0] = _zone0_value(state, seat, values)
+    alone = [0.0] * 12
+    shared = [0.0] * 12
+    alone[0] = shared[0] = _zone0_value(state, seat, values)
     for zone in range(1, PEARL_ZONE):
-        zone_value[zone] = sum(values[i] for slot in sea[zone] for i in slot)
-    zone_value[PEARL_ZONE] = _pearl_value(state, seat)
-    return zone_value
+        slots = sorted((sum(values[i] for i in slot) for slot in sea[zone]), reverse=True)
+        alone[zone] = sum(slots)
+        shared[zone] = sum(slots[:2]) / 2
+    alone[PEARL_ZONE] = shared[PEARL_ZONE] = _pearl_value(state, seat)
+    return alone, shared
 
 
 def _best(
-    count: int, zone_value: list[float], chance_full: list[float], others: int, crowd: list[float]
+    count: int,
+    values: tuple[list[float], list[float]],
+    chance_full: list[float],
+    crowd: list[float],
 ) -> tuple[int, ...]:
-    """Best ``count`` zones: value shared with the expected crowd, times the chance of connection."""
+    """Best ``count`` zones: alone or shared with the expected crowd, times the chance of connection."""
+    alone, shared = values
+    expect = [0.0] * 12
+    for z in range(12):
+        lonely = math.exp(-crowd[z])
+        expect[z] = lonely * alone[z] + (1 - lonely) * shared[z]
     best: tuple[float, tuple[int, ...]] = (-1.0, ())
     for combo in combinations(range(12), count):
         mask = 0
@@ -145,8 +179,7 @@ def _best(
             for y in range(1, z):
                 if not own >> y & 1:
                     chance *= chance_full[y]
-            share = 1.0 if z in (0, PEARL_ZONE) else 1 / (1 + crowd[z])
-            total += zone_value[z] * chance * share
+            total += expect[z] * chance
         if total > best[0]:
             best = (total, combo)
     return best[1]
@@ -168,7 +201,7 @@ def choose_cards(state: State, seat: int, rng: random.Random) -> frozenset[int]:
     for other in range(state.seats):
         if other == seat:
             continue
-        picks = _best(state.pawns[other], _zone_values(state, other), flat, others, crowd0)
+        picks = _best(state.pawns[other], _zone_values(state, other), flat, crowd0)
         mask = 0
         for z in picks:
             mask |= 1 << z
@@ -176,8 +209,13 @@ def choose_cards(state: State, seat: int, rng: random.Random) -> frozenset[int]:
         guess_cover |= mask | creature_mask(mask)
     chance = [GUESS_TRUST if guess_cover >> y & 1 else q * 0.5 for y in range(12)]
     crowd = [GUESS_TRUST * guess_divers[z] + (C.npc_cards / 12 if state.npc else 0) for z in range(12)]
-    zone_value = [v * (1 + NOISE * (rng.random() - 0.5)) for v in _zone_values(state, seat)]
-    return frozenset(_best(state.pawns[seat], zone_value, chance, others, crowd))
+    alone, shared = _zone_values(state, seat)
+    noise = [1 + NOISE * (rng.random() - 0.5) for _ in range(12)]
+    noisy = (
+        [v * n for v, n in zip(alone, noise, strict=True)],
+        [v * n for v, n in zip(shared, noise, strict=True)],
+    )
+    return frozenset(_best(state.pawns[seat], noisy, chance, crowd))
 
 
 def greedy_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.Action:

@@ -146,9 +146,13 @@ def _load_components(raw: dict) -> dict:
         if not 2 <= len(out["trash"]) <= 20 or len(set(out["trash"])) != len(out["trash"]):
             _fail(where, "trash types must be 2 to 20 distinct keys")
         track = raw["pearl_track"]
+        if not 1 <= len(track) <= 20:
+            _fail(where, "the pearl track has 1 to 20 spaces")
         out["pearl_points"] = tuple(_int(where, p["points"], 0, 500) for p in track)
         if list(out["pearl_points"]) != sorted(out["pearl_points"]):
             _fail(where, "pearl track values must not decrease")
+        if out["pearl_points"][-1] <= 0:
+            _fail(where, "the last pearl space must score")
         out["pearl_bonus"] = tuple(p.get("bonus") for p in track)
         for bonus in out["pearl_bonus"]:
             if bonus not in (None, "trash", "seafood2"):

@@ -323,7 +323,10 @@ def gain_pearl(state: State, seat: int, events: list[Event]) -> None:
 
 
 def take_slot(state: State, actor: int, slot: int, events: list[Event]) -> None:
-    """Harvest one slot of the current zone (net marker on it)."""
+    """Harvest one slot of the current zone: "Each chooses a slot and harvests the 1 item shown.
+
+    Place a net marker on each harvested slot." (A slot showing 2 seafood gives both.)
+    """
     zone = state.zone
     state.taken = _put(state.taken, zone, _put(state.taken[zone], slot, actor))
     items = rows(state)[zone][slot]
@@ -410,11 +413,14 @@ def advance(state: State, events: list[Event]) -> None:
             if actors:
                 taken = state.taken[zone]
                 free = [i for i, owner in enumerate(taken) if owner == FREE]
-                if free:
-                    if len(actors) == 1:
-                        take_all(state, actors[0], events)
-                        continue
-                    actor = actors[state.turn % len(actors)]
+                if free and len(actors) == 1:
+                    # "If only 1 Haenyeo is in a zone, that player harvests ALL items."
+                    take_all(state, actors[0], events)
+                    continue
+                # "Each chooses a slot and harvests the 1 item shown. ... Repeat until all
+                # slots are taken or all Haenyeo have acted": one slot per Haenyeo, in turn.
+                if free and state.turn < len(actors):
+                    actor = actors[state.turn]
                     state.turn += 1
                     row = rows(state)[zone]
                     if actor == NPC or len({row[i] for i in free}) == 1:
@@ -424,6 +430,17 @@ def advance(state: State, events: list[Event]) -> None:
                     state.turn -= 1
                     state.pending = (PEND_HARVEST, actor)
                     return
+                if free:
+                    left = len(free)
+                    events.append(
+                        {
+                            "type": "unharvested",
+                            "text": f"Every Haenyeo in zone {zone} has harvested: {left} slot"
+                            f"{'s stay' if left > 1 else ' stays'} unharvested.",
+                            "zone": zone,
+                            "slots": free,
+                        }
+                    )
         elif state.turn < len(actors):
             seat = actors[state.turn]
             state.turn += 1
