@@ -1,0 +1,567 @@
+"""A stricter Discord for the tests: SimCord made to answer the way Discord documents.
+
+SimCord runs the real discord.py against an in-memory Discord, but it is more
+lenient than Discord in ways that matter to a game host: threads never archive,
+a restart sees archived threads, permissions that Discord enforces on sends are
+not checked, there is no active-thread cap, no rate limit, and the 3-second
+interaction window is counted in virtual time only (which stands still). This
+module closes those gaps without touching the bot:
+
+* :class:`StrictBackend` subclasses SimCord's ``Backend`` (the in-memory Discord)
+  and overrides its public operations (``create_thread``, ``prepare_message``,
+  ``commit_message``, ``edit_message``, ``edit_channel``, ``emit``,
+  ``new_interaction``) and the two resource-deadline hooks the env's clock calls
+  (``next_poll_deadline`` / ``expire_due_polls``), so an auto-archive happens at
+  the exact virtual instant during ``env.advance_time``.
+* :class:`StrictHTTPClient` / :class:`StrictWebhookAdapter` subclass SimCord's
+  two fake transports to add what only a transport can do: the real-time rate
+  limits (with discord.py's own retry emulated, see :meth:`StrictHTTPClient.request`)
+  and the real-time 3-second interaction window.
+* :class:`StrictEnv` is a SimCord ``Env`` with the strict backend and transports.
+
+Each rule, with the Discord documentation it comes from, is tabled in
+docs/RELIABILITY.md, "The stricter Discord in the tests".
+
+Helpers act as a moderator/admin would (archive or lock a thread, delete a
+channel, take a permission away from the bot, remove the bot from the guild);
+each is async and lets the bot react before it returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import fnmatch
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from simcord import _runtime
+from simcord.backend import Backend
+from simcord.backend.errors import BackendError
+from simcord.backend.models import Message, Overwrite
+from simcord.backend.permissions import flag
+from simcord.enums import OverwriteType
+from simcord.env import Env
+from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter, _path_of
+
+__all__ = [
+    "DISCORD_MAX_ACTIVE_THREADS",
+    "GLOBAL_RATE_LIMIT",
+    "INTERACTION_RESPONSE_WINDOW",
+    "OBSERVED_CHANNEL_MESSAGE_LIMIT",
+    "RateLimitHit",
+    "StrictBackend",
+    "StrictEnv",
+    "StrictHTTPClient",
+    "StrictWebhookAdapter",
+    "archive_thread",
+    "bot_removed_from_guild",
+    "delete_channel",
+    "remove_permission",
+    "unarchive_thread",
+]
+
+#: Discord: "guilds are capped at a certain number of active threads"; the cap is 1,000.
+DISCORD_MAX_ACTIVE_THREADS = 1000
+#: Discord: "All bots can make up to 50 requests per second to our API."
+GLOBAL_RATE_LIMIT = (50, 1.0)
+#: Not documented by Discord (which says limits "should not be hard coded"); the
+#: bucket Discord's headers report for POST /channels/{id}/messages is 5 per 5 s.
+#: Off by default; a test opts in with
+#: ``env.backend.route_rate_limits[("POST", "/channels/*/messages")] = OBSERVED_CHANNEL_MESSAGE_LIMIT``.
+OBSERVED_CHANNEL_MESSAGE_LIMIT = (5, 5.0)
+#: "you must send an initial response within 3 seconds of receiving the event".
+INTERACTION_RESPONSE_WINDOW = 3.0
+#: discord.py's HTTPClient.request tries a rate-limited request this many times.
+DPY_TRIES = 5
+
+# SimCord replaces time.monotonic with its virtual clock while a bot is attached;
+# perf_counter is monotonic too and stays real.
+_REAL_CLOCK: Callable[[], float] = time.perf_counter
+
+_EPHEMERAL = 1 << 6
+
+
+def _thread_locked() -> BackendError:
+    return BackendError(403, 160005, "Thread is locked")
+
+
+def _thread_archived() -> BackendError:
+    # The code is documented; the status and message are what Discord answers
+    # (e.g. {"message": "Thread is archived", "code": 50083} with 400).
+    return BackendError(400, 50083, "Thread is archived")
+
+
+def _max_active_threads() -> BackendError:
+    return BackendError(400, 160006, "Maximum number of active threads reached")
+
+
+def _missing_permissions() -> BackendError:
+    return BackendError(403, 50013, "Missing Permissions")
+
+
+def _empty_message() -> BackendError:
+    return BackendError(400, 50006, "Cannot send an empty message")
+
+
+@dataclass
+class RateLimitHit:
+    """One 429 the strict layer answered."""
+
+    method: str
+    path: str
+    retry_after: float
+    is_global: bool
+    bucket: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "message": "You are being rate limited.",
+            "retry_after": round(self.retry_after, 3),
+            "global": self.is_global,
+        }
+
+
+class _Window:
+    """A sliding window of admitted request instants (real seconds)."""
+
+    def __init__(self) -> None:
+        self.times: deque[float] = deque()
+
+    def retry_after(self, now: float, limit: int, per: float) -> float:
+        while self.times and self.times[0] <= now - per:
+            self.times.popleft()
+        if len(self.times) < limit:
+            return 0.0
+        return max(self.times[0] + per - now, 0.001)
+
+
+class StrictBackend(Backend):
+    """SimCord's in-memory Discord with the documented rules SimCord leaves out."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        #: Rule 5: the active-thread cap per guild (a test may lower it).
+        self.max_active_threads = DISCORD_MAX_ACTIVE_THREADS
+        #: Rule 6: (requests, seconds) for every bot-token request; None turns it off.
+        self.global_rate_limit: tuple[int, float] | None = GLOBAL_RATE_LIMIT
+        #: Rule 6: per-route limits, {(method, fnmatch path pattern): (requests, seconds)},
+        #: counted per top-level resource (``/channels/{id}``) as Discord does.
+        self.route_rate_limits: dict[tuple[str, str], tuple[int, float]] = {}
+        #: Rule 6: every 429 answered, in order.
+        self.rate_limited: list[RateLimitHit] = []
+        #: Rule 7: real seconds the bot has for an interaction's initial response.
+        self.interaction_response_window = INTERACTION_RESPONSE_WINDOW
+        #: The real clock the rate limits and the interaction window read.
+        self.real_clock: Callable[[], float] = _REAL_CLOCK
+        self._windows: dict[str, _Window] = {}
+        self._thread_activity: dict[int, datetime.datetime] = {}
+        self._interaction_born: dict[int, float] = {}
+
+    # ---------------------------------------------------------------- helpers
+
+    def _now(self) -> datetime.datetime:
+        return datetime.datetime.fromisoformat(self.now_iso())
+
+    def _has(self, guild_id: int | None, user_id: int, channel_id: int, name: str) -> bool:
+        if guild_id is None:
+            return True
+        return bool(self.compute_permissions(guild_id, user_id, channel_id) & flag(name))
+
+    def _bot_channel_message(self, author_id: int, **fields: Any) -> bool:
+        """A message the bot sends with its token (not an interaction response, webhook or system message)."""
+        return (
+            author_id == self.bot_user.id
+            and fields.get("interaction_metadata") is None
+            and fields.get("webhook_id") is None
+            and fields.get("system_metadata") is None
+            and fields.get("message_type") is None
+        )
+
+    # --------------------------------------------- rule 1: auto-archive threads
+
+    def archive_deadline(self, thread_id: int) -> datetime.datetime | None:
+        """When the thread auto-archives if nothing happens in it (None if archived)."""
+        thread = self.channels.get(thread_id)
+        if thread is None or thread.thread_metadata is None or thread.thread_metadata.archived:
+            return None
+        last = self._thread_activity.get(thread_id)
+        if last is None:
+            last = datetime.datetime.fromisoformat(thread.thread_metadata.archive_timestamp or self.now_iso())
+        return last + datetime.timedelta(minutes=thread.thread_metadata.auto_archive_duration)
+
+    def _touch_thread(self, thread_id: int) -> None:
+        self._thread_activity[thread_id] = self._now()
+
+    def _next_archive(self) -> datetime.datetime | None:
+        deadlines = [self.archive_deadline(tid) for guild in self.guilds.values() for tid in guild.thread_ids]
+        return min((d for d in deadlines if d is not None), default=None)
+
+    def archive_due_threads(self) -> list[int]:
+        """Archive every thread whose inactivity period has run out (THREAD_UPDATE archived=true)."""
+        now = self._now()
+        due = [
+            tid
+            for guild in self.guilds.values()
+            for tid in guild.thread_ids
+            if (deadline := self.archive_deadline(tid)) is not None and deadline <= now
+        ]
+        for thread_id in due:
+            self.edit_channel(thread_id, {}, thread_metadata={"archived": True})
+        return due
+
+    def next_poll_deadline(self) -> datetime.datetime | None:
+        # Env._next_resource_deadline asks this; adding the next auto-archive makes
+        # advance_time stop at that exact instant.
+        deadlines = [d for d in (super().next_poll_deadline(), self._next_archive()) if d is not None]
+        return min(deadlines, default=None)
+
+    def expire_due_polls(self) -> None:
+        # Env._process_resource_deadlines calls this after every clock move.
+        super().expire_due_polls()
+        self.archive_due_threads()
+
+    def edit_channel(
+        self,
+        channel_id: int,
+        changes: Mapping[str, Any],
+        *,
+        overwrites: list[Overwrite] | None = None,
+        thread_metadata: Mapping[str, Any] | None = None,
+    ) -> Any:
+        channel = self.get_channel(channel_id)
+        meta = channel.thread_metadata
+        if meta is not None and thread_metadata:
+            thread_metadata = dict(thread_metadata)
+            unarchived = meta.archived and thread_metadata.get("archived") is False
+            archived = not meta.archived and thread_metadata.get("archived") is True
+            duration = thread_metadata.get("auto_archive_duration")
+            new_duration = duration is not None and int(duration) != meta.auto_archive_duration
+            if unarchived or archived or new_duration:
+                # "archive_timestamp is changed when creating, archiving, or unarchiving
+                # a thread, and when changing the auto_archive_duration field."
+                thread_metadata.setdefault("archive_timestamp", self.now_iso())
+            if unarchived or new_duration:
+                # "Activity" is "sending a message, unarchiving a thread, or changing
+                # the auto-archive time".
+                self._touch_thread(channel_id)
+        return super().edit_channel(
+            channel_id, changes, overwrites=overwrites, thread_metadata=thread_metadata
+        )
+
+    # ---------------------------------- rule 2: GUILD_CREATE has active threads only
+
+    def emit(self, event: str, payload: Mapping[str, Any]) -> None:
+        if event == "GUILD_CREATE" and "threads" in payload:
+            payload = dict(payload)
+            payload["threads"] = [
+                t for t in payload["threads"] if not (t.get("thread_metadata") or {}).get("archived")
+            ]
+        super().emit(event, payload)
+
+    # ------------------------------------- rule 5: the active-thread cap (and rule 1)
+
+    def create_thread(self, parent_id: int, name: str, owner_id: int, **kwargs: Any) -> Any:
+        parent = self.get_channel(parent_id)
+        if (
+            parent.guild_id is not None
+            and len(self.active_threads(parent.guild_id)) >= self.max_active_threads
+        ):
+            raise _max_active_threads()
+        thread = super().create_thread(parent_id, name, owner_id, **kwargs)
+        self._touch_thread(thread.id)
+        return thread
+
+    # ------------------------- rules 3 and 4: sends and edits, archived threads, permissions
+
+    def prepare_message(
+        self, channel_id: int, author_id: int, content: str | None = "", **fields: Any
+    ) -> Message:
+        channel = self.get_channel(channel_id)
+        meta = channel.thread_metadata
+        ephemeral = bool(int(fields.get("flags") or 0) & _EPHEMERAL)
+        system = fields.get("system_metadata") is not None
+        if (
+            meta is not None
+            and meta.locked
+            and not ephemeral
+            and not system
+            and not self._has(channel.guild_id, author_id, channel_id, "manage_threads")
+        ):
+            if fields.get("interaction_metadata") is not None and meta.archived:
+                # An interaction answered in a locked, archived thread fails with
+                # "Thread is archived" (discord/discord-api-docs#5517).
+                raise _thread_archived()
+            # "Users won't be able to create or update messages in locked threads";
+            # "Sending a message will automatically unarchive the thread, unless the
+            # thread has been locked by a moderator."
+            raise _thread_locked()
+        if self._bot_channel_message(author_id, **fields) and channel.guild_id is not None:
+            if fields.get("attachments") and not self._has(
+                channel.guild_id, author_id, channel_id, "attach_files"
+            ):
+                raise _missing_permissions()
+            if fields.get("embeds") and not self._has(channel.guild_id, author_id, channel_id, "embed_links"):
+                fields["embeds"] = []
+                if not (
+                    content
+                    or fields.get("components")
+                    or fields.get("attachments")
+                    or fields.get("stickers")
+                    or fields.get("poll")
+                ):
+                    # Embeds were all the message had: Discord refuses it with
+                    # Missing Permissions (discord/discord-api-docs#2601).
+                    raise _missing_permissions()
+        return super().prepare_message(channel_id, author_id, content, **fields)
+
+    def commit_message(self, message: Message, *, broadcast: bool = True) -> Message:
+        channel = self.get_channel(message.channel_id)
+        meta = channel.thread_metadata
+        counts = meta is not None and not message.is_ephemeral and message.system_metadata is None
+        if counts and meta.archived:
+            # "Sending a message will automatically unarchive the thread" (THREAD_UPDATE
+            # archived=false before the MESSAGE_CREATE). Locked threads were refused in
+            # prepare_message unless the author has Manage Threads.
+            self.edit_channel(channel.id, {}, thread_metadata={"archived": False})
+        committed = super().commit_message(message, broadcast=broadcast)
+        if counts and committed.id in self.messages.get(channel.id, {}):
+            self._touch_thread(channel.id)
+        return committed
+
+    def edit_message(self, channel_id: int, message_id: int, fields: dict[str, Any]) -> Message:
+        channel = self.get_channel(channel_id)
+        message = self.get_message(channel_id, message_id)
+        meta = channel.thread_metadata
+        if meta is not None and not message.is_ephemeral:
+            if meta.archived:
+                # "Users cannot edit messages ... in archived threads"; 50083 "Tried to
+                # perform an operation on an archived thread, such as editing a message".
+                raise _thread_archived()
+            if meta.locked and not self._has(
+                channel.guild_id, self.bot_user.id, channel_id, "manage_threads"
+            ):
+                raise _thread_locked()
+        bot_token_edit = (
+            message.author_id == self.bot_user.id
+            and message.interaction_metadata is None
+            and message.webhook_id is None
+        )
+        if (
+            bot_token_edit
+            and channel.guild_id is not None
+            and fields.get("embeds")
+            and not self._has(channel.guild_id, self.bot_user.id, channel_id, "embed_links")
+        ):
+            # Without Embed Links the embeds of an edit are ignored (discord/discord-api-docs#5648).
+            fields = {**fields, "embeds": []}
+        return super().edit_message(channel_id, message_id, fields)
+
+    # ------------------------------------------------ rule 6: rate limits (real time)
+
+    def check_rate_limit(self, method: str, path: str) -> RateLimitHit | None:
+        """Admit one bot-token request now, or say how long to wait (a 429)."""
+        now = self.real_clock()
+        checks: list[tuple[str, int, float, bool]] = []
+        if self.global_rate_limit is not None:
+            checks.append(("global", *self.global_rate_limit, True))
+        top = "/".join(path.split("/")[:3])
+        for (route_method, pattern), (limit, per) in self.route_rate_limits.items():
+            if route_method in (method, "*") and fnmatch.fnmatch(path, pattern):
+                checks.append((f"{route_method} {pattern} {top}", limit, per, False))
+        for bucket, limit, per, is_global in checks:
+            wait = self._windows.setdefault(bucket, _Window()).retry_after(now, limit, per)
+            if wait > 0:
+                hit = RateLimitHit(method, path, wait, is_global, bucket)
+                self.rate_limited.append(hit)
+                self.transcript.append(("HTTP", f"{method} {path} -> 429", hit.to_json()))
+                return hit
+        for bucket, *_ in checks:
+            self._windows[bucket].times.append(now)
+        return None
+
+    # -------------------------------------- rule 7: the 3-second window, in real time
+
+    def new_interaction(self, type: int, channel_id: int, user_id: int, guild_id: int | None) -> Any:
+        record = super().new_interaction(type, channel_id, user_id, guild_id)
+        self._interaction_born[record.id] = self.real_clock()
+        return record
+
+    def expire_slow_interactions(self) -> None:
+        """Invalidate every unanswered interaction older than the window in real time.
+
+        Setting SimCord's own (virtual) deadline to now makes its routes answer as
+        Discord does: the callback 404s with 10062 Unknown interaction, and the token
+        is invalid for follow-ups ("If the 3 second deadline is exceeded, the token
+        will be invalidated").
+        """
+        now = self.real_clock()
+        for interaction_id, born in list(self._interaction_born.items()):
+            record = self.interactions.get(interaction_id)
+            if record is None or record.responded:
+                self._interaction_born.pop(interaction_id, None)
+                continue
+            if now - born > self.interaction_response_window:
+                record.initial_response_deadline = self.now_iso()
+                self._interaction_born.pop(interaction_id, None)
+
+
+class _RateLimitedResponse:
+    """Just enough of an aiohttp response for discord.HTTPException."""
+
+    status = 429
+    reason = "Too Many Requests"
+
+    def __init__(self, hit: RateLimitHit) -> None:
+        self.headers = {"Retry-After": str(hit.retry_after)}
+        if hit.is_global:
+            self.headers["X-RateLimit-Global"] = "true"
+
+
+async def _real_sleep(backend: StrictBackend, seconds: float) -> None:
+    """Wait ``seconds`` of real time while staying runnable.
+
+    discord.py sleeps ``retry_after`` with ``asyncio.sleep``; under SimCord that
+    timer is virtual and ``env.settle()`` would treat the task as parked, leaving
+    the message unsent when the test looks. Yielding to the loop in short real
+    sleeps keeps the request in flight, so settle waits for it (up to its
+    ``settle_timeout``), and the virtual clock does not move.
+    """
+    until = backend.real_clock() + seconds
+    while (left := until - backend.real_clock()) > 0:
+        time.sleep(min(left, 0.002))
+        await asyncio.sleep(0)
+
+
+class StrictHTTPClient(FakeHTTPClient):
+    """SimCord's fake HTTPClient with Discord's global and per-route rate limits.
+
+    SimCord replaces discord.py's ``HTTPClient.request`` wholesale, so discord.py's
+    own 429 handling never runs. On real Discord a 429 does not reach the bot's
+    code: discord.py sleeps ``retry_after`` and tries again, up to 5 tries, then
+    raises ``HTTPException`` (status 429); with ``max_ratelimit_timeout`` set and a
+    longer ``retry_after`` it raises ``RateLimited`` at once. Emulating exactly that
+    here is what makes the test faithful: the bot sees a delay, or after 5 tries the
+    same exception it would get in production -- not a raw 429 it would never see.
+    """
+
+    async def request(self, route: Any, **kwargs: Any) -> Any:
+        backend = self.backend
+        if not isinstance(backend, StrictBackend):
+            return await super().request(route, **kwargs)
+        path = _path_of(route.url)
+        hit = None
+        for _ in range(DPY_TRIES):
+            hit = backend.check_rate_limit(route.method, path)
+            if hit is None:
+                return await super().request(route, **kwargs)
+            if self.max_ratelimit_timeout and hit.retry_after > self.max_ratelimit_timeout:
+                raise discord.RateLimited(hit.retry_after)
+            await _real_sleep(backend, hit.retry_after)
+        assert hit is not None
+        raise discord.HTTPException(_RateLimitedResponse(hit), hit.to_json())  # type: ignore[arg-type]
+
+
+class StrictWebhookAdapter(FakeWebhookAdapter):
+    """SimCord's fake webhook adapter (interaction responses) with the real-time window.
+
+    Interaction endpoints are not bound by the global rate limit, so none is applied.
+    """
+
+    async def request(self, route: Any, session: Any, **kwargs: Any) -> Any:
+        backend = self.backend
+        if isinstance(backend, StrictBackend):
+            backend.expire_slow_interactions()
+        return await super().request(route, session, **kwargs)
+
+
+@contextmanager
+def _strict_transports() -> Iterator[None]:
+    """Have SimCord's attach step build the strict transports (one Env per loop, so this is safe)."""
+    saved = (_runtime.FakeHTTPClient, _runtime.FakeWebhookAdapter)
+    _runtime.FakeHTTPClient, _runtime.FakeWebhookAdapter = StrictHTTPClient, StrictWebhookAdapter  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        _runtime.FakeHTTPClient, _runtime.FakeWebhookAdapter = saved  # type: ignore[misc]
+
+
+class StrictEnv(Env):
+    """A SimCord Env whose Discord is :class:`StrictBackend`, reached through the strict transports."""
+
+    backend: StrictBackend
+
+    def __init__(self, bot: discord.Client, **options: Any) -> None:
+        super().__init__(bot, **options)
+        self.backend = StrictBackend()
+
+    async def start(self) -> None:
+        with _strict_transports():
+            await super().start()
+
+    async def restart_bot(self, bot: discord.Client | None = None) -> None:
+        with _strict_transports():
+            await super().restart_bot(bot)
+
+
+# ------------------------------------------------- moderator / admin helpers
+
+
+def _id(thing: Any) -> int:
+    return thing if isinstance(thing, int) else thing.id
+
+
+async def archive_thread(env: Env, thread: Any, *, locked: bool = False) -> None:
+    """A moderator archives (and with ``locked=True`` also locks) the thread."""
+    env.backend.edit_channel(_id(thread), {}, thread_metadata={"archived": True, "locked": locked})
+    await env.settle()
+
+
+async def unarchive_thread(env: Env, thread: Any, *, unlock: bool = True) -> None:
+    """A moderator reopens the thread (and unlocks it unless ``unlock=False``)."""
+    metadata: dict[str, Any] = {"archived": False}
+    if unlock:
+        metadata["locked"] = False
+    env.backend.edit_channel(_id(thread), {}, thread_metadata=metadata)
+    await env.settle()
+
+
+async def delete_channel(env: Env, channel: Any) -> None:
+    """An admin deletes the channel or thread (CHANNEL_DELETE / THREAD_DELETE)."""
+    env.backend.delete_channel(_id(channel))
+    await env.settle()
+
+
+async def remove_permission(env: Env, channel: Any, *names: str) -> None:
+    """An admin adds a channel overwrite denying the bot ``names`` (e.g. ``"attach_files"``).
+
+    For a thread, pass its parent channel: threads take their parent's overwrites.
+    """
+    backend = env.backend
+    channel_id = _id(channel)
+    bot_id = backend.bot_user.id
+    existing = next((o for o in backend.get_channel(channel_id).overwrites if o.target_id == bot_id), None)
+    denied = 0
+    for name in names:
+        denied |= flag(name)
+    backend.set_overwrite(
+        channel_id,
+        Overwrite(
+            target_id=bot_id,
+            type=OverwriteType.MEMBER,
+            allow=(existing.allow if existing else 0) & ~denied,
+            deny=(existing.deny if existing else 0) | denied,
+        ),
+    )
+    await env.settle()
+
+
+async def bot_removed_from_guild(env: Env, guild: Any) -> None:
+    """The bot is kicked from (or leaves) the guild: GUILD_DELETE, and the guild is gone."""
+    env.backend.remove_guild(_id(guild))
+    await env.settle()

@@ -1,0 +1,304 @@
+"""The stricter Discord of `strict_discord`: each rule fires, through the real bot or its discord.py calls.
+
+Every test here would pass on plain SimCord only if the rule it checks were
+removed, so each one pins a rule of the layer (see docs/RELIABILITY.md, "The
+stricter Discord in the tests").
+"""
+
+from __future__ import annotations
+
+import io
+
+import discord
+import pytest
+
+from tests import strict_fixtures
+from tests.strict_discord import (
+    StrictBackend,
+    StrictEnv,
+    archive_thread,
+    bot_removed_from_guild,
+    delete_channel,
+    remove_permission,
+    unarchive_thread,
+)
+
+# The fixtures, until tests/conftest.py registers tests.strict_fixtures as a plugin.
+strict_env = strict_fixtures.strict_env
+_validate_strict_requests = strict_fixtures._validate_strict_requests
+
+WEEK = 7 * 24 * 3600
+
+
+@pytest.fixture
+def world(strict_env):
+    """A server with a #games channel and two members."""
+    guild = strict_env.create_guild("Strict Friends")
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(strict_env.create_user("alice"))
+    bob = guild.add_member(strict_env.create_user("bob"))
+    return guild, channel, alice, bob
+
+
+async def open_table(channel, host):
+    """Run /play; return the new thread's handle."""
+    result = await host.slash(channel, "play", game="takeaway")
+    reply = result.followups[0] if result.followups else result.response
+    thread_id = int(reply.content.split("/")[-2])
+    return next(t for t in channel.threads if t.id == thread_id)
+
+
+def cached_thread(env, guild, thread_id):
+    """The thread as the bot's discord.py cache has it (None when evicted)."""
+    return env.bot.get_guild(guild.id).get_thread(thread_id)
+
+
+def thread_model(env, thread_id):
+    return env.backend.get_channel(thread_id)
+
+
+async def send(env, channel_id, *args, **kwargs):
+    """The bot sends with its own token, through discord.py."""
+    channel = env.bot.get_channel(channel_id) or await env.bot.fetch_channel(channel_id)
+    return await channel.send(*args, **kwargs)
+
+
+def test_strict_env_is_simcord_with_the_strict_backend(strict_env):
+    assert isinstance(strict_env, StrictEnv)
+    assert isinstance(strict_env.backend, StrictBackend)
+    assert type(strict_env.bot.http).__name__ == "StrictHTTPClient"
+    assert strict_env.backend.max_active_threads == 1000  # Discord's cap, until a test lowers it
+
+
+# --------------------------------------------------------------- rule 1
+
+
+async def bot_thread(env, channel, minutes=60, name="side table"):
+    """The bot opens a thread itself, through discord.py; return its id."""
+    parent = env.bot.get_channel(channel.id)
+    thread = await parent.create_thread(
+        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=minutes
+    )
+    return thread.id
+
+
+async def test_thread_auto_archives_after_its_inactivity_period(strict_env, world):
+    guild, channel, *_ = world
+    thread_id = await bot_thread(strict_env, channel, minutes=60)
+    meta = thread_model(strict_env, thread_id).thread_metadata
+    assert cached_thread(strict_env, guild, thread_id) is not None
+    await strict_env.advance_time(3600 - 1)
+    assert not meta.archived
+    await strict_env.advance_time(1)
+    assert meta.archived
+    updates = [p for kind, name, p in strict_env.backend.transcript if name == "THREAD_UPDATE"]
+    assert updates[-1]["thread_metadata"]["archived"] is True
+    # discord.py's parse_thread_update evicted it from the bot's cache.
+    assert cached_thread(strict_env, guild, thread_id) is None
+
+
+async def test_a_message_is_activity_an_interaction_and_an_ephemeral_reply_are_not(strict_env, world):
+    guild, channel, alice, _ = world
+    thread_id = await bot_thread(strict_env, channel, minutes=60)
+    thread = next(t for t in channel.threads if t.id == thread_id)
+    meta = thread_model(strict_env, thread_id).thread_metadata
+    await strict_env.advance_time(50 * 60)
+    await alice.send(thread, "still here")  # a message: activity
+    await strict_env.advance_time(50 * 60)
+    assert not meta.archived
+    result = await alice.slash(thread, "games")  # an interaction answered ephemerally: not activity
+    assert result.ephemeral
+    await strict_env.advance_time(10 * 60 - 1)
+    assert not meta.archived
+    await strict_env.advance_time(1)
+    assert meta.archived
+
+
+# --------------------------------------------------------------- rule 2
+
+
+async def test_restart_guild_create_has_only_active_threads(strict_env, world, make_bot):
+    guild, channel, alice, _ = world
+    kept = await open_table(channel, alice)
+    archived = await open_table(channel, alice)
+    await archive_thread(strict_env, archived)
+    await strict_env.restart_bot(make_bot())
+    guild_creates = [p for kind, name, p in strict_env.backend.transcript if name == "GUILD_CREATE"]
+    thread_ids = {int(t["id"]) for t in guild_creates[-1]["threads"]}
+    assert kept.id in thread_ids and archived.id not in thread_ids
+    assert cached_thread(strict_env, guild, kept.id) is not None
+    assert cached_thread(strict_env, guild, archived.id) is None
+
+
+# --------------------------------------------------------------- rule 3
+
+
+def thread_updates(env):
+    return [p for kind, name, p in env.backend.transcript if kind == "GATEWAY" and name == "THREAD_UPDATE"]
+
+
+async def test_a_bot_message_into_an_archived_thread_unarchives_it(strict_env, world):
+    guild, channel, *_ = world
+    thread_id = await bot_thread(strict_env, channel)
+    await archive_thread(strict_env, thread_id)
+    assert cached_thread(strict_env, guild, thread_id) is None
+    before = len(thread_updates(strict_env))
+    message = await strict_env.bot.get_partial_messageable(thread_id).send("back again")
+    await strict_env.settle()
+    assert not thread_model(strict_env, thread_id).thread_metadata.archived
+    assert thread_updates(strict_env)[before]["thread_metadata"]["archived"] is False
+    assert message.id in strict_env.backend.messages[thread_id]
+    # discord.py re-adds an unarchived thread to its cache (thread_join).
+    assert cached_thread(strict_env, guild, thread_id) is not None
+
+
+async def test_a_locked_archived_thread_refuses_a_bot_without_manage_threads(strict_env, world):
+    guild, channel, *_ = world
+    thread_id = await bot_thread(strict_env, channel)
+    await archive_thread(strict_env, thread_id, locked=True)
+    await remove_permission(strict_env, channel, "manage_threads")
+    with pytest.raises(discord.Forbidden) as refused:
+        await strict_env.bot.get_partial_messageable(thread_id).send("let me in")
+    assert refused.value.code == 160005
+    meta = thread_model(strict_env, thread_id).thread_metadata
+    assert meta.archived and meta.locked
+    assert strict_env.backend.messages[thread_id] == {}
+
+
+async def test_a_locked_archived_thread_takes_a_message_from_a_bot_with_manage_threads(strict_env, world):
+    guild, channel, *_ = world
+    thread_id = await bot_thread(strict_env, channel)
+    await archive_thread(strict_env, thread_id, locked=True)
+    await strict_env.bot.get_partial_messageable(thread_id).send("moderator bot")
+    meta = thread_model(strict_env, thread_id).thread_metadata
+    assert not meta.archived and meta.locked
+
+
+async def test_editing_a_message_in_an_archived_thread_is_refused(strict_env, world):
+    guild, channel, *_ = world
+    thread_id = await bot_thread(strict_env, channel)
+    message = await strict_env.bot.get_partial_messageable(thread_id).send("board")
+    await archive_thread(strict_env, thread_id)
+    with pytest.raises(discord.HTTPException) as refused:
+        await message.edit(content="new board")
+    assert refused.value.code == 50083 and refused.value.status == 400
+    assert strict_env.backend.messages[thread_id][message.id].content == "board"
+    await unarchive_thread(strict_env, thread_id)
+    await message.edit(content="new board")
+    assert strict_env.backend.messages[thread_id][message.id].content == "new board"
+
+
+async def test_the_bots_lobby_button_after_a_moderator_archived_the_table(strict_env, world):
+    """Through the real bot: a click answered by editing a message in an archived thread fails."""
+    guild, channel, alice, bob = world
+    thread = await open_table(channel, alice)
+    lobby = thread.history()[0]
+    await archive_thread(strict_env, thread)
+    await bob.click(lobby, label="Join")
+    # The bot's edit of the lobby (PATCH .../messages/@original) was refused with
+    # 50083, so the lobby still shows only the host; on plain SimCord it would list bob.
+    now = next(m for m in thread.history() if m.id == lobby.id)
+    assert alice.mention in now.embeds[0].description
+    assert bob.mention not in now.embeds[0].description
+    assert thread_model(strict_env, thread.id).thread_metadata.archived
+
+
+# --------------------------------------------------------------- rule 4
+
+
+async def test_without_embed_links_the_embeds_are_dropped(strict_env, world):
+    guild, channel, *_ = world
+    await remove_permission(strict_env, channel, "embed_links")
+    message = await send(strict_env, channel.id, "the board", embed=discord.Embed(title="Board"))
+    stored = strict_env.backend.messages[channel.id][message.id]
+    assert stored.content == "the board" and stored.embeds == []
+    assert message.embeds == []
+
+
+async def test_without_embed_links_an_embed_only_message_is_refused(strict_env, world):
+    guild, channel, *_ = world
+    await remove_permission(strict_env, channel, "embed_links")
+    with pytest.raises(discord.Forbidden) as refused:
+        await send(strict_env, channel.id, embed=discord.Embed(title="Board"))
+    assert refused.value.code == 50013
+
+
+async def test_without_embed_links_an_edit_loses_its_embeds(strict_env, world):
+    guild, channel, *_ = world
+    message = await send(strict_env, channel.id, "the board", embed=discord.Embed(title="Board"))
+    await remove_permission(strict_env, channel, "embed_links")
+    await message.edit(content="the board, later", embed=discord.Embed(title="Board 2"))
+    stored = strict_env.backend.messages[channel.id][message.id]
+    assert stored.content == "the board, later" and stored.embeds == []
+
+
+async def test_without_attach_files_an_upload_is_refused(strict_env, world):
+    guild, channel, *_ = world
+    await remove_permission(strict_env, channel, "attach_files")
+    with pytest.raises(discord.Forbidden) as refused:
+        await send(strict_env, channel.id, "the board", file=discord.File(io.BytesIO(b"png"), "board.png"))
+    assert refused.value.code == 50013
+    assert strict_env.backend.messages[channel.id] == {}
+    await send(strict_env, channel.id, "the board, as text")  # a plain message still goes out
+
+
+async def test_permissions_of_a_thread_come_from_its_parent(strict_env, world):
+    guild, channel, *_ = world
+    thread_id = await bot_thread(strict_env, channel)
+    await remove_permission(strict_env, channel, "attach_files")
+    with pytest.raises(discord.Forbidden):
+        await strict_env.bot.get_partial_messageable(thread_id).send(
+            file=discord.File(io.BytesIO(b"png"), "board.png")
+        )
+
+
+async def test_interaction_responses_keep_their_embeds_without_embed_links(strict_env, world):
+    guild, channel, alice, _ = world
+    await remove_permission(strict_env, channel, "embed_links", "send_messages")
+    result = await alice.slash(channel, "rules", game="jeju")
+    assert result.ephemeral and result.response.embeds
+
+
+# --------------------------------------------------------------- rule 5
+
+
+async def test_the_active_thread_cap(strict_env, world):
+    guild, channel, alice, _ = world
+    strict_env.backend.max_active_threads = 2
+    first = await bot_thread(strict_env, channel, name="one")
+    await bot_thread(strict_env, channel, name="two")
+    with pytest.raises(discord.HTTPException) as refused:
+        await bot_thread(strict_env, channel, name="three")
+    assert refused.value.status == 400 and refused.value.code == 160006
+    await archive_thread(strict_env, first)  # archived threads do not count
+    await bot_thread(strict_env, channel, name="three")
+
+
+async def test_the_cap_reaches_the_bots_play(strict_env, world):
+    guild, channel, alice, _ = world
+    strict_env.backend.max_active_threads = 1
+    await open_table(channel, alice)
+    before = set(strict_env.backend.channels)
+    await alice.slash(channel, "play", game="takeaway")
+    strict_env.errors  # noqa: B018 (whatever the bot does about it, it is its own handling)
+    assert not [c for c in set(strict_env.backend.channels) - before if thread_model(strict_env, c).is_thread]
+
+
+# --------------------------------------------------------------- helpers
+
+
+async def test_delete_channel_helper_removes_the_thread_from_the_bots_cache(strict_env, world):
+    guild, channel, *_ = world
+    thread_id = await bot_thread(strict_env, channel)
+    await delete_channel(strict_env, thread_id)
+    assert cached_thread(strict_env, guild, thread_id) is None
+    with pytest.raises(discord.NotFound):
+        await strict_env.bot.get_partial_messageable(thread_id).send("anyone?")
+
+
+async def test_bot_removed_from_guild_helper(strict_env, world):
+    guild, channel, *_ = world
+    await bot_removed_from_guild(strict_env, guild)
+    assert strict_env.bot.get_guild(guild.id) is None
+    with pytest.raises(discord.NotFound):
+        await strict_env.bot.get_partial_messageable(channel.id).send("hello?")
