@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 
 import discord
 from discord.ext import commands
 from discord.http import Route
 
 import engine
-from cogs.common import NO_PINGS, message_link, table_channel
+from cogs.common import NO_PINGS, message_link, pinging, plain, still_member, table_channel
 from cogs.lobby import lobby_embed, lobby_view
-from cogs.play import PING_AWAITED, Play, plain
-from hosting.service import LobbyExpired, Reminder, TableService, Timeout
+from cogs.play import Play
+from hosting.service import LobbyExpired, PostOwed, Reminder, TableService, Timeout
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,8 @@ LONGEST_SLEEP = 12 * 3600.0
 RETRY_AFTER = 30.0
 #: Tables handled per pass; the next pass follows at once when more are due.
 BATCH = 100
+#: Direct-message channels remembered (user id -> channel id), most recently used kept.
+DM_CHANNELS_KEPT = 1000
 
 
 class Clock(commands.Cog):
@@ -43,6 +46,7 @@ class Clock(commands.Cog):
         self._task: asyncio.Task | None = None
         self._sleeping_until: float | None = None  # set only while the scheduler sleeps
         self._poked = False
+        self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self.service.on_wake = self.wake_by
 
     @property
@@ -109,6 +113,8 @@ class Clock(commands.Cog):
                     await self.timed_out(outcome)
                 elif isinstance(outcome, LobbyExpired):
                     await self.lobby_expired(outcome)
+                elif isinstance(outcome, PostOwed):
+                    await self.repost(outcome)
             except Exception:
                 log.exception("table %s: its clock failed", table_id, extra={"table_id": table_id})
         return len(due) == BATCH
@@ -120,37 +126,58 @@ class Clock(commands.Cog):
         table = reminder.table
         if not reminder.seats or table.deadline is None:
             return
+        play: Play = self.bot.get_cog("Play")  # type: ignore[assignment]
+        if await play._board_missing(table):
+            # Someone deleted the board: post it again, so the reminder points somewhere.
+            await play.advance(table.id, [], force=True)
+            table = await self.service.get(table.id)
         title = engine.get(table.game).title
         due = f"<t:{int(table.deadline)}:R>"
         board = message_link(table, table.board_message_id) if table.board_message_id else ""
         in_thread: list[int] = []
         for seat in reminder.seats:
             user_id = table.seats[seat].user_id
-            if user_id is None:
-                continue
+            if user_id is None or not await still_member(self.bot, table.guild_id, user_id):
+                continue  # a player who left the server is not reminded; their deadline hands the seat on
             if await self.service.dm_reminders(user_id):
                 text = f"⏰ Your move at **{title}** #{table.id} is due {due}. {board}".strip()
                 if await self._direct_message(user_id, text):
                     continue
             in_thread.append(user_id)
-        channel = table_channel(self.bot, table)
-        if not in_thread or channel is None:
+        if not in_thread:
+            return
+        channel = await table_channel(self.bot, table)
+        if channel is None:
             return
         who = " ".join(f"<@{user_id}>" for user_id in in_thread)
         soon = "Time is nearly up" if reminder.last else "Reminder"
-        await channel.send(
-            f"⏰ {soon}: {who}, your move is due {due}. {board}".strip(), allowed_mentions=PING_AWAITED
-        )
+        try:
+            await channel.send(
+                f"⏰ {soon}: {who}, your move is due {due}. {board}".strip(),
+                allowed_mentions=pinging(in_thread),
+            )
+        except discord.HTTPException as error:
+            # The deadline still comes; a missed reminder is logged, never retried into a spam.
+            log.warning(
+                "table %s: could not send a reminder (%s)", table.id, error, extra={"table_id": table.id}
+            )
 
     async def _direct_message(self, user_id: int, text: str) -> bool:
         """Send a DM; False when Discord refuses it (DMs closed), so the caller falls back to the thread."""
         try:
-            # discord.py's create_dm sends the user id as a number; Discord's API documents a
-            # string (snowflake), so the DM channel is opened with the documented body.
-            opened = await self.bot.http.request(
-                Route("POST", "/users/@me/channels"), json={"recipient_id": str(user_id)}
-            )
-            channel = self.bot.get_partial_messageable(int(opened["id"]), type=discord.ChannelType.private)
+            channel_id = self._dm_channels.get(user_id)
+            if channel_id is None:
+                # discord.py's create_dm sends the user id as a number; Discord's API documents a
+                # string (snowflake), so the DM channel is opened with the documented body, once.
+                opened = await self.bot.http.request(
+                    Route("POST", "/users/@me/channels"), json={"recipient_id": str(user_id)}
+                )
+                channel_id = int(opened["id"])
+            self._dm_channels[user_id] = channel_id
+            self._dm_channels.move_to_end(user_id)
+            while len(self._dm_channels) > DM_CHANNELS_KEPT:
+                self._dm_channels.popitem(last=False)
+            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             await channel.send(text, allowed_mentions=NO_PINGS)
         except discord.HTTPException:
             return False
@@ -170,13 +197,31 @@ class Clock(commands.Cog):
             }
             for seat in timeout.handed
         ]
+        gone = []
+        for seat in timeout.timed_out:
+            user_id = table.seats[seat].user_id
+            if seat in timeout.handed or user_id is None:
+                continue
+            # A player who left the server counts as timed out for good: nobody is reminded forever.
+            left = not await still_member(self.bot, table.guild_id, user_id)
+            if left and await self.service.hand_seat_to_bot(table.id, seat) is not None:
+                gone.append(
+                    {"type": "timeout", "text": f"Seat {seat + 1} left the server: a bot plays it now."}
+                )
         play: Play = self.bot.get_cog("Play")  # type: ignore[assignment]
-        await play.advance(table.id, [*notices, *timeout.events, *handed], force=True)
+        await play.advance(table.id, [*notices, *timeout.events, *handed, *gone], force=True, new_step=True)
+
+    async def repost(self, owed: PostOwed) -> None:
+        """Post the board (and results) a table still owes since a failed post, with its latest moves."""
+        table = owed.table
+        events = await self.service.public_events(table.id, last=5)
+        play: Play = self.bot.get_cog("Play")  # type: ignore[assignment]
+        await play.advance(table.id, events, force=True)
 
     async def lobby_expired(self, expired: LobbyExpired) -> None:
         """Close the lobby message and say why in the thread."""
         table = expired.table
-        channel = table_channel(self.bot, table)
+        channel = await table_channel(self.bot, table)
         if channel is None:
             return
         if table.lobby_message_id:
@@ -186,10 +231,18 @@ class Clock(commands.Cog):
             except discord.HTTPException:
                 log.warning("table %s: could not close its lobby message", table.id)
         host = plain(next((s.name for s in table.seats if s.user_id == table.host_id), "the host"))
-        await channel.send(
-            f"This lobby expired: nobody started it within a day. {host} can open a new one with `/play`.",
-            allowed_mentions=NO_PINGS,
-        )
+        try:
+            await channel.send(
+                f"This lobby expired: nobody started it within a day. {host} can open a new one "
+                "with `/play`.",
+                allowed_mentions=NO_PINGS,
+            )
+        except discord.HTTPException as error:
+            log.warning(
+                "table %s: could not close its lobby (%s)", table.id, error, extra={"table_id": table.id}
+            )
+        play: Play = self.bot.get_cog("Play")  # type: ignore[assignment]
+        await play.archive(table)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -1,4 +1,4 @@
-"""Small helpers every cog uses: answering refusals, links, and mentions."""
+"""Small helpers every cog uses: answering refusals, links, mentions, and finding a table's channel."""
 
 from __future__ import annotations
 
@@ -14,8 +14,65 @@ from hosting.store import TableRecord
 
 log = logging.getLogger(__name__)
 
+#: Discord's limit on a message's content.
+MESSAGE_LIMIT = 2000
+
+
+class Mentions(discord.AllowedMentions):
+    """`discord.AllowedMentions` whose user and role ids are sent as strings.
+
+    Discord's API documents snowflakes in ``allowed_mentions.users`` as strings;
+    discord.py sends numbers. Merging with the bot's default keeps this class, so
+    the bot's default (``Mentions.none()``) and every message agree.
+    """
+
+    def to_dict(self) -> dict:  # type: ignore[override]
+        """The payload, ids as strings."""
+        data = dict(super().to_dict())
+        for key in ("users", "roles"):
+            if key in data:
+                data[key] = [str(snowflake) for snowflake in data[key]]
+        return data  # type: ignore[return-value]
+
+    def merge(self, other: discord.AllowedMentions) -> Mentions:
+        """Merge as discord.py does, keeping this class."""
+        merged = super().merge(other)
+        return Mentions(
+            everyone=merged.everyone, users=merged.users, roles=merged.roles, replied_user=merged.replied_user
+        )
+
+
 #: Mentions never ping anybody unless a message names them explicitly.
-NO_PINGS = discord.AllowedMentions.none()
+NO_PINGS = Mentions.none()
+
+
+def pinging(user_ids) -> Mentions:
+    """Allowed mentions that ping exactly these users: never everyone, a role, or anybody else."""
+    return Mentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(id=user_id) for user_id in sorted(set(user_ids))],
+    )
+
+
+def plain(name: str) -> str:
+    """Text a user chose (a name, a nickname) made safe to print: no markdown and no mentions."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
+
+
+def fit_lines(header: str, lines: list[str], *, limit: int = MESSAGE_LIMIT, what: str = "more") -> str:
+    """``header`` and as many whole ``lines`` as fit in ``limit`` characters, then "… and N more"."""
+    shown: list[str] = []
+    for index, line in enumerate(lines):
+        rest = len(lines) - index - 1
+        note = f"\n… and {rest} {what}." if rest else ""
+        if len("\n".join([header, *shown, line])) + len(note) > limit:
+            break
+        shown.append(line)
+    hidden = len(lines) - len(shown)
+    tail = [f"… and {hidden} {what}."] if hidden else []
+    return "\n".join([header, *shown, *tail])[:limit]
 
 
 def tables(interaction: discord.Interaction) -> TableService:
@@ -56,9 +113,80 @@ def table_channel_id(table: TableRecord) -> int:
     return table.thread_id or table.channel_id
 
 
-def table_channel(bot: discord.Client, table: TableRecord) -> discord.abc.Messageable | None:
-    """The table's thread (or channel) as the bot sees it; None when it is gone."""
-    return bot.get_channel(table_channel_id(table))  # type: ignore[return-value]
+async def table_channel(bot: discord.Client, table: TableRecord) -> discord.abc.Messageable | None:
+    """The table's thread (or channel), whether or not discord.py has it cached; None when it is gone.
+
+    An archived thread is missing from the cache (after a restart the gateway
+    only sends active ones), so a cache miss is never taken for "gone": the
+    channel is fetched, and where even that fails for another reason than
+    Unknown Channel, a partial messageable still lets the bot send there
+    (sending unarchives the thread).
+    """
+    channel_id = table_channel_id(table)
+    cached = bot.get_channel(channel_id)
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    try:
+        return await bot.fetch_channel(channel_id)  # type: ignore[return-value]
+    except discord.NotFound:
+        return None
+    except discord.HTTPException:
+        return bot.get_partial_messageable(channel_id, guild_id=table.guild_id)
+
+
+def bot_permissions(channel: discord.abc.Messageable) -> discord.Permissions | None:
+    """What the bot may do in a channel or thread, when discord.py can tell (None for a partial one)."""
+    guild = getattr(channel, "guild", None)
+    me = getattr(guild, "me", None)
+    if me is None or not hasattr(channel, "permissions_for"):
+        return None
+    try:
+        return channel.permissions_for(me)  # type: ignore[union-attr]
+    except (AttributeError, discord.ClientException):
+        return None
+
+
+def is_gone(error: BaseException) -> bool:
+    """True when Discord says the channel or thread no longer exists (Unknown Channel)."""
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL
+
+
+#: Discord's JSON error codes the bot acts on (https://discord.com/developers/docs/topics/opcodes-and-status-codes).
+UNKNOWN_CHANNEL = 10003
+UNKNOWN_MESSAGE = 10008
+UNKNOWN_MEMBER = 10007
+MISSING_PERMISSIONS = 50013
+CANNOT_DM = 50007
+THREAD_LOCKED = 160005
+THREAD_CAP = 160006
+
+
+def serves(bot: discord.Client, guild_id: int | None) -> bool:
+    """True when this process runs the shard of that server (always, unsharded; DMs on shard 0)."""
+    shard_ids = getattr(bot, "shard_ids", None)
+    count = getattr(bot, "shard_count", None)
+    if not shard_ids or not count:
+        return True
+    shard = 0 if guild_id is None else (guild_id >> 22) % count
+    return shard in shard_ids
+
+
+async def still_member(bot: discord.Client, guild_id: int | None, user_id: int) -> bool:
+    """Whether a user is still in the server (asked of Discord; True when it cannot tell)."""
+    if guild_id is None:
+        return True
+    guild = bot.get_guild(guild_id)
+    if guild is None:
+        return True
+    if guild.get_member(user_id) is not None:
+        return True
+    try:
+        await guild.fetch_member(user_id)
+    except discord.NotFound:
+        return False
+    except discord.HTTPException:
+        return True
+    return True
 
 
 def table_link(table: TableRecord) -> str:

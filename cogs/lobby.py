@@ -6,6 +6,7 @@ lobby keeps working after a restart.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import discord
@@ -13,9 +14,19 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs.common import NO_PINGS, answer_error, can_manage, offer_enabled_games, reply, tables
+from cogs.common import (
+    NO_PINGS,
+    THREAD_CAP,
+    answer_error,
+    can_manage,
+    offer_enabled_games,
+    plain,
+    reply,
+    tables,
+)
 from hosting import timing
-from hosting.store import ACTIVE, LOBBY, TableRecord
+from hosting.errors import TableError
+from hosting.store import ACTIVE, CANCELLED, LOBBY, TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +44,7 @@ def lobby_embed(table: TableRecord) -> discord.Embed:
     """The lobby message's card: the game, who is seated, and what happens next."""
     game = engine.get(table.game)
     seated = "\n".join(
-        f"{s.seat + 1}. {'🤖 ' + s.name if s.is_bot else f'<@{s.user_id}>'}"
+        f"{s.seat + 1}. {'🤖 ' + plain(s.name) if s.is_bot else f'<@{s.user_id}>'}"
         + (" (host)" if s.user_id == table.host_id else "")
         for s in table.seats
     )
@@ -87,6 +98,8 @@ class LobbyButton(
         service = tables(interaction)
         user = interaction.user
         try:
+            # Acknowledge first: the database write may wait for another writer.
+            await interaction.response.defer()
             if self.verb == "join":
                 table = await service.join(self.table_id, user.id, user.display_name)
             elif self.verb == "leave":
@@ -103,9 +116,13 @@ class LobbyButton(
         except Exception as error:
             await answer_error(interaction, error, self.table_id)
             return
-        await interaction.response.edit_message(embed=lobby_embed(table), view=lobby_view(table))
+        await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
         if table.status == ACTIVE:
             interaction.client.dispatch("table_started", table)
+        elif table.status == CANCELLED:
+            play = interaction.client.get_cog("Play")
+            if play is not None:
+                await play.archive(table)  # type: ignore[attr-defined]
 
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in engine.games()]
@@ -135,6 +152,10 @@ class Lobby(commands.Cog):
         pace: app_commands.Choice[int] | None = None,
     ) -> None:
         """Open a table for a game in a new thread; others join with the Join button."""
+        missing = missing_permissions(interaction)
+        if missing:
+            await reply(interaction, missing)
+            return
         await interaction.response.defer(thinking=True)
         service = tables(interaction)
         try:
@@ -150,28 +171,101 @@ class Lobby(commands.Cog):
             await answer_error(interaction, error)
             return
         title = engine.get(table.game).title
-        where = await self._open_thread(interaction, f"{title} #{table.id}")
-        lobby = await where.send(embed=lobby_embed(table), view=lobby_view(table), allowed_mentions=NO_PINGS)
-        await service.attach(table.id, thread_id=where.id, lobby_message_id=lobby.id)
-        table = await service.get(table.id)
+        thread: discord.Thread | None = None
+        try:
+            thread = await self._open_thread(interaction, f"{title} #{table.id}")
+            where = thread or interaction.channel
+            lobby = await where.send(  # type: ignore[union-attr]
+                embed=lobby_embed(table), view=lobby_view(table), allowed_mentions=NO_PINGS
+            )
+            await service.attach(table.id, thread_id=thread.id if thread else None, lobby_message_id=lobby.id)
+        except Exception as error:
+            # Leave nothing behind that nobody can reach: no empty thread, no unreachable lobby.
+            await self._clean_up(table, thread)
+            if isinstance(error, discord.HTTPException):
+                refused = error.text or error.status
+                error = TableError(
+                    f"Discord refused to open the table here ({refused}). Nothing was created."
+                )
+            await answer_error(interaction, error)
+            return
         await interaction.followup.send(
             f"{interaction.user.mention} opened a table of **{title}**: join at {lobby.jump_url}",
             allowed_mentions=NO_PINGS,
         )
 
-    async def _open_thread(self, interaction: discord.Interaction, name: str) -> discord.abc.Messageable:
-        """A new public thread in the channel, or the channel itself where threads are not possible."""
+    async def _clean_up(self, table: TableRecord, thread: discord.Thread | None) -> None:
+        """Undo a /play that failed half-way: cancel the table and delete its new thread."""
+        service = self.bot.tables  # type: ignore[attr-defined]
+        with contextlib.suppress(TableError):
+            await service.cancel(table.id, table.host_id, can_manage=True)
+        if thread is not None:
+            try:
+                await thread.delete()
+            except discord.HTTPException:
+                log.warning("table %s: could not delete its unused thread %s", table.id, thread.id)
+
+    async def _open_thread(self, interaction: discord.Interaction, name: str) -> discord.Thread | None:
+        """A new public thread in the channel; None to play in the channel itself.
+
+        The channel is used where threads are not possible: inside a thread, in a
+        channel where the bot may not create threads, or when the server has
+        reached Discord's cap on active threads.
+        """
         channel = interaction.channel
-        if isinstance(channel, discord.TextChannel):
-            me = channel.guild.me
-            if me is not None and channel.permissions_for(me).create_public_threads:
-                try:
-                    return await channel.create_thread(
-                        name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
-                    )
-                except discord.HTTPException:
-                    log.warning("could not open a thread in channel %s; using the channel", channel.id)
-        return channel
+        if (
+            not isinstance(channel, discord.TextChannel)
+            or not interaction.app_permissions.create_public_threads
+        ):
+            return None
+        try:
+            return await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+        except discord.HTTPException as error:
+            if error.code != THREAD_CAP and interaction.app_permissions.send_messages:
+                log.warning(
+                    "could not open a thread in channel %s (%s); using the channel", channel.id, error
+                )
+            if not interaction.app_permissions.send_messages:
+                raise
+            return None
+
+
+#: What the bot needs in a channel to host a table there, in Discord's own words.
+NEEDED = {
+    "view_channel": "View Channel",
+    "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
+}
+
+
+def missing_permissions(interaction: discord.Interaction) -> str | None:
+    """Why a table cannot open in this channel, in words an admin can act on; None when it can.
+
+    ``interaction.app_permissions`` is what the bot may do here, and
+    ``interaction.permissions`` what the member may do.
+    """
+    bot = interaction.app_permissions
+    member = interaction.permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    if not (member.send_messages or member.send_messages_in_threads or member.create_public_threads):
+        return "You can't send messages or start threads in this channel, so you can't open a table here."
+    missing = [label for flag, label in NEEDED.items() if not getattr(bot, flag)]
+    if in_thread:
+        if not bot.send_messages_in_threads:
+            missing.append("Send Messages in Threads")
+    elif not bot.send_messages and not (bot.create_public_threads and bot.send_messages_in_threads):
+        missing.append("Send Messages (or Create Public Threads and Send Messages in Threads)")
+    if not missing:
+        return None
+    names = ", ".join(f"**{name}**" for name in missing)
+    where = interaction.channel.mention if interaction.channel else "this channel"  # type: ignore[union-attr]
+    return (
+        f"I can't open a table in {where}: I'm missing {names} there. A server admin can grant "
+        "them to me in the channel's settings (Edit Channel → Permissions), "
+        "or run `/play` in another channel."
+    )
 
 
 async def setup(bot: commands.Bot) -> None:

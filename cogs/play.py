@@ -20,7 +20,27 @@ from discord.ext import commands
 
 import engine
 import renderers
-from cogs.common import NO_PINGS, answer_error, can_manage, message_link, reply, table_channel, tables
+from cogs.common import (
+    MESSAGE_LIMIT,
+    MISSING_PERMISSIONS,
+    NO_PINGS,
+    THREAD_LOCKED,
+    UNKNOWN_MESSAGE,
+    answer_error,
+    bot_permissions,
+    can_manage,
+    fit_lines,
+    is_gone,
+    message_link,
+    pinging,
+    plain,
+    reply,
+    serves,
+    table_channel,
+    table_channel_id,
+    table_link,
+    tables,
+)
 from cogs.panels import panel_view
 from hosting.errors import TableError
 from hosting.service import Move, Panel, TableService
@@ -32,8 +52,14 @@ log = logging.getLogger(__name__)
 PANEL_NAMES = {"haenyeo": "My hand", "jeju": "My tiles", "reef": "My sheet"}
 #: How many event lines a board message repeats.
 EVENT_LINES = 8
-#: Discord's limit on a message's content.
-MESSAGE_LIMIT = 2000
+#: How much of a picture's description a board in words carries (the rest of 2,000 is the board).
+DESCRIPTION_LIMIT = 1000
+
+
+class TableGone(Exception):
+    """The table's thread or channel no longer exists."""
+
+
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
 
 
@@ -51,15 +77,6 @@ def in_words(text: str, table: TableRecord) -> str:
         return f"**{plain(names[index])}**" if 0 <= index < len(names) else match.group(0)
 
     return SEAT_WORD.sub(name, text)
-
-
-#: A board pings the users it mentions (only the awaited players), never everyone or a role.
-PING_AWAITED = discord.AllowedMentions(users=True, everyone=False, roles=False, replied_user=False)
-
-
-def plain(name: str) -> str:
-    """A player's name made safe to print: no markdown and no mentions."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
 def waiting_for(table: TableRecord, seats: frozenset[int]) -> str:
@@ -144,15 +161,19 @@ def headline(events: list[dict]) -> list[dict]:
     return [e for i, e in enumerate(events) if i in keep]
 
 
-def board_text(header: str, lines: list[str], hidden: int, waiting: str | None) -> str:
+def board_text(
+    header: str, lines: list[str], hidden: int, waiting: str | None, described: str | None = None
+) -> str:
     """A board's words within Discord's 2,000 characters: whole event lines go, oldest first.
 
     The header and the "Waiting for" line always stay, so a long game-over board
-    never ends in the middle of a name.
+    never ends in the middle of a name. ``described`` is the picture in words,
+    for a board that goes out without its picture.
     """
+    picture = [f"🖼️ {described[:DESCRIPTION_LIMIT]}"] if described else []
     while True:
         note = [f"… and {hidden} earlier moves (`/game log`)"] if hidden else []
-        text = "\n".join([header, *note, *lines, *([waiting] if waiting else [])])
+        text = "\n".join([header, *note, *lines, *picture, *([waiting] if waiting else [])])
         if len(text) <= MESSAGE_LIMIT or not lines:
             return text[:MESSAGE_LIMIT]
         lines, hidden = lines[1:], hidden + 1
@@ -184,6 +205,8 @@ class Play(commands.Cog):
         self.bot_delay = bot_delay
         # Board posts for one table happen one at a time, in order.
         self._posting: dict[int, asyncio.Lock] = {}
+        # Who has been pinged in each table's current step: one ping per player per step.
+        self._pinged: dict[int, set[int]] = {}
         self._tasks: set[asyncio.Task] = set()
 
     @property
@@ -243,66 +266,170 @@ class Play(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """After a (re)start, let bot seats that owe a move make it (the bot may have stopped mid-chain)."""
+        """After a (re)start, let bot seats that owe a move make it (the bot may have stopped mid-chain).
+
+        With several processes, each resumes only the tables of the servers its shards serve.
+        """
         for table_id in await self.service.store.table_ids(ACTIVE, with_bots=True):
             table = await self.service.get(table_id)
-            if self._bot_to_act(table):
+            if serves(self.bot, table.guild_id) and self._bot_to_act(table):
                 self.spawn(self.advance(table_id, []))
 
     @commands.Cog.listener()
     async def on_table_started(self, table: TableRecord) -> None:
         """A lobby started: post the first board, then let bots move."""
-        await self.advance(table.id, [{"type": "start", "text": "The game begins!"}], force=True)
+        await self.advance(
+            table.id, [{"type": "start", "text": "The game begins!"}], force=True, new_step=True
+        )
 
-    async def advance(self, table_id: int, events: list[dict], *, force: bool = False) -> None:
-        """After a move: post a board when something public happened, then play bot seats."""
+    async def advance(
+        self,
+        table_id: int,
+        events: list[dict],
+        *,
+        force: bool = False,
+        mover: int | None = None,
+        new_step: bool = False,
+    ) -> None:
+        """After a move: post a board when something public happened, then play bot seats.
+
+        ``mover`` is the user whose own move this was (never pinged for it);
+        ``new_step`` says the move started a new step (everyone awaited may be
+        pinged again). A failed post never stops the bots: the table owes the
+        board and the clock retries it.
+        """
         async with self._posting.setdefault(table_id, asyncio.Lock()):
+            if new_step:
+                self._pinged.pop(table_id, None)
             public = [e for e in events if not e.get("private")]
             if public or force:
-                await self.post_board(await self.service.get(table_id), public)
+                await self.post_board(await self.service.get(table_id), public, mover=mover)
             public = []
             while True:
                 table = await self.service.get(table_id)
                 if table.status != ACTIVE or not self._bot_to_act(table):
                     break
                 await asyncio.sleep(self.bot_delay)  # a moment, so people can follow
-                move = await self.service.play_bot(table_id)
+                try:
+                    move = await self.service.play_bot(table_id)
+                except Exception:
+                    # Not a Discord failure: the clock comes back for this table.
+                    log.exception(
+                        "table %s: a bot seat could not move", table_id, extra={"table_id": table_id}
+                    )
+                    await self.service.owe_post(table_id)
+                    break
                 if move is None:
                     break
+                if move.new_step:
+                    self._pinged.pop(table_id, None)
                 public.extend(e for e in move.events if not e.get("private"))
             if public:
                 await self.post_board(await self.service.get(table_id), public)
+        if table.status != ACTIVE:
+            self._pinged.pop(table_id, None)
+            self._posting.pop(table_id, None)
 
     def _bot_to_act(self, table: TableRecord) -> bool:
         game = engine.get(table.game)
         return any(table.seats[s].is_bot for s in game.to_act(self.service.state_of(table)))
 
-    async def post_board(self, table: TableRecord, events: list[dict]) -> None:
-        """Post a new board message in the table's thread (and the results at the end)."""
-        channel = table_channel(self.bot, table)
-        if channel is None:
-            log.warning("table %s: its thread %s is gone", table.id, table.thread_id)
+    def _to_ping(self, table: TableRecord, awaited: frozenset[int], mover: int | None) -> set[int]:
+        """The awaited players to ping on this board: those not yet pinged in this step, never the mover."""
+        users = {table.seats[s].user_id for s in awaited if not table.seats[s].is_bot}
+        users.discard(None)
+        pinged = self._pinged.setdefault(table.id, set())
+        ping = users - pinged - {mover}
+        pinged.update(users)
+        return ping  # type: ignore[return-value]
+
+    async def post_board(self, table: TableRecord, events: list[dict], *, mover: int | None = None) -> None:
+        """Post a new board message in the table's thread (and the results at the end).
+
+        Never raises: when Discord refuses or fails, the table remembers that it
+        owes the message and the clock retries it with back-off; a deleted thread
+        closes the table; a locked thread pauses it and tells the host.
+        """
+        try:
+            await self._post_board(table, events, mover)
+        except Exception as error:
+            await self.post_failed(table, error)
             return
+        if table.owed_posts:
+            await self.service.post_paid(table.id)
+
+    async def post_failed(self, table: TableRecord, error: Exception) -> None:
+        """What a failed board or results post means for the table."""
+        extra = {"table_id": table.id}
+        if isinstance(error, TableGone) or is_gone(error):
+            log.warning(
+                "table %s: its thread or channel is gone; the table is abandoned", table.id, extra=extra
+            )
+            await self.service.abandon(table.id)
+        elif isinstance(error, discord.HTTPException) and error.code == THREAD_LOCKED:
+            log.warning("table %s: its thread is locked; the table is paused", table.id, extra=extra)
+            if await self.service.pause_for(table.id) is not None:
+                await self.tell_host(
+                    table,
+                    f"Your table #{table.id} ({engine.get(table.game).title}) is paused: a moderator locked "
+                    f"its thread. Once it is unlocked, use `/game resume` there: {table_link(table)}",
+                )
+        else:
+            retry = await self.service.owe_post(table.id)
+            log.warning(
+                "table %s: could not post its board (%s); retrying at %.0f",
+                table.id,
+                error,
+                retry,
+                extra=extra,
+                exc_info=not isinstance(error, discord.HTTPException),
+            )
+
+    async def tell_host(self, table: TableRecord, text: str) -> None:
+        """A direct message to the table's host (silently skipped when their DMs are closed)."""
+        try:
+            user = self.bot.get_user(table.host_id) or await self.bot.fetch_user(table.host_id)
+            await user.send(text, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            log.info("table %s: the host's DMs are closed", table.id, extra={"table_id": table.id})
+
+    async def _post_board(self, table: TableRecord, events: list[dict], mover: int | None) -> None:
+        channel = await table_channel(self.bot, table)
+        if channel is None:
+            raise TableGone()
         game = engine.get(table.game)
         state = self.service.state_of(table)
         names = seat_names(table)
         picture = await self.picture(table.game, game.view(state, None), names)
         shown = [in_words(e["text"], table) for e in headline(events)]
         header = f"**{game.title}** · table #{table.id} · {in_words(game.summary(state), table)}"
-        waiting = waiting_for(table, game.to_act(state)) if table.status == ACTIVE else None
-        text = board_text(header, shown, len(events) - len(shown), waiting)
-        message = await channel.send(
-            text,
-            files=as_files(picture),
-            view=board_view(table),
-            allowed_mentions=PING_AWAITED,
-        )
+        awaited = game.to_act(state) if table.status == ACTIVE else frozenset()
+        waiting = waiting_for(table, awaited) if table.status == ACTIVE else None
+        mentions = pinging(self._to_ping(table, awaited, mover))
+        perms = bot_permissions(channel)
+        if picture is not None and (perms is None or perms.attach_files):
+            text = board_text(header, shown, len(events) - len(shown), waiting)
+            try:
+                message = await channel.send(
+                    text, files=as_files(picture), view=board_view(table), allowed_mentions=mentions
+                )
+            except discord.Forbidden as error:
+                if error.code != MISSING_PERMISSIONS:
+                    raise
+                message = None  # no Attach Files here: the board goes out in words
+        else:
+            message = None
+        if message is None:
+            described = picture.alt if picture is not None else None
+            text = board_text(header, shown, len(events) - len(shown), waiting, described)
+            message = await channel.send(text, view=board_view(table), allowed_mentions=mentions)
         await self.service.attach(table.id, board_message_id=message.id)
         if table.status == FINISHED:
             await self.post_results(channel, table)
+            await self.archive(table)
 
     async def post_results(self, channel: discord.abc.Messageable, table: TableRecord) -> None:
-        """The final ranking, the score breakdown and the results picture."""
+        """The final ranking, the score breakdown and the results picture (in words where Discord won't show them)."""
         game = engine.get(table.game)
         result = table.result or {}
         names = seat_names(table)
@@ -317,22 +444,54 @@ class Play(commands.Cog):
                 f"{medals.get(place, f'{place}.')} {plain(names[seat])}: "
                 f"**{result['scores'][seat]}**{won}\n-# {parts}"
             )
-        embed = discord.Embed(
-            title=f"{game.title} — final ranking",
-            description="\n".join(lines)[:4000],
-            colour=discord.Colour.gold(),
-        )
-        for note in result.get("notes", [])[:3]:
-            embed.add_field(name="Note", value=in_words(note, table)[:1000], inline=False)
+        notes = [in_words(note, table)[:1000] for note in result.get("notes", [])[:3]]
+        title = f"{game.title} — final ranking"
         picture = await renderers.render_results_async(
             table.game, game.view(self.service.state_of(table), None), names
         )
-        embed.set_image(url=f"attachment://{picture.filename}")
-        await channel.send(
-            embed=embed,
-            file=discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt),
-            allowed_mentions=NO_PINGS,
+        perms = bot_permissions(channel)
+        file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
+        if perms is None or perms.embed_links:
+            embed = discord.Embed(
+                title=title, description="\n".join(lines)[:4000], colour=discord.Colour.gold()
+            )
+            for note in notes:
+                embed.add_field(name="Note", value=note, inline=False)
+            embed.set_image(url=f"attachment://{picture.filename}")
+            files_allowed = perms is None or perms.attach_files
+            if not files_allowed:
+                embed.set_image(url=None)
+            await channel.send(embed=embed, files=[file] if files_allowed else [], allowed_mentions=NO_PINGS)
+            return
+        # Without Embed Links Discord drops embeds silently: the results go out as text.
+        text = fit_lines(f"**{title}**", [*lines, *(f"-# {note}" for note in notes)])
+        files_allowed = perms.attach_files
+        await channel.send(text, files=[file] if files_allowed else [], allowed_mentions=NO_PINGS)
+
+    # ------------------------------------------------------------ deleted places
+
+    async def abandon_tables(self, found: list[TableRecord], why: str) -> None:
+        """Close open tables whose thread, channel or server is gone (their clocks stop)."""
+        for table in found:
+            if await self.service.abandon(table.id) is not None:
+                log.info("table %s abandoned: %s", table.id, why, extra={"table_id": table.id})
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A table's thread was deleted: the table is abandoned."""
+        await self.abandon_tables(
+            await self.service.store.open_tables_in(payload.thread_id), "thread deleted"
         )
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: its tables, and those in its threads (archived ones too), are abandoned."""
+        await self.abandon_tables(await self.service.store.open_tables_in(channel.id), "channel deleted")
+
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server: every open table there is abandoned."""
+        await self.abandon_tables(await self.service.store.open_tables_in_guild(guild.id), "bot removed")
 
     # ------------------------------------------------------------ the panel
 
@@ -379,7 +538,7 @@ class Play(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error, table_id)
             return
-        self.spawn(self.advance(table_id, move.events))
+        self.spawn(self.advance(table_id, move.events, mover=interaction.user.id, new_step=move.new_step))
         try:
             mine = [e["text"] for e in move.events if e.get("private") and e.get("seat") == move.seat]
             message = await self.panel_message(move.table, move.seat, note="\n".join(mine))
@@ -405,7 +564,7 @@ class Play(commands.Cog):
         await reply(interaction, "You left the game; a bot plays your seat from now on.")
         event = {
             "type": "left",
-            "text": f"{interaction.user.display_name} left the game; a bot plays their seat.",
+            "text": f"{plain(interaction.user.display_name)} left the game; a bot plays their seat.",
         }
         self.spawn(self.advance(table.id, [event]))
 
@@ -413,41 +572,136 @@ class Play(commands.Cog):
 
     game_group = app_commands.Group(name="game", description="The table in this thread", guild_only=True)
 
-    async def _table_here(self, interaction: discord.Interaction) -> TableRecord:
-        found = await self.service.store.table_in_channel(interaction.channel_id)
+    async def _table_here(self, interaction: discord.Interaction, table_id: int | None = None) -> TableRecord:
+        """The table a `/game` command is about: in a thread, its table; in a shared channel, the caller's.
+
+        Where several tables play in one channel (no thread permission, the thread
+        cap, offline mode), the caller's own open table is taken; with several of
+        their own, the ``table`` option says which.
+        """
+        here = interaction.channel_id
+        if table_id is not None:
+            table = await self.service.get(table_id)
+            if table_channel_id(table) != here:
+                raise TableError(f"Table #{table_id} does not play here: {table_link(table)}")
+            return table
+        candidates = [t for t in await self.service.store.open_tables_in(here) if table_channel_id(t) == here]
+        user = interaction.user.id
+        mine = [t for t in candidates if t.host_id == user or t.held_by(user)]
+        if len(mine) == 1 or (not mine and len(candidates) == 1):
+            return (mine or candidates)[0]
+        if len(mine) > 1 or len(candidates) > 1:
+            listed = ", ".join(f"#{t.id}" for t in (mine or candidates))
+            raise TableError(
+                f"Several tables play in this channel ({listed}): choose one with the `table` option."
+            )
+        found = await self.service.store.table_in_channel(here)
         if found is None:
             raise TableError("There is no table in this channel. Use this command in a table's thread.")
         return found
 
+    async def table_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """Autocomplete for ``table``: the open tables playing in this channel, the caller's first."""
+        here = interaction.channel_id
+        found = [t for t in await self.service.store.open_tables_in(here) if table_channel_id(t) == here]
+        user = interaction.user.id
+        found.sort(key=lambda t: (not (t.host_id == user or t.held_by(user)), -t.id))
+        choices = [
+            app_commands.Choice(name=f"#{t.id} {engine.get(t.game).title} ({t.status})"[:100], value=t.id)
+            for t in found
+        ]
+        return [c for c in choices if current.strip("#") in str(c.value)][:25]
+
+    @game_group.command(name="board")
+    @app_commands.describe(table="Which table, where several play in this channel")
+    @app_commands.autocomplete(table=table_choices)
+    async def game_board(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        """Show the current board of the table here (and post it again if its message was deleted)."""
+        try:
+            found = await self._table_here(interaction, table)
+            if found.status != ACTIVE:
+                raise TableError(f"This table is {found.status}.")
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            missing = await self._board_missing(found)
+            game = engine.get(found.game)
+            state = self.service.state_of(found)
+            picture = await self.picture(found.game, game.view(state, None), seat_names(found))
+            header = f"**{game.title}** · table #{found.id} · {in_words(game.summary(state), found)}"
+            text = board_text(header, [], 0, waiting_for(found, game.to_act(state)))
+            if missing:
+                text += "\n-# The board message was missing, so it is posted again in the channel."
+            elif found.board_message_id:
+                text += f"\n-# The board: {message_link(found, found.board_message_id)}"
+            await interaction.followup.send(
+                text, files=as_files(picture), ephemeral=True, allowed_mentions=NO_PINGS
+            )
+            if missing:
+                self.spawn(self.advance(found.id, [], force=True))
+            if found.seat_of(interaction.user.id) is not None:
+                seat = found.seat_of(interaction.user.id)
+                message = await self.panel_message(found, seat.seat)  # type: ignore[union-attr]
+                files = message.pop("attachments")
+                await interaction.followup.send(
+                    ephemeral=True, allowed_mentions=NO_PINGS, files=files, **message
+                )
+        except Exception as error:
+            await answer_error(interaction, error)
+
+    async def _board_missing(self, table: TableRecord) -> bool:
+        """True when the table's board message was deleted (or never posted)."""
+        if not table.board_message_id:
+            return True
+        channel = await table_channel(self.bot, table)
+        if channel is None or not hasattr(channel, "fetch_message"):
+            return False
+        try:
+            await channel.fetch_message(table.board_message_id)  # type: ignore[union-attr]
+        except discord.NotFound as error:
+            return error.code == UNKNOWN_MESSAGE
+        except discord.HTTPException:
+            return False
+        return False
+
     @game_group.command(name="log")
-    async def game_log(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(table="Which table, where several play in this channel")
+    @app_commands.autocomplete(table=table_choices)
+    async def game_log(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Show the recent moves of the table in this thread, in words."""
         try:
-            table = await self._table_here(interaction)
-            events = await self.service.public_events(table.id)
+            found = await self._table_here(interaction, table)
+            events = await self.service.public_events(found.id)
         except Exception as error:
             await answer_error(interaction, error)
             return
         if not events:
             await reply(interaction, "Nothing has happened at this table yet.")
             return
-        text = "\n".join(f"• {in_words(e['text'], table)}" for e in events)
-        await reply(interaction, f"**Recent moves at table #{table.id}**\n{text}"[:2000])
+        lines = [f"• {in_words(e['text'], found)}" for e in reversed(events)]
+        await reply(
+            interaction,
+            fit_lines(f"**Recent moves at table #{found.id}** (newest first)", lines, what="earlier moves"),
+        )
 
     @game_group.command(name="leave")
-    async def game_leave(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(table="Which table, where several play in this channel")
+    @app_commands.autocomplete(table=table_choices)
+    async def game_leave(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Leave the running game in this thread; a bot takes your seat."""
         try:
-            await self.leave(interaction, await self._table_here(interaction))
+            await self.leave(interaction, await self._table_here(interaction, table))
         except Exception as error:
             await answer_error(interaction, error)
 
     @game_group.command(name="pause")
-    async def game_pause(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(table="Which table, where several play in this channel")
+    @app_commands.autocomplete(table=table_choices)
+    async def game_pause(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Pause the table in this thread: its clock stops and moves wait (host or Manage Server)."""
         try:
-            table = await self._table_here(interaction)
-            await self.service.pause(table.id, interaction.user.id, can_manage=can_manage(interaction))
+            found = await self._table_here(interaction, table)
+            await self.service.pause(found.id, interaction.user.id, can_manage=can_manage(interaction))
         except Exception as error:
             await answer_error(interaction, error)
             return
@@ -457,40 +711,45 @@ class Play(commands.Cog):
         )
 
     @game_group.command(name="resume")
-    async def game_resume(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(table="Which table, where several play in this channel")
+    @app_commands.autocomplete(table=table_choices)
+    async def game_resume(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Resume the paused table in this thread; the deadline moves on by the time it was paused."""
         try:
-            table = await self._table_here(interaction)
-            await self.service.resume(table.id, interaction.user.id, can_manage=can_manage(interaction))
+            found = await self._table_here(interaction, table)
+            await self.service.resume(found.id, interaction.user.id, can_manage=can_manage(interaction))
         except Exception as error:
             await answer_error(interaction, error)
             return
         await reply(interaction, "The table is running again.")
         event = {"type": "resume", "text": f"{plain(interaction.user.display_name)} resumed the table."}
-        self.spawn(self.advance(table.id, [event]))
+        self.spawn(self.advance(found.id, [event], force=True, new_step=True))
 
     @game_group.command(name="replace")
     @app_commands.describe(
         seat="The seat number to hand over (as on the board)",
         member="Who takes the seat (leave out to give it to a bot)",
+        table="Which table, where several play in this channel",
     )
+    @app_commands.autocomplete(table=table_choices)
     async def game_replace(
         self,
         interaction: discord.Interaction,
         seat: app_commands.Range[int, 1, 8],
         member: discord.Member | None = None,
+        table: int | None = None,
     ) -> None:
-        """Give a seat to a bot or to another member (host or Manage Server)."""
+        """Give a seat to a bot or to another member (host or Manage Server; a player may hand on their own)."""
         if member is not None and member.bot:
             await reply(
                 interaction, "Bots cannot take a seat; leave `member` out to give the seat to our bot."
             )
             return
         try:
-            table = await self._table_here(interaction)
+            found = await self._table_here(interaction, table)
             by = None if member is None else (member.id, member.display_name)
-            table, old = await self.service.replace_seat(
-                table.id, interaction.user.id, seat - 1, can_manage=can_manage(interaction), by=by
+            found, old = await self.service.replace_seat(
+                found.id, interaction.user.id, seat - 1, can_manage=can_manage(interaction), by=by
             )
         except Exception as error:
             await answer_error(interaction, error)
@@ -498,14 +757,16 @@ class Play(commands.Cog):
         taker = "a bot" if member is None else plain(member.display_name)
         await reply(interaction, f"Seat {seat} ({plain(old.name)}) now belongs to {taker}.")
         event = {"type": "replace", "text": f"{plain(old.name)}'s seat was handed to {taker}."}
-        self.spawn(self.advance(table.id, [event]))
+        self.spawn(self.advance(found.id, [event], new_step=True))
 
     @game_group.command(name="end")
-    async def game_end(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(table="Which table, where several play in this channel")
+    @app_commands.autocomplete(table=table_choices)
+    async def game_end(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """End the table in this thread without a result (host or Manage Server)."""
         try:
-            table = await self._table_here(interaction)
-            await self.service.cancel(table.id, interaction.user.id, can_manage=can_manage(interaction))
+            found = await self._table_here(interaction, table)
+            await self.service.cancel(found.id, interaction.user.id, can_manage=can_manage(interaction))
         except Exception as error:
             await answer_error(interaction, error)
             return
@@ -513,6 +774,20 @@ class Play(commands.Cog):
             f"{interaction.user.mention} ended this table. Its log stays readable with `/game log`.",
             allowed_mentions=NO_PINGS,
         )
+        self.spawn(self.archive(found))
+
+    async def archive(self, table: TableRecord) -> None:
+        """Archive a closed table's own thread, so old games don't use up the server's active threads."""
+        if not table.thread_id:
+            return
+        try:
+            thread = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
+            if isinstance(thread, discord.Thread) and not thread.archived:
+                await thread.edit(archived=True)
+        except discord.HTTPException as error:
+            log.info(
+                "table %s: could not archive its thread (%s)", table.id, error, extra={"table_id": table.id}
+            )
 
 
 async def setup(bot: commands.Bot) -> None:

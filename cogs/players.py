@@ -11,11 +11,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
-from cogs.common import answer_error, reply, table_link, tables
+from cogs.common import answer_error, fit_lines, plain, reply, table_link, tables
 from hosting.store import LOBBY
-
-#: Tables /games lists at most (a message holds 2,000 characters).
-MOST_LISTED = 15
 
 
 class Players(commands.Cog):
@@ -39,7 +36,7 @@ class Players(commands.Cog):
             await reply(interaction, "You have no open tables. Start one with `/play` in a server.")
             return
         lines = []
-        for item in mine[:MOST_LISTED]:
+        for item in mine:
             table = item.table
             if table.status == LOBBY:
                 state = "lobby"
@@ -50,12 +47,11 @@ class Players(commands.Cog):
             if table.paused_at is not None:
                 state += " (paused)"
             server = self.bot.get_guild(table.guild_id) if table.guild_id else None
-            where = f" in {discord.utils.escape_markdown(server.name)}" if server else ""
+            where = f" in {plain(server.name)}" if server else ""
             lines.append(
                 f"• **{engine.get(table.game).title}** #{table.id}{where} — {state} — {table_link(table)}"
             )
-        more = f"\n… and {len(mine) - MOST_LISTED} more." if len(mine) > MOST_LISTED else ""
-        await reply(interaction, "Your open tables:\n" + "\n".join(lines) + more)
+        await reply(interaction, fit_lines("Your open tables:", lines, what="more (finish some to see them)"))
 
     @app_commands.command(name="stats")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
@@ -68,7 +64,7 @@ class Players(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
             return
-        name = discord.utils.escape_markdown(who.display_name)
+        name = plain(who.display_name)
         if not records:
             await reply(interaction, f"{name} has not finished a game here yet.")
             return
@@ -77,7 +73,7 @@ class Players(commands.Cog):
             f"average score {r.average:.1f}"
             for r in records
         ]
-        await reply(interaction, f"**{name}'s games**\n" + "\n".join(lines))
+        await reply(interaction, fit_lines(f"**{name}'s games**", lines, what="more games"))
 
     @app_commands.command(name="reminders")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)

@@ -39,6 +39,8 @@ from hosting.store import (
     _loads,
     _message_columns,
     _move_columns,
+    _seat,
+    _seat_row,
     _table_columns,
 )
 
@@ -104,6 +106,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             dm_reminders INTEGER NOT NULL DEFAULT 0
         )""",
     ),
+    (
+        # Real Discord (see the SQLite twin): owed posts and former seat holders.
+        "ALTER TABLE game_tables ADD COLUMN owed_posts INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE seats ADD COLUMN former TEXT NOT NULL DEFAULT '[]'",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -121,9 +128,9 @@ TABLES = ("game_tables", "seats", "actions", "players")
 _SELECT_TABLE = (
     "SELECT id, game, guild_id, channel_id, thread_id, host_id, status, options, seed, version, moves, "
     "state, result, lobby_message_id, board_message_id, created_at, updated_at, "
-    "pace, deadline, reminders, paused_at, wake_at, "
+    "pace, deadline, reminders, paused_at, wake_at, owed_posts, "
     "(SELECT coalesce(json_agg(json_build_array(s.seat, s.name, s.kind, s.user_id, s.policy, s.moves, "
-    "s.timeouts) ORDER BY s.seat), '[]') FROM seats s WHERE s.table_id = g.id) AS seat_rows "
+    "s.timeouts, s.former) ORDER BY s.seat), '[]') FROM seats s WHERE s.table_id = g.id) AS seat_rows "
     "FROM game_tables g"
 )
 
@@ -175,7 +182,7 @@ def _count(status: str) -> int:
 
 
 def _record(row: asyncpg.Record) -> TableRecord:
-    seats = tuple(Seat(*seat) for seat in json.loads(row["seat_rows"]))
+    seats = tuple(_seat(seat) for seat in json.loads(row["seat_rows"]))
     return TableRecord(
         id=row["id"],
         game=row["game"],
@@ -200,6 +207,7 @@ def _record(row: asyncpg.Record) -> TableRecord:
         reminders=row["reminders"],
         paused_at=row["paused_at"],
         wake_at=row["wake_at"],
+        owed_posts=row["owed_posts"],
     )
 
 
@@ -321,6 +329,25 @@ class PostgresStore:
         )
         return None if row is None else _record(row)
 
+    async def open_tables_in(self, channel_id: int) -> list[TableRecord]:
+        """Open tables (lobby or running) playing in this thread or channel, or in a thread of it, newest first."""
+        rows = await self._pool.fetch(
+            f"{_SELECT_TABLE} WHERE (thread_id = $1 OR channel_id = $1) AND status = ANY($2::text[]) "
+            "ORDER BY id DESC",
+            channel_id,
+            list(OPEN_STATUSES),
+        )
+        return [_record(row) for row in rows]
+
+    async def open_tables_in_guild(self, guild_id: int) -> list[TableRecord]:
+        """Open tables (lobby or running) of one server, newest first."""
+        rows = await self._pool.fetch(
+            f"{_SELECT_TABLE} WHERE guild_id = $1 AND status = ANY($2::text[]) ORDER BY id DESC",
+            guild_id,
+            list(OPEN_STATUSES),
+        )
+        return [_record(row) for row in rows]
+
     async def actions(self, table_id: int) -> list[LoggedAction]:
         """A table's whole action log, in order."""
         rows = await self._pool.fetch(
@@ -366,9 +393,9 @@ class PostgresStore:
         await conn.execute("DELETE FROM seats WHERE table_id = $1", table_id)
         if seats:
             await conn.executemany(
-                "INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves, timeouts) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                [(table_id, s.seat, s.name, s.kind, s.user_id, s.policy, s.moves, s.timeouts) for s in seats],
+                "INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves, timeouts, former) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                [_seat_row(table_id, s) for s in seats],
             )
 
     @staticmethod
@@ -491,6 +518,18 @@ class PostgresStore:
     async def set_host(self, table_id: int, user_id: int) -> None:
         """Hand the host role to another member."""
         await self._pool.execute("UPDATE game_tables SET host_id = $1 WHERE id = $2", user_id, table_id)
+
+    async def set_owed(self, table_id: int, owed_posts: int, wake_at: float | None) -> None:
+        """Record a message the table still owes (``owed_posts`` failed attempts; 0: paid) and its next look.
+
+        No version bump: the game did not change.
+        """
+        await self._pool.execute(
+            "UPDATE game_tables SET owed_posts = $1, wake_at = $2 WHERE id = $3",
+            owed_posts,
+            wake_at,
+            table_id,
+        )
 
     async def claim_reminder(self, table_id: int, version: int, *, sent: int, wake_at: float | None) -> bool:
         """Record that reminder number ``sent`` goes out now; False when another caller already did.

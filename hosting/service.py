@@ -23,11 +23,27 @@ from engine.base import Event, Game, IllegalAction, State
 from engine.bots import policy
 from hosting import timing
 from hosting.errors import StaleVersion, TableError
-from hosting.store import ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, Store, TableRecord
+from hosting.store import (
+    ABANDONED,
+    ACTIVE,
+    CANCELLED,
+    FINISHED,
+    LOBBY,
+    OPEN_STATUSES,
+    Seat,
+    Store,
+    TableRecord,
+)
 
 #: The policy bot seats play with.
 BOT_POLICY = "greedy"
 BOT_NAMES = ("Bot Dol", "Bot Haru", "Bot Bada", "Bot Somi", "Bot Nuri", "Bot Jeju")
+#: How many lobbies, and how many open tables in all, one member may host at once (abuse limits).
+MAX_LOBBIES_PER_HOST = 3
+MAX_OPEN_TABLES_PER_HOST = 25
+#: A message the table owes is retried after this many seconds, doubling per failure up to the longest.
+POST_RETRY_FIRST = 30.0
+POST_RETRY_LONGEST = 3600.0
 
 
 @dataclass(frozen=True)
@@ -58,6 +74,13 @@ class Timeout:
     events: list[Event]
     timed_out: list[int]
     handed: list[int]
+
+
+@dataclass(frozen=True)
+class PostOwed:
+    """A board or results message failed to post earlier; the clock retries it now."""
+
+    table: TableRecord
 
 
 @dataclass(frozen=True)
@@ -123,10 +146,14 @@ class TableService:
         *,
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], int] = lambda: secrets.randbits(62),
+        max_lobbies: int = MAX_LOBBIES_PER_HOST,
+        max_open_tables: int = MAX_OPEN_TABLES_PER_HOST,
     ) -> None:
         self.store = store
         self._clock = clock
         self._new_seed = new_seed
+        self.max_lobbies = max_lobbies
+        self.max_open_tables = max_open_tables
         #: Called with a table's new wake-up instant, so a scheduler can wake sooner.
         self.on_wake: Callable[[float], None] | None = None
         self._locks: dict[int, asyncio.Lock] = {}
@@ -173,6 +200,17 @@ class TableService:
             chosen.setdefault(name, allowed[0])
         if pace not in timing.PACES.values():
             raise TableError("That pace is not on offer.")
+        hosted = [t for t in await self.store.tables_of_user(host_id) if t.host_id == host_id]
+        lobbies = sum(t.status == LOBBY for t in hosted)
+        if lobbies >= self.max_lobbies:
+            raise TableError(
+                f"You already have {lobbies} open lobbies. Start or cancel one of them first (`/games` lists them)."
+            )
+        if len(hosted) >= self.max_open_tables:
+            raise TableError(
+                f"You already host {len(hosted)} open tables, the most one member may. "
+                "Finish or end one first (`/games` lists them)."
+            )
         now = self._clock()
         table = await self.store.create_table(
             game=game_key,
@@ -399,10 +437,15 @@ class TableService:
             self._woken(clock["wake_at"])
         return Move(table=updated, seat=seat, events=events, finished=result is not None, new_step=new_step)
 
-    def _bot_action(self, table: TableRecord, game: Game, seat: Seat) -> Any:
-        """The action a seat's bot policy picks now (seeded by the table, so replays agree)."""
+    async def _bot_action(self, table: TableRecord, game: Game, seat: Seat) -> Any:
+        """The action a seat's bot policy picks now (seeded by the table, so replays agree).
+
+        The policy runs in a worker thread: a search may take longer than the event
+        loop can wait without stalling every other table.
+        """
         rng = random.Random(f"{table.seed}:{table.moves}:{seat.seat}")
-        return policy(table.game, seat.policy or BOT_POLICY)(game, self.state_of(table), seat.seat, rng)
+        choose = policy(table.game, seat.policy or BOT_POLICY)
+        return await asyncio.to_thread(choose, game, self.state_of(table), seat.seat, rng)
 
     async def play_bot(self, table_id: int) -> Move | None:
         """Let one bot seat that owes a move make it; ``None`` when no bot is to act."""
@@ -416,7 +459,7 @@ class TableService:
             if not bots:
                 return None
             seat = table.seats[bots[0]]
-            return await self._apply(table, game, seat.seat, self._bot_action(table, game, seat))
+            return await self._apply(table, game, seat.seat, await self._bot_action(table, game, seat))
 
     async def hand_to_bot(self, table_id: int, user_id: int) -> TableRecord:
         """A player leaves a running game: a bot plays their seat from now on (the results say so)."""
@@ -439,23 +482,40 @@ class TableService:
     ) -> tuple[TableRecord, Seat]:
         """Give a seat of a running game to a bot (``by`` None) or to another member (``by`` = id, name).
 
-        Only the host or a member with Manage Server may. Returns the table and
-        the seat as it was.
+        The host or a member with Manage Server may, and a player may hand their
+        own seat on. A seat goes to another member only when its owner left, timed
+        out for good, or hands it over themselves, and never to anyone who holds
+        or held a seat at this table: they would see two seats' hidden choices.
+        Returns the table and the seat as it was.
         """
         async with self.lock(table_id):
-            table = await self._running_for_host(table_id, actor_id, can_manage, "replace a player")
+            table = await self._running(table_id)
             if not 0 <= seat < len(table.seats):
                 raise TableError(f"This table has seats 1 to {len(table.seats)}.")
             old = table.seats[seat]
+            own_seat = not old.is_bot and old.user_id == actor_id
+            if actor_id != table.host_id and not can_manage and not own_seat:
+                raise TableError("Only the host or a member with Manage Server can replace a player.")
             if by is None:
                 if old.is_bot:
                     raise TableError(f"Seat {seat + 1} is already played by a bot.")
                 new = _as_bot(old)
             else:
                 user_id, name = by
-                if table.seat_of(user_id) is not None:
-                    raise TableError("That member already holds a seat at this table.")
-                new = replace(old, kind="human", policy=None, user_id=user_id, name=name, timeouts=0)
+                if table.held_by(user_id):
+                    raise TableError(
+                        "That member holds or held a seat at this table, so they cannot take another one: "
+                        "they would see two seats' hidden choices."
+                    )
+                if not old.is_bot and not own_seat:
+                    raise TableError(
+                        f"Seat {seat + 1} is still played by its owner. It goes to another member only "
+                        "when they leave (`/game leave`), time out for good, or hand it over themselves."
+                    )
+                former = old.former + ((old.user_id,) if old.user_id is not None else ())
+                new = Seat(
+                    seat=old.seat, name=name, kind="human", user_id=user_id, moves=old.moves, former=former
+                )
             seats = [new if s.seat == seat else s for s in table.seats]
             updated = await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
             return updated, old
@@ -498,6 +558,65 @@ class TableService:
             raise TableError(_not_running(table))
         return table
 
+    async def abandon(self, table_id: int) -> TableRecord | None:
+        """Close an open table whose thread, channel or server is gone; None when it was not open."""
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table.status not in OPEN_STATUSES:
+                return None
+            return await self.store.update_table(
+                table_id, table.version, status=ABANDONED, timing=_STOPPED, now=self._clock()
+            )
+
+    async def pause_for(self, table_id: int) -> TableRecord | None:
+        """Pause a running table on the bot's own account (its thread is locked); None when it can't be."""
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table.status != ACTIVE or table.paused_at is not None:
+                return None
+            return await self.store.update_table(
+                table_id,
+                table.version,
+                timing={"paused_at": self._clock(), "wake_at": None},
+                now=self._clock(),
+            )
+
+    async def hand_seat_to_bot(self, table_id: int, seat: int) -> TableRecord | None:
+        """A bot plays this seat from now on (its player left the server); None when it already does."""
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table.status != ACTIVE or table.seats[seat].is_bot:
+                return None
+            seats = [_as_bot(s) if s.seat == seat else s for s in table.seats]
+            return await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
+
+    # ------------------------------------------------------------ owed posts
+
+    def _clock_wake(self, table: TableRecord) -> float | None:
+        """When the table's own clock needs the scheduler (its deadline, reminders or lobby expiry)."""
+        if table.status == LOBBY:
+            return table.created_at + timing.LOBBY_LIFETIME
+        if table.status == ACTIVE and table.paused_at is None:
+            return timing.wake_at(table.deadline, table.pace, table.reminders)
+        return None
+
+    async def owe_post(self, table_id: int) -> float:
+        """A board or results message failed: remember it and when the clock retries (returned)."""
+        table = await self.store.get_table(table_id)
+        attempts = table.owed_posts + 1
+        retry = self._clock() + min(POST_RETRY_FIRST * 2 ** (attempts - 1), POST_RETRY_LONGEST)
+        own = self._clock_wake(table)
+        wake = retry if own is None else min(own, retry)
+        await self.store.set_owed(table_id, attempts, wake)
+        self._woken(wake)
+        return retry
+
+    async def post_paid(self, table_id: int) -> None:
+        """The table's owed message went out: nothing is owed any more."""
+        table = await self.store.get_table(table_id)
+        if table.owed_posts:
+            await self.store.set_owed(table_id, 0, self._clock_wake(table))
+
     async def _running_for_host(
         self, table_id: int, user_id: int, can_manage: bool, what: str
     ) -> TableRecord:
@@ -509,7 +628,7 @@ class TableService:
 
     # ------------------------------------------------------------------ clock
 
-    async def tick(self, table_id: int) -> Reminder | Timeout | LobbyExpired | None:
+    async def tick(self, table_id: int) -> Reminder | Timeout | LobbyExpired | PostOwed | None:
         """Do what a table's clock owes now: expire its lobby, remind its players, or move for them.
 
         Called by the scheduler when the table's ``wake_at`` has come. Every
@@ -522,6 +641,8 @@ class TableService:
             now = self._clock()
             if table.wake_at is None or table.wake_at > now:
                 return None
+            if table.owed_posts and table.status in (ACTIVE, FINISHED):
+                return PostOwed(table)
             if table.status == LOBBY:
                 cancelled = await self.store.update_table(
                     table_id, table.version, status=CANCELLED, timing=_STOPPED, now=now
@@ -556,7 +677,8 @@ class TableService:
             for _ in range(_MOST_ACTIONS_PER_TIMEOUT):
                 if table.status != ACTIVE or seat not in game.to_act(self.state_of(table)):
                     break
-                move = await self._apply(table, game, seat, self._bot_action(table, game, table.seats[seat]))
+                action = await self._bot_action(table, game, table.seats[seat])
+                move = await self._apply(table, game, seat, action)
                 table = move.table
                 events.extend(move.events)
                 if move.new_step:

@@ -81,12 +81,23 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             dm_reminders INTEGER NOT NULL DEFAULT 0
         )""",
     ),
+    (
+        # Real Discord: a board or results message the table still owes (a post that
+        # failed and is retried by the clock, counted for its back-off), and who held a
+        # seat before its current holder (nobody who held a seat is handed another one).
+        "ALTER TABLE game_tables ADD COLUMN owed_posts INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE seats ADD COLUMN former TEXT NOT NULL DEFAULT '[]'",
+        "CREATE INDEX IF NOT EXISTS game_tables_thread ON game_tables (thread_id)",
+        "CREATE INDEX IF NOT EXISTS game_tables_channel ON game_tables (channel_id)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
 #: Statuses of a table's life. Lobby and active tables are "open".
 LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
+#: A table whose thread, channel or server is gone: closed without a result.
+ABANDONED = "abandoned"
 OPEN_STATUSES = (LOBBY, ACTIVE)
 
 
@@ -101,6 +112,7 @@ class Seat:
     policy: str | None = None
     moves: int = 0  # actions this seat has made; part of its panels' freshness token
     timeouts: int = 0  # deadlines this seat has missed in a row
+    former: tuple[int, ...] = ()  # users who held this seat before its current holder
 
     @property
     def is_bot(self) -> bool:
@@ -135,6 +147,11 @@ class TableRecord:
     reminders: int = 0  # reminders already sent for the current step
     paused_at: float | None = None  # set while the host has paused the table
     wake_at: float | None = None  # next instant the scheduler looks at this table
+    owed_posts: int = 0  # failed attempts at a board or results message still owed (0: none)
+
+    def held_by(self, user_id: int) -> bool:
+        """True when this user holds or ever held a seat here (a bot now plays a seat they left)."""
+        return any(s.user_id == user_id or user_id in s.former for s in self.seats)
 
     def seat_of(self, user_id: int) -> Seat | None:
         """The human seat this user holds, if any."""
@@ -154,7 +171,7 @@ class LoggedAction:
 _TABLE_COLUMNS = (
     "id, game, guild_id, channel_id, thread_id, host_id, status, options, seed, version, moves, "
     "state, result, lobby_message_id, board_message_id, created_at, updated_at, "
-    "pace, deadline, reminders, paused_at, wake_at"
+    "pace, deadline, reminders, paused_at, wake_at, owed_posts"
 )
 
 #: Columns that `update_table` and `append_action` may set for the clock.
@@ -167,6 +184,27 @@ def _loads(text: str | None) -> Any:
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _seat(row: Sequence[Any]) -> Seat:
+    """A seat from its stored columns (``former`` is a JSON list)."""
+    *columns, former = row
+    return Seat(*columns, former=tuple(json.loads(former) if isinstance(former, str) else former or ()))
+
+
+def _seat_row(table_id: int, seat: Seat) -> tuple[Any, ...]:
+    """A seat's stored columns (both stores)."""
+    return (
+        table_id,
+        seat.seat,
+        seat.name,
+        seat.kind,
+        seat.user_id,
+        seat.policy,
+        seat.moves,
+        seat.timeouts,
+        _dumps(list(seat.former)),
+    )
 
 
 def _timing(timing: dict[str, Any] | None) -> dict[str, Any]:
@@ -295,11 +333,11 @@ class Store:
 
     async def _record(self, row: Sequence[Any]) -> TableRecord:
         async with self._db.execute(
-            "SELECT seat, name, kind, user_id, policy, moves, timeouts FROM seats "
+            "SELECT seat, name, kind, user_id, policy, moves, timeouts, former FROM seats "
             "WHERE table_id = ? ORDER BY seat",
             (row[0],),
         ) as cursor:
-            seats = tuple(Seat(*seat_row) for seat_row in await cursor.fetchall())
+            seats = tuple(_seat(seat_row) for seat_row in await cursor.fetchall())
         return TableRecord(
             id=row[0],
             game=row[1],
@@ -324,6 +362,7 @@ class Store:
             reminders=row[19],
             paused_at=row[20],
             wake_at=row[21],
+            owed_posts=row[22],
         )
 
     async def tables_of_user(
@@ -363,6 +402,25 @@ class Store:
             row = await cursor.fetchone()
         return None if row is None else await self._record(row)
 
+    async def open_tables_in(self, channel_id: int) -> list[TableRecord]:
+        """Open tables (lobby or running) playing in this thread or channel, or in a thread of it, newest first."""
+        async with self._db.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE (thread_id = ? OR channel_id = ?) "
+            "AND status IN (?, ?) ORDER BY id DESC",
+            (channel_id, channel_id, *OPEN_STATUSES),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [await self._record(row) for row in rows]
+
+    async def open_tables_in_guild(self, guild_id: int) -> list[TableRecord]:
+        """Open tables (lobby or running) of one server, newest first."""
+        async with self._db.execute(
+            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE guild_id = ? AND status IN (?, ?) ORDER BY id DESC",
+            (guild_id, *OPEN_STATUSES),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [await self._record(row) for row in rows]
+
     async def actions(self, table_id: int) -> list[LoggedAction]:
         """A table's whole action log, in order."""
         async with self._db.execute(
@@ -399,9 +457,9 @@ class Store:
         await self._run("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await (
             await self._db.executemany(
-                "INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves, timeouts) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(table_id, s.seat, s.name, s.kind, s.user_id, s.policy, s.moves, s.timeouts) for s in seats],
+                "INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves, timeouts, former) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [_seat_row(table_id, s) for s in seats],
             )
         ).close()
 
@@ -504,6 +562,17 @@ class Store:
         """Hand the host role to another member."""
         async with self._transaction():
             await self._run("UPDATE game_tables SET host_id = ? WHERE id = ?", (user_id, table_id))
+
+    async def set_owed(self, table_id: int, owed_posts: int, wake_at: float | None) -> None:
+        """Record a message the table still owes (``owed_posts`` failed attempts; 0: paid) and its next look.
+
+        No version bump: the game did not change.
+        """
+        async with self._transaction():
+            await self._run(
+                "UPDATE game_tables SET owed_posts = ?, wake_at = ? WHERE id = ?",
+                (owed_posts, wake_at, table_id),
+            )
 
     async def claim_reminder(self, table_id: int, version: int, *, sent: int, wake_at: float | None) -> bool:
         """Record that reminder number ``sent`` goes out now; False when another caller already did.

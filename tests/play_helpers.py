@@ -14,6 +14,17 @@ MENTION = re.compile(r"<@(\d+)>")
 PANEL_BUTTONS = ("My hand", "My tiles", "My sheet")
 
 
+def said(result) -> str:
+    """What the clicking user was told privately: the ephemeral answer, or its first ephemeral follow-up.
+
+    A lobby button acknowledges the click first (the lobby message updates), so a
+    refusal comes as an ephemeral follow-up.
+    """
+    if result.response is not None and result.response.ephemeral:
+        return result.response.content
+    return next((f.content for f in result.followups if f.ephemeral), "")
+
+
 def messages(thread):
     """The thread's messages, oldest first."""
     return sorted(thread.history(), key=lambda m: m.id)

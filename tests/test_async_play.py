@@ -188,7 +188,11 @@ async def test_replace_a_player_by_a_bot_or_a_member(world, simcord_env):
     assert refused.ephemeral and "Only the host or a member with Manage Server" in refused.response.content
     spectator = await carol.slash(here, "game leave")
     assert spectator.ephemeral and spectator.response.content == "You are not seated at this table."
-    taken = await alice.slash(here, "game replace", seat=2, member=carol)
+    # bob still plays seat 2: the host can't hand it to carol over his head.
+    kept = await alice.slash(here, "game replace", seat=2, member=carol)
+    assert kept.ephemeral and "still played by its owner" in kept.response.content
+    # bob hands his own seat to carol: that is his agreement.
+    taken = await bob.slash(here, "game replace", seat=2, member=carol)
     assert "now belongs to carol" in taken.response.content
     # carol now plays seat 2; bob is a spectator.
     board = latest_board(thread)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import discord
 import pytest
 
+from tests.play_helpers import said
+
 
 @pytest.fixture
 def table_world(simcord_env):
@@ -66,22 +68,22 @@ async def test_refusals_change_nothing(table_world):
     _, lobby, thread = await open_table(channel, alice)
 
     result = await alice.click(lobby, label="Join")
-    assert result.ephemeral and result.response.content == "You are already seated at this table."
+    assert said(result) == "You are already seated at this table."
 
     result = await bob.click(lobby, label="Start")
-    assert result.ephemeral and result.response.content == "Only the host can start the game."
+    assert said(result) == "Only the host can start the game."
 
     result = await alice.click(lobby, label="Start")
-    assert result.ephemeral and "needs 1 more player" in result.response.content
+    assert "needs 1 more player" in said(result)
 
     result = await bob.click(lobby, label="Leave")
-    assert result.ephemeral and result.response.content == "You are not seated at this table."
+    assert said(result) == "You are not seated at this table."
 
     result = await bob.click(lobby, label="Add bot")
-    assert result.ephemeral and "Only players seated" in result.response.content
+    assert "Only players seated" in said(result)
 
     result = await bob.click(lobby, label="Cancel")
-    assert result.ephemeral and "Only the host or a member with Manage Server" in result.response.content
+    assert "Only the host or a member with Manage Server" in said(result)
 
     message = fetch(thread, lobby.id)
     assert seated(message) == f"1. {alice.mention} (host)"
@@ -93,7 +95,7 @@ async def test_full_table_refuses_joins_and_starting_removes_the_buttons(table_w
     for _ in range(3):
         await alice.click(lobby, label="Add bot")
     result = await bob.click(lobby, label="Join")
-    assert result.ephemeral and result.response.content == "This table is full (4 seats)."
+    assert said(result) == "This table is full (4 seats)."
     await alice.click(lobby, label="Start")
     assert fetch(thread, lobby.id).components == []
 

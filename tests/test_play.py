@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import discord
 import pytest
@@ -176,7 +177,11 @@ async def test_board_mentions_ping_only_the_awaited_players(world, simcord_env):
         if entry.method == "POST" and entry.path.endswith(f"/channels/{thread.id}/messages") and entry.json
     ]
     board_post = next(p for p in posts if "Waiting for" in (p.get("content") or ""))
-    assert board_post["allowed_mentions"] == {"parse": ["users"]}  # users it names; never everyone or roles
+    # Exactly the awaited people, by id; never everyone, a role, or whoever a name mentions.
+    waiting = board_post["content"].rsplit("Waiting for", 1)[1]
+    named = sorted(set(re.findall(r"<@(\d+)>", waiting)))
+    assert named and set(named) <= {str(alice.id), str(bob.id)}
+    assert board_post["allowed_mentions"] == {"users": named, "parse": []}
     assert results_message(thread) is None
     assert isinstance(latest_board(thread), discord.Message)
 
