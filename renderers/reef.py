@@ -134,6 +134,22 @@ def _boon_words(view: dict) -> str:
     return f"Boon: {boon.get('text', '')}"
 
 
+def _boon_step(view: dict) -> bool:
+    """The round's boon is being gained: "before the Hydra dice are rolled" (no dice yet)."""
+    return view.get("phase") == "round" and not view.get("dice")
+
+
+def _winner_words(winners: list[str]) -> str:
+    if not winners:
+        return "No winner: everyone tied for the highest score"
+    return ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
+
+
+def _die_word(die: dict) -> str:
+    kind = die.get("kind")
+    return "" if kind == "hydra" else (" rolled" if kind == "roll" else " boon")
+
+
 def _score(view: dict, seat: int, sheet: dict) -> int:
     result = view.get("result")
     if isinstance(result, dict):
@@ -669,9 +685,14 @@ def _status_words(view: dict, you: dict) -> tuple[str, bool]:
         choice = you.get("lucky_choice")
         if choice is None:
             return "Choose your lucky number (1–6, or fate)", True
-        return f"Lucky number chosen ({'fate' if choice == 0 else choice}); waiting for the others", False
+        return f"Lucky number {choice}; waiting for the others", False
     if phase != "round":
         return _final_words(view, int(view.get("viewer") or 0)), False
+    if _boon_step(view):
+        if you.get("pending"):
+            what = " and ".join("a pearl bonus" if p == "pearl" else "an enchantment" for p in you["pending"])
+            return f"Choose {what} before the dice are rolled", True
+        return "Boon gained; the dice are rolled once everyone has chosen", False
     if you.get("confirmed"):
         waiting = [s for s in view.get("to_act") or []]
         return (
@@ -687,7 +708,8 @@ def _status_words(view: dict, you: dict) -> tuple[str, bool]:
         bits.append(f"searching ruin {you['searched']}")
     elif you.get("cast") is not None:
         bits.append(f"cast enchantment {int(you['cast']) + 1}")
-    left = sum(1 for d in you.get("dice") or [] if not d.get("used"))
+    left = sum(1 for d in you.get("dice") or [] if not d.get("used") and d.get("kind") != "roll")
+    rolled = [d for d in you.get("dice") or [] if not d.get("used") and d.get("kind") == "roll"]
     picked = _picked_value(you)
     if you.get("placing") == "shape":
         bits.append(f"place the shape of the {picked}")
@@ -699,6 +721,8 @@ def _status_words(view: dict, you: dict) -> tuple[str, bool]:
         bits.append(f"{left} di{'e' if left == 1 else 'ce'} to use")
     else:
         bits.append("all dice used: confirm")
+    if rolled:
+        bits.append(f"the rolled {rolled[0].get('value')} may be written or left")
     return "; ".join(bits).capitalize(), True
 
 
@@ -746,10 +770,13 @@ def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: di
                 paste_centred(image, written(f"{int(d['shells']):+d}", 22, PEN), (sx, y1 - 10))
             elif d.get("kind") != "hydra":
                 sx = x + int(d.get("index", 0)) * 76 + 32
-                draw.text((sx, y1 - 9), "boon", font=font("bold", 20), fill=GOLD, anchor="mm")
+                draw.text((sx, y1 - 9), _die_word(d).strip(), font=font("bold", 20), fill=GOLD, anchor="mm")
         x = end + 8
     elif view.get("dice"):
         x = _dice_row(image, [(int(v), False, False) for v in view["dice"]], x, cy, 64, 12) + 8
+    if _boon_step(view):
+        draw_text(draw, (x, cy), "Dice not rolled yet", "regular", 24, MUTED, "lm")
+        x += 240
     status, mine = _status_words(view, you)
     box = (max(x, 620), y0 + 10, WIDTH - 40, y1 - 10)
     boon = _boon_words(view)
@@ -822,16 +849,13 @@ def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     ]
     dice = you.get("dice") or []
     if dice:
-        words = [
-            f"{d.get('value')}"
-            + (" boon" if d.get("kind") != "hydra" else "")
-            + (" used" if d.get("used") else "")
-            for d in dice
-        ]
+        words = [f"{d.get('value')}" + _die_word(d) + (" used" if d.get("used") else "") for d in dice]
         parts.append("Your dice: " + ", ".join(words) + ".")
     boon = _boon_words(view)
     if boon:
         parts.append(boon + ".")
+    if _boon_step(view):
+        parts.append("The hydra dice are not rolled yet.")
     parts.append(_status_words(view, you)[0] + ".")
     changed = _changed_words(sheet.get("changed") or {})
     if changed:
@@ -973,6 +997,10 @@ def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) 
         if boon and boon.get("type") in ("roll", "die"):
             x = _dice_row(image, [(int(boon.get("value", 0)), True, False)], x + 8, cy, 70, 12)
         x += 8
+    elif view.get("phase") == "round":  # the boon step: gained before the hydra dice are rolled
+        draw_text(draw, (x, cy - 16), "Hydra dice", "bold", 24, MUTED, "lm")
+        draw_text(draw, (x, cy + 16), "not rolled yet", "regular", 22, MUTED, "lm")
+        x += 210
     phase = view.get("phase")
     right = WIDTH - 40
     seats = int(view.get("seats", len(view.get("sheets") or [])))
@@ -1014,14 +1042,13 @@ def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) 
         if seats == 1 and ratings:
             words = f"Final score {_score(view, 0, (view.get('sheets') or [{}])[0])}: {ratings[0]}"
         else:
-            words = "Winner: " if len(winners) == 1 else "Winners: "
-            words += ", ".join(drawn_name(w, names) for w in winners)
+            words = _winner_words([drawn_name(w, names) for w in winners])
         text_in_box(draw, (max(x, 560), y0 + 10, right, y1 - 10), words, "bold", 32, 20, INK, "left")
     elif phase == "lucky":
         text_in_box(
             draw,
             (max(x, 560), y0 + 10, right, y1 - 10),
-            "Everyone picks a lucky number",
+            "Lucky numbers, in seat order, each different",
             "bold",
             28,
             20,
@@ -1143,6 +1170,8 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     parts = [f"Reef & Ruins table, {view.get('reef_name', '')}. {_round_words(view)}."]
     if view.get("dice"):
         parts.append("Dice " + ", ".join(str(v) for v in view["dice"]) + ".")
+    elif _boon_step(view):
+        parts.append("Everyone gains the boon before the hydra dice are rolled.")
     boon = _boon_words(view)
     if boon:
         parts.append(boon + ".")
@@ -1154,7 +1183,7 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     final = isinstance(view.get("result"), dict)
     if final:
         winners = [_who(int(w), names) for w in view["result"].get("winners") or []]
-        parts.append(("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners) + ".")
+        parts.append(_winner_words(winners) + ".")
     scores = [f"{_who(s, names)} {_score(view, s, sheet)}" for s, sheet in enumerate(sheets)]
     parts.append(
         ("Final scores: " if final else "Scores at the start of the round: ") + "; ".join(scores) + "."

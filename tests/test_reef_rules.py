@@ -7,12 +7,29 @@ import pytest
 import engine
 from engine.base import IllegalAction
 from engine.reef.actions import act
-from engine.reef.components import ATOLL, BARRIER, PEARLS, RUINS, SECTIONS, rating
+from engine.reef.components import (
+    ATOLL,
+    BARRIER,
+    HIGH_VALUE,
+    LOW_VALUE,
+    PEARLS,
+    RUINS,
+    SECTION_BY_SUM,
+    SECTIONS,
+    TRACKER,
+    rating,
+)
 from engine.reef.scoring import breakdown, lucky_count, multiplier, ruin_coins
 from engine.reef.sheet import EMPTY, Sheet, atoll_orients, barrier_cells, can_write, legal_slots, turns
 
 GAME = engine.get("reef")
 E = EMPTY
+
+
+def with_sheets(state, sheets):
+    """``state`` with these sheets as the round's start (what reset returns to) and its work."""
+    sheets = tuple(sheets)
+    return state._replace(sheets=sheets, bases=sheets, starts=sheets)
 
 
 def round_state(dice=(1, 2, 5), seats=1, board="bewitching-barrier", **sheet_fields):
@@ -21,8 +38,7 @@ def round_state(dice=(1, 2, 5), seats=1, board="bewitching-barrier", **sheet_fie
     for seat in range(seats):
         state, _ = GAME.apply(state, seat, act("lucky", seat + 1))
     sheet = state.sheets[0]._replace(dice=tuple((v, "hydra", 0, False) for v in dice), **sheet_fields)
-    sheets = (sheet, *state.sheets[1:])
-    return state._replace(sheets=sheets, bases=sheets)
+    return with_sheets(state, (sheet, *state.sheets[1:]))
 
 
 def ruin_slots(number, rows):
@@ -94,7 +110,6 @@ def test_pyramid_rests_on_lower_values_and_scores_from_the_bottom():
     ruin = RUINS[5]
     base = (5, 3, 6, 4) + (E,) * 6
     second = ruin.rows[1]
-    assert not can_write(ruin, (E,) * 10, second[0], 1)  # nothing to rest on yet
     assert can_write(ruin, base, second[0], 3)
     assert not can_write(ruin, base, second[0], 4)  # above 3
     assert can_write(ruin, base, second[1], 3)
@@ -171,7 +186,7 @@ def test_one_search_or_cast_per_round():
 def test_boon_dice_are_written_straight_into_any_ruin():
     state = round_state(dice=(1, 2, 5))
     sheet = state.sheets[0]._replace(dice=(*state.sheets[0].dice, (4, "boon", 0, False)))
-    state = state._replace(sheets=(sheet,), bases=(sheet,))
+    state = with_sheets(state, (sheet,))
     state = play(state, ("pick", 3))
     writes = {a.a for a in GAME.legal_actions(state, 0) if a.kind == "write"}
     assert writes == {1, 2, 3, 5, 6}  # every ruin that takes a 4 (ODDS does not)
@@ -191,18 +206,76 @@ def test_enchantment_needs_two_dice_never_one_die_and_shells():
     assert act("cast", section, 0b011) in GAME.legal_actions(state, 0)
 
 
+def test_point3_the_play_example_step_by_step():
+    """The rulebook's Play Example and its continuation, move by move, every number as printed.
+
+    Three players (Finley, Deirdre, María) on the Bewitching Barrier, Sunrise side; seed 19
+    rolls 1, 2 and 5 in round 1."""
+    finley, deirdre, maria = 0, 1, 2
+    state = GAME.new(3, seed=19, options={"reef": "bewitching-barrier", "tracker": "sunrise"})
+    for seat in (finley, deirdre, maria):
+        state, _ = GAME.apply(state, seat, act("lucky", 0))  # lucky numbers left to fate
+
+    # "The Dice Roller advances the Otter Token one space on the round tracker. All players
+    # gains the boon shown; in this case two shells to be marked by a circle"
+    assert state.round == 1
+    assert TRACKER["sunrise"][1].kind == "shells"
+    assert [s.shells for s in state.sheets] == [1, 1, 1]  # one circled pair: two shells each
+
+    # "1, 2, and 5 are rolled."
+    assert state.dice == (1, 2, 5)
+    one, two, five = 0, 1, 2  # the dice by position
+
+    # "Finley chooses Ruin 2 (Mariner's Misfortune Ruins), writes a 1 in that Ruin, then
+    # crosses 5 out in the Reef."
+    assert GAME.action_label(state, finley, act("unlock", 2, 1 << two)) == (
+        "Search ruin 2 (Mariner's Misfortune) with 2"
+    )
+    five_cell = BARRIER.start + 1  # the 5 right of Start
+    assert BARRIER.values[five_cell] == 5
+    state = play(state, ("unlock", 2, 1 << two), ("pick", one), ("write", 2, 0), seat=finley)
+    state = play(state, ("pick", five), ("mark", five_cell), ("confirm",), seat=finley)
+
+    # "Deirdre adds all three dice to get 8, crosses off the next 8 enchantment and gains
+    # 2 shells by circling them."
+    eight = SECTION_BY_SUM[8]
+    assert SECTIONS[eight].total == 1 + 2 + 5
+    state = play(state, ("cast", eight, 0b111), seat=deirdre)
+    assert state.sheets[deirdre].ench[eight] == 1  # the first (leftmost) 8 enchantment
+    assert state.sheets[deirdre].shells == 2  # the round's pair and the enchantment's pair
+    state = play(state, ("confirm",), seat=deirdre)
+
+    # "María adds 1 and 5 to access Ruin 6 and writes a 2 in Ruin 6."
+    assert GAME.action_label(state, maria, act("unlock", 6, 1 << one | 1 << five)) == (
+        "Search ruin 6 (Pyramid of the Deep) with 1 + 5"
+    )
+    state = play(state, ("unlock", 6, 1 << one | 1 << five), ("pick", two), ("write", 6, 0), seat=maria)
+    state = play(state, ("confirm",), seat=maria)
+
+    # The round is over and every sheet shows exactly that.
+    assert state.round == 2
+    sheets = GAME.view(state, None)["sheets"]
+    assert sheets[finley]["ruins"][1]["rows"][0] == [1, None, None, None]
+    assert sheets[finley]["reef"]["marked"][BARRIER.start // BARRIER.cols][BARRIER.start % BARRIER.cols + 1]
+    assert sheets[finley]["changed"]["reef"] == [
+        [BARRIER.start // BARRIER.cols, BARRIER.start % BARRIER.cols + 1]
+    ]
+    assert sheets[deirdre]["enchantments"][eight]["crossed"] == 1 and sheets[deirdre]["shells"] == 2
+    assert sheets[maria]["ruins"][5]["rows"][0] == [2, None, None, None]
+    assert [s["shells"] for s in sheets] == [1, 2, 1]
+
+
 def test_cast_crosses_the_leftmost_space_and_gains_its_boon_at_once():
-    # Deirdre adds all three dice to get 8 and crosses off the next 8 enchantment.
-    eight = next(s for s, sec in enumerate(SECTIONS) if sec.total == 8)
-    state = round_state(dice=(1, 2, 5), ench=tuple(1 if s == eight else 0 for s in range(6)))
-    shells_before = state.sheets[0].shells
-    state = play(state, ("cast", eight, 0b111))
+    """Rulebook: "Cross off the leftmost avaliable enchantment in the matching section, then get any
+    listed boon immediately." (The Play Example's own cast is replayed in
+    test_point3_the_play_example_step_by_step.)"""
+    six = next(s for s, sec in enumerate(SECTIONS) if sec.total == 6)
+    state = round_state(dice=(1, 5, 3), ench=tuple(1 if s == six else 0 for s in range(6)))
+    state = play(state, ("cast", six, 0b011))
     sheet = state.sheets[0]
-    assert sheet.ench[eight] == 2
-    space = SECTIONS[eight].spaces[1]
-    if space.boon == "shells":
-        assert sheet.shells == shells_before + 1
-    assert act("confirm") in GAME.legal_actions(state, 0)
+    assert sheet.ench[six] == 2  # the second space, the leftmost still free
+    assert SECTIONS[six].spaces[1].boon == "die"
+    assert sheet.dice[-1] == (SECTIONS[six].spaces[1].value, "boon", 0, False)  # gained at once
 
 
 def test_highest_multiplier_counts():
@@ -274,7 +347,7 @@ def test_barrier_marks_spread_from_marked_spaces_and_pay_pearls():
         if cell != highlight:
             reef |= 1 << cell
     sheet = state.sheets[0]._replace(reef=reef)
-    state = state._replace(sheets=(sheet,), bases=(sheet,))
+    state = with_sheets(state, (sheet,))
     state = play(state, ("pick", 0), ("mark", highlight))
     assert state.sheets[0].pearls >= BARRIER.pearls_highlight
     assert state.sheets[0].pending == ("pearl",) * state.sheets[0].pearls
@@ -353,7 +426,7 @@ def test_atoll_complete_row_pays_a_pearl():
     reef = row_mask & ~(0b11 << (7 * ATOLL.cols))  # all but the first two cells
     state = round_state(dice=(1, 2, 2), board="arcane-atoll")
     sheet = state.sheets[0]._replace(reef=reef)
-    state = state._replace(sheets=(sheet,), bases=(sheet,))
+    state = with_sheets(state, (sheet,))
     orients = atoll_orients(reef, 1)
     assert orients
     state = play(state, ("pick", 0))
@@ -374,20 +447,6 @@ def test_lucky_numbers_count_two_coins_in_ruins_and_reef():
     assert breakdown(sheet, "bewitching-barrier")["lucky"] == 6
 
 
-def test_lucky_choice_is_secret_and_fate_avoids_taken_numbers():
-    state = GAME.new(3, seed=11)
-    state, events = GAME.apply(state, 0, act("lucky", 4))
-    assert all(e.get("private") for e in events if "4" in e["text"])
-    assert GAME.view(state, None)["sheets"][0]["lucky"] is None
-    assert GAME.view(state, 1)["sheets"][0]["lucky"] is None
-    assert GAME.view(state, 0)["sheets"][0]["lucky"] == 4
-    state, _ = GAME.apply(state, 1, act("lucky", 0))
-    state, _ = GAME.apply(state, 2, act("lucky", 0))
-    lucky = [s.lucky for s in state.sheets]
-    assert lucky[0] == 4 and len(set(lucky)) == 3
-    assert state.phase == "round"
-
-
 # ------------------------------------------------------------- the round itself
 
 
@@ -404,7 +463,7 @@ def test_confirm_needs_every_die_and_reset_restores_the_round():
 def test_round_ends_only_when_every_seat_confirms_and_work_stays_private():
     state = round_state(dice=(1, 2, 5), seats=2)
     sheet1 = state.sheets[1]._replace(dice=state.sheets[0].dice)
-    state = state._replace(sheets=(state.sheets[0], sheet1), bases=(state.bases[0], sheet1))
+    state = with_sheets(state, (state.sheets[0], sheet1))
     before_other = GAME.view(state, 1)
     before_public = GAME.view(state, None)
     state, events = GAME.apply(state, 0, act("unlock", 2, 0b010))
@@ -443,7 +502,7 @@ def test_not_your_turn_and_garbage_actions_are_refused():
 def _finished(scores):
     state = GAME.new(len(scores), seed=1)
     sheets = tuple(Sheet(lucky=1, coins=s) for s in scores)
-    return state._replace(phase="finished", sheets=sheets, bases=sheets, lucky=(1,) * len(scores))
+    return with_sheets(state, sheets)._replace(phase="finished", lucky=(1,) * len(scores))
 
 
 def test_hydra_tie_rule_everyone_not_tied_for_the_top_wins():
@@ -451,7 +510,7 @@ def test_hydra_tie_rule_everyone_not_tied_for_the_top_wins():
     assert result.winners == frozenset({2, 3})
     assert result.ranking[3] == 1 and result.ranking[2] == 2
     assert GAME.result(_finished([40, 30, 30])).winners == frozenset({0})
-    assert GAME.result(_finished([25, 25])).winners == frozenset({0, 1})
+    # every seat tied: see test_point6_when_everyone_ties_no_one_wins
 
 
 @pytest.mark.parametrize(
@@ -492,3 +551,209 @@ def test_end_game_breakdown_categories():
     assert parts["enchantments"] == sum(sp.coins for sp in SECTIONS[5].spaces)
     assert parts["lucky"] == 2
     assert parts["pearls"] == 7
+
+
+# ------------------------------------------------- rules fidelity (issue #16), point by point
+
+
+def test_point1_the_tracker_gives_only_the_four_listed_boons(monkeypatch):
+    """Boons: "Roll a die", "Boon Die Value", "2 shells", "Enchantment". "Pearl bonuses are
+    gained from the Reef or Enchantments" — never from the round tracker."""
+    from engine.base import DataError, load_data
+    from engine.reef import components
+
+    for boons in TRACKER.values():
+        assert {b.kind for b in boons.values()} <= {"roll", "die", "shells", "enchantment"}
+    assert TRACKER["sunrise"][7].kind == "enchantment" and TRACKER["sunrise"][17].kind == "die"
+    assert TRACKER["moonrise"][6].kind == "enchantment" and TRACKER["moonrise"][18].kind == "die"
+    data = load_data("reef", "tracker.json")
+    data["sides"]["sunrise"]["boons"]["7"] = {"type": "pearl"}
+    monkeypatch.setattr(components, "load_data", lambda _key, _name: data)
+    with pytest.raises(DataError, match="gives no pearls"):
+        components._load_tracker()
+
+
+def _with_dice(state, *dice):
+    sheet = state.sheets[0]._replace(dice=(*state.sheets[0].dice, *dice))
+    return with_sheets(state, (sheet, *state.sheets[1:]))
+
+
+def test_point2_roll_a_die_is_written_only_a_boon_die_value_does_more():
+    """Rulebook: "Roll a die: Players may write that value directly into any ship Ruin or into their
+    Reef." A "Boon Die Value" can be "placed directly into a Ruin, Reef, or turned into shells"
+    and "used as you would a Hydra die value"."""
+    state = _with_dice(round_state(dice=(1, 2, 5), shells=3), (4, "roll", 0, False))
+    rolled = 3
+    legal = GAME.legal_actions(state, 0)
+    # it opens no ruin and counts toward no enchantment (1 + 4 would open nothing, 4 + 5 = 9 would cast)
+    assert not [a for a in legal if a.kind in ("unlock", "cast") and a.b >> rolled & 1]
+    assert [a for a in legal if a.kind == "cast" and a.b == 0b101]  # 1 + 5 = 6 with hydra dice only
+    assert act("shell", rolled, 1) not in legal and act("shell", rolled, -1) not in legal  # "that value"
+    after = play(state, ("pick", rolled))
+    placing = GAME.legal_actions(after, 0)
+    assert act("trade") not in placing  # never turned into shells
+    assert {a.a for a in placing if a.kind == "write"} == {1, 2, 3, 5, 6}  # any ruin that takes a 4
+    with pytest.raises(IllegalAction, match="never traded"):
+        GAME.apply(after, 0, act("trade"))
+    # "may": once the hydra dice are used, the seat may confirm with the rolled die unwritten
+    done = play(state, ("pick", 0), ("trade",), ("pick", 1), ("trade",), ("pick", 2), ("trade",))
+    assert act("confirm") in GAME.legal_actions(done, 0)
+    assert GAME.action_label(done, 0, act("confirm")) == "Confirm my round (leave the rolled 4 unwritten)"
+    done = play(done, ("confirm",))
+    assert done.round == 2 and done.bases[0].ruins == state.bases[0].ruins
+    # a boon die value of 4 does everything a hydra die does, and more
+    state = _with_dice(round_state(dice=(1, 2, 5), shells=3), (4, "boon", 0, False))
+    legal = GAME.legal_actions(state, 0)
+    assert act("unlock", 4, 1 << 3) in legal and act("cast", SECTION_BY_SUM[9], 1 << 2 | 1 << 3) in legal
+    assert act("shell", 3, 1) in legal
+    assert act("trade") in GAME.legal_actions(play(state, ("pick", 3)), 0)
+
+
+def test_point2_a_rolled_die_nowhere_to_go_is_not_offered():
+    """A rolled die that no ruin and no reef space can take stays unwritten ("may write")."""
+    full = tuple(tuple(0 if v == EMPTY else v for v in ruin) for ruin in Sheet().ruins)
+    state = round_state(dice=(1, 2, 5), ruins=full)
+    state = _with_dice(state, (4, "roll", 0, False))
+    assert BARRIER.values[BARRIER.start + 1] != 4 and 4 not in {
+        BARRIER.values[c] for c in barrier_cells(state.sheets[0].reef, 4)
+    }
+    assert act("pick", 3) not in GAME.legal_actions(state, 0)
+
+
+def _round_opening(seats: int, side: str, number: int, seed: int = 3):
+    """The state at the start of round ``number`` of a random game (before anyone acts in it)."""
+    import random
+
+    from engine.bots import play_states
+    from engine.reef.bots import POLICIES
+
+    for state in play_states(
+        GAME, GAME.new(seats, seed, {"tracker": side}), lambda _s: POLICIES["random"], random.Random(seed)
+    ):
+        if state.round == number:
+            return state
+    raise AssertionError("round not reached")
+
+
+def test_point4_the_tracker_boon_is_gained_before_the_hydra_dice_are_rolled():
+    """Rulebook: "If there's a Boon next to that round number, everyone gains that Boon before the
+    Hydra dice are rolled." A tracker enchantment is chosen with no dice shown."""
+    import random
+
+    import renderers
+
+    assert TRACKER["sunrise"][7].kind == "enchantment"
+    state = _round_opening(2, "sunrise", 7)
+    assert state.dice == () and GAME.to_act(state) == {0, 1}
+    for viewer in (None, 0, 1):
+        view = GAME.view(state, viewer)
+        assert view["dice"] == [] and view["boon"]["type"] == "enchantment"
+        if viewer is not None:
+            assert all(d["kind"] != "hydra" for d in view["you"]["dice"])
+    assert {a.kind for a in GAME.legal_actions(state, 0)} == {"enchant", "reset"}
+    board = renderers.render("reef", GAME.view(state, None))
+    assert "before the hydra dice are rolled" in board.alt and "Dice " not in board.alt
+    own = renderers.render("reef", GAME.view(state, 0))
+    assert "not rolled yet" in own.alt
+    # seat 1 chooses: the dice stay hidden while seat 0 has not chosen
+    rng = random.Random(1)
+    while 1 in GAME.to_act(state):
+        options = [a for a in GAME.legal_actions(state, 1) if a.kind != "reset"]
+        state, events = GAME.apply(state, 1, rng.choice(options))
+        assert not [e for e in events if e["type"] == "roll"]
+    assert state.dice == () and GAME.legal_actions(state, 1) == [] and GAME.to_act(state) == {0}
+    with pytest.raises(IllegalAction):
+        GAME.apply(state, 1, act("confirm"))
+    crossed = state.sheets[0].ench
+    while not state.dice:
+        options = [a for a in GAME.legal_actions(state, 0) if a.kind != "reset"]
+        state, events = GAME.apply(state, 0, options[0])
+    assert events[-1]["type"] == "roll" and list(state.dice) == events[-1]["dice"]
+    chosen = state.sheets[0].ench
+    assert sum(chosen) == sum(crossed) + 1 or state.sheets[0].pearls
+    # the dice are rolled now; resetting the round never takes back a choice made before the roll
+    assert play(state, ("reset",)).sheets[0].ench == chosen
+    assert GAME.to_act(state) == {0, 1}
+
+
+def test_point5_lucky_numbers_differ_when_possible():
+    """Rulebook: "Everyone picks their own lucky number between 1 and 6 (or roll for it if you'd rather
+    leave it to fate!) … If possible, each player should have a different lucky number."
+    Picked in public, in seat order, from the numbers nobody has yet."""
+    state = GAME.new(6, seed=4)
+    assert GAME.to_act(state) == {0}
+    with pytest.raises(IllegalAction, match="seat order"):
+        GAME.apply(state, 1, act("lucky", 2))
+    state, events = GAME.apply(state, 0, act("lucky", 3))
+    public = [e for e in events if not e.get("private")]
+    assert public and public[0]["text"] == "Seat 1 picks lucky number 3."
+    assert GAME.view(state, None)["sheets"][0]["lucky"] == 3  # nothing about it is secret
+    assert act("lucky", 3) not in GAME.legal_actions(state, 1)
+    with pytest.raises(IllegalAction, match="nobody has yet"):
+        GAME.apply(state, 1, act("lucky", 3))
+    for seat in range(1, 6):
+        state, _ = GAME.apply(state, seat, act("lucky", 0))  # fate rolls among the free numbers
+    assert sorted(s.lucky for s in state.sheets) == [1, 2, 3, 4, 5, 6]
+    assert state.phase == "round"
+    # more than six seats: not possible, so numbers repeat as little as they can
+    state = GAME.new(8, seed=4)
+    for seat in range(8):
+        state, _ = GAME.apply(state, seat, GAME.legal_actions(state, seat)[-1])
+    lucky = [s.lucky for s in state.sheets]
+    assert sorted(lucky[:6]) == [1, 2, 3, 4, 5, 6] and lucky[6] != lucky[7]
+
+
+def test_point6_when_everyone_ties_no_one_wins():
+    """Rulebook: "If two or more players are tied for the highest score, everyone else not tied for the
+    highest score wins." With every player tied there is no one else, so no one wins."""
+    for scores in ([25, 25], [40, 40, 40]):
+        state = _finished(scores)
+        result = GAME.result(state)
+        assert result.winners == frozenset()
+        assert result.ranking == (1,) * len(scores)
+        assert "no one wins" in result.notes[0]
+        assert GAME.view(state, None)["result"]["winners"] == []
+        assert "no one wins" in GAME.summary(state)
+    assert GAME.result(_finished([30, 30, 12])).winners == frozenset({2})
+
+
+def test_point7_a_changed_die_stays_between_0_and_8():
+    """Rulebook: "Adding one to a 6 results in a 7 and subtracting one from 1 results in a 0"; "you
+    cannot add 1 to a 6 to get a 1". Decided: values stay between 0 and 8 (docs/rules/reef.md)."""
+    assert (LOW_VALUE, HIGH_VALUE) == (0, 8)
+    state = round_state(dice=(6, 1, 3), shells=5)
+    state = play(state, ("shell", 0, 1), ("shell", 0, 1), ("shell", 1, -1))
+    assert [d["value"] for d in GAME.view(state, 0)["you"]["dice"]] == [8, 0, 3]
+    legal = GAME.legal_actions(state, 0)
+    assert act("shell", 0, 1) not in legal and act("shell", 1, -1) not in legal
+
+
+def test_point7_a_pair_of_shells_moves_a_die_by_one():
+    """Rulebook: "Shells always come in pairs (two). Circle a pair when they are earned and cross them
+    off when you use them to adjust dice up or down by 1." """
+    state = round_state(dice=(2, 1, 3), shells=2)
+    state = play(state, ("shell", 0, 1))
+    assert state.sheets[0].shells == 1 and state.sheets[0].dice[0][0] + state.sheets[0].dice[0][2] == 3
+    state = play(state, ("pick", 1), ("trade",))  # "2 shells": one more pair
+    assert state.sheets[0].shells == 2
+
+
+def test_point7_the_pyramid_example_can_happen():
+    """Rulebook: "If all values but one on the second row are filled in, only 6 coins are gained."
+    With "values can be written in the Ruins in any order", each value is at most the written
+    values it is balanced on and at least the written values balanced on it."""
+    ruin = RUINS[5]
+    base, second, third, top = ruin.rows
+    slots = [E] * ruin.size
+    for slot, value in [(top[0], 1), (third[0], 2), (third[1], 2), *zip(base, (5, 6, 4, 6), strict=True)]:
+        assert slot in legal_slots(ruin, tuple(slots), value)
+        slots[slot] = value
+    for slot, value in [(second[0], 3), (second[2], 4)]:
+        assert slot in legal_slots(ruin, tuple(slots), value)
+        slots[slot] = value
+    assert ruin_coins(ruin, tuple(slots)) == 6  # every value but one on the second row
+    assert not can_write(ruin, tuple(slots), second[1], 1)  # below the 2s above it
+    assert not can_write(ruin, tuple(slots), second[1], 5)  # above the 4 below it
+    assert can_write(ruin, tuple(slots), second[1], 3)
+    slots[second[1]] = 3
+    assert ruin_coins(ruin, tuple(slots)) == 18  # "if all values are filled in, then 18 coins"

@@ -231,7 +231,7 @@ def evaluate(sheet: Sheet, reef_key: str, left: int) -> float:
     total += sheet.coins
     total += _reef_hope(reef_key, sheet.reef, left)
     total += sheet.shells * SHELL_WORTH * min(1.0, left / 4)
-    total += sum(DIE_WORTH for d in sheet.dice if not d[3])
+    total += sum(DIE_WORTH for d in sheet.dice if not d[3] and not turn.is_rolled(d))
     total += len(sheet.pending) * PEARL_WORTH
     return total
 
@@ -344,34 +344,41 @@ def _gains(sheet: Sheet, index: int, value: int, reef_key: str, left: int) -> li
             mask = 1 << singles[0] | 1 << singles[1]
             gain = _atoll_score(sheet.reef, mask, 0, sheet.lucky, left) - reef_now
             out.append((gain, [pick, act("singles"), act("place", singles[0]), act("place", singles[1])]))
-    trade = SHELL_WORTH * min(1.0, left / 4) if sheet.shells < SHELL_PAIRS else 0.0
-    out.append((trade, [pick, act("trade")]))
+    if not turn.is_rolled(die):  # a rolled die is never traded
+        trade = SHELL_WORTH * min(1.0, left / 4) if sheet.shells < SHELL_PAIRS else 0.0
+        out.append((trade, [pick, act("trade")]))
     return out
 
 
 def _best_placement(sheet: Sheet, reef_key: str, left: int) -> tuple[list[Act], Sheet] | None:
-    """The single best next die placement (with up to one shell), or None when all dice are used."""
+    """The single best next die placement (with up to one shell), or None when every die
+    that must be used is used and no rolled die is worth writing (it may stay unwritten)."""
     unused = [i for i, d in enumerate(sheet.dice) if not d[3]]
     if not unused:
         return None
     best: tuple[float, list[Act]] | None = None
-    seen: set[tuple[int, bool]] = set()
+    seen: set[tuple[int, str]] = set()
     shell_cost = SHELL_WORTH * min(1.0, left / 4)
     for i in unused:
         die = sheet.dice[i]
-        key = (die_value(die), die[1] == "hydra")
+        key = (die_value(die), die[1])
         if key in seen:
             continue
         seen.add(key)
-        for delta in (0, 1, -1):
+        rolled = turn.is_rolled(die)
+        for delta in (0,) if rolled else (0, 1, -1):
             shells = _adjust(sheet, i, delta) if delta else []
             if shells is None:
                 continue
             for gain, steps in _gains(sheet, i, key[0] + delta, reef_key, left):
                 score = gain - abs(delta) * shell_cost
+                if rolled and score <= 0:
+                    continue
                 if best is None or score > best[0] + 1e-9:
                     best = (score, shells + steps)
-    assert best is not None
+    if best is None:
+        assert not turn.must_use(sheet)
+        return None
     return best[1], _run(sheet, best[1], reef_key)
 
 
@@ -404,7 +411,7 @@ def _openings(sheet: Sheet) -> list[list[Act]]:
     """Ways to search a ruin or cast an enchantment this round, shells included (up to two)."""
     if sheet.main != 0:
         return []
-    unused = [i for i, d in enumerate(sheet.dice) if not d[3]]
+    unused = [i for i, d in enumerate(sheet.dice) if not d[3] and not turn.is_rolled(d)]
     out: list[list[Act]] = []
     seen: set[tuple] = set()
     count = len(unused)
@@ -475,9 +482,18 @@ def plan_round(sheet: Sheet, reef_key: str, left: int) -> tuple[Plan, tuple[Shee
     return result
 
 
-#: Lucky numbers greedy seats choose, by seat: different seats pick different numbers
-#: without looking at anyone's secret choice ("if possible … a different lucky number").
+#: Lucky numbers in the order greedy prefers them; it takes the first one still free
+#: (seats pick in seat order, "if possible … a different lucky number").
 LUCKY_CHOICES = (3, 5, 1, 4, 2, 6)
+
+
+def lucky_choice(legal: list[Act]) -> Act:
+    """The most preferred lucky number still free (LUCKY_CHOICES order)."""
+    for number in LUCKY_CHOICES:
+        choice = act("lucky", number)
+        if choice in legal:
+            return choice
+    return legal[0]
 
 
 def greedy_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
@@ -488,11 +504,10 @@ def greedy_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
     picked is kept when the new plan places it first, and put back otherwise."""
     legal = game.legal_actions(state, seat)
     if state.phase == "lucky":
-        choice = act("lucky", LUCKY_CHOICES[seat % len(LUCKY_CHOICES)])
-        return choice if choice in legal else legal[0]
+        return lucky_choice(legal)
     sheet = state.sheets[seat]
     left = ROUNDS - state.round
-    origins = [state.bases[seat]]
+    origins = [(state.starts or state.bases)[seat]]
     if sheet.pick >= 0:
         origins.append(sheet._replace(pick=-1, mode=0))
     else:

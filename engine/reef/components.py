@@ -25,7 +25,10 @@ RULE_TEXT = {
     "evens": "EVENS: all values must be even",
     "pyramid": "PYRAMID: each value at most both values it rests on",
 }
-BOON_TYPES = ("roll", "die", "shells", "enchantment", "pearl")
+#: The round tracker's boons, the four the rulebook's Boons section lists: "Roll a die",
+#: "Boon Die Value", "2 shells", "Enchantment" ("Pearl bonuses are gained from the Reef
+#: or Enchantments", never from the tracker).
+BOON_TYPES = ("roll", "die", "shells", "enchantment")
 SPACE_BOONS = ("shells", "pearl", "die", "x2", "x3", "x4", "x5")
 PEARL_TYPES = ("die", "coins", "enchantment")
 REEFS = ("bewitching-barrier", "arcane-atoll")
@@ -69,7 +72,8 @@ class Ruin:
 
     Slots are numbered row by row; for the pyramid, row 0 is the base.
     ``neighbours[i]`` are the slots orthogonally next to slot ``i`` (DIFFERENT),
-    ``supports[i]`` the two slots a pyramid value rests on.
+    ``supports[i]`` the two slots a pyramid value rests on and ``above[i]`` the
+    pyramid slots resting on slot ``i``.
     """
 
     number: int
@@ -86,6 +90,7 @@ class Ruin:
     col_of: tuple[int, ...]
     neighbours: tuple[tuple[int, ...], ...]
     supports: tuple[tuple[int, ...], ...]
+    above: tuple[tuple[int, ...], ...]
     columns: tuple[tuple[int, ...], ...]
 
 
@@ -174,6 +179,7 @@ def _load_ruins() -> tuple[Ruin, ...]:
                 col_of=col_of,
                 neighbours=tuple(neighbours),
                 supports=tuple(supports),
+                above=tuple(tuple(y for y in range(size) if slot in supports[y]) for slot in range(size)),
                 columns=columns,
             )
         )
@@ -511,7 +517,6 @@ class Boon:
             "die": f"a boon die of {self.value}",
             "shells": "2 shells",
             "enchantment": "an enchantment of your choice",
-            "pearl": "a pearl",
         }[self.kind]
 
 
@@ -532,6 +537,12 @@ def _load_tracker() -> tuple[int, dict[str, str], dict[str, dict[int, Boon]]]:
         for key, boon in body.get("boons", {}).items():
             number = _int(int(key) if str(key).isdigit() else key, file, f"{side} round", 1, rounds)
             kind = boon.get("type")
+            if kind == "pearl":
+                raise _fail(
+                    file,
+                    f"{side} round {number}: the round tracker gives no pearls "
+                    '("Pearl bonuses are gained from the Reef or Enchantments")',
+                )
             if kind not in BOON_TYPES:
                 raise _fail(file, f"{side} round {number} has unknown boon {kind!r}")
             value = (

@@ -1,8 +1,14 @@
 """Reef & Ruins behind the engine contract: setup, the round loop, game end.
 
-Phases: ``lucky`` (every seat picks a lucky number or leaves it to fate, at
-the same time), ``round`` (every seat uses the round's dice privately, then
-confirms; the round ends when all have confirmed) and ``finished``.
+Phases: ``lucky`` (in seat order, each seat picks a lucky number nobody has
+yet, or leaves it to fate; every pick is public), ``round`` and ``finished``.
+
+A round: "If there's a Boon next to that round number, everyone gains that
+Boon before the Hydra dice are rolled." When the boon leaves a choice (the
+tracker's enchantment, and any pearl it brings), the round opens with the
+*boon step*: ``dice`` is empty and only those choices are legal. Once every
+seat has chosen, the three hydra dice are rolled; every seat uses them
+privately, then confirms, and the round ends when all have confirmed.
 """
 
 from __future__ import annotations
@@ -30,16 +36,18 @@ from engine.reef.components import (
 from engine.reef.scoring import breakdown
 from engine.reef.sheet import BARRIER_START_MASK, Sheet, die_value
 
-LUCKY_ACTIONS = tuple(act("lucky", n) for n in range(7))
+LUCKY_FATE = act("lucky", 0)
 
 
 class ReefState(NamedTuple):
     """The whole table. ``sheets`` hold each seat's current work (private until all
-    confirm); ``bases`` the sheets at the start of this round (public, and what
-    "reset my round" returns to); ``prev`` the sheets at the start of the
-    previous round (so the public view can highlight what the last round changed).
-    ``lucky`` holds the lucky-number choices while they are secret (-1 = not yet,
-    0 = leave it to fate)."""
+    confirm); ``bases`` the sheets at the start of this round, after the round's
+    boon was gained (public); ``starts`` what "reset my round" returns to (the
+    bases during the boon step, then the sheets as the hydra dice were rolled, so
+    a choice made before the roll is never taken back after it); ``prev`` the
+    sheets at the start of the previous round (so the public view can highlight
+    what the last round changed). ``dice`` is empty during the boon step.
+    ``lucky`` holds each seat's lucky number (-1 = not chosen yet)."""
 
     seats: int
     seed: int
@@ -53,6 +61,7 @@ class ReefState(NamedTuple):
     bases: tuple[Sheet, ...]
     prev: tuple[Sheet, ...]
     lucky: tuple[int, ...]
+    starts: tuple[Sheet, ...] = ()
 
 
 def _empty_sheet(reef_key: str) -> Sheet:
@@ -100,37 +109,64 @@ class ReefGame(Game):
             bases=(sheet,) * seats,
             prev=(),
             lucky=(-1,) * seats,
+            starts=(sheet,) * seats,
         )
 
-    def _resolve_lucky(self, state: ReefState) -> tuple[ReefState, list[dict]]:
-        """Reveal lucky numbers; fate rolls avoid numbers already taken while any are free."""
-        rng = random.Random(f"{state.seed}:lucky")
-        chosen = list(state.lucky)
-        taken = {n for n in chosen if n > 0}
-        for seat, n in enumerate(chosen):
-            if n == 0:
-                free = [v for v in range(1, 7) if v not in taken] or list(range(1, 7))
-                chosen[seat] = rng.choice(free)
-                taken.add(chosen[seat])
-        sheets = tuple(s._replace(lucky=chosen[i]) for i, s in enumerate(state.sheets))
-        text = ", ".join(
-            f"seat {i + 1}: {n}{' (fate)' if state.lucky[i] == 0 else ''}" for i, n in enumerate(chosen)
+    # --------------------------------------------------------- lucky numbers
+
+    @staticmethod
+    def free_lucky(state: ReefState) -> list[int]:
+        """Setup 4: "If possible, each player should have a different lucky number."
+
+        The numbers 1-6 that the fewest seats hold so far: while fewer than six
+        are taken, exactly the numbers nobody has (so up to six seats all
+        differ); beyond six seats, the numbers held least, so they stay as
+        different as they can."""
+        held = [state.lucky.count(v) for v in range(1, 7)]
+        fewest = min(held)
+        return [v for v in range(1, 7) if held[v - 1] == fewest]
+
+    @staticmethod
+    def lucky_turn(state: ReefState) -> int | None:
+        """The seat that picks its lucky number now (seat order), or None."""
+        return next((i for i, n in enumerate(state.lucky) if n <= 0), None)
+
+    def _pick_lucky(self, state: ReefState, seat: int, choice: int) -> tuple[ReefState, list[dict]]:
+        """Setup 4: pick a lucky number (or "roll for it if you'd rather leave it to fate")."""
+        free = self.free_lucky(state)
+        number = random.Random(f"{state.seed}:lucky:{seat}").choice(free) if choice == 0 else choice
+        lucky = list(state.lucky)
+        lucky[seat] = number
+        sheets = list(state.sheets)
+        sheets[seat] = sheets[seat]._replace(lucky=number)
+        mine = f"Fate gives you lucky number {number}." if choice == 0 else f"Your lucky number is {number}."
+        public = (
+            f"Fate gives seat {seat + 1} lucky number {number}."
+            if choice == 0
+            else f"Seat {seat + 1} picks lucky number {number}."
         )
-        events = [{"type": "lucky", "text": f"Lucky numbers — {text}.", "lucky": chosen}]
-        state = state._replace(sheets=sheets, bases=sheets, lucky=tuple(chosen))
-        return self._start_round(state, 1, events)
+        events = [
+            {"type": "lucky-chosen", "text": mine, "seat": seat, "private": True},
+            {"type": "lucky", "text": public, "seat": seat, "lucky": number},
+        ]
+        new = tuple(sheets)
+        state = state._replace(lucky=tuple(lucky), sheets=new, bases=new, starts=new)
+        if all(n > 0 for n in lucky):
+            return self._start_round(state, 1, events)
+        return state, events
 
     # --------------------------------------------------------------- rounds
 
     def _start_round(self, state: ReefState, number: int, events: list[dict]) -> tuple[ReefState, list[dict]]:
-        """Gameplay: advance the otter, everyone gains the round's boon, roll the three hydra dice."""
+        """Gameplay: advance the otter; "if there's a Boon next to that round number,
+        everyone gains that Boon before the Hydra dice are rolled"; then roll (at once,
+        or once every seat has made the boon's choices)."""
         rng = random.Random(f"{state.seed}:{number}:dice")
         boon = TRACKER[state.side].get(number)
         roll = rng.randint(1, 6) if boon is not None and boon.kind == "roll" else 0
-        dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
         sheets = []
         for seat, old in enumerate(state.sheets):
-            sheet = _work_done(old)._replace(dice=tuple((v, "hydra", 0, False) for v in dice))
+            sheet = _work_done(old)
             if boon is not None:
                 if boon.kind == "shells":
                     sheet = turn.gain_shells(sheet)
@@ -138,21 +174,38 @@ class ReefGame(Game):
                     sheet = turn.add_die(sheet, roll, "roll")
                 elif boon.kind == "die":
                     sheet = turn.add_die(sheet, boon.value)
-                elif boon.kind == "pearl":
-                    sheet = turn.earn_pearls(sheet, 1)
-                else:
+                else:  # "Enchantment: Gain an enchantment" — chosen before the dice are rolled
                     sheet = sheet._replace(pending=("enchant",))
                 sheet = turn.settle(sheet, seat, events)
             sheets.append(sheet)
+        new = tuple(sheets)
+        waiting = any(s.pending for s in new)
         if boon is not None:
             extra = f": the roll is {roll}" if roll else ""
+            later = " Choose it before the hydra dice are rolled." if waiting else ""
             events.append(
                 {
                     "type": "boon",
-                    "text": f"Round {number} boon for everyone — {boon.text()}{extra}.",
+                    "text": f"Round {number} boon for everyone — {boon.text()}{extra}.{later}",
                     "round": number,
                 }
             )
+        state = state._replace(
+            phase="round", round=number, dice=(), roll=roll, sheets=new, bases=new, starts=new
+        )
+        if waiting:
+            return state, events
+        return self._roll(state, events)
+
+    def _roll(self, state: ReefState, events: list[dict]) -> tuple[ReefState, list[dict]]:
+        """Gameplay: the Dice Roller "rolls the three Hydra dice and calls out the results for the round"."""
+        number = state.round
+        rng = random.Random(f"{state.seed}:{number}:dice")
+        if state.roll:
+            rng.randint(1, 6)  # the shared "roll a die" boon came first from the same roller
+        dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+        hydra = tuple((v, "hydra", 0, False) for v in dice)
+        sheets = tuple(s._replace(dice=(*hydra, *s.dice)) for s in state.sheets)
         events.append(
             {
                 "type": "roll",
@@ -162,16 +215,7 @@ class ReefGame(Game):
                 "dice": list(dice),
             }
         )
-        new = tuple(sheets)
-        state = state._replace(
-            phase="round",
-            round=number,
-            dice=dice,
-            roll=roll,
-            sheets=new,
-            bases=new,
-        )
-        return state, events
+        return state._replace(dice=dice, sheets=sheets, starts=sheets), events
 
     def _end_round(self, state: ReefState) -> tuple[ReefState, list[dict]]:
         """Every seat confirmed: the sheets become public; next round or game end."""
@@ -185,7 +229,13 @@ class ReefGame(Game):
         ]
         if state.round >= ROUNDS:
             final = state._replace(
-                phase="finished", sheets=sheets, prev=state.bases, bases=sheets, dice=(), roll=0
+                phase="finished",
+                sheets=sheets,
+                prev=state.bases,
+                bases=sheets,
+                starts=sheets,
+                dice=(),
+                roll=0,
             )
             result = self.result(final)
             assert result is not None
@@ -200,18 +250,24 @@ class ReefGame(Game):
 
     def to_act(self, state: ReefState) -> frozenset[int]:
         if state.phase == "round":
+            if not state.dice:  # the boon step: seats with the boon's choices still to make
+                return frozenset(i for i, s in enumerate(state.sheets) if s.pending)
             return frozenset(i for i, s in enumerate(state.sheets) if not s.confirmed)
         if state.phase == "lucky":
-            return frozenset(i for i, n in enumerate(state.lucky) if n < 0)
+            seat = self.lucky_turn(state)
+            return frozenset() if seat is None else frozenset({seat})
         return frozenset()
 
     def legal_actions(self, state: ReefState, seat: int) -> list[Act]:
         if not 0 <= seat < state.seats:
             return []
         if state.phase == "round":
-            return turn.legal(state.sheets[seat], state.reef)
-        if state.phase == "lucky" and state.lucky[seat] < 0:
-            return list(LUCKY_ACTIONS)
+            sheet = state.sheets[seat]
+            if not state.dice and not sheet.pending:
+                return []
+            return turn.legal(sheet, state.reef)
+        if state.phase == "lucky" and self.lucky_turn(state) == seat:
+            return [LUCKY_FATE, *(act("lucky", n) for n in self.free_lucky(state))]
         return []
 
     def apply(self, state: ReefState, seat: int, action: Act) -> tuple[ReefState, list[dict]]:
@@ -222,32 +278,41 @@ class ReefGame(Game):
         if state.phase == "finished":
             raise IllegalAction("The game is over.")
         if state.phase == "lucky":
-            if state.lucky[seat] >= 0:
+            if state.lucky[seat] > 0:
                 raise IllegalAction("You have already chosen your lucky number.")
-            if action.kind != "lucky" or not 0 <= action.a <= 6 or action.b:
-                raise IllegalAction("First choose your lucky number (1 to 6) or leave it to fate.")
-            lucky = list(state.lucky)
-            lucky[seat] = action.a
-            text = (
-                "You leave your lucky number to fate."
-                if action.a == 0
-                else f"Your lucky number is {action.a}."
-            )
-            events = [
-                {"type": "lucky-chosen", "text": text, "seat": seat, "private": True},
-                {"type": "lucky-ready", "text": f"Seat {seat + 1} has chosen a lucky number.", "ready": seat},
-            ]
-            state = state._replace(lucky=tuple(lucky))
-            if all(n >= 0 for n in lucky):
-                state, more = self._resolve_lucky(state)
-                events.extend(more)
-            return state, events
+            turn_seat = self.lucky_turn(state)
+            if turn_seat != seat:
+                raise IllegalAction(
+                    f"Lucky numbers are picked in seat order: seat {(turn_seat or 0) + 1} picks now."
+                )
+            if (
+                action.kind != "lucky"
+                or action.b
+                or not (action.a == 0 or action.a in self.free_lucky(state))
+            ):
+                raise IllegalAction("Choose a lucky number nobody has yet (1 to 6), or leave it to fate.")
+            return self._pick_lucky(state, seat, action.a)
         sheet = state.sheets[seat]
+        boon_step = not state.dice
+        if boon_step and not sheet.pending:
+            raise IllegalAction("You have gained this round's boon; the hydra dice come next.")
         turn.check(sheet, action, state.reef)
-        new_sheet, events = turn.apply(sheet, state.bases[seat], seat, action, state.reef)
+        starts = state.starts or state.bases
+        new_sheet, events = turn.apply(sheet, starts[seat], seat, action, state.reef)
         sheets = list(state.sheets)
         sheets[seat] = new_sheet
         state = state._replace(sheets=tuple(sheets))
+        if boon_step:
+            if not new_sheet.pending:
+                events.append(
+                    {
+                        "type": "boon-chosen",
+                        "text": f"Seat {seat + 1} has gained the round {state.round} boon.",
+                    }
+                )
+            if not any(s.pending for s in state.sheets):
+                state, events = self._roll(state, events)
+            return state, events
         if action.kind == "confirm":
             events.append(
                 {"type": "confirmed", "text": f"Seat {seat + 1} has confirmed round {state.round}."}
@@ -279,8 +344,13 @@ class ReefGame(Game):
         elif len(tied) == 1:
             winners = frozenset(tied)
         elif len(tied) == state.seats:
-            winners = frozenset(tied)
-            notes.append("Everyone tied for the highest score, so everyone shares the win.")
+            # "everyone else not tied for the highest score wins": with every seat tied
+            # there is nobody else, so nobody wins.
+            winners = frozenset()
+            notes.append(
+                "Every player tied for the highest score. Everyone else not tied would win, "
+                "as is tradition for hydra games, but there is no one else: no one wins."
+            )
         else:
             winners = frozenset(i for i in range(state.seats) if i not in tied)
             names = ", ".join(f"seat {i + 1}" for i in tied)
@@ -293,8 +363,11 @@ class ReefGame(Game):
     def _result_text(self, state: ReefState, result: Result) -> str:
         if state.seats == 1:
             return f"Final score {result.scores[0]}: {rating(result.scores[0]).title}."
+        scores = ", ".join(map(str, result.scores))
+        if not result.winners:
+            return f"Game over. Scores {scores}; everyone tied for the highest score, so no one wins."
         best = ", ".join(f"seat {i + 1}" for i in sorted(result.winners))
-        return f"Game over. Scores {', '.join(map(str, result.scores))}; winner: {best}."
+        return f"Game over. Scores {scores}; winner{'s' if len(result.winners) > 1 else ''}: {best}."
 
     # ---------------------------------------------------------------- JSON
 
@@ -312,6 +385,7 @@ class ReefGame(Game):
             "bases": [_dump_sheet(s) for s in state.bases],
             "prev": [_dump_sheet(s) for s in state.prev],
             "lucky": list(state.lucky),
+            "starts": [_dump_sheet(s) for s in state.starts],
         }
 
     def load_state(self, data: dict) -> ReefState:
@@ -329,6 +403,7 @@ class ReefGame(Game):
                 bases=tuple(_load_sheet(s) for s in data["bases"]),
                 prev=tuple(_load_sheet(s) for s in data["prev"]),
                 lucky=tuple(int(v) for v in data["lucky"]),
+                starts=tuple(_load_sheet(s) for s in data.get("starts", data["bases"])),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise IllegalAction(f"That saved Reef & Ruins game is damaged ({error}).") from error
@@ -355,6 +430,12 @@ class ReefGame(Game):
         reef = BARRIER.name if state.reef == turn.BARRIER_KEY else ATOLL.name
         if state.phase == "lucky":
             return f"Reef & Ruins on the {reef} ({SIDE_NAMES[state.side]}): choosing lucky numbers."
+        if state.phase == "round" and not state.dice:
+            waiting = len(self.to_act(state))
+            return (
+                f"Reef & Ruins, round {state.round} of {ROUNDS} on the {reef}: everyone gains the round's "
+                f"boon before the hydra dice are rolled; {waiting} of {state.seats} still to choose."
+            )
         if state.phase == "finished":
             result = self.result(state)
             assert result is not None

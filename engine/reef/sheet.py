@@ -86,8 +86,13 @@ def can_write(ruin: Ruin, slots: tuple[int, ...], slot: int, value: int) -> bool
         return value % 2 == 1
     if rule == "evens":
         return value % 2 == 0
-    # pyramid: the base takes anything; higher values rest on two written values, at most either.
-    return all(slots[x] != EMPTY and value <= slots[x] for x in ruin.supports[slot])
+    # PYRAMID, written in any order ("Unless specified, values can be written in the Ruins
+    # in any order"): "Each value on a higher row must be equal to or lower than each of
+    # the two values that it is balanced on" holds between every two written values, so a
+    # value is at most the written values below it and at least the written values above.
+    return all(slots[x] == EMPTY or value <= slots[x] for x in ruin.supports[slot]) and all(
+        slots[y] == EMPTY or slots[y] <= value for y in ruin.above[slot]
+    )
 
 
 def legal_slots(ruin: Ruin, slots: tuple[int, ...], value: int) -> list[int]:

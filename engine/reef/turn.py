@@ -12,7 +12,12 @@ Flow (decisions recorded in docs/rules/reef.md):
   once every die is used, confirm;
 * a chosen die is written into a ruin (a hydra die only into the ruin searched
   this round; a boon die into any ruin), put into the reef, or traded for a
-  pair of shells.
+  pair of shells;
+* a rolled die ("Roll a die: Players may write that value directly into any
+  ship Ruin or into their Reef") is only written: into any ruin or the reef,
+  as rolled. It opens no ruin, counts toward no enchantment, takes no shells
+  and is never traded; "may" makes it optional, so a seat can confirm with it
+  unwritten.
 """
 
 from __future__ import annotations
@@ -149,6 +154,27 @@ def _unused(sheet: Sheet) -> list[int]:
     return [i for i, d in enumerate(sheet.dice) if not d[3]]
 
 
+def is_rolled(die: Die) -> bool:
+    """A "Roll a die" boon: written as rolled into a ruin or the reef, and nothing else."""
+    return die[1] == "roll"
+
+
+def must_use(sheet: Sheet) -> list[int]:
+    """Unused dice the seat must still use before confirming (every die but a rolled one)."""
+    return [i for i, d in enumerate(sheet.dice) if not d[3] and not is_rolled(d)]
+
+
+def can_place(sheet: Sheet, die: Die, reef_key: str) -> bool:
+    """Whether a die could be written somewhere now: a ruin that takes it, or the reef."""
+    value = die_value(die)
+    ruins = range(len(RUINS)) if die[1] != "hydra" else ([sheet.main - 1] if sheet.main > 0 else [])
+    if any(legal_slots(RUINS[r], sheet.ruins[r], value) for r in ruins):
+        return True
+    if reef_key == BARRIER_KEY:
+        return bool(barrier_cells(sheet.reef, value))
+    return bool(atoll_orients(sheet.reef, value) or atoll_singles(sheet.reef))
+
+
 #: For n unused dice: every non-empty subset as (bit pattern over the unused list, positions).
 _SUBSETS = tuple(
     tuple((bits, tuple(j for j in range(n) if bits >> j & 1)) for bits in range(1, 1 << n)) for n in range(9)
@@ -160,9 +186,11 @@ def _subsets(sheet: Sheet) -> list[tuple[int, int, int]]:
 
     Between sets with the same values, the one using the most hydra dice is
     kept: a boon die can do all a hydra die can and more, so it is better
-    left for later."""
+    left for later. A rolled die is never part of a set: it opens no ruin and casts
+    no enchantment ("Players may write that value directly into any ship Ruin or into
+    their Reef")."""
     dice = sheet.dice
-    unused = [i for i, d in enumerate(dice) if not d[3]]
+    unused = [i for i, d in enumerate(dice) if not d[3] and not is_rolled(d)]
     values = [dice[i][0] + dice[i][2] for i in unused]
     hydra = [dice[i][1] == "hydra" for i in unused]
     distinct = len(set(values)) == len(values)
@@ -247,7 +275,7 @@ def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
     if sheet.shells > 0:
         for i in unused:
             die = sheet.dice[i]
-            if die in seen:
+            if die in seen or is_rolled(die):  # a rolled die is written as rolled
                 continue
             seen.add(die)
             value = die_value(die)
@@ -267,11 +295,12 @@ def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
     seen_pick: set[tuple[int, str]] = set()
     for i in unused:
         die = sheet.dice[i]
-        key = (die_value(die), die[1] == "hydra")
-        if key not in seen_pick:
-            seen_pick.add(key)
-            out.append(act("pick", i))
-    if not unused:
+        key = (die_value(die), die[1])
+        if key in seen_pick or (is_rolled(die) and not can_place(sheet, die, reef_key)):
+            continue
+        seen_pick.add(key)
+        out.append(act("pick", i))
+    if not must_use(sheet):
         out.append(act("confirm"))
     out.append(act("reset"))
     return out
@@ -301,7 +330,8 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
         out.extend(act("shape", o) for o in atoll_orients(sheet.reef, value))
         if atoll_singles(sheet.reef):
             out.append(act("singles"))
-    out.append(act("trade"))
+    if not is_rolled(die):  # Boons: a boon die value may be "turned into shells"; a rolled die not
+        out.append(act("trade"))
     out.append(act("unpick"))
     return out
 
@@ -437,7 +467,9 @@ def check(sheet: Sheet, action: Act, reef_key: str) -> None:
     if sheet.pending:
         raise IllegalAction("Choose your pearl bonus or enchantment first.")
     if action.kind == "confirm":
-        raise IllegalAction("Use every die before you confirm your round.")
+        raise IllegalAction("Use every hydra die and boon die before you confirm your round.")
+    if sheet.pick >= 0 and is_rolled(sheet.dice[sheet.pick]) and action.kind == "trade":
+        raise IllegalAction("A rolled die is written into a ruin or the reef; it is never traded.")
     if action.kind == "cast":
         raise IllegalAction("An enchantment needs two or more dice adding up to its section's sum.")
     if action.kind == "unlock":

@@ -16,11 +16,14 @@ Top level::
     reef          "bewitching-barrier" | "arcane-atoll"
     reef_name     "Bewitching Barrier" | "Arcane Atoll"
     tracker       round-tracker side key ("sunrise" | "moonrise"); tracker_name its name
-    dice          the three hydra dice this round ([] outside the round phase)
+    dice          the three hydra dice this round ([] outside the round phase, and during the
+                  boon step: "everyone gains that Boon before the Hydra dice are rolled", so
+                  while a seat still chooses the round's enchantment the dice are not shown)
     boon          this round's boon or null:
-                  {"round", "type": roll|die|shells|enchantment|pearl, "value" (die value or
+                  {"round", "type": roll|die|shells|enchantment, "value" (die value or
                    the shared roll, else 0), "text"}
-    confirmed     per seat, true once it confirmed this round (lucky phase: chose its number)
+    confirmed     per seat, true once it confirmed this round (lucky phase: chose its number;
+                  boon step: made the boon's choices)
     sheets        per seat, a sheet (below). Public: the sheet as it stood at the start of
                   this round (everyone's work stays hidden until all confirm). In a seat's own
                   view, its own entry is its live working sheet.
@@ -30,7 +33,7 @@ Top level::
 
 Sheet::
 
-    seat, lucky (1-6; null until revealed — own view shows own choice, 0 = fate),
+    seat, lucky (1-6, public as soon as picked — seats pick in seat order; null until then),
     shells (unspent pairs), shells_earned (pairs ever circled), shells_spent,
     pearls (pearls earned), pearls_lost, pearl_bonuses (per box: crossed off?),
     pearl_coins,
@@ -64,7 +67,8 @@ Board::
 
 You (own view, round phase; lucky phase: {"lucky_choice"})::
 
-    confirmed, dice: [{"index", "value" (after shells), "printed", "kind" (hydra|roll|boon),
+    confirmed, dice: [{"index", "value" (after shells), "printed", "kind" (hydra|roll|boon; a
+    "roll" die may be left unwritten),
     "shells" (adjustment), "used"}], searched (ruin or null), cast (section or null),
     picked (die index or null), placing (null | "shape" | "singles" | "second-single"),
     orientation (Atoll shape orientation index or null), pending (["pearl" | "enchant", ...])
@@ -246,9 +250,7 @@ def build(state, seat: int | None) -> dict:
     sheets = []
     for i in range(state.seats):
         if state.phase == "lucky":
-            lucky = None
-            if i == own and state.lucky[i] >= 0:
-                lucky = state.lucky[i]
+            lucky = state.lucky[i] if state.lucky[i] > 0 else None
             sheets.append(sheet_view(state.sheets[i], i, state.reef, None, lucky))
             continue
         if i == own and state.phase == "round":
@@ -257,7 +259,9 @@ def build(state, seat: int | None) -> dict:
             before = state.prev[i] if state.prev else None
             sheets.append(sheet_view(state.bases[i], i, state.reef, before, state.bases[i].lucky))
     if state.phase == "lucky":
-        confirmed = [n >= 0 for n in state.lucky]
+        confirmed = [n > 0 for n in state.lucky]
+    elif state.phase == "round" and not state.dice:
+        confirmed = [not s.pending for s in state.sheets]
     elif state.phase == "round":
         confirmed = [s.confirmed for s in state.sheets]
     else:
@@ -290,7 +294,7 @@ def build(state, seat: int | None) -> dict:
     }
     if own is not None:
         if state.phase == "lucky":
-            out["you"] = {"lucky_choice": state.lucky[own] if state.lucky[own] >= 0 else None}
+            out["you"] = {"lucky_choice": state.lucky[own] if state.lucky[own] > 0 else None}
         elif state.phase == "round":
             s = state.sheets[own]
             out["you"] = {
@@ -347,9 +351,12 @@ def label(state, seat: int, action: Act) -> str:
         return "Leave my lucky number to fate" if action.a == 0 else f"Lucky number {action.a}"
     if kind == "reset":
         return "Reset my round"
-    if kind == "confirm":
-        return "Confirm my round"
     sheet = state.sheets[seat]
+    if kind == "confirm":
+        left = [die_value(d) for d in sheet.dice if not d[3] and turn.is_rolled(d)]
+        if left:
+            return f"Confirm my round (leave the rolled {left[0]} unwritten)"
+        return "Confirm my round"
     if kind == "pearl":
         return f"Pearl bonus: {PEARLS[action.a].text()}"
     if kind == "enchant":
