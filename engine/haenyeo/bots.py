@@ -1,4 +1,4 @@
-"""Seat policies for Haenyeo: ``random`` and ``greedy`` (see `engine.bots`).
+"""Seat policies for Haenyeo: ``random``, ``greedy``, ``expert`` (`engine.haenyeo.expert`); see `engine.bots`.
 
 ``greedy`` values every item by what it adds to this player's scores in the
 scoring rounds still to come (the next one counts fully, later ones less),
@@ -259,4 +259,11 @@ def greedy_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.
     return best[1]
 
 
-POLICIES = {"random": random_policy, "greedy": greedy_policy}
+def expert_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.Action:
+    """Determinized Monte-Carlo search (`engine.haenyeo.expert`, which builds on the helpers above)."""
+    from engine.haenyeo.expert import expert_policy as expert
+
+    return expert(game, state, seat, rng)
+
+
+POLICIES = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}

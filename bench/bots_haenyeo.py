@@ -1,0 +1,123 @@
+"""Haenyeo bot figures: the ``expert`` policy against ``greedy`` (issue #18).
+
+Run ``nice python -m bench.bots_haenyeo [--games N] [--duel-games N] [--start S]``. It plays,
+on this one process:
+
+* 4 seats, one ``expert`` against three ``greedy``, the expert's seat rotated
+  game by game (seat ``g % 4``), target: the expert wins at least 50 %;
+* 2 seats (with the NPC), ``expert`` against ``greedy``, seats alternated,
+  target: at least 75 %;
+
+and prints, per match-up, the games played, the expert's win rate with its 95 %
+(Wilson) interval — a shared victory counts as 1/k of a win — the mean scores
+and the CPU time per expert decision (p50 / p95 / max, ``time.process_time``,
+every call of the policy, the toggles and single-option moves included; target
+p95 ≤ 1 s). Game ``g`` uses seed ``start + g`` for the game and the bots.
+Figures only: nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import engine
+from engine.bots import policy
+
+GAME_KEY = "haenyeo"
+
+
+@dataclass
+class Match:
+    """What one match-up measured."""
+
+    seats: int
+    hero: str
+    other: str
+    games: int = 0
+    wins: float = 0.0
+    hero_scores: list[int] = field(default_factory=list)
+    other_scores: list[int] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a win rate."""
+    if not games:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def play_match(seats: int, hero: str, other: str, games: int, start: int = 0) -> Match:
+    """``games`` games, ``hero`` in seat ``g % seats`` of game ``g``, every other seat ``other``."""
+    game = engine.get(GAME_KEY)
+    hero_policy, other_policy = policy(GAME_KEY, hero), policy(GAME_KEY, other)
+    match = Match(seats, hero, other)
+    for g in range(start, start + games):
+        seat_of_hero = g % seats
+        rng = random.Random(g)
+        state = game.new(seats, seed=g)
+        while True:
+            to_act = game.to_act(state)
+            if not to_act:
+                break
+            seat = min(to_act)
+            if seat == seat_of_hero:
+                began = time.process_time()
+                action = hero_policy(game, state, seat, rng)
+                match.cpu.append(time.process_time() - began)
+            else:
+                action = other_policy(game, state, seat, rng)
+            state, _ = game.apply(state, seat, action)
+        result = game.result(state)
+        assert result is not None
+        match.games += 1
+        if seat_of_hero in result.winners:
+            match.wins += 1 / len(result.winners)
+        match.hero_scores.append(result.scores[seat_of_hero])
+        match.other_scores.extend(s for i, s in enumerate(result.scores) if i != seat_of_hero)
+    return match
+
+
+def report(match: Match, target: float) -> str:
+    low, high = wilson(match.wins, match.games)
+    rate = match.wins / match.games if match.games else 0.0
+    met = "met" if low >= target else "not proven" if rate >= target else "NOT met"
+    opponents = match.seats - 1
+    return (
+        f"{match.seats} seats, 1 {match.hero} vs {opponents} {match.other}: "
+        f"{match.games} games, {match.hero} wins {match.wins:g} = {rate:.0%} "
+        f"(95 % interval {low:.0%}–{high:.0%}; target ≥ {target:.0%}: {met}); "
+        f"mean score {statistics.mean(match.hero_scores):.0f} vs {statistics.mean(match.other_scores):.0f}; "
+        f"CPU per decision p50 {percentile(match.cpu, 0.5) * 1000:.1f} ms, "
+        f"p95 {percentile(match.cpu, 0.95) * 1000:.1f} ms, max {max(match.cpu, default=0) * 1000:.1f} ms "
+        f"({len(match.cpu)} decisions)"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=60, help="4-seat games (default 60)")
+    parser.add_argument("--duel-games", type=int, default=60, help="2-seat games (default 60)")
+    parser.add_argument("--start", type=int, default=0, help="first seed")
+    args = parser.parse_args(argv)
+    for seats, games, target in ((4, args.games, 0.5), (2, args.duel_games, 0.75)):
+        if games > 0:
+            print(report(play_match(seats, "expert", "greedy", games, args.start), target), flush=True)
+
+
+if __name__ == "__main__":
+    main()

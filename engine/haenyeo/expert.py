@@ -1,0 +1,477 @@
+"""The ``expert`` seat policy: determinized Monte-Carlo search over the hidden diving cards.
+
+What it may read. Only what its seat may see: the public part of the state
+(round, First Player, this round's sea cards, every sheet — "Each player takes
+1 Haenyeo sheet" and every sheet is open, see docs/rules/haenyeo.md — the
+NPC's used cards) and its own selection. It never reads another seat's
+``chosen`` cards before the reveal ("Place selected cards face-down in front
+of you"), the NPC's coming draw ("randomly draw 3 NPC diving cards", made from
+the game's seed at the reveal) or the sea decks beyond this round's cards.
+`information` builds the only state the search works on: every hidden field is
+blanked, and the hidden draws are re-sampled with the policy's own random numbers.
+
+① Select (the simultaneous, hidden choice). For ``SAMPLES`` determinizations
+it samples every other seat's cards (a model of a sensible player: the greedy
+card choice with fresh noise, now and then any cards at all) and the NPC's
+draw from its unused cards, then scores each of its own card sets by resolving
+the round exactly as the rulebook does: the connection ("Every zone from zone 1
+down to the acting Haenyeo's zone must contain someone's Haenyeo or sea
+creature"), turn order ("clockwise from the First Player", the NPC first), "If
+only 1 Haenyeo is in a zone, that player harvests ALL items", otherwise each
+"chooses a slot and harvests the 1 item shown". A set scores what this seat
+gains minus ``RIVALRY`` times what the other players gain (the mean), each item
+valued by what it adds to the scoring rounds still to come (`Values`). The same
+samples serve every candidate set (common random numbers); the set with the best
+mean is chosen. The choice is a function of the seat's information only (its
+random numbers are seeded from it), so the toggles of one selection agree.
+
+③ Actions. Harvest: the slot best for this seat, counting what the Haenyeo
+still to pick in the zone would take. Zone 0, pearl bonuses: as the values say.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from collections import OrderedDict
+from itertools import combinations
+
+from engine.base import Game
+from engine.haenyeo import actions as A
+from engine.haenyeo.bots import GUESS_TRUST, _best, _occupancy, _zone_values
+from engine.haenyeo.components import EGG, FREE, N_SEAFOOD, NPC, PEARL_ZONE, TRASH0, C, creature_mask
+from engine.haenyeo.rules import rows, turn_order
+from engine.haenyeo.scoring import round_rules, rule_points
+from engine.haenyeo.state import State
+
+#: Determinizations of the hidden cards per selection decision.
+SAMPLES = 48
+#: Weight of the other players' gains (their mean) against this seat's own.
+RIVALRY = 0.45
+#: Noise of the opponent model (greedy's own is 0.4) and the chance it plays any cards at all.
+MODEL_NOISE = 0.7
+MODEL_WILD = 0.1
+#: Expected new marks per seafood kind per round for every player (projection of the sheets).
+GROWTH = 0.45
+#: Expected new trash types per remaining round.
+TRASH_GROWTH = 0.5
+#: What one active Haenyeo is worth per round still to play (the 3rd Haenyeo's value).
+PAWN_ROUND = 9.0
+#: Value of keeping an unused turtle egg (1 point at the end, plus its use later).
+EGG_KEEP = 1.6
+#: Trust in pearls further down the track than the next one.
+PEARL_TRUST = 0.7
+#: Memo of selection decisions by information set (the toggles of one selection reuse it).
+_MEMO: OrderedDict[str, frozenset[int]] = OrderedDict()
+_MEMO_SIZE = 512
+
+
+# ------------------------------------------------------------------ information
+
+
+def information(state: State, seat: int, rng: random.Random) -> State:
+    """A state holding only what ``seat`` may know, hidden parts re-sampled with ``rng``.
+
+    Other seats' secret selections are blanked (they are the search's samples); the game's
+    seed (which fixes the NPC's draw) is replaced; the sea decks beyond this round are shuffled.
+    """
+    info = state.copy()
+    if state.phase == "select":
+        info.chosen = tuple(state.chosen[s] if s == seat else 0 for s in range(state.seats))
+        info.npc_cards = 0
+    info.seed = rng.randrange(1 << 30)
+    r = min(state.round, C.rounds)
+    shallow, deep = list(state.shallow[r:]), list(state.deep[r:])
+    rng.shuffle(shallow)
+    rng.shuffle(deep)
+    info.shallow = (*state.shallow[:r], *shallow)
+    info.deep = (*state.deep[:r], *deep)
+    return info
+
+
+def information_key(state: State, seat: int) -> str:
+    """A digest of everything ``seat`` may see now, apart from its own card toggles."""
+    r = min(state.round, C.rounds) - 1
+    public = (
+        seat,
+        state.seats,
+        state.npc,
+        state.tile,
+        state.round,
+        state.first,
+        state.phase,
+        state.shallow[r],
+        state.deep[r],
+        state.pawns,
+        state.third,
+        state.food,
+        state.eggs,
+        state.eggs_used,
+        state.pearls,
+        state.trash,
+        state.scores,
+        state.npc_used,
+    )
+    return hashlib.sha256(repr(public).encode()).hexdigest()
+
+
+# ------------------------------------------------------------------ values
+
+
+class Values:
+    """What each item is worth to one seat now: the points it adds to the scoring rounds to come.
+
+    Seafood: for every scoring round still ahead, the gain on the score tile's rules with the
+    sheets projected to that round (``GROWTH`` marks per kind per round for everyone), so sets
+    and products are valued with the marks still to come. Trash: the step of the trash table at
+    the expected final count. Turtle egg: half the 3rd Haenyeo while it is still to be gained,
+    else its keep value. Pearl: the best points per pearl over the spaces it can still reach
+    ("Only the score at your rightmost marked space counts").
+    """
+
+    __slots__ = ("egg", "items", "pearl", "seafood", "trash", "zone0")
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.seafood = _seafood_values(state, seat)
+        self.trash = _trash_value(state, seat)
+        self.pearl = _pearl_value(state, seat, self.trash, self.seafood)
+        third = _third_value(state, seat)
+        self.egg = max(EGG_KEEP, third / C.third_cost * 0.6) if third else EGG_KEEP
+        items = dict(enumerate(self.seafood))
+        items[EGG] = self.egg
+        for t in range(len(C.trash)):
+            items[TRASH0 + t] = 0.0 if state.trash[seat] >> t & 1 else self.trash
+        self.items = items
+        self.zone0 = _zone0_value(state, seat, self, third)
+
+    def slot(self, slot: tuple[int, ...]) -> float:
+        return sum(self.items[i] for i in slot)
+
+
+def _seafood_values(state: State, seat: int) -> list[float]:
+    tile = C.tiles[state.tile]
+    values = [0.2] * N_SEAFOOD
+    for round_no in C.scoring_rounds:
+        if round_no < state.round:
+            continue
+        grow = int(GROWTH * (round_no - state.round) + 0.5)
+        sheets = [[min(n + grow, t) for n, t in zip(food, C.tracks, strict=True)] for food in state.food]
+        mine = sheets[seat]
+        for rule in round_rules(tile, round_no):
+            base = rule_points(rule, mine, sheets)
+            for k in set(rule.seafood):
+                if state.food[seat][k] >= C.tracks[k]:
+                    continue
+                mine[k] += 1
+                values[k] += rule_points(rule, mine, sheets) - base
+                mine[k] -= 1
+    for k in range(N_SEAFOOD):
+        if state.food[seat][k] >= C.tracks[k]:
+            values[k] = 0.0
+    return values
+
+
+def _trash_at(table: tuple[int, ...], count: float) -> float:
+    if count >= len(table) - 1:
+        return float(table[-1])
+    low = int(count)
+    return table[low] + (table[low + 1] - table[low]) * (count - low)
+
+
+def _trash_value(state: State, seat: int) -> float:
+    table = C.tiles[state.tile].trash
+    have = state.trash[seat].bit_count()
+    later = TRASH_GROWTH * (C.rounds - state.round)
+    return _trash_at(table, have + 1 + later) - _trash_at(table, have + later)
+
+
+def _pearl_value(state: State, seat: int, trash: float, seafood: list[float]) -> float:
+    p = state.pearls[seat]
+    spaces = len(C.pearl_points)
+    if p >= spaces:
+        return 0.0
+    now = C.pearl_points[p - 1] if p else 0
+    reach = min(spaces - p, max(1, C.rounds - state.round + 1))
+    best = bonus = 0.0
+    two = sum(sorted(seafood)[-2:])
+    for k in range(1, reach + 1):
+        kind = C.pearl_bonus[p + k - 1]
+        bonus += trash if kind == "trash" else two if kind == "seafood2" else 0.0
+        average = (C.pearl_points[p + k - 1] - now + bonus) / k
+        best = max(best, average * (1.0 if k == 1 else PEARL_TRUST ** math.sqrt(k - 1)))
+    return best
+
+
+def _third_value(state: State, seat: int) -> float:
+    if state.third[seat]:
+        return 0.0
+    return PAWN_ROUND * (C.rounds - state.round)
+
+
+def _zone0_value(state: State, seat: int, values: Values, third: float) -> float:
+    free = state.eggs[seat] - state.eggs_used[seat]
+    gain = 0.0
+    if third and free >= C.third_cost:
+        gain += third - C.third_cost * EGG_KEEP
+        free -= C.third_cost
+    best = max(values.seafood)
+    if free >= 3:
+        gain += max(values.pearl, 2 * best) - (3 if values.pearl > 2 * best else 2) * EGG_KEEP
+    elif free >= 1:
+        gain += max(0.0, min(free, 2) * (best - EGG_KEEP))
+    return max(0.0, gain)
+
+
+# ------------------------------------------------------------------ ① select
+
+
+_REACH = []
+for _mask in range(1 << 12):
+    _r = 0
+    while _r < PEARL_ZONE and _mask >> (_r + 1) & 1:
+        _r += 1
+    _REACH.append(_r)
+
+
+class _Model:
+    """The card choice of one other seat, greedy-like: expected zone values and connection chances."""
+
+    def __init__(
+        self, state: State, seat: int, combos: list[tuple[int, ...]], chance_full: list[float], crowd
+    ):
+        alone, shared = _zone_values(state, seat)
+        self.expect = [
+            math.exp(-crowd[z]) * alone[z] + (1 - math.exp(-crowd[z])) * shared[z] for z in range(12)
+        ]
+        self.combos = combos
+        self.masks = []
+        self.terms = []
+        for combo in combos:
+            mask = 0
+            for z in combo:
+                mask |= 1 << z
+            own = mask | creature_mask(mask)
+            terms = []
+            for z in combo:
+                chance = 1.0
+                for y in range(1, z):
+                    if not own >> y & 1:
+                        chance *= chance_full[y]
+                terms.append((z, chance))
+            self.masks.append(mask)
+            self.terms.append(terms)
+
+    def sample(self, rng: random.Random) -> int:
+        if rng.random() < MODEL_WILD:
+            return rng.choice(self.masks)
+        noisy = [v * (1 + MODEL_NOISE * (rng.random() - 0.5)) for v in self.expect]
+        best, pick = -1.0, 0
+        for mask, terms in zip(self.masks, self.terms, strict=True):
+            total = 0.0
+            for z, chance in terms:
+                total += noisy[z] * chance
+            if total > best:
+                best, pick = total, mask
+        return pick
+
+
+def _models(state: State, seat: int) -> dict[int, _Model]:
+    """Every other seat's model, built like the greedy choice (public information only)."""
+    others = sum(state.pawns) / state.seats * (state.seats - 1) + (C.npc_cards if state.npc else 0)
+    q = _occupancy(state)
+    flat = [q] * 12
+    crowd0 = [others / 12] * 12
+    picks: dict[int, tuple[int, ...]] = {}
+    for s in range(state.seats):
+        picks[s] = _best(state.pawns[s], _zone_values(state, s), flat, crowd0)
+    models = {}
+    for other in range(state.seats):
+        if other == seat:
+            continue
+        divers = [0.0] * 12
+        cover = 0
+        for s, zones in picks.items():
+            if s == other:
+                continue
+            mask = 0
+            for z in zones:
+                mask |= 1 << z
+                divers[z] += 1
+            cover |= mask | creature_mask(mask)
+        chance = [GUESS_TRUST if cover >> y & 1 else q * 0.5 for y in range(12)]
+        crowd = [GUESS_TRUST * divers[z] + (C.npc_cards / 12 if state.npc else 0) for z in range(12)]
+        combos = list(combinations(range(12), state.pawns[other]))
+        models[other] = _Model(state, other, combos, chance, crowd)
+    return models
+
+
+def _allocate(order: list[int], slot_values: dict[int, list[float]], slots: int) -> dict[int, float]:
+    """Who gains what in one zone: ALL items alone, else one slot each in turn (NPC: leftmost)."""
+    if len(order) == 1:
+        actor = order[0]
+        return {} if actor == NPC else {actor: sum(slot_values[actor])}
+    free = list(range(slots))
+    gains: dict[int, float] = {}
+    for actor in order:
+        if not free:
+            break
+        if actor == NPC:
+            free.pop(0)
+            continue
+        values = slot_values[actor]
+        pick = max(free, key=lambda i: values[i])
+        free.remove(pick)
+        gains[actor] = values[pick]
+    return gains
+
+
+def choose_cards(state: State, seat: int) -> frozenset[int]:
+    """The card set with the best mean relative gain over the sampled hidden choices."""
+    key = information_key(state, seat)
+    found = _MEMO.get(key)
+    if found is not None:
+        _MEMO.move_to_end(key)
+        return found
+    rng = random.Random(key)
+    info = information(state, seat, rng)
+    sea = rows(info)
+    order = turn_order(info)
+    players = range(info.seats)
+    values = {s: Values(info, s) for s in players}
+    slot_values = {s: [[values[s].slot(slot) for slot in sea[z]] for z in range(12)] for s in players}
+    opponents = [s for s in players if s != seat]
+    weight = RIVALRY / len(opponents)
+    models = _models(info, seat)
+    mine = list(combinations(range(12), info.pawns[seat]))
+    my_masks = []
+    for combo in mine:
+        mask = 0
+        for z in combo:
+            mask |= 1 << z
+        my_masks.append((combo, mask | creature_mask(mask)))
+    unused = [z for z in range(12) if not info.npc_used >> z & 1]
+    totals = [0.0] * len(mine)
+    for _ in range(SAMPLES):
+        masks = {s: models[s].sample(rng) for s in opponents}
+        npc = 0
+        if info.npc:
+            for z in rng.sample(unused, C.npc_cards):
+                npc |= 1 << z
+        occupied = npc | creature_mask(npc)
+        for mask in masks.values():
+            occupied |= mask | creature_mask(mask)
+        base = [0.0] * 12  # relative gain of each zone without this seat's Haenyeo
+        diff = [0.0] * 12  # what this seat's Haenyeo there changes
+        for z in range(12):
+            others_here = [s for s in order if s != seat and masks[s] >> z & 1]
+            if z == 0 or z == PEARL_ZONE:
+                own = values[seat].zone0 if z == 0 else values[seat].pearl
+                if z == 0:
+                    others = sum(values[s].zone0 for s in others_here)
+                else:
+                    others = sum(values[s].pearl for s in others_here)
+                base[z] = -weight * others
+                diff[z] = own
+                continue
+            npc_here = [NPC] if npc >> z & 1 else []
+            without = npc_here + others_here
+            slots = len(sea[z])
+            zone_values = {s: slot_values[s][z] for s in players}
+            if without:
+                gains = _allocate(without, zone_values, slots)
+                base[z] = -weight * sum(gains.values())
+            with_me = npc_here + [s for s in order if s == seat or masks[s] >> z & 1]
+            gains = _allocate(with_me, zone_values, slots)
+            mine_gain = gains.pop(seat, 0.0)
+            diff[z] = mine_gain - weight * sum(gains.values()) - base[z]
+        prefix = [0.0] * 12
+        running = 0.0
+        for z in range(12):
+            running += base[z]
+            prefix[z] = running
+        for index, (combo, cover) in enumerate(my_masks):
+            reach = _REACH[occupied | cover]
+            total = prefix[reach]
+            for z in combo:
+                if z <= reach:
+                    total += diff[z]
+            totals[index] += total
+    best = max(range(len(mine)), key=lambda i: (totals[i], -i))
+    choice = frozenset(mine[best])
+    _MEMO[key] = choice
+    if len(_MEMO) > _MEMO_SIZE:
+        _MEMO.popitem(last=False)
+    return choice
+
+
+# ------------------------------------------------------------------ ③ actions
+
+
+def _harvest(state: State, seat: int, options: list[A.Action]) -> A.Action:
+    """The slot best for this seat, counting what the Haenyeo still to pick would take."""
+    zone = state.zone
+    sea = rows(state)[zone]
+    later = [a for a in state.actors[state.actors.index(seat) + 1 :]]
+    values = {s: Values(state, s) for s in range(state.seats) if s == seat or s in later}
+    opponents = state.seats - 1
+    weight = RIVALRY / opponents if opponents else 0.0
+    best: tuple[float, int, A.Action] | None = None
+    for action in options:
+        free = [i for i, owner in enumerate(state.taken[zone]) if owner == FREE and i != action.slot]
+        score = values[seat].slot(sea[action.slot])
+        for actor in later:
+            if not free:
+                break
+            if actor == NPC:
+                free.pop(0)
+                continue
+            pick = max(free, key=lambda i, a=actor: values[a].slot(sea[i]))
+            free.remove(pick)
+            score -= weight * values[actor].slot(sea[pick])
+        key = (score, -action.slot, action)
+        if best is None or key[:2] > best[:2]:
+            best = key
+    assert best is not None
+    return best[2]
+
+
+def _zone0(state: State, seat: int, options: list[A.Action], values: Values) -> A.Action:
+    """Gain the 3rd Haenyeo while it pays; one exchange when it beats keeping the eggs."""
+    if A.GAIN in options and _third_value(state, seat) > C.third_cost * values.egg * 0.5:
+        return A.GAIN
+    best: tuple[float, A.Action] = (0.0, A.DONE)
+    for action in options:
+        if isinstance(action, A.Exchange):
+            gain = sum(values.seafood[k] for k in action.seafood) if action.seafood else values.pearl
+            net = gain - action.eggs * EGG_KEEP
+            if net > best[0]:
+                best = (net, action)
+    return best[1]
+
+
+def expert_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.Action:
+    """Determinized Monte-Carlo card choice; harvests and egg use by the values of the rounds to come."""
+    options = game.legal_actions(state, seat)
+    if len(options) == 1:
+        return options[0]
+    if state.phase == "select":
+        want = choose_cards(state, seat)
+        mask = state.chosen[seat]
+        have = {z for z in range(12) if mask >> z & 1}
+        extra = sorted(have - want)
+        if extra:
+            return A.TOGGLES[extra[0]]
+        missing = sorted(want - have)
+        if missing:
+            return A.TOGGLES[missing[0]]
+        return A.CONFIRM
+    first = options[0]
+    if isinstance(first, A.Harvest):
+        return _harvest(state, seat, options)
+    values = Values(state, seat)
+    if isinstance(first, A.TakeTrash):
+        return first
+    if isinstance(first, A.TakeSeafood):
+        return max(options, key=lambda a: sum(values.seafood[k] for k in a.seafood))
+    return _zone0(state, seat, options, values)

@@ -1,0 +1,111 @@
+"""The ``expert`` Haenyeo policy: legal, deterministic, and blind to what its seat may not see.
+
+Rulebook: "Place selected cards face-down in front of you." and "When all players have selected
+cards, reveal all simultaneously." — and, with 2 players, "randomly draw 3 NPC diving cards"
+at the reveal. The expert must decide without another seat's face-down cards or the NPC's draw.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.haenyeo import actions as A
+from engine.haenyeo import expert, rules
+from engine.haenyeo.bots import POLICIES
+
+GAME = engine.get("haenyeo")
+EXPERT = POLICIES["expert"]
+
+
+def play(seats: int, seed: int, experts: set[int], other: str = "random"):
+    """One game, ``experts`` seats expert, the rest ``other``; every action checked legal."""
+    rng = random.Random(seed)
+    state = GAME.new(seats, seed)
+    log = []
+    while GAME.to_act(state):
+        seat = min(GAME.to_act(state))
+        policy = EXPERT if seat in experts else POLICIES[other]
+        action = policy(GAME, state, seat, rng)
+        assert action in GAME.legal_actions(state, seat), (seat, action)
+        state, _ = GAME.apply(state, seat, action)
+        log.append((seat, action))
+    return state, log
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_expert_chooses_only_legal_actions_in_random_play_outs(seats):
+    for seed in range(2):
+        state, _ = play(seats, seed, {seed % seats, (seed + 2) % seats})
+        assert state.phase == "end" and GAME.result(state) is not None
+
+
+def test_expert_is_deterministic_for_a_given_rng():
+    expert._MEMO.clear()
+    first = play(3, 7, {0, 1, 2})[1]
+    expert._MEMO.clear()
+    assert play(3, 7, {0, 1, 2})[1] == first
+
+
+def _select_state(seats: int, seed: int, round_no: int = 2):
+    """A selection phase of round ``round_no`` (nobody has chosen yet), after random play."""
+    rng = random.Random(seed)
+    state = GAME.new(seats, seed)
+    while not (state.phase == "select" and state.round == round_no and not any(state.chosen)):
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, POLICIES["random"](GAME, state, seat, rng))
+    return state
+
+
+def _decide(state, seat: int):
+    expert._MEMO.clear()  # the decision itself, not a remembered one
+    return EXPERT(GAME, state, seat, random.Random(0))
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_expert_decision_unchanged_when_another_seats_hidden_choice_changes(seats):
+    base = _select_state(seats, seed=5)
+    other = 1
+    decisions = set()
+    for zones in ((2, 7), (0, 11), (5, 6)):
+        state = base
+        for zone in zones:
+            state, _ = GAME.apply(state, other, A.ToggleCard(zone))
+        if seats > 2:
+            state, _ = GAME.apply(state, other, A.CONFIRM)  # confirmed (public), cards face down
+        assert state.phase == "select"
+        decisions.add(_decide(state, 0))
+    assert len(decisions) == 1
+
+
+def test_expert_decision_unchanged_when_the_npc_draw_and_sea_decks_change():
+    base = _select_state(2, seed=9, round_no=3)
+    decisions = set()
+    draws = set()
+    for seed in (1, 2, 3, 4):
+        state = base.copy()
+        state.seed = seed * 7919  # the NPC's coming draw is made from the seed at the reveal
+        rng = random.Random(seed)
+        r = state.round
+        later_shallow, later_deep = list(state.shallow[r:]), list(state.deep[r:])
+        rng.shuffle(later_shallow)
+        rng.shuffle(later_deep)
+        state.shallow = (*state.shallow[:r], *later_shallow)
+        state.deep = (*state.deep[:r], *later_deep)
+        draws.add(rules.npc_draw(state))
+        decisions.add(_decide(state, 0))
+    assert len(draws) > 1, "the hidden draw did change"
+    assert len(decisions) == 1
+
+
+def test_the_search_state_hides_other_selections():
+    base = _select_state(3, seed=4)
+    state, _ = GAME.apply(base, 2, A.ToggleCard(9))
+    state, _ = GAME.apply(state, 0, A.ToggleCard(4))
+    info = expert.information(state, 0, random.Random(1))
+    assert info.chosen == (state.chosen[0], 0, 0)
+    assert info.seed != state.seed
+    assert info.shallow[: state.round] == state.shallow[: state.round]
+    assert info.food == state.food and info.taken == state.taken
