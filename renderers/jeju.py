@@ -4,7 +4,8 @@ Public board (1400x940): the ring of six locations (1 2 3 along the top, 4 5 6
 back along the bottom, so "right" is clockwise), each with its top tile and the
 number of tiles left, its token stack read left to right from bottom to top
 (the top token, which collects, is ringed in gold) and the Harubang statue; the
-face-up point cards with their costs, points and effects; each player's tiles,
+face-up point cards with their costs, points and effects (and how many cards
+Card Refresh removed; the alt text names them); each player's tiles,
 cards and score.
 
 A seat's picture (1400x800): that seat's tiles, its cards and score, and the
@@ -538,6 +539,8 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
         _draw_location(image, draw, loc, moved)
     cards_box = _cards_box()
     deck = f"deck {view.get('deck_size', 0)}"
+    if view.get("removed"):
+        deck += f" · {len(view['removed'])} refreshed away"
     draw.text((cards_box[2] - 16, cards_box[1] + 26), deck, font=font("regular", 24), fill=MUTED, anchor="rm")
     display = view.get("display", [])
     card_h = (cards_box[3] - cards_box[1] - 60) / 5
@@ -571,6 +574,9 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
         harubang = ", Harubang" if loc.get("harubang") else ""
         locs.append(f"{int(loc.get('index', 0)) + 1}: tokens {tokens} (bottom to top), {tile}{harubang}")
     parts.append("Locations " + "; ".join(locs) + ".")
+    removed = view.get("removed") or []
+    if removed:
+        parts.append("Removed by Card Refresh: " + "; ".join(card_words(c) for c in removed) + ".")
     return parts
 
 

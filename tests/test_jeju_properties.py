@@ -66,8 +66,10 @@ def check_invariants(state) -> None:
     if state.phase == FINISHED:
         assert not any(state.stacks) or not state.deck
         assert GAME.to_act(state) == frozenset()
-    elif state.phase == HARUBANG and state.bonus_reason == "card":
-        assert any(state.stacks)  # an Instant Harubang bought with the last deck card still resolves
+    elif state.phase == HARUBANG:
+        # A bonus is never asked once the last tiles are gone; an Instant Harubang bought
+        # with the last deck card still resolves.
+        assert any(state.stacks) and (state.deck or state.bonus_reason == "card")
     else:
         assert any(state.stacks) and state.deck
 
@@ -302,6 +304,7 @@ VIEW_KEYS = set(
         "display",
         "deck_size",
         "discarded",
+        "removed",
         "tiles_on_board",
         "tiles_spent",
         "players",

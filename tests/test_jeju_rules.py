@@ -122,10 +122,10 @@ def test_travel_only_from_stacks_holding_your_token_in_both_directions():
     ]
     assert (
         GAME.action_label(state, 0, Travel(3, "right"))
-        == "Move the 3-token stack at 4 right (drops on 5 to 1)"
+        == "Move the 3-token stack at 4 right (drops on 5, 6, 1)"
     )
     assert (
-        GAME.action_label(state, 0, Travel(0, "left")) == "Move the 2-token stack at 1 left (drops on 6 to 5)"
+        GAME.action_label(state, 0, Travel(0, "left")) == "Move the 2-token stack at 1 left (drops on 6, 5)"
     )
     with pytest.raises(IllegalAction, match="none of your tokens"):
         GAME.apply(state, 0, Travel(2, "right"))
@@ -217,30 +217,30 @@ def test_harubang_bonus_may_move_the_statue_and_take_the_tile_there():
 
 
 def test_a_single_way_to_pay_is_taken_at_once_then_the_display_refills():
-    card = card_with(["orange", "cactus"])
-    state = board(display=(card, 2, 3, 4, 5), deck=(6, 7, 8), hands=(hand(orange=1, cactus=1, pig=1), hand()))
+    card = card_with(["orange", "orange", "fish"])
+    state = board(display=(card, 2, 3, 4, 5), deck=(6, 7, 8), hands=(hand(orange=2, fish=1, pig=1), hand()))
     state = play(state, 0, TakeCard(card))
     assert state.owned[0] == (card,)
-    assert state.hands[0] == hand(pig=1) and state.spent == hand(orange=1, cactus=1)
+    assert state.hands[0] == hand(pig=1) and state.spent == hand(orange=2, fish=1)
     assert state.display == (6, 2, 3, 4, 5) and state.deck == (7, 8)
     # Nothing else is affordable, so the engine ended the turn itself.
     assert state.phase == TURN and state.current == 1
 
 
 def test_haenyeo_tiles_pay_as_jokers_and_each_distinct_payment_is_offered_once():
-    card = card_with(["orange", "cactus"])
+    card = card_with(["orange", "orange", "fish"])
     state = board(display=(card, 2, 3, 4, 5), deck=(6, 7, 8), hands=(hand(orange=2, haenyeo=2), hand()))
     state = play(state, 0, TakeCard(card))
     assert state.phase == PAY
     pays = [a for a in GAME.legal_actions(state, 0) if isinstance(a, Pay)]
-    assert sorted(p.tiles for p in pays) == sorted([hand(orange=1, haenyeo=1), hand(haenyeo=2)])
+    assert sorted(p.tiles for p in pays) == sorted([hand(orange=2, haenyeo=1), hand(orange=1, haenyeo=2)])
     assert Back() in GAME.legal_actions(state, 0)
-    assert GAME.action_label(state, 0, Pay(hand(haenyeo=2))) == "Pay 2 Haenyeo"
-    assert GAME.action_label(state, 0, Pay(hand(orange=1, haenyeo=1))) == "Pay Orange + Haenyeo"
+    assert GAME.action_label(state, 0, Pay(hand(orange=1, haenyeo=2))) == "Pay Orange + 2 Haenyeo"
+    assert GAME.action_label(state, 0, Pay(hand(orange=2, haenyeo=1))) == "Pay 2 Orange + Haenyeo"
     back = play(state, 0, Back())
     assert back.phase == TURN and back.hands == state.hands and back.owned[0] == ()
-    state = play(state, 0, Pay(hand(haenyeo=2)))
-    assert state.hands[0] == hand(orange=2) and state.owned[0] == (card,)
+    state = play(state, 0, Pay(hand(orange=1, haenyeo=2)))
+    assert state.hands[0] == hand(orange=1) and state.owned[0] == (card,)
 
 
 def test_question_mark_spaces_take_any_tile():
@@ -253,12 +253,12 @@ def test_question_mark_spaces_take_any_tile():
 
 
 def test_several_cards_in_one_turn_then_end_turn():
-    first = card_with(["orange", "cactus"])
-    second = card_with(["mountain", "fish", "?"])
+    first = card_with(["orange", "orange", "fish"])
+    second = card_with(["mountain", "pony", "?"])
     state = board(
         display=(first, second, 3, 4, 5),
         deck=(19, 7, 8),
-        hands=(hand(orange=1, cactus=1, mountain=1, fish=1, pig=2), hand()),
+        hands=(hand(orange=2, fish=1, mountain=1, pony=1, pig=1), hand()),
     )
     state = play(state, 0, TakeCard(first))
     assert state.phase == BUYING and GAME.to_act(state) == {0}
@@ -296,28 +296,34 @@ def test_card_effect_card_refresh_discards_the_display_and_deals_five():
 
 
 def test_card_effect_everlasting_tile_is_never_given_up_again():
-    everlasting = card_with(["orange", "cactus", "?"], "everlasting")
+    everlasting = card_with(["orange", "orange", "cactus", "?"], "everlasting")
     assert CARDS[everlasting].everlasting == O
-    target = card_with(["orange", "fish", "pony"])
+    target = card_with(["mountain", "mountain", "fish", "pig"])
+    plain = card_with(["orange", "cactus", "mountain", "?"])
     state = board(
-        display=(target, 2, 3, 4, 5),
+        display=(plain, 2, 3, 4, 5),
         deck=(6, 7, 8),
         owned=((everlasting,), ()),
-        hands=(hand(fish=1, pony=1), hand()),
+        hands=(hand(cactus=1, mountain=1, pig=1), hand()),
     )
-    assert TakeCard(target) in GAME.legal_actions(state, 0)
-    state = play(state, 0, TakeCard(target))
-    assert state.hands[0] == hand() and state.spent == hand(fish=1, pony=1)
-    assert state.owned[0] == (everlasting, target)
-    # Holding an orange does not make a second, orange-paying way to pay.
-    assert rules.payments(target, hand(orange=1, fish=1, pony=1), rules.waivers((everlasting,))) == (
-        hand(fish=1, pony=1),
+    assert TakeCard(plain) in GAME.legal_actions(state, 0)
+    state = play(state, 0, TakeCard(plain))
+    assert state.hands[0] == hand() and state.spent == hand(cactus=1, mountain=1, pig=1)
+    assert state.owned[0] == (everlasting, plain)
+    # Holding an orange does not make a second, orange-paying way to pay a card without "?".
+    orange_card = card_with(["orange", "orange", "cactus", "pony"])
+    waive = rules.waivers((everlasting,))
+    assert rules.payments(orange_card, hand(orange=2, cactus=1, pony=1), waive) == (
+        hand(orange=1, cactus=1, pony=1),
+    )
+    assert rules.payments(target, hand(mountain=2, fish=1, pig=1), waive) == (
+        hand(mountain=2, fish=1, pig=1),
     )
 
 
 def test_taking_a_card_not_face_up_or_unaffordable_is_refused():
-    card = card_with(["orange", "cactus"])
-    state = board(display=(card, 2, 3, 4, 5), deck=(6,), hands=(hand(orange=1), hand()))
+    card = card_with(["orange", "orange", "fish"])
+    state = board(display=(card, 2, 3, 4, 5), deck=(6,), hands=(hand(orange=1, fish=1), hand()))
     with pytest.raises(IllegalAction, match="tiles"):
         GAME.apply(state, 0, TakeCard(card))
     with pytest.raises(IllegalAction, match="not face up"):
@@ -350,8 +356,8 @@ def test_game_goes_on_while_any_stack_has_tiles():
 
 
 def test_game_ends_when_the_point_card_deck_is_emptied():
-    card = card_with(["orange", "cactus"])
-    state = board(display=(card, 2, 3, 4, 5), deck=(6,), hands=(hand(orange=1, cactus=1), hand()))
+    card = card_with(["orange", "orange", "fish"])
+    state = board(display=(card, 2, 3, 4, 5), deck=(6,), hands=(hand(orange=2, fish=1), hand()))
     state = play(state, 0, TakeCard(card))
     assert state.display == (6, 2, 3, 4, 5) and state.deck == ()
     assert state.phase == FINISHED and state.end_reason == "deck"
@@ -374,22 +380,22 @@ def test_score_is_card_points_plus_one_per_two_leftover_tiles_without_haenyeo():
 
 
 def test_tie_on_points_goes_to_the_most_point_cards():
-    # Seat 0: one 6-point card. Seat 1: two 3-point cards. Same points, seat 1 has more cards.
-    six = card_with(["orange", "cactus", "mountain", "fish"])
-    three_a = card_with(["orange", "mountain", "?"])
-    three_b = card_with(["cactus", "pony", "?"])
-    state = board(
-        phase=FINISHED, end_reason="tiles", owned=((six,), (three_a, three_b)), hands=(hand(), hand())
-    )
+    # Seat 0: one 4-point card. Seat 1: two 2-point cards. Same points, seat 1 has more cards.
+    four = card_with(["orange", "cactus", "mountain", "?"])
+    two_a = card_with(["orange", "orange", "cactus", "?"], "everlasting")
+    two_b = card_with(["pony", "pony", "pig", "?"], "everlasting")
+    state = board(phase=FINISHED, end_reason="tiles", owned=((four,), (two_a, two_b)), hands=(hand(), hand()))
     result = GAME.result(state)
-    assert result.scores == (6, 6)
+    assert result.scores == (4, 4)
     assert result.ranking == (2, 1) and result.winners == {1}
 
 
 def test_tie_on_points_and_cards_is_shared():
     same = board(phase=FINISHED, end_reason="tiles", owned=((7,), (8,)), hands=(hand(), hand()))
+    assert CARDS[7].points == CARDS[8].points
     shared = GAME.result(same)
-    assert shared.scores == (4, 4) and shared.ranking == (1, 1) and shared.winners == {0, 1}
+    points = CARDS[7].points
+    assert shared.scores == (points, points) and shared.ranking == (1, 1) and shared.winners == {0, 1}
 
 
 def test_result_is_none_while_playing():
@@ -424,10 +430,137 @@ def test_long_payment_lists_are_split_into_menus_of_at_most_25():
     from engine.jeju.game import payment_groups
 
     rich = hand(orange=2, cactus=2, mountain=2, fish=2, pony=2, haenyeo=3)
-    options = rules.payments(card_with(["orange", "cactus", "mountain", "fish", "pony"]), rich, (0,) * 7)
-    assert len(options) == 1 + 5 + 10 + 10  # no, one, two or three of the five spaces paid by Haenyeo
+    options = rules.payments(card_with(["orange", "cactus", "mountain", "fish", "?"]), rich, (0,) * 7)
+    assert len(options) > 25
     groups = payment_groups(options)
     sizes = Counter(groups.values())
     assert set(groups) == set(options)
     assert max(sizes.values()) <= 25 and 1 < len(sizes) <= 4
     assert all(name.startswith("Pay using") for name in sizes)
+
+
+# --- Issue #16: rules fidelity, one test per point ---------------------------------------
+
+
+def test_point_1_the_game_ends_as_soon_as_the_last_tiles_are_taken():
+    """ "As soon as the stack of Jeju tiles is depleted, or when the Point card deck is
+    exhausted, the game is over." No Harubang bonus is asked among empty locations."""
+    state = board(
+        tokens=((N, 0), (N,), (N,), (N,), (N,), (N,)),
+        stacks=((), (), (O,), (), (), ()),
+        harubang=2,  # seat 0 takes the last tile right at the Harubang's location
+    )
+    state, events = GAME.apply(state, 0, Travel(0, "right"))
+    assert state.phase == FINISHED and state.end_reason == "tiles"
+    assert state.bonus_seat == -1 and GAME.to_act(state) == frozenset()
+    assert [e["type"] for e in events] == ["travel", "collect", "game_over"]
+    # With a tile left elsewhere the bonus is still owed, and may take that last tile.
+    state = board(
+        tokens=((N, 0), (N,), (N,), (N,), (N,), (N,)), stacks=((), (), (O,), (), (), (C,)), harubang=2
+    )
+    state = play(state, 0, Travel(0, "right"))
+    assert state.phase == HARUBANG and GAME.to_act(state) == {0}
+    state = play(state, 0, MoveHarubang(5))
+    assert state.phase == FINISHED and state.hands[0] == hand(orange=1, cactus=1)
+
+
+def test_point_2_a_card_refresh_names_the_cards_it_removed():
+    """ "Card Refresh: as soon as this card is picked up, the rest of the Point cards are
+    discarded from the game, and 5 new cards are put in their place." They were face up."""
+    from engine.jeju.components import card_text
+
+    card = card_with(["cactus", "fish", "?"], "refresh")
+    state = board(
+        display=(2, card, 3, 4, 5), deck=(6, 7, 8, 9, 10, 11), hands=(hand(cactus=1, fish=1, pig=1), hand())
+    )
+    state, events = GAME.apply(state, 0, TakeCard(card))
+    refresh = next(e for e in events if e["type"] == "refresh")
+    assert refresh["removed"] == [2, 3, 4, 5] and refresh["dealt"] == [6, 7, 8, 9, 10]
+    for removed in (2, 3, 4, 5):
+        assert card_text(CARDS[removed]) in refresh["text"]
+    view = GAME.view(state, None)
+    assert [c["id"] for c in view["removed"]] == [2, 3, 4, 5] and view["discarded"] == 4
+    assert view["removed"][0] == CARDS[2].to_dict()
+
+
+def test_point_3_the_travel_label_says_where_a_long_stack_goes():
+    """ "Starting with the next space in the chosen direction, drop the bottom-most piece of
+    your stack on top of the stack in that space. Continue to the next stack and on, dropping
+    pieces until none are left." A stack of six or more comes back round past its own space."""
+    state = board(tokens=((N, 0, N, 1, N, 0, 1), (N,), (N,), (N,), (N,), ()))
+    assert (
+        GAME.action_label(state, 0, Travel(0, "right"))
+        == "Move the 7-token stack at 1 right (drops on 2, 3, 4, 5, 6, 1, 2)"
+    )
+    assert (
+        GAME.action_label(state, 0, Travel(0, "left"))
+        == "Move the 7-token stack at 1 left (drops on 6, 5, 4, 3, 2, 1, 6)"
+    )
+    # The tallest possible stack (all 14 tokens) still fits in a Discord label of 80 characters.
+    tall = board(tokens=((N, 0, 1, 2, 3, N, N, N, 0, 1, 2, 3, N, N), (), (), (), (), ()), seats=4)
+    label = GAME.action_label(tall, 0, Travel(0, "right"))
+    assert label == "Move the 14-token stack at 1 right (drops on 2,3,4,5,6,1,2,3,4,5,6,1,2,3)"
+    assert len(label) <= 80
+
+
+def test_point_4_a_card_may_ask_for_two_tiles_of_one_type():
+    """ "Each Point card shows the type and number of tiles needed for the card"; Everlasting:
+    "the player who owns this card can purchase Point cards without having to give up one of
+    this particular tile" - one of the two."""
+    double = card_with(["orange", "orange", "fish"])
+    assert CARDS[double].need[O] == 2 and CARDS[double].to_dict()["text"] == "3 pts for 2 Orange + Fish"
+    nothing = (0,) * 7
+    assert not rules.can_afford(double, hand(orange=1, fish=1), nothing)
+    assert rules.can_afford(double, hand(orange=1, fish=1, haenyeo=1), nothing)
+    assert rules.payments(double, hand(orange=2, fish=1), nothing) == (hand(orange=2, fish=1),)
+    lasting = card_with(["orange", "orange", "cactus", "?"], "everlasting")
+    waive = rules.waivers((lasting,))
+    assert rules.can_afford(double, hand(orange=1, fish=1), waive)
+    assert rules.payments(double, hand(orange=2, fish=1), waive) == (hand(orange=1, fish=1),)
+    assert not rules.can_afford(double, hand(fish=1), waive)  # one orange is still given up
+
+
+def test_point_5_no_card_is_free_and_everlasting_first_does_not_dominate():
+    """ "Everlasting tile: for the rest of the game, the player who owns this card can purchase
+    Point cards without having to give up one of this particular tile." Every card still costs
+    a tile to a seat holding every Everlasting card; buying them first is no sure win."""
+    import random
+
+    from bench.jeju_plans import PLANS, plan_policy
+    from engine.bots import play_out, policy
+
+    everlasting = rules.waivers(tuple(c.id for c in CARDS.values() if c.effect == "everlasting"))
+    assert all(sum(rules._need(c, everlasting)) + CARDS[c].wild >= 1 for c in CARDS)
+    plan, greedy = plan_policy(PLANS["everlasting-first"]), policy("jeju", "greedy")
+    wins = 0
+    for seed in range(40):
+        seat = seed % 2
+        final = play_out(
+            GAME, GAME.new(2, seed), lambda s, me=seat: plan if s == me else greedy, random.Random(seed)
+        )
+        wins += seat in GAME.result(final).winners
+    assert wins < 30  # before re-pricing it won about three games in four
+
+
+def test_point_6_the_tiles_under_each_stacks_top_are_hidden_and_texts_say_an_orange():
+    """The rulebook shows only "the top Jeju tile next to" each stack: the tiles below it are
+    as hidden as the deck order. Event texts use "an" before Orange."""
+    state = board(
+        tokens=((N, 0), (N,), (N,), (N,), (N,), (N,)),
+        stacks=((C,), (M,), (F, C, O), (P,), (G,), (C,)),
+        harubang=4,
+    )
+    shuffled = state._replace(
+        stacks=((C,), (M,), (C, F, O), (P,), (G,), (C,)), deck=tuple(reversed(state.deck))
+    )
+    assert GAME.view(state, None) == GAME.view(shuffled, None)
+    assert GAME.view(state, 0) == GAME.view(shuffled, 0)
+    _, events = GAME.apply(state, 0, Travel(0, "right"))
+    assert "Seat 1 takes an Orange tile at location 3." in [e["text"] for e in events]
+    assert rules.a_tile(C) == "a Cactus tile" and rules.a_tile(O) == "an Orange tile"
+    everlasting = card_with(["orange", "orange", "cactus", "?"], "everlasting")
+    bought = board(
+        display=(everlasting, 2, 3, 4, 5), deck=(6, 7), hands=(hand(orange=2, cactus=1, pig=1), hand())
+    )
+    _, events = GAME.apply(bought, 0, TakeCard(everlasting))
+    assert any("need not give up an Orange tile" in e["text"] for e in events)

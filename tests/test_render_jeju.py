@@ -98,3 +98,11 @@ def test_a_spectators_view_gets_the_board() -> None:
     state = random_states("jeju", 2, seed=4, moments=1)[0]
     spectator = renderers.render("jeju", GAME.view(state, 5))
     assert spectator.png == renderers.render("jeju", GAME.view(state, None)).png
+
+
+def test_cards_removed_by_a_card_refresh_are_named_on_the_board() -> None:
+    """Point 2 of issue #16: "the rest of the Point cards are discarded from the game" (they were face up)."""
+    state = random_states("jeju", 2, seed=4, moments=1)[0]
+    view = GAME.view(state._replace(discard=(1, 2)), None)
+    board = renderers.render("jeju", view)
+    assert "Removed by Card Refresh: " + view["removed"][0]["text"] in board.alt

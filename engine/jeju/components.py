@@ -28,10 +28,12 @@ class TileType:
 
 @dataclass(frozen=True)
 class Card:
-    """One point card: its cost (specific tile types and ``?`` spaces), points and effect.
+    """One point card: "the type and number of tiles needed for the card, a point value, and
+    (on some cards) a special effect".
 
-    ``need`` counts the specific tiles per tile index; ``wild`` is the number of
-    ``?`` spaces. ``everlasting`` is the tile index an Everlasting card names, else -1.
+    ``need`` counts the specific tiles per tile index (a card may ask for two or more
+    of one type); ``wild`` is the number of ``?`` spaces ("any tile can be used").
+    ``everlasting`` is the tile index an Everlasting card names, else -1.
     """
 
     id: int
@@ -130,8 +132,11 @@ def _load_cards(raw: Any, tiles: tuple[TileType, ...], board: dict[str, int]) ->
                 need[index[space]] += 1
             else:
                 raise _fail(f"card {card_id} cost names unknown or joker tile {space!r}")
-        if max(need) > 1:
-            raise _fail(f"card {card_id} names a tile type twice (the Everlasting rule assumes not)")
+        for tile, count in enumerate(need):
+            if count > tiles[tile].count:
+                raise _fail(
+                    f"card {card_id} needs {count} {tiles[tile].key} tiles but only {tiles[tile].count} exist"
+                )
         points = _int(entry.get("points"), f"card {card_id} points")
         effect = entry.get("effect")
         if effect is not None and effect not in EFFECTS:
@@ -146,6 +151,12 @@ def _load_cards(raw: Any, tiles: tuple[TileType, ...], board: dict[str, int]) ->
             raise _fail(f"card {card_id} names an everlasting tile but has effect {effect!r}")
         types = tuple(t for t, n in enumerate(need) if n)
         cards[card_id] = Card(card_id, tuple(cost), tuple(need), wild, points, effect, everlasting, types)
+    lasting = {c.everlasting for c in cards.values() if c.everlasting >= 0}
+    for card in cards.values():
+        # Everlasting: "without having to give up one of this particular tile" - one per type.
+        paid = card.wild + sum(n - (t in lasting) for t, n in enumerate(card.need) if n)
+        if paid < 1:
+            raise _fail(f"card {card.id} would cost nothing to a seat holding the Everlasting cards")
     if len(cards) != board["point_cards"]:
         raise _fail(f"cards.json holds {len(cards)} cards, not {board['point_cards']}")
     if len(cards) <= board["display_size"]:
@@ -154,8 +165,14 @@ def _load_cards(raw: Any, tiles: tuple[TileType, ...], board: dict[str, int]) ->
 
 
 def card_text(card: Card) -> str:
-    """The card in words: points, cost and effect."""
-    names = [("any" if space == "?" else space.capitalize()) for space in card.cost]
+    """The card in words: points, cost and effect, e.g. "4 pts for 2 Orange + Fish"."""
+    counts: dict[str, int] = {}
+    for space in card.cost:
+        counts[space] = counts.get(space, 0) + 1
+    names = []
+    for space, n in counts.items():
+        word = "any" if space == "?" else space.capitalize()
+        names.append(word if n == 1 else f"{n} {word}")
     text = f"{card.points} pt{'s' if card.points != 1 else ''} for {' + '.join(names)}"
     if card.effect == "harubang":
         text += ", Instant Harubang"

@@ -20,30 +20,36 @@ def payment_groups(options: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...]
     """Menu names for payments: one "Pay for the card" menu, or menus by Haenyeo used.
 
     A select holds 25 options, so a longer list (fewest jokers first) is cut into
-    runs of at most 25, each named for the numbers of Haenyeo jokers it uses.
+    runs of 25, each named for the numbers of Haenyeo jokers it uses; four menus
+    hold 100 payments, more than any card offers (checked in tests/test_jeju_data.py).
     """
     if len(options) <= SELECT_LIMIT:
         return dict.fromkeys(options, "Pay for the card")
-    chunks: list[list[tuple[int, ...]]] = []
-    by_jokers: dict[int, list[tuple[int, ...]]] = {}
-    for option in options:
-        by_jokers.setdefault(option[JOKER], []).append(option)
-    for _, same in sorted(by_jokers.items()):
-        while same:
-            piece, same = same[:SELECT_LIMIT], same[SELECT_LIMIT:]
-            if chunks and len(chunks[-1]) + len(piece) <= SELECT_LIMIT:
-                chunks[-1].extend(piece)
-            else:
-                chunks.append(list(piece))
+    chunks = [options[i : i + SELECT_LIMIT] for i in range(0, len(options), SELECT_LIMIT)]
+    spans = [(chunk[0][JOKER], chunk[-1][JOKER]) for chunk in chunks]
     names: dict[tuple[int, ...], str] = {}
-    for number, chunk in enumerate(chunks, 1):
-        low, high = chunk[0][JOKER], chunk[-1][JOKER]
+    for number, (chunk, (low, high)) in enumerate(zip(chunks, spans, strict=True), 1):
         used = f"{low}" if low == high else f"{low}-{high}"
         name = f"Pay using {used} Haenyeo"
-        if sum(1 for c in chunks if (c[0][JOKER], c[-1][JOKER]) == (low, high)) > 1:
-            name += f" ({number})"
+        if spans.count((low, high)) > 1:
+            name += f" ({spans[:number].count((low, high))})"
         names.update(dict.fromkeys(chunk, name))
     return names
+
+
+def travel_label(state: JejuState, action: st.Travel) -> str:
+    """A Travel in words, every drop listed: "drop the bottom-most piece ... until none are left".
+
+    A stack of six or more comes back round past its own space, so the list says
+    where each token lands, e.g. "Move the 7-token stack at 1 right (drops on 2, 3,
+    4, 5, 6, 1, 2)"; the longest stacks drop the spaces to stay within 80 characters.
+    """
+    count = len(state.tokens[action.spot])
+    step = st.DIRECTIONS[action.direction]
+    drops = [str((action.spot + step * n) % LOCATIONS + 1) for n in range(1, count + 1)]
+    head = f"Move the {count}-token stack at {action.spot + 1} {action.direction} (drops on "
+    text = head + ", ".join(drops) + ")"
+    return text if len(text) <= 80 else head + ",".join(drops) + ")"
 
 
 class JejuGame(Game):
@@ -126,12 +132,7 @@ class JejuGame(Game):
     def action_label(self, state: JejuState, seat: int, action: object) -> str:
         kind = type(action)
         if kind is st.Travel:
-            count = len(state.tokens[action.spot])
-            step = st.DIRECTIONS[action.direction]
-            first = (action.spot + step) % LOCATIONS + 1
-            last = (action.spot + step * count) % LOCATIONS + 1
-            drops = f"drops on {first}" if count == 1 else f"drops on {first} to {last}"
-            text = f"Move the {count}-token stack at {action.spot + 1} {action.direction} ({drops})"
+            text = travel_label(state, action)
         elif kind is st.MoveHarubang:
             verb = "Keep the Harubang at" if action.spot == state.harubang else "Move the Harubang to"
             stack = state.stacks[action.spot]

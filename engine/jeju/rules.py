@@ -57,6 +57,12 @@ def loc(spot: int) -> str:
     return f"location {spot + 1}"
 
 
+def a_tile(tile: int) -> str:
+    """A tile named with its article, as event texts use it: "an Orange tile", "a Fish tile"."""
+    label = TILE_LABELS[tile]
+    return f"{'an' if label[0] in 'AEIOU' else 'a'} {label} tile"
+
+
 def event(kind: str, text: str, actor: int | None = None, **extra: object) -> Event:
     """A public event; ``actor`` is the seat it concerns (not a secrecy marker)."""
     data: Event = {"type": kind, "text": text}
@@ -151,7 +157,7 @@ def collect(state: JejuState, events: list[Event]) -> tuple[JejuState, int]:
         events.append(
             event(
                 "collect",
-                f"{who(owner)} takes a {TILE_LABELS[tile]} tile at {loc(spot)}.",
+                f"{who(owner)} takes {a_tile(tile)} at {loc(spot)}.",
                 owner,
                 spot=spot,
                 tile=tile,
@@ -180,7 +186,9 @@ def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[
     )
     state = state._replace(tokens=tokens, last_travel=(seat, spot, step, count))
     state, bonus = collect(state, events)
-    if bonus >= 0:
+    # "As soon as the stack of Jeju tiles is depleted ... the game is over": when the
+    # collecting took the last tiles there is no bonus to choose (end_turn ends the game).
+    if bonus >= 0 and any(state.stacks):
         return state._replace(phase=HARUBANG, bonus_seat=bonus, bonus_reason="collect")
     return end_turn(state, events)
 
@@ -194,7 +202,7 @@ def harubang_bonus(state: JejuState, seat: int, spot: int, events: list[Event]) 
         tile = stack[-1]
         stacks = _set(stacks, spot, stack[:-1])
         hands = _set(hands, seat, _add(hands[seat], tile))
-        text = f"{who(seat)} {moved} {loc(spot)} and takes a {TILE_LABELS[tile]} tile."
+        text = f"{who(seat)} {moved} {loc(spot)} and takes {a_tile(tile)}."
     else:
         tile = -1
         text = f"{who(seat)} {moved} {loc(spot)}; no tiles are left there."
@@ -231,11 +239,12 @@ def can_afford(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> b
     card = CARDS[card_id]
     count = card.wild
     short = 0
-    for tile in card.types:  # a card names each tile type at most once (checked at load)
-        if not waive[tile]:
-            count += 1
-            if not hand[tile]:
-                short += 1
+    for tile in card.types:
+        needed = card.need[tile] - waive[tile]
+        if needed > 0:
+            count += needed
+            if hand[tile] < needed:
+                short += needed - hand[tile]
     return short <= hand[JOKER] and sum(hand) >= count
 
 
@@ -307,6 +316,14 @@ def take_card(state: JejuState, seat: int, card_id: int, events: list[Event]) ->
     return state._replace(phase=PAY, pending_card=card_id)
 
 
+def _cards_words(card_ids: tuple[int, ...]) -> str:
+    """Cards named in full for an event: "the cards 3 pts for ...; 4 pts for ..."."""
+    if not card_ids:
+        return "no other cards"
+    names = "; ".join(card_text(CARDS[c]) for c in card_ids)
+    return f"the card {names}" if len(card_ids) == 1 else f"the cards {names}"
+
+
 def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], events: list[Event]) -> JejuState:
     """Discard the tiles, take the card, refill the display (or Card Refresh it), then its effect."""
     card = CARDS[card_id]
@@ -330,7 +347,13 @@ def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], event
         discard = discard + rest
         deck = deck[DISPLAY_SIZE:]
         events.append(
-            event("refresh", f"Card Refresh: {len(rest)} cards leave the game and {len(display)} are dealt.")
+            event(
+                "refresh",
+                f"Card Refresh: {_cards_words(rest)} leave the game; {len(display)} new cards are dealt.",
+                seat,
+                removed=list(rest),
+                dealt=list(display),
+            )
         )
     elif deck:
         display = _set(state.display, slot, deck[0])
@@ -341,7 +364,7 @@ def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], event
         events.append(
             event(
                 "everlasting",
-                f"{who(seat)} need not give up a {TILE_LABELS[card.everlasting]} tile for cards from now on.",
+                f"{who(seat)} need not give up {a_tile(card.everlasting)} for cards from now on.",
                 seat,
             )
         )

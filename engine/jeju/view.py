@@ -1,8 +1,11 @@
 """What a seat (or the table) sees of a Jeju Island game.
 
-Jeju Island has no hidden information except the order of the point card deck,
-so the public view shows the whole board; a seat's view adds only what that seat
-may do now (its payment options and the cards it can afford).
+Jeju Island hides two things from everybody: the order of the point card deck,
+and the tiles under the top of each location's stack (only the top tile and the
+number of tiles left show). Every move is public, so the public view shows
+everything else (hands, cards taken, the cards Card Refresh removed); a seat's
+view adds only what that seat may do now (its payment options and the cards it
+can afford).
 
 Exact shape (every key is always present unless marked "only"):
 
@@ -29,6 +32,7 @@ Exact shape (every key is always present unless marked "only"):
   "display": [card, ...],           # face-up point cards (5, fewer only at the very end)
   "deck_size": int,                 # cards left in the face-down deck
   "discarded": int,                 # cards removed by Card Refresh
+  "removed": [card, ...],           # those cards, in the order they left the game (they were face up)
   "tiles_on_board": int,            # tiles still in the six stacks
   "tiles_spent": {key: int},        # tiles paid for cards so far, per type
   "players": [
@@ -137,6 +141,7 @@ def view(state: JejuState, seat: int | None) -> dict:
         "display": [_card(c) for c in state.display],
         "deck_size": len(state.deck),
         "discarded": len(state.discard),
+        "removed": [_card(c) for c in state.discard],
         "tiles_on_board": sum(len(s) for s in state.stacks),
         "tiles_spent": tile_dict(state.spent),
         "players": players,
