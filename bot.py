@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import signal
+import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ import discord
 from discord.ext import commands
 
 import engine
+from cogs.common import Mentions
 from hosting import logs, ops
 from hosting.errors import SchemaTooNew
 from hosting.service import TableService
@@ -66,6 +68,15 @@ class Config:
     def sharded(self) -> bool:
         """True when the bot runs as an `AutoShardedBot` (``SHARD_COUNT`` is set)."""
         return self.shard_count is not None
+
+    @property
+    def syncs_commands(self) -> bool:
+        """True for the one process that syncs slash commands at start: the one running shard 0.
+
+        The commands belong to the application, not to a shard, so one process
+        sending them is enough; every other process leaves them alone.
+        """
+        return self.shard_ids is None or 0 in self.shard_ids
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -173,21 +184,39 @@ def load_config(
     )
 
 
+def gateway_intents() -> discord.Intents:
+    """The gateway events the bot subscribes to: ``guilds`` alone (docs/HOSTING.md, "Intents").
+
+    Everything players do arrives as interactions (slash commands, buttons,
+    selects), which need no intent. ``guilds`` keeps the cache of servers,
+    channels and threads the bot posts in (``get_channel``, ``get_guild``) and
+    brings their create, update and delete events (threads and channels
+    removed, the bot removed from a server). No privileged intent: no member
+    list, no presences, no message content.
+    """
+    return discord.Intents(guilds=True)
+
+
 class GameBot(commands.Bot):
     """The game host: the database and the table service are its dependencies."""
 
     def __init__(self, config: Config, **options: Any) -> None:
-        intents = discord.Intents.default()  # no privileged intents: everything is slash commands
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=intents,
-            allowed_mentions=discord.AllowedMentions.none(),
+            intents=gateway_intents(),
+            allowed_mentions=Mentions.none(),  # ids as strings, as Discord documents (cogs.common)
             help_command=None,
             **options,
         )
         self.config = config
         self.store: AnyStore | None = None
         self.tables: TableService | None = None
+        #: Whether the gateway is connected, for the health check (`ops.is_connected`).
+        self.gateway = ops.GatewayWatch().attach(self)
+        #: Send the slash commands at start even when they look unchanged (``python bot.py sync``).
+        self.force_sync = False
+        #: What the last `sync_commands` sent: (number of commands, where), or None.
+        self.synced: tuple[int, str] | None = None
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and sync the slash commands."""
@@ -196,12 +225,39 @@ class GameBot(commands.Bot):
         self.tables = TableService(self.store, clock=discord_clock)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        if self.config.dev_guild_id:
-            guild = discord.Object(self.config.dev_guild_id)
+        await self.sync_commands(force=self.force_sync)
+
+    async def sync_commands(self, *, force: bool = False) -> bool:
+        """Send the slash commands to Discord if they changed since the last sync (or ``force``).
+
+        The tree's JSON is hashed (`ops.tree_digest`) and compared with the hash
+        recorded after the last sync, in a file beside the database
+        (`ops.SyncRecord`), so an ordinary restart sends nothing and spends none
+        of Discord's daily command-update limit. Only the process running shard 0
+        syncs at start (`Config.syncs_commands`). With ``DEV_GUILD_ID`` the
+        commands go to that one server. Returns True when they were sent.
+        """
+        guild = discord.Object(self.config.dev_guild_id) if self.config.dev_guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        where = "globally" if guild is None else f"to server {guild.id} (DEV_GUILD_ID)"
+        if not force and not self.config.syncs_commands:
+            log.info("slash commands: left to the process that runs shard 0")
+            return False
+        record = ops.SyncRecord(ops.sync_record_path(self.config.database))
+        key = ops.sync_key(self.application_id, None if guild is None else guild.id)
+        digest = ops.tree_digest(self.tree, guild)
+        if not force and record.get(key) == digest:
+            log.info("slash commands unchanged since the last sync %s; not sent again", where)
+            return False
+        synced = await self.tree.sync(guild=guild)
+        self.synced = (len(synced), where)
+        log.info("synced %d slash commands %s", len(synced), where)
+        try:
+            record.put(key, digest)
+        except OSError as error:
+            log.warning("could not record the sync in %s (%s); next start syncs again", record.path, error)
+        return True
 
     async def close(self) -> None:
         """Stop, then close the database."""
@@ -265,6 +321,39 @@ async def run(config: Config) -> None:
         await bot.start(config.token)
 
 
+def database_problem(config: Config) -> str | None:
+    """Why the configured SQLite file cannot work (made and opened for real), or None.
+
+    Run before logging in to Discord, so a wrong ``DATABASE_PATH`` is said plainly
+    at once. PostgreSQL (``DATABASE_URL``) is checked when the store connects.
+    """
+    return None if config.database_url else ops.database_path_problem(config.database, create=True)
+
+
+async def sync_now(config: Config) -> str:
+    """Log in over HTTP (no gateway), send the slash commands whatever was synced before, say what.
+
+    Raises `ops.OpsError` with a message for the admin when it cannot.
+    """
+    problem = database_problem(config)
+    if problem:
+        raise ops.OpsError(problem)
+    bot = create_bot(config)
+    bot.force_sync = True
+    try:
+        async with bot:
+            await bot.login(config.token)  # runs setup_hook, which syncs
+    except discord.LoginFailure as error:
+        raise ops.OpsError(MISSING_TOKEN_HELP.format(detail=" (Discord refused DISCORD_TOKEN)")) from error
+    except discord.HTTPException as error:
+        raise ops.OpsError(f"Discord refused the commands: {error}") from error
+    except (SchemaTooNew, DatabaseUnavailable) as error:
+        raise ops.OpsError(str(error)) from error
+    count, where = bot.synced or (0, "nowhere")
+    later = "" if config.dev_guild_id else "; Discord may take a while to show them everywhere"
+    return f"Synced {count} slash commands {where}{later}."
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
     args = sys.argv[1:] if argv is None else list(argv)
@@ -273,13 +362,17 @@ def main(argv: list[str] | None = None) -> int:
 
         return offline.main([arg for arg in args if arg != "--offline"])
     if args and args[0] in ops.COMMANDS:
-        return ops.main(args, load_config, ConfigError)
+        return ops.main(args, load_config, ConfigError, sync=lambda config: asyncio.run(sync_now(config)))
     try:
         config = load_config()
     except ConfigError as error:
         print(error, file=sys.stderr)
         return 2
     logs.setup(config.log_level, config.log_format)
+    problem = database_problem(config)
+    if problem:  # before logging in: a wrong DATABASE_PATH is said at once, without a traceback
+        print(problem, file=sys.stderr)
+        return 2
     try:
         asyncio.run(run(config))
     except discord.LoginFailure:
@@ -287,6 +380,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except (SchemaTooNew, DatabaseUnavailable) as error:
         print(error, file=sys.stderr)
+        return 2
+    except sqlite3.Error as error:  # the file changed under us between the check above and opening it
+        print(f"DATABASE_PATH is {config.database}, but SQLite cannot use it: {error}", file=sys.stderr)
         return 2
     return 0
 

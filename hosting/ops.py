@@ -2,6 +2,7 @@
 
 - ``invite-url``: the OAuth2 URL that adds the bot with exactly the permissions it needs.
 - ``check``: configuration, database and data files, without connecting to Discord.
+- ``sync``: send the slash commands to Discord now, even when they look unchanged.
 - ``backup PATH``: a consistent copy of the database, safe while the bot runs.
 - ``health``: exit 0 while the running bot's heartbeat file is fresh (the container health check).
 - ``copy-to-postgres``: every table of the SQLite file into an empty PostgreSQL database.
@@ -17,17 +18,24 @@ import asyncio
 import base64
 import binascii
 import contextlib
+import hashlib
+import json
+import logging
+import math
 import os
 import sqlite3
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
 import discord
 
-COMMANDS = ("invite-url", "check", "backup", "health", "copy-to-postgres")
+log = logging.getLogger(__name__)
+
+COMMANDS = ("invite-url", "check", "sync", "backup", "health", "copy-to-postgres")
 
 #: The bot's permissions, one per row of the README's table.
 PERMISSIONS = discord.Permissions(
@@ -50,6 +58,8 @@ usage: python bot.py [command]
   (no command)   run the bot
   invite-url     print the URL that adds the bot to a server
   check          check configuration, database and data files (no network)
+  sync           send the slash commands to Discord now (the bot does it at start
+                 only when they changed)
   backup PATH    copy the database to PATH, safely while the bot runs
   health         exit 0 while the running bot is connected (container health check)
   copy-to-postgres  copy the SQLite tables (DATABASE_PATH) into the empty PostgreSQL
@@ -91,15 +101,82 @@ def invite_url(application_id: int) -> str:
 # ---------------------------------------------------------------------- check
 
 
+def _nearest_existing(path: Path) -> Path:
+    """The closest of ``path``'s folders that exists (``.`` at worst)."""
+    return next((p for p in (path.parent, *path.parent.parents) if p.exists()), Path("."))
+
+
+def database_path_problem(path: Path, *, create: bool = False) -> str | None:
+    """Why the SQLite file at ``path`` (``DATABASE_PATH``) cannot work, or None when it can.
+
+    Everything is tried for real, as the user the bot runs as (so a read-only
+    volume fails even where the permission bits look fine): the path must not
+    be a folder or lie under a file, its folder must take new files (SQLite keeps
+    ``-wal`` and ``-shm`` files beside the database) and an existing file must be
+    writable. Without ``create`` (``check``) nothing is left behind. With
+    ``create`` (at start, before logging in to Discord) the folder is made and
+    SQLite opens the file in WAL mode, as the store will.
+    """
+    if str(path) == ":memory:":
+        return None
+    where = f"DATABASE_PATH is {path}"
+    if path.is_dir():
+        return (
+            f"{where}, which is a folder, not a file. Point it at a file inside it, "
+            f"e.g. DATABASE_PATH={path / 'seagames.sqlite3'}"
+        )
+    existing = _nearest_existing(path)
+    if not existing.is_dir():
+        return f"{where}, but {existing} is a file, not a folder, so the database cannot be made inside it"
+    if create:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            return f"{where}, but its folder {path.parent} cannot be created: {error.strerror or error}"
+        existing = path.parent
+    folder = path.parent if path.parent.is_dir() else existing
+    try:  # an unnamed file where the OS allows it: nothing is left behind either way
+        with tempfile.TemporaryFile(dir=folder, prefix=".seagames-probe-"):
+            pass
+    except OSError as error:
+        return (
+            f"{where}, but the bot cannot write in its folder {folder} ({error.strerror or error}). "
+            f"SQLite keeps {path.name}-wal and {path.name}-shm beside the database, so the folder must be "
+            "writable by the user the bot runs as (with Docker: the volume mounted read-write at /data)"
+        )
+    if path.is_file():
+        try:
+            with path.open("r+b"):
+                pass
+        except OSError as error:
+            return f"{where}, but the file cannot be written ({error.strerror or error}): check its owner"
+    if not create:
+        return None
+    try:
+        with contextlib.closing(sqlite3.connect(path, timeout=1.0)) as db:
+            mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # opens the -wal and -shm files
+    except sqlite3.Error as error:
+        return (
+            f"{where}, but SQLite cannot use it: {error}. SQLite writes {path.name}-wal, -shm and -journal "
+            f"files beside the database in {folder}: check that they can be created there, and that the "
+            "file is a database of this bot"
+        )
+    if str(mode).lower() != "wal":
+        return f"{where}, but SQLite cannot keep it in WAL mode there (it stays in {mode!r} mode)"
+    return None
+
+
 def database_report(path: Path, schema_version: int) -> tuple[bool, str]:
     """(good, what was found) for the database file, opened read-only; nothing is changed."""
     if str(path) == ":memory:":
         return True, "database: in memory (nothing is kept across restarts)"
+    problem = database_path_problem(path)
+    if problem:
+        return False, f"database: {problem}"
     if not path.exists():
-        parent = next((p for p in path.parents if p.exists()), Path("."))
-        if not os.access(parent, os.W_OK):
-            return False, f"database: {path} does not exist and {parent} is not writable"
-        return True, f"database: {path} does not exist yet; it is created at start"
+        folder = _nearest_existing(path)
+        return True, f"database: {path} does not exist yet; it is created at start ({folder} is writable)"
     try:
         with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
             version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -115,7 +192,10 @@ def database_report(path: Path, schema_version: int) -> tuple[bool, str]:
     if integrity != "ok":
         return False, f"database: {path} failed SQLite's integrity check: {integrity}"
     migrate = "" if version == schema_version else f"; migrates to {schema_version} at start"
-    return True, f"database: {path}, schema version {version}{migrate}, {tables} tables, integrity ok"
+    return True, (
+        f"database: {path}, schema version {version}{migrate}, {tables} tables, integrity ok; "
+        f"its folder {path.parent} is writable"
+    )
 
 
 def postgres_report(url: str, schema_version: int) -> tuple[bool, str]:
@@ -238,13 +318,123 @@ def backup(source: Path, target: Path) -> int:
     return int(tables)
 
 
+# ---------------------------------------------------------------------- sync
+
+#: The file beside the database that remembers what was last synced, per application and scope.
+SYNC_RECORD = "synced-commands.json"
+
+
+def sync_record_path(database: Path) -> Path | None:
+    """Where the last sync is remembered: beside the SQLite file (None for an in-memory database)."""
+    return None if str(database) == ":memory:" else Path(database).parent / SYNC_RECORD
+
+
+def sync_key(application_id: int | None, guild_id: int | None) -> str:
+    """The record's key for one application's global commands, or its commands in one server."""
+    return f"{application_id}:{'global' if guild_id is None else f'guild {guild_id}'}"
+
+
+def tree_digest(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> str:
+    """A stable hash of the JSON `CommandTree.sync` would send for ``guild`` (None: global)."""
+    payload = sorted(
+        (command.to_dict(tree) for command in tree.get_commands(guild=guild)),
+        key=lambda command: (command.get("type", 1), command["name"]),
+    )
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class SyncRecord:
+    """The digest of the command tree last synced, per `sync_key`, in a small JSON file.
+
+    Only one process syncs (the one running shard 0), so one writer; the file is
+    replaced whole, never half-written. A file that cannot be read counts as
+    empty: the commands are then synced again, which is harmless.
+    """
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+
+    def _read(self) -> dict[str, str]:
+        if self.path is None:
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+
+    def get(self, key: str) -> str | None:
+        """The digest last recorded for ``key``, or None."""
+        return self._read().get(key)
+
+    def put(self, key: str, digest: str) -> None:
+        """Record ``digest`` for ``key``; raises `OSError` when the file cannot be written."""
+        if self.path is None:
+            return
+        data = {**self._read(), key: digest}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_name(self.path.name + ".partial")
+        partial.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(partial, self.path)
+
+
 # --------------------------------------------------------------------- health
 
 
+class GatewayWatch:
+    """Whether the bot's gateway connection is up, as discord.py's events tell it.
+
+    When the connection drops discord.py dispatches ``disconnect`` and reconnects
+    on its own, dispatching ``connect`` (a new session) or ``resumed``; meanwhile
+    `Client.is_ready` stays true. `attach` listens to those three events.
+    """
+
+    def __init__(self) -> None:
+        self.connected = False
+
+    def attach(self, bot: Any) -> GatewayWatch:
+        """Listen to ``bot``'s connection events; return self."""
+        bot.add_listener(self._up, "on_connect")
+        bot.add_listener(self._up, "on_resumed")
+        bot.add_listener(self._down, "on_disconnect")
+        return self
+
+    async def _up(self) -> None:
+        self.connected = True
+
+    async def _down(self) -> None:
+        self.connected = False
+
+
+def is_connected(bot: Any) -> bool:
+    """True while the bot is ready and its gateway connection (every shard of it) is up.
+
+    Asks only discord.py's public API: `Client.is_closed`, `Client.is_ready`,
+    `Client.latency` (NaN without a connection, infinite while one is closed or
+    has not answered a heartbeat yet), each shard's `ShardInfo.is_closed` for an
+    `AutoShardedClient`, and the `GatewayWatch` the bot keeps as ``bot.gateway``.
+    """
+    if bot.is_closed() or not bot.is_ready():
+        return False
+    latency = bot.latency
+    if math.isnan(latency) or math.isinf(latency):
+        return False
+    shards = getattr(bot, "shards", None)
+    if isinstance(shards, Mapping) and any(shard.is_closed() for shard in shards.values()):
+        return False
+    watch = getattr(bot, "gateway", None)
+    return watch is None or bool(watch.connected)
+
+
 async def heartbeat(bot: Any, path: Path, every: float = HEARTBEAT_SECONDS) -> None:
-    """Touch ``path`` every ``every`` seconds while the bot is connected (run as a task)."""
+    """Touch ``path`` every ``every`` seconds while the bot is connected (run as a task).
+
+    While the gateway is down the file is left alone, so it grows stale and
+    `health` turns unhealthy if discord.py cannot reconnect.
+    """
     while not bot.is_closed():
-        if bot.is_ready():
+        if is_connected(bot):
             path.touch()
         await asyncio.sleep(every)
 
@@ -295,8 +485,13 @@ def main(
     config_error: type[Exception],
     out: TextIO | None = None,
     err: TextIO | None = None,
+    sync: Callable[[Any], str] | None = None,
 ) -> int:
-    """Run one command; ``load_config(require_token=...)`` raises ``config_error`` for a bad setting."""
+    """Run one command; ``load_config(require_token=...)`` raises ``config_error`` for a bad setting.
+
+    ``sync(config)`` sends the slash commands and says what it sent, raising `OpsError`
+    when it cannot (``bot`` hands it in: it builds the bot).
+    """
     out = out or sys.stdout
     err = err or sys.stderr
     command, rest = args[0], args[1:]
@@ -305,7 +500,7 @@ def main(
         print(USAGE, file=err)
         return 2
     try:
-        config = load_config(require_token=command == "check")
+        config = load_config(require_token=command in ("check", "sync"))
         if command == "invite-url":
             app_id = config.application_id or application_id_from_token(config.token)
             if not app_id:
@@ -317,6 +512,11 @@ def main(
             return 0
         if command == "check":
             return check(config, out)
+        if command == "sync":
+            if sync is None:
+                raise OpsError("sync needs the bot: run it as python bot.py sync")
+            print(sync(config), file=out)
+            return 0
         if command == "backup":
             if getattr(config, "database_url", None):
                 raise OpsError(PG_BACKUP_HELP)

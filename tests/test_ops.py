@@ -122,6 +122,7 @@ def test_check_a_good_installation(tmp_path):
     done = run(["check"], tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "db.sqlite3"))
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"schema version {SCHEMA_VERSION}" in done.stdout and "3 tables, integrity ok" in done.stdout
+    assert f"its folder {tmp_path} is writable" in done.stdout
     for word in ("game haenyeo", "game jeju", "game reef", "font cjk", "All good."):
         assert word in done.stdout
     assert "FAIL" not in done.stdout
@@ -130,8 +131,32 @@ def test_check_a_good_installation(tmp_path):
 def test_check_a_new_installation_needs_no_database_yet(tmp_path):
     done = run(["check"], tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(tmp_path / "var" / "db.sqlite3"))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "created at start" in done.stdout
+    assert "created at start" in done.stdout and f"({tmp_path} is writable)" in done.stdout
     assert not (tmp_path / "var").exists()  # check changes nothing
+    assert list(tmp_path.iterdir()) == []  # not even a trace of trying to write
+
+
+def test_check_a_database_path_that_cannot_work(tmp_path):
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file").write_text("a file where the volume should be")
+    for path, why in (
+        (tmp_path / "folder", "is a folder, not a file"),
+        (tmp_path / "file" / "db.sqlite3", "is a file, not a folder"),
+    ):
+        done = run(["check"], tmp_path, DISCORD_TOKEN=TOKEN, DATABASE_PATH=str(path))
+        assert done.returncode == 2, done.stdout
+        assert f"FAIL database: DATABASE_PATH is {path}" in done.stdout and why in done.stdout
+        assert "Traceback" not in done.stderr
+
+
+def test_a_database_path_is_tried_for_real_at_start(tmp_path):
+    path = tmp_path / "new" / "folders" / "db.sqlite3"
+    assert ops.database_path_problem(path) is None  # check: nothing made
+    assert not (tmp_path / "new").exists()
+    assert ops.database_path_problem(path, create=True) is None  # at start: made and opened in WAL mode
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert ops.database_path_problem(Path(":memory:"), create=True) is None
 
 
 @pytest.mark.parametrize(
@@ -261,7 +286,7 @@ def test_backup_refusals(tmp_path):
 async def test_heartbeat_while_connected(tmp_path):
     path = tmp_path / "alive"
     state = {"ready": False, "closed": False}
-    bot = SimpleNamespace(is_ready=lambda: state["ready"], is_closed=lambda: state["closed"])
+    bot = SimpleNamespace(is_ready=lambda: state["ready"], is_closed=lambda: state["closed"], latency=0.05)
     task = asyncio.create_task(ops.heartbeat(bot, path, every=0.01))
     await asyncio.sleep(0.05)
     assert not path.exists()  # not connected yet
@@ -273,6 +298,60 @@ async def test_heartbeat_while_connected(tmp_path):
     assert not ops.health(path, now=time.time() + ops.HEARTBEAT_STALE + 1)[0]
     assert not ops.health(tmp_path / "never")[0]
     assert not ops.health(None)[0]
+
+
+async def beats(env, bot, path: Path) -> bool:
+    """Whether the heartbeat touches ``path`` within a minute of the bot's time."""
+    path.unlink(missing_ok=True)
+    task = asyncio.create_task(ops.heartbeat(bot, path))
+    try:
+        await env.advance_time(2 * ops.HEARTBEAT_SECONDS)
+        return path.exists()
+    finally:
+        task.cancel()
+
+
+async def test_the_heartbeat_stops_while_the_gateway_is_down(simcord_env, tmp_path):
+    bot, alive = simcord_env.bot, tmp_path / "alive"
+    assert await beats(simcord_env, bot, alive)
+    # The connection drops: discord.py closes the websocket and dispatches "disconnect",
+    # then reconnects on its own; is_ready() stays true meanwhile.
+    await bot.ws.close()
+    bot.dispatch("disconnect")
+    await simcord_env.settle()
+    assert bot.is_ready() and not ops.is_connected(bot)
+    assert not await beats(simcord_env, bot, alive)
+    assert not ops.health(alive)[0]  # the container turns unhealthy
+    bot.ws.open = True
+    bot.dispatch("resumed")
+    await simcord_env.settle()
+    assert await beats(simcord_env, bot, alive)
+    assert ops.health(alive)[0]
+
+
+async def test_the_heartbeat_stops_while_a_shard_is_down(simcord_env, tmp_path, db_path):
+    sharded = create_bot(Config(token=TOKEN, database=db_path, shard_count=2, bot_delay=0.0))
+    try:
+        await simcord_env.restart_bot(sharded)
+        alive = tmp_path / "alive"
+        assert await beats(simcord_env, sharded, alive)
+        await sharded.get_shard(1).disconnect()
+        await simcord_env.settle()
+        assert not await beats(simcord_env, sharded, alive)
+        await sharded.get_shard(1).connect()
+        await simcord_env.settle()
+        assert await beats(simcord_env, sharded, alive)
+    finally:
+        if sharded.store is not None:
+            await sharded.store.close()
+
+
+def test_a_bot_without_a_connection_is_not_connected():
+    closed = SimpleNamespace(is_closed=lambda: False, is_ready=lambda: True, latency=float("inf"))
+    assert not ops.is_connected(closed)  # a closed websocket has no heartbeat latency
+    assert not ops.is_connected(
+        SimpleNamespace(is_closed=lambda: False, is_ready=lambda: True, latency=float("nan"))
+    )
 
 
 # ----------------------------------------------------------------------- logs
