@@ -12,7 +12,9 @@ and prints, per match-up, the games played, the expert's win rate with its 95 %
 (Wilson) interval — a shared victory counts as 1/k of a win — the mean scores
 and the CPU time per expert decision (p50 / p95 / max, ``time.process_time``,
 every call of the policy, the toggles and single-option moves included; target
-p95 ≤ 1 s). Game ``g`` uses seed ``start + g`` for the game and the bots.
+p95 ≤ 1 s), and the same for the card searches alone (the first toggle of each
+round, where the search runs; the later toggles reuse its answer). Games are
+numbered from ``--start``; game ``g`` uses seed ``g`` for the game and the bots.
 Figures only: nothing here asserts a time.
 """
 
@@ -44,6 +46,7 @@ class Match:
     hero_scores: list[int] = field(default_factory=list)
     other_scores: list[int] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    searches: list[float] = field(default_factory=list)
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -76,9 +79,13 @@ def play_match(seats: int, hero: str, other: str, games: int, start: int = 0) ->
                 break
             seat = min(to_act)
             if seat == seat_of_hero:
+                search = state.phase == "select" and not state.chosen[seat]
                 began = time.process_time()
                 action = hero_policy(game, state, seat, rng)
-                match.cpu.append(time.process_time() - began)
+                spent = time.process_time() - began
+                match.cpu.append(spent)
+                if search:
+                    match.searches.append(spent)
             else:
                 action = other_policy(game, state, seat, rng)
             state, _ = game.apply(state, seat, action)
@@ -104,7 +111,10 @@ def report(match: Match, target: float) -> str:
         f"mean score {statistics.mean(match.hero_scores):.0f} vs {statistics.mean(match.other_scores):.0f}; "
         f"CPU per decision p50 {percentile(match.cpu, 0.5) * 1000:.1f} ms, "
         f"p95 {percentile(match.cpu, 0.95) * 1000:.1f} ms, max {max(match.cpu, default=0) * 1000:.1f} ms "
-        f"({len(match.cpu)} decisions)"
+        f"({len(match.cpu)} decisions); card searches (first toggle of a round) "
+        f"p50 {percentile(match.searches, 0.5) * 1000:.1f} ms, "
+        f"p95 {percentile(match.searches, 0.95) * 1000:.1f} ms, "
+        f"max {max(match.searches, default=0) * 1000:.1f} ms ({len(match.searches)})"
     )
 
 
