@@ -141,7 +141,7 @@ class Clock(commands.Cog):
                 continue  # a player who left the server is not reminded; their deadline hands the seat on
             if await self.service.dm_reminders(user_id):
                 text = f"⏰ Your move at **{title}** #{table.id} is due {due}. {board}".strip()
-                if await self._direct_message(user_id, text):
+                if await self.direct_message(user_id, text):
                     continue
             in_thread.append(user_id)
         if not in_thread:
@@ -162,8 +162,8 @@ class Clock(commands.Cog):
                 "table %s: could not send a reminder (%s)", table.id, error, extra={"table_id": table.id}
             )
 
-    async def _direct_message(self, user_id: int, text: str) -> bool:
-        """Send a DM; False when Discord refuses it (DMs closed), so the caller falls back to the thread."""
+    async def direct_message(self, user_id: int, text: str) -> bool:
+        """Send a DM; False when Discord refuses it (DMs closed): the caller may fall back to the thread."""
         try:
             channel_id = self._dm_channels.get(user_id)
             if channel_id is None:

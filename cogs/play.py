@@ -386,12 +386,10 @@ class Play(commands.Cog):
             )
 
     async def tell_host(self, table: TableRecord, text: str) -> None:
-        """A direct message to the table's host (silently skipped when their DMs are closed)."""
-        try:
-            user = self.bot.get_user(table.host_id) or await self.bot.fetch_user(table.host_id)
-            await user.send(text, allowed_mentions=NO_PINGS)
-        except discord.HTTPException:
-            log.info("table %s: the host's DMs are closed", table.id, extra={"table_id": table.id})
+        """A direct message to the table's host (logged when their DMs are closed)."""
+        clock = self.bot.get_cog("Clock")
+        if clock is None or not await clock.direct_message(table.host_id, text):  # type: ignore[attr-defined]
+            log.info("table %s: could not tell the host by DM", table.id, extra={"table_id": table.id})
 
     async def _post_board(self, table: TableRecord, events: list[dict], mover: int | None) -> None:
         channel = await table_channel(self.bot, table)
@@ -429,7 +427,7 @@ class Play(commands.Cog):
             await self.archive(table)
 
     async def post_results(self, channel: discord.abc.Messageable, table: TableRecord) -> None:
-        """The final ranking, the score breakdown and the results picture (in words where Discord won't show them)."""
+        """The final ranking, the score breakdown and the results picture (in words without Embed Links)."""
         game = engine.get(table.game)
         result = table.result or {}
         names = seat_names(table)
@@ -739,7 +737,7 @@ class Play(commands.Cog):
         member: discord.Member | None = None,
         table: int | None = None,
     ) -> None:
-        """Give a seat to a bot or to another member (host or Manage Server; a player may hand on their own)."""
+        """Give a seat to a bot or another member (host or Manage Server; a player may hand on their own)."""
         if member is not None and member.bot:
             await reply(
                 interaction, "Bots cannot take a seat; leave `member` out to give the seat to our bot."

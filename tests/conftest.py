@@ -1,16 +1,20 @@
-"""Shared fixtures: the real bot on a temporary database, against SimCord.
+"""Shared fixtures: the real bot on a temporary database, against SimCord made strict.
 
-Every test that uses ``simcord_env`` also has every JSON body the bot sent
-validated against Discord's OpenAPI description (see `openapi_check`).
+``simcord_env`` is SimCord's environment on the stricter Discord of
+`tests.strict_discord` (threads archive, permissions and limits are enforced
+as Discord documents them). Every test that uses it also has every JSON body
+the bot sent validated against Discord's OpenAPI description (see `openapi_check`).
 """
 
 from __future__ import annotations
 
 import pytest
+import pytest_asyncio
 
 import engine
 from bot import Config, create_bot
 from tests.openapi_check import SPEC_PATH, OpenAPIChecker
+from tests.strict_discord import StrictEnv
 
 # The tiny test game is offered next to the real ones, so the lobby and the
 # service can be exercised on a game whose rules a test can predict.
@@ -54,6 +58,23 @@ async def make_bot(db_path):
 def simcord_bot(make_bot):
     """The bot SimCord runs."""
     return make_bot()
+
+
+@pytest_asyncio.fixture
+async def simcord_env(simcord_bot, request):
+    """SimCord's running environment (as its own fixture builds it) on the stricter Discord.
+
+    Options come from the ``simcord`` marker, as with SimCord's fixture.
+    """
+    marker = request.node.get_closest_marker("simcord")
+    env = StrictEnv(simcord_bot, **(marker.kwargs if marker else {}))
+    await env.start()
+    try:
+        yield env
+    finally:
+        await env.shutdown()
+        if env.check_errors:
+            env._raise_errors_since(env._errors_acknowledged)
 
 
 @pytest.fixture(scope="session")
