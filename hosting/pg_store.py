@@ -330,7 +330,7 @@ class PostgresStore:
         return None if row is None else _record(row)
 
     async def open_tables_in(self, channel_id: int) -> list[TableRecord]:
-        """Open tables (lobby or running) playing in this thread or channel, or in a thread of it, newest first."""
+        """Open tables (lobby or running) in this thread or channel, or in a thread of it, newest first."""
         rows = await self._pool.fetch(
             f"{_SELECT_TABLE} WHERE (thread_id = $1 OR channel_id = $1) AND status = ANY($2::text[]) "
             "ORDER BY id DESC",

@@ -204,7 +204,8 @@ class TableService:
         lobbies = sum(t.status == LOBBY for t in hosted)
         if lobbies >= self.max_lobbies:
             raise TableError(
-                f"You already have {lobbies} open lobbies. Start or cancel one of them first (`/games` lists them)."
+                f"You already have {lobbies} open lobbies. Start or cancel one of them first "
+                "(`/games` lists them)."
             )
         if len(hosted) >= self.max_open_tables:
             raise TableError(

@@ -403,7 +403,7 @@ class Store:
         return None if row is None else await self._record(row)
 
     async def open_tables_in(self, channel_id: int) -> list[TableRecord]:
-        """Open tables (lobby or running) playing in this thread or channel, or in a thread of it, newest first."""
+        """Open tables (lobby or running) in this thread or channel, or in a thread of it, newest first."""
         async with self._db.execute(
             f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE (thread_id = ? OR channel_id = ?) "
             "AND status IN (?, ?) ORDER BY id DESC",
@@ -415,7 +415,8 @@ class Store:
     async def open_tables_in_guild(self, guild_id: int) -> list[TableRecord]:
         """Open tables (lobby or running) of one server, newest first."""
         async with self._db.execute(
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE guild_id = ? AND status IN (?, ?) ORDER BY id DESC",
+            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE guild_id = ? AND status IN (?, ?) "
+            "ORDER BY id DESC",
             (guild_id, *OPEN_STATUSES),
         ) as cursor:
             rows = await cursor.fetchall()
