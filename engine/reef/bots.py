@@ -1,4 +1,4 @@
-"""Seat policies for Reef & Ruins: ``random`` and ``greedy``.
+"""Seat policies for Reef & Ruins: ``random``, ``greedy`` and ``expert`` (in `engine.reef.expert`).
 
 ``random`` picks any legal step except the ones that take work back (put a die
 back, reset my round), so play-outs always end; it spends shells only now and
@@ -523,6 +523,13 @@ def greedy_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
     return forward[0] if forward else legal[0]
 
 
-POLICIES = {"random": random_policy, "greedy": greedy_policy}
+def expert_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
+    """Greedy's planner with a look-ahead over sampled dice (`engine.reef.expert`)."""
+    from engine.reef.expert import expert_policy as expert
 
-__all__ = ["POLICIES", "evaluate", "greedy_policy", "plan_round", "random_policy"]
+    return expert(game, state, seat, rng)
+
+
+POLICIES = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}
+
+__all__ = ["POLICIES", "evaluate", "expert_policy", "greedy_policy", "plan_round", "random_policy"]
