@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot import Config, ConfigError, create_bot, load_config
@@ -184,3 +185,12 @@ async def test_only_the_process_running_shard_0_sends_the_commands(simcord_env, 
     assert len(command_uploads(simcord_env)) == before
     await start_bot(games=("jeju",), shard_count=2, shard_ids=(0,))
     assert len(command_uploads(simcord_env)) == before + 1
+
+
+# ------------------------------------------------------------------------ intents
+
+
+def test_the_bot_asks_discord_only_for_the_guilds_intent(tmp_path):
+    bot = create_bot(Config(token=TOKEN, database=tmp_path / "db.sqlite3"))
+    assert bot.intents == discord.Intents(guilds=True)  # no privileged intent to enable in the portal
+    assert not (bot.intents.members or bot.intents.presences or bot.intents.message_content)
