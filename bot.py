@@ -232,10 +232,13 @@ class GameBot(commands.Bot):
 
         The tree's JSON is hashed (`ops.tree_digest`) and compared with the hash
         recorded after the last sync, in a file beside the database
-        (`ops.SyncRecord`), so an ordinary restart sends nothing and spends none
-        of Discord's daily command-update limit. Only the process running shard 0
-        syncs at start (`Config.syncs_commands`). With ``DEV_GUILD_ID`` the
-        commands go to that one server. Returns True when they were sent.
+        (`ops.SyncRecord`); when it matches, one read of the commands Discord has
+        confirms they are still there (a wiped application, or SimCord's fresh
+        simulated Discord in offline mode, gets them again). So an ordinary
+        restart sends nothing and spends none of Discord's daily command-update
+        limit. Only the process running shard 0 syncs at start
+        (`Config.syncs_commands`). With ``DEV_GUILD_ID`` the commands go to that
+        one server. Returns True when they were sent.
         """
         guild = discord.Object(self.config.dev_guild_id) if self.config.dev_guild_id else None
         if guild is not None:
@@ -247,7 +250,11 @@ class GameBot(commands.Bot):
         record = ops.SyncRecord(ops.sync_record_path(self.config.database))
         key = ops.sync_key(self.application_id, None if guild is None else guild.id)
         digest = ops.tree_digest(self.tree, guild)
-        if not force and record.get(key) == digest:
+        if (
+            not force
+            and record.get(key) == digest
+            and await self._registered(guild) == ops.command_names(self.tree, guild)
+        ):
             log.info("slash commands unchanged since the last sync %s; not sent again", where)
             return False
         synced = await self.tree.sync(guild=guild)
@@ -258,6 +265,14 @@ class GameBot(commands.Bot):
         except OSError as error:
             log.warning("could not record the sync in %s (%s); next start syncs again", record.path, error)
         return True
+
+    async def _registered(self, guild: discord.abc.Snowflake | None) -> set[tuple[str, int]] | None:
+        """(name, type) of each command Discord has for the bot (in ``guild``); None when it cannot say."""
+        try:
+            found = await self.tree.fetch_commands(guild=guild)
+        except discord.HTTPException:
+            return None
+        return {(command.name, command.type.value) for command in found}
 
     async def close(self) -> None:
         """Stop, then close the database."""

@@ -334,14 +334,23 @@ def sync_key(application_id: int | None, guild_id: int | None) -> str:
     return f"{application_id}:{'global' if guild_id is None else f'guild {guild_id}'}"
 
 
-def tree_digest(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> str:
-    """A stable hash of the JSON `CommandTree.sync` would send for ``guild`` (None: global)."""
-    payload = sorted(
+def tree_payload(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> list[dict]:
+    """The JSON `CommandTree.sync` sends for ``guild`` (None: global), in a stable order."""
+    return sorted(
         (command.to_dict(tree) for command in tree.get_commands(guild=guild)),
         key=lambda command: (command.get("type", 1), command["name"]),
     )
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def tree_digest(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> str:
+    """A stable hash of the JSON `CommandTree.sync` would send for ``guild`` (None: global)."""
+    text = json.dumps(tree_payload(tree, guild), sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def command_names(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> set:
+    """(name, type) of each command the tree has for ``guild``, to compare with what Discord has."""
+    return {(command["name"], command.get("type", 1)) for command in tree_payload(tree, guild)}
 
 
 class SyncRecord:

@@ -166,6 +166,13 @@ async def test_a_restart_sends_the_commands_only_when_they_changed(simcord_env, 
     await start_bot(force=True, games=("reef",))  # python bot.py sync
     assert len(command_uploads(simcord_env)) == 3
 
+    # Someone removed the commands with another tool: the next start finds them gone and sends them.
+    bot = simcord_env.bot
+    await bot.http.bulk_upsert_global_commands(bot.application_id, payload=[])
+    await start_bot(games=("reef",))
+    assert len(command_uploads(simcord_env)) == 5
+    assert (await alice.slash(channel, "rules", game="reef")).ephemeral
+
 
 async def test_dev_guild_commands_are_sent_once(simcord_env, start_bot):
     guild = simcord_env.create_guild("Test server")
