@@ -91,6 +91,7 @@ class Seen:
     viewer: int | None  # the user who sees an ephemeral message
     text: str
     moves: dict[int, int]  # table id -> moves applied when it was seen
+    order: int = 0  # its place among everything seen (seat hand-overs are stamped the same way)
 
 
 @dataclass
@@ -99,11 +100,19 @@ class Recorder:
 
     moves: dict[int, int] = field(default_factory=dict)
     seen: list[Seen] = field(default_factory=list)
+    #: Seats changing hands mid-game, per table: (order, user, the seat they now hold or None).
+    handovers: dict[int, list[tuple[int, int, int | None]]] = field(default_factory=dict)
+    bot: Any = None
 
     def add(self, kind: str, viewer: int | None, text: str) -> None:
-        self.seen.append(Seen(kind, viewer, text, dict(self.moves)))
+        self.seen.append(Seen(kind, viewer, text, dict(self.moves), len(self.seen)))
+
+    def handover(self, table_id: int, user: int, seat: int | None) -> None:
+        """From now on ``user`` holds ``seat`` (None: no seat) at the table."""
+        self.handovers.setdefault(table_id, []).append((len(self.seen), user, seat))
 
     def install(self, env, bot) -> None:
+        self.bot = bot
         backend = env.backend
         emit, commit, edit = backend.emit, backend.commit_message, backend.edit_message
 
@@ -238,12 +247,26 @@ class Leak:
 
 @dataclass
 class Table:
-    """One audited table: its id, game, the seat of each user, and its hidden choices per move count."""
+    """One audited table: its id, game, the seat of each user, and its hidden choices per move count.
+
+    ``seat_of`` is who sat where at the start; ``handovers`` (order, user, seat or
+    None) say when a seat changed hands: a player who left sees nothing of their
+    old seat's later choices, and the member who took it over sees only that seat's.
+    """
 
     id: int
     game: str
     seat_of: dict[int, int]
     timeline: list[Moment]
+    handovers: list[tuple[int, int, int | None]] = field(default_factory=list)
+
+    def seat(self, user: int | None, order: int) -> int | None:
+        """The seat ``user`` held when the record numbered ``order`` was seen."""
+        held = self.seat_of.get(user) if user is not None else None
+        for when, who, seat in self.handovers:
+            if when <= order and who == user:
+                held = seat
+        return held
 
 
 def leaks(seen: list[Seen], tables: list[Table]) -> list[Leak]:
@@ -254,7 +277,7 @@ def leaks(seen: list[Seen], tables: list[Table]) -> list[Leak]:
             if table.id not in item.moves:
                 continue  # seen before the table's first move: nothing chosen yet
             moment = table.timeline[item.moves[table.id]]
-            viewer = table.seat_of.get(item.viewer) if item.kind == "ephemeral" else None
+            viewer = table.seat(item.viewer, item.order) if item.kind == "ephemeral" else None
             if item.kind == "ephemeral" and item.viewer is None:
                 continue
             text = item.text
@@ -278,7 +301,7 @@ def shown_to_owner(seen: list[Seen], tables: list[Table]) -> int:
     count = 0
     for item in seen:
         for table in tables:
-            seat = table.seat_of.get(item.viewer) if item.kind == "ephemeral" else None
+            seat = table.seat(item.viewer, item.order) if item.kind == "ephemeral" else None
             if seat is None or table.id not in item.moves:
                 continue
             phrases = table.timeline[item.moves[table.id]].hidden.get(seat, set())
@@ -342,7 +365,37 @@ async def nosy(channel, thread, players, spectator, rng: random.Random) -> None:
         await rng.choice(players).slash(handle, "game log")
 
 
-async def play_game(channel, players, spectator, bots: int, game: str, rng: random.Random):
+async def hand_over(channel, thread, players, newcomer, members, recorder, table_id: int) -> None:
+    """A player leaves mid-game and the host gives their seat to a newcomer who never sat here."""
+    host, leaver = players[0], players[1]
+    handle = next(t for t in channel.threads if t.id == thread.id)
+    result = await leaver.slash(handle, "game leave")
+    assert "a bot plays your seat" in result.response.content
+    seat = next(i for i, p in enumerate(players) if p is leaver)
+    recorder.handover(table_id, leaver.id, None)
+    # The host, who has seen their own hand, may not take the seat; the newcomer may.
+    refused = await host.slash(handle, "game replace", seat=seat + 1, member=host)
+    assert "holds or held a seat" in refused.response.content
+    recorder.handover(table_id, newcomer.id, seat)
+    taken = await host.slash(handle, "game replace", seat=seat + 1, member=newcomer)
+    assert "now belongs to" in taken.response.content
+    del members[leaver.id]
+    members[newcomer.id] = newcomer
+
+
+async def play_game(
+    channel,
+    players,
+    spectator,
+    bots: int,
+    game: str,
+    rng: random.Random,
+    *,
+    newcomer=None,
+    recorder=None,
+    hand_over_at: int = 8,
+):
+    """Play a whole game through the UI; with a ``newcomer``, a player leaves and they take the seat."""
     _, lobby, thread = await open_table(channel, players[0], game=game)
     for member in players[1:]:
         await member.click(lobby, label="Join")
@@ -350,10 +403,13 @@ async def play_game(channel, players, spectator, bots: int, game: str, rng: rand
         await players[0].click(lobby, label="Add bot")
     await players[0].click(lobby, label="Start")
     members = {p.id: p for p in players}
-    for _ in range(1500):
+    for turn in range(1500):
         if results_message(thread) is not None:
             return thread
-        await nosy(channel, thread, players, spectator, rng)
+        if newcomer is not None and turn == hand_over_at:
+            table = await recorder.bot.tables.store.table_in_channel(thread.id)
+            await hand_over(channel, thread, players, newcomer, members, recorder, table.id)
+        await nosy(channel, thread, [members[uid] for uid in members], spectator, rng)
         board = latest_board(thread)
         waiting = [uid for uid in awaited(board) if uid in members]
         assert waiting, board.content
@@ -364,15 +420,21 @@ async def play_game(channel, players, spectator, bots: int, game: str, rng: rand
     raise AssertionError("the game did not finish")
 
 
-async def audited_tables(bot) -> list[Table]:
+async def audited_tables(bot, handovers: dict | None = None) -> list[Table]:
     service = bot.tables
+    handovers = handovers or {}
     found = []
     for table_id in sorted(await service.store.table_ids("finished")):
         table = await service.get(table_id)
         log = await service.store.actions(table_id)
-        seat_of = {s.user_id: s.seat for s in table.seats if s.user_id is not None}
+        # Who sat where at the start: a seat's first holder (a later one is a hand-over).
+        seat_of = {
+            (s.former[0] if s.former else s.user_id): s.seat
+            for s in table.seats
+            if s.former or s.user_id is not None
+        }
         timeline = moments(table.game, len(table.seats), table.seed, table.options, log)
-        found.append(Table(table_id, table.game, seat_of, timeline))
+        found.append(Table(table_id, table.game, seat_of, timeline, handovers.get(table_id, [])))
     return found
 
 
@@ -409,7 +471,20 @@ async def test_no_hidden_choice_is_seen_before_its_reveal(world, recorder, simco
     for key, humans, bots, seed in cases(request.config):
         if key == game:
             await play_game(channel, people[:humans], spectator, bots, key, random.Random(seed))
-    tables = await audited_tables(simcord_bot)
+    if game != "jeju":  # a seat changes hands mid-game: leave, then replace by a newcomer
+        humans, bots, seed = next((h, b, s) for k, h, b, s in cases(request.config) if k == game and h >= 1)
+        players = [*people[:2]] if humans < 2 else people[:humans]
+        await play_game(
+            channel,
+            players,
+            spectator,
+            bots,
+            game,
+            random.Random(seed + 100),
+            newcomer=people[4],
+            recorder=recorder,
+        )
+    tables = await audited_tables(simcord_bot, recorder.handovers)
     assert tables and all(t.game == game for t in tables)
     found = leaks(recorder.seen, tables)
     assert not found, "hidden choices seen too early:\n" + "\n".join(map(str, found[:10]))
