@@ -1,0 +1,95 @@
+"""Jeju Island expert policy (#18): legal, deterministic, and blind to what its seat cannot see.
+
+Hidden from every seat: the order of the point card deck and the tiles under each
+stack's top ("the player ... takes the top Jeju tile next to it"). The expert must
+re-sample both, so changing them must not change its decision.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.bots import policy
+from engine.jeju import bots
+from engine.jeju.state import Back
+from tests.seeded import random_states
+
+GAME = engine.get("jeju")
+EXPERT = policy("jeju", "expert")
+RANDOM = policy("jeju", "random")
+
+
+@pytest.fixture
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small look-ahead budget: the rules checks do not need the full strength."""
+    monkeypatch.setattr(bots, "EXPERT_BUDGET", 8)
+    monkeypatch.setattr(bots, "EXPERT_MIN", 1)
+
+
+def hide_differently(state, seed: int):
+    """The same state with the deck re-ordered and the tiles under every top shuffled among stacks."""
+    rng = random.Random(seed)
+    deck = list(state.deck)
+    rng.shuffle(deck)
+    pool = [t for stack in state.stacks for t in stack[:-1]]
+    rng.shuffle(pool)
+    stacks = []
+    for stack in state.stacks:
+        below = max(0, len(stack) - 1)
+        stacks.append((*pool[:below], *stack[-1:]))
+        pool = pool[below:]
+    return state._replace(deck=tuple(deck), stacks=tuple(stacks))
+
+
+def test_expert_is_one_of_the_policies():
+    assert set(bots.POLICIES) >= {"random", "greedy", "expert"}
+    assert EXPERT is bots.expert_policy
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_expert_chooses_only_legal_actions_in_play_outs(quick, seats):
+    state, rng = GAME.new(seats, seats), random.Random(seats)
+    while GAME.to_act(state):
+        seat = min(GAME.to_act(state))
+        chooser = EXPERT if seat == 0 else RANDOM
+        action = chooser(GAME, state, seat, rng)
+        assert action in GAME.legal_actions(state, seat)
+        assert not isinstance(action, Back)
+        state, _ = GAME.apply(state, seat, action)
+    assert GAME.result(state) is not None
+
+
+def test_expert_is_deterministic_for_a_given_rng(quick):
+    for state in random_states("jeju", 3, seed=2, moments=4)[:-1]:
+        seat = min(GAME.to_act(state))
+        first = EXPERT(GAME, state, seat, random.Random(5))
+        assert EXPERT(GAME, state, seat, random.Random(5)) == first
+
+
+def test_expert_decision_ignores_the_deck_order_and_the_tiles_under_each_top():
+    """ "Shuffle the Point cards and place the deck face-down"; only the top tile of a stack shows."""
+    checked = 0
+    for seats, seed in ((2, 3), (4, 6)):
+        for state in random_states("jeju", seats, seed=seed, moments=3)[:-1]:
+            seat = min(GAME.to_act(state))
+            if len(GAME.legal_actions(state, seat)) < 2:
+                continue
+            other = hide_differently(state, seed)
+            assert other != state or len(state.deck) < 2
+            assert GAME.view(other, seat) == GAME.view(state, seat)
+            assert EXPERT(GAME, state, seat, random.Random(1)) == EXPERT(GAME, other, seat, random.Random(1))
+            checked += 1
+    assert checked >= 3
+
+
+def test_determinize_keeps_everything_the_seat_can_see():
+    state = random_states("jeju", 3, seed=8, moments=2)[0]
+    guess = bots.determinize(state, random.Random(0))
+    assert sorted(guess.deck) == sorted(state.deck)
+    assert [len(s) for s in guess.stacks] == [len(s) for s in state.stacks]
+    assert [s[-1:] for s in guess.stacks] == [s[-1:] for s in state.stacks]
+    assert sorted(t for s in guess.stacks for t in s) == sorted(t for s in state.stacks for t in s)
+    assert GAME.view(guess, None) == GAME.view(state, None)
