@@ -423,7 +423,7 @@ class _RateLimitedResponse:
             self.headers["X-RateLimit-Global"] = "true"
 
 
-async def _real_sleep(backend: StrictBackend, seconds: float) -> None:
+async def _real_sleep(seconds: float) -> None:
     """Wait ``seconds`` of real time while staying runnable.
 
     discord.py sleeps ``retry_after`` with ``asyncio.sleep``; under SimCord that
@@ -432,8 +432,8 @@ async def _real_sleep(backend: StrictBackend, seconds: float) -> None:
     sleeps keeps the request in flight, so settle waits for it (up to its
     ``settle_timeout``), and the virtual clock does not move.
     """
-    until = backend.real_clock() + seconds
-    while (left := until - backend.real_clock()) > 0:
+    until = _REAL_CLOCK() + seconds
+    while (left := until - _REAL_CLOCK()) > 0:
         time.sleep(min(left, 0.002))
         await asyncio.sleep(0)
 
@@ -462,7 +462,7 @@ class StrictHTTPClient(FakeHTTPClient):
                 return await super().request(route, **kwargs)
             if self.max_ratelimit_timeout and hit.retry_after > self.max_ratelimit_timeout:
                 raise discord.RateLimited(hit.retry_after)
-            await _real_sleep(backend, hit.retry_after)
+            await _real_sleep(hit.retry_after)
         assert hit is not None
         raise discord.HTTPException(_RateLimitedResponse(hit), hit.to_json())  # type: ignore[arg-type]
 

@@ -8,6 +8,7 @@ stricter Discord in the tests").
 from __future__ import annotations
 
 import io
+import time
 
 import discord
 import pytest
@@ -302,3 +303,126 @@ async def test_bot_removed_from_guild_helper(strict_env, world):
     assert strict_env.bot.get_guild(guild.id) is None
     with pytest.raises(discord.NotFound):
         await strict_env.bot.get_partial_messageable(channel.id).send("hello?")
+
+
+# --------------------------------------------------------------- rule 6
+
+
+class FrozenClock:
+    """A real clock that stands still: a rate-limit window that never frees up."""
+
+    def __call__(self) -> float:
+        return 1000.0
+
+
+async def test_a_burst_over_the_global_limit_is_delayed_not_lost(strict_env, world):
+    guild, channel, *_ = world
+    backend = strict_env.backend
+    assert backend.global_rate_limit == (50, 1.0)  # Discord's documented global limit
+    parent = strict_env.bot.get_channel(channel.id)
+    virtual = strict_env.now()
+    started = time.perf_counter()
+    for n in range(60):
+        await parent.send(f"line {n}")
+    elapsed = time.perf_counter() - started
+    assert len(backend.messages[channel.id]) == 60
+    hits = backend.rate_limited
+    assert hits and all(hit.is_global for hit in hits)
+    assert hits[0].to_json()["global"] is True and hits[0].retry_after > 0
+    # the 51st request waited for the first second's window to pass, in real time
+    assert elapsed >= 0.9
+    assert strict_env.now() == virtual  # the wait was real time; SimCord's clock did not move
+
+
+async def test_a_per_route_limit_counts_per_channel(strict_env, world):
+    guild, channel, *_ = world
+    other = guild.create_text_channel("other")
+    backend = strict_env.backend
+    backend.route_rate_limits[("POST", "/channels/*/messages")] = (2, 0.3)
+    await send(strict_env, channel.id, "one")
+    await send(strict_env, channel.id, "two")
+    await send(strict_env, other.id, "elsewhere")  # another top-level resource: its own bucket
+    assert backend.rate_limited == []
+    started = time.perf_counter()
+    await send(strict_env, channel.id, "three")  # waits for the bucket, then goes out
+    assert time.perf_counter() - started >= 0.2
+    assert [hit.is_global for hit in backend.rate_limited] == [False]
+    assert len(backend.messages[channel.id]) == 3
+
+
+async def test_after_five_rate_limited_tries_the_bot_gets_discord_pys_429(strict_env, world):
+    guild, channel, *_ = world
+    backend = strict_env.backend
+    backend.route_rate_limits[("POST", "/channels/*/messages")] = (1, 0.01)
+    backend.global_rate_limit = None
+    backend.real_clock = FrozenClock()  # the bucket stays exhausted through every retry
+    await send(strict_env, channel.id, "one")
+    with pytest.raises(discord.HTTPException) as refused:
+        await send(strict_env, channel.id, "two")
+    assert refused.value.status == 429
+    assert len(backend.rate_limited) == 5  # discord.py's five tries
+    assert len(backend.messages[channel.id]) == 1
+
+
+async def test_max_ratelimit_timeout_raises_rate_limited_at_once(strict_env, world):
+    guild, channel, *_ = world
+    backend = strict_env.backend
+    backend.route_rate_limits[("POST", "/channels/*/messages")] = (1, 60.0)
+    strict_env.bot.http.max_ratelimit_timeout = 30.0
+    await send(strict_env, channel.id, "one")
+    with pytest.raises(discord.RateLimited) as refused:
+        await send(strict_env, channel.id, "two")
+    assert refused.value.retry_after > 30.0
+
+
+async def test_interaction_endpoints_are_not_bound_by_the_global_limit(strict_env, world):
+    guild, channel, alice, _ = world
+    backend = strict_env.backend
+    backend.global_rate_limit = (1, 0.5)
+    await send(strict_env, channel.id, "uses the only global slot for half a second")
+    started = time.perf_counter()
+    result = await alice.slash(channel, "rules", game="jeju")  # answered through the interaction endpoint
+    assert time.perf_counter() - started < 0.4
+    assert result.ephemeral and result.response.embeds
+    assert not [hit for hit in backend.rate_limited if hit.path.startswith(("/interactions", "/webhooks"))]
+
+
+# --------------------------------------------------------------- rule 7
+
+
+class SteppingClock:
+    """A real clock on which every reading is ``step`` seconds after the previous one."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+async def test_an_interaction_answered_within_three_real_seconds_succeeds(strict_env, world):
+    guild, channel, alice, _ = world
+    assert strict_env.backend.interaction_response_window == 3.0
+    strict_env.backend.real_clock = SteppingClock(2.9)
+    result = await alice.slash(channel, "rules", game="jeju")
+    assert result.ephemeral and result.response.embeds
+
+
+async def test_an_interaction_answered_after_three_real_seconds_is_unknown(strict_env, world):
+    guild, channel, alice, _ = world
+    strict_env.backend.real_clock = SteppingClock(3.1)
+    result = await alice.slash(channel, "rules", game="jeju")
+    assert result.response is None or not result.response.embeds
+    errors = [e for e in _leaves(strict_env.errors) if isinstance(e, discord.NotFound)]
+    assert errors and errors[0].code == 10062
+
+
+def _leaves(errors):
+    """Every exception in ``errors`` and in their causes."""
+    for error in errors:
+        yield error
+        nested = [e for e in (error.__cause__, error.__context__, getattr(error, "original", None)) if e]
+        yield from _leaves(nested)
+        yield from _leaves(getattr(error, "exceptions", ()))
