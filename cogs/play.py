@@ -142,9 +142,46 @@ class BoardButton(
             elif self.verb == "rules":
                 await interaction.client.get_cog("Rules").show(interaction, table.game)  # type: ignore[union-attr]
             elif self.verb == "leave":
-                await cog.leave(interaction, table)
+                await cog.ask_leave(interaction, table)
             else:
                 await reply(interaction, "That button is not one of ours.")
+        except Exception as error:
+            await answer_error(interaction, error, self.table_id)
+
+
+class LeaveAnswer(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"leave:(?P<answer>yes|no):(?P<table>\d+)"
+):
+    """The answer to "Leave table #n?": ``leave:<yes|no>:<table id>``."""
+
+    def __init__(self, answer: str, table_id: int) -> None:
+        yes = answer == "yes"
+        button = discord.ui.Button(
+            label="Yes, leave" if yes else "No, stay",
+            style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+            custom_id=f"leave:{answer}:{table_id}",
+        )
+        super().__init__(button)
+        self.answer = answer
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match
+    ) -> LeaveAnswer:
+        """Rebuild the button from its custom_id."""
+        return cls(match["answer"], int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Leave for good on "Yes"; "No" changes nothing."""
+        if self.answer == "no":
+            await interaction.response.edit_message(content="You stay at the table.", view=None)
+            return
+        cog: Play = interaction.client.get_cog("Play")  # type: ignore[assignment]
+        try:
+            await interaction.response.defer()
+            table = await tables(interaction).get(self.table_id)
+            await cog.leave(interaction, table, edit=True)
         except Exception as error:
             await answer_error(interaction, error, self.table_id)
 
@@ -556,10 +593,33 @@ class Play(commands.Cog):
             message = await self.panel_message(table, seat.seat)
             await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
 
-    async def leave(self, interaction: discord.Interaction, table: TableRecord) -> None:
-        """Hand the player's seat to a bot and tell the table."""
+    async def ask_leave(self, interaction: discord.Interaction, table: TableRecord) -> None:
+        """Ask before leaving: one click on a red button should not give the seat away for good."""
+        if table.seat_of(interaction.user.id) is None:
+            await reply(interaction, "You are not seated at this table.")
+            return
+        if table.status != ACTIVE:
+            await reply(interaction, f"This table is {table.status}.")
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(LeaveAnswer("yes", table.id))
+        view.add_item(LeaveAnswer("no", table.id))
+        await reply(
+            interaction,
+            f"Leave table #{table.id}? A bot will take your seat for the rest of the game.",
+            view=view,
+        )
+
+    async def leave(
+        self, interaction: discord.Interaction, table: TableRecord, *, edit: bool = False
+    ) -> None:
+        """Hand the player's seat to a bot and tell the table (``edit``: answer in the asking message)."""
         table = await self.service.hand_to_bot(table.id, interaction.user.id)
-        await reply(interaction, "You left the game; a bot plays your seat from now on.")
+        done = "You left the game; a bot plays your seat from now on."
+        if edit:
+            await interaction.edit_original_response(content=done, view=None)
+        else:
+            await reply(interaction, done)
         event = {
             "type": "left",
             "text": f"{plain(interaction.user.display_name)} left the game; a bot plays their seat.",
@@ -688,6 +748,7 @@ class Play(commands.Cog):
     async def game_leave(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Leave the running game in this thread; a bot takes your seat."""
         try:
+            await interaction.response.defer(ephemeral=True)
             await self.leave(interaction, await self._table_here(interaction, table))
         except Exception as error:
             await answer_error(interaction, error)
@@ -698,14 +759,15 @@ class Play(commands.Cog):
     async def game_pause(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Pause the table in this thread: its clock stops and moves wait (host or Manage Server)."""
         try:
+            await interaction.response.defer(ephemeral=True)  # answer first: the write may wait
             found = await self._table_here(interaction, table)
             await self.service.pause(found.id, interaction.user.id, can_manage=can_manage(interaction))
         except Exception as error:
             await answer_error(interaction, error)
             return
-        await interaction.response.send_message(
-            f"⏸️ {interaction.user.mention} paused the table. `/game resume` starts it again.",
-            allowed_mentions=NO_PINGS,
+        await reply(interaction, "Paused.")
+        await self.announce(
+            found, f"⏸️ {interaction.user.mention} paused the table. `/game resume` starts it again."
         )
 
     @game_group.command(name="resume")
@@ -714,6 +776,7 @@ class Play(commands.Cog):
     async def game_resume(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Resume the paused table in this thread; the deadline moves on by the time it was paused."""
         try:
+            await interaction.response.defer(ephemeral=True)  # answer first: the write may wait
             found = await self._table_here(interaction, table)
             await self.service.resume(found.id, interaction.user.id, can_manage=can_manage(interaction))
         except Exception as error:
@@ -744,6 +807,7 @@ class Play(commands.Cog):
             )
             return
         try:
+            await interaction.response.defer(ephemeral=True)  # answer first: the write may wait
             found = await self._table_here(interaction, table)
             by = None if member is None else (member.id, member.display_name)
             found, old = await self.service.replace_seat(
@@ -763,16 +827,28 @@ class Play(commands.Cog):
     async def game_end(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """End the table in this thread without a result (host or Manage Server)."""
         try:
+            await interaction.response.defer(ephemeral=True)  # answer first: the write may wait
             found = await self._table_here(interaction, table)
             await self.service.cancel(found.id, interaction.user.id, can_manage=can_manage(interaction))
         except Exception as error:
             await answer_error(interaction, error)
             return
-        await interaction.response.send_message(
-            f"{interaction.user.mention} ended this table. Its log stays readable with `/game log`.",
-            allowed_mentions=NO_PINGS,
+        await reply(interaction, f"Table #{found.id} is ended.")
+        await self.announce(
+            found, f"{interaction.user.mention} ended this table. Its log stays readable with `/game log`."
         )
-        self.spawn(self.archive(found))
+        await self.archive(found)
+
+    async def announce(self, table: TableRecord, text: str) -> None:
+        """A notice for everyone at the table, in its thread (logged when Discord refuses it)."""
+        try:
+            channel = await table_channel(self.bot, table)
+            if channel is not None:
+                await channel.send(text, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as error:
+            log.warning(
+                "table %s: could not post a notice (%s)", table.id, error, extra={"table_id": table.id}
+            )
 
     async def archive(self, table: TableRecord) -> None:
         """Archive a closed table's own thread, so old games don't use up the server's active threads."""
@@ -792,5 +868,5 @@ async def setup(bot: commands.Bot) -> None:
     """Load the play cog and its persistent components."""
     from cogs.panels import ChoiceButton, ChoiceSelect
 
-    bot.add_dynamic_items(BoardButton, ChoiceButton, ChoiceSelect)
+    bot.add_dynamic_items(BoardButton, LeaveAnswer, ChoiceButton, ChoiceSelect)
     await bot.add_cog(Play(bot, bot_delay=bot.config.bot_delay))  # type: ignore[attr-defined]

@@ -15,12 +15,12 @@ PANEL_BUTTONS = ("My hand", "My tiles", "My sheet")
 
 
 def said(result) -> str:
-    """What the clicking user was told privately: the ephemeral answer, or its first ephemeral follow-up.
+    """What the user was told privately: the ephemeral answer, or its first ephemeral follow-up.
 
-    A lobby button acknowledges the click first (the lobby message updates), so a
-    refusal comes as an ephemeral follow-up.
+    Clicks and commands that write acknowledge first (a lobby click updates the
+    lobby, a `/game` command defers), so their answer comes as a follow-up.
     """
-    if result.response is not None and result.response.ephemeral:
+    if result.response is not None and result.response.ephemeral and result.response.content:
         return result.response.content
     return next((f.content for f in result.followups if f.ephemeral), "")
 

@@ -10,7 +10,7 @@ import random
 import discord
 import pytest
 
-from tests.play_helpers import awaited, latest_board, messages, play_panel, results_message, take_turns
+from tests.play_helpers import awaited, latest_board, messages, play_panel, results_message, said, take_turns
 from tests.test_play import panel_label, seat_and_start
 
 HOUR = 3600
@@ -159,20 +159,21 @@ async def test_pause_stops_the_clock_and_only_the_host_or_a_manager_may(world, s
     thread = await seat_and_start(channel, alice, [bob], 0, "jeju", pace=HOUR)
     here = next(t for t in channel.threads if t.id == thread.id)
     refused = await bob.slash(here, "game pause")
-    assert refused.ephemeral and "Only the host" in refused.response.content
+    assert refused.ephemeral and "Only the host" in said(refused)
     paused = await alice.slash(here, "game pause")
-    assert not paused.ephemeral and "paused the table" in paused.response.content
+    assert said(paused) == "Paused."
+    assert "paused the table" in texts(thread)[-1]  # everyone at the table is told
     player = next(p for p in (alice, bob) if p.id in awaited(latest_board(thread)))
     opened = await player.click(latest_board(thread), label=panel_label(latest_board(thread)))
     panel = opened.followups[0] if opened.followups else opened.response
     assert "paused" in panel.content
     await simcord_env.advance_time(5 * HOUR)  # paused: no reminder, no timeout
     assert timeouts(thread) == [] and reminders_for(thread, player) == []
-    assert (await bob.slash(here, "game resume")).response.content.startswith("Only the host")
+    assert said(await bob.slash(here, "game resume")).startswith("Only the host")
     moderators = guild.create_role("Moderators", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(simcord_env.create_user("mod"), roles=[moderators])
     resumed = await mod.slash(here, "game resume")  # a member with Manage Server may too
-    assert "running again" in resumed.response.content
+    assert "running again" in said(resumed)
     assert "⏰ due" in latest_board(thread).content
     await simcord_env.advance_time(HOUR - 60)  # the remaining hour has not run out yet
     assert timeouts(thread) == []
@@ -185,24 +186,24 @@ async def test_replace_a_player_by_a_bot_or_a_member(world, simcord_env):
     thread = await seat_and_start(channel, alice, [bob], 0, "jeju", pace=DAY)
     here = next(t for t in channel.threads if t.id == thread.id)
     refused = await bob.slash(here, "game replace", seat=1)
-    assert refused.ephemeral and "Only the host or a member with Manage Server" in refused.response.content
+    assert refused.ephemeral and "Only the host or a member with Manage Server" in said(refused)
     spectator = await carol.slash(here, "game leave")
-    assert spectator.ephemeral and spectator.response.content == "You are not seated at this table."
+    assert spectator.ephemeral and said(spectator) == "You are not seated at this table."
     # bob still plays seat 2: the host can't hand it to carol over his head.
     kept = await alice.slash(here, "game replace", seat=2, member=carol)
-    assert kept.ephemeral and "still played by its owner" in kept.response.content
+    assert kept.ephemeral and "still played by its owner" in said(kept)
     # bob hands his own seat to carol: that is his agreement.
     taken = await bob.slash(here, "game replace", seat=2, member=carol)
-    assert "now belongs to carol" in taken.response.content
+    assert "now belongs to carol" in said(taken)
     # carol now plays seat 2; bob is a spectator.
     board = latest_board(thread)
     assert (await bob.click(board, label=panel_label(board))).response.content == (
         "You are not seated at this table."
     )
     botted = await alice.slash(here, "game replace", seat=2)
-    assert "now belongs to a bot" in botted.response.content
+    assert "now belongs to a bot" in said(botted)
     again = await alice.slash(here, "game replace", seat=2)
-    assert "already played by a bot" in again.response.content
+    assert "already played by a bot" in said(again)
     results = await take_turns(thread, {alice.id: alice}, random.Random(4))
     assert results is not None and "carol (bot)" in results.embeds[0].description
 
@@ -212,11 +213,12 @@ async def test_a_manager_may_end_a_table_others_may_not(world, simcord_env):
     thread = await seat_and_start(channel, alice, [bob], 0, "jeju")
     here = next(t for t in channel.threads if t.id == thread.id)
     refused = await bob.slash(here, "game end")
-    assert refused.ephemeral and "Only the host" in refused.response.content
+    assert refused.ephemeral and "Only the host" in said(refused)
     moderators = guild.create_role("Moderators", permissions=discord.Permissions(manage_guild=True))
     mod = guild.add_member(simcord_env.create_user("mod"), roles=[moderators])
     ended = await mod.slash(here, "game end")
-    assert not ended.ephemeral and "ended this table" in ended.response.content
+    assert said(ended) == "Table #1 is ended."
+    assert "ended this table" in texts(thread)[-1]
     board = latest_board(thread)
     result = await alice.click(board, label=panel_label(board))
     assert "cancelled" in result.response.content

@@ -251,7 +251,8 @@ async def test_the_largest_tables_with_the_longest_names_stay_within_discord_lim
         board = latest_board(thread)
         if board is None or results_message(thread) is not None:
             break
-        await member.click(board, label="Leave")
+        asked = await member.click(board, label="Leave")
+        await member.click(asked.response, label="Yes, leave")
     results = results_message(thread)
     assert results is not None, "the bots did not finish the game"
     assert "(bot)" in results.embeds[0].description

@@ -137,13 +137,19 @@ async def test_a_stale_panel_choice_is_refused(world):
     assert "You selected diving card" not in old_panel.content
 
 
-async def test_leaving_hands_the_seat_to_a_bot_and_the_game_finishes(world):
+async def test_leaving_asks_first_then_hands_the_seat_to_a_bot_and_the_game_finishes(world, simcord_env):
     guild, channel, people = world
     alice, bob, *_ = people
     thread = await seat_and_start(channel, alice, [bob], 0, "jeju")
     board = latest_board(thread)
-    result = await bob.click(board, label="Leave")
-    assert result.ephemeral and "a bot plays your seat" in result.response.content
+    asked = await bob.click(board, label="Leave")
+    assert asked.ephemeral and "A bot will take your seat" in asked.response.content
+    stayed = await bob.click(asked.response, label="No, stay")
+    assert stayed.response.content == "You stay at the table."
+    assert (await simcord_env.bot.tables.get(1)).seat_of(bob.id) is not None  # nothing changed
+    asked = await bob.click(board, label="Leave")
+    left = await bob.click(asked.response, label="Yes, leave")
+    assert "a bot plays your seat" in left.response.content
     results = await take_turns(thread, {alice.id: alice}, random.Random(5))
     assert results is not None
     assert "bob (bot)" in results.embeds[0].description

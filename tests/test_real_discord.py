@@ -104,7 +104,7 @@ async def test_a_locked_thread_pauses_the_table_and_tells_the_host_then_resume_w
     assert (await table_of(simcord_env, thread.id)).moves == moves
     simcord_env.backend.edit_channel(thread.id, {}, thread_metadata={"archived": False, "locked": False})
     resumed = await alice.slash(thread, "game resume")
-    assert resumed.ephemeral and resumed.response.content == "The table is running again."
+    assert said(resumed) == "The table is running again."
     assert "resumed the table" in latest_board(thread).content
 
 
@@ -204,21 +204,21 @@ async def test_nobody_who_held_a_seat_can_be_handed_another(world, simcord_env):
     thread = await seat_and_start(channel, alice, [bob, carol], 0, "haenyeo")
     await move(alice, thread, random.Random(4))  # alice has chosen her diving cards
     left = await alice.slash(thread, "game leave")
-    assert "a bot plays your seat" in left.response.content
+    assert "a bot plays your seat" in said(left)
     # The host, now seatless, tries to take bob's seat and read his hand.
     refused = await alice.slash(thread, "game replace", seat=2, member=alice)
-    assert refused.ephemeral and "holds or held a seat" in refused.response.content
+    assert refused.ephemeral and "holds or held a seat" in said(refused)
     refused = await alice.slash(thread, "game replace", seat=2, member=dan)
-    assert "still played by its owner" in refused.response.content
+    assert "still played by its owner" in said(refused)
     # alice's own left seat goes to dan, who never sat here; then dan can't take a second one.
     taken = await alice.slash(thread, "game replace", seat=1, member=dan)
-    assert "now belongs to dan" in taken.response.content
+    assert "now belongs to dan" in said(taken)
     await bob.slash(thread, "game leave")
     refused = await alice.slash(thread, "game replace", seat=2, member=dan)
-    assert "holds or held a seat" in refused.response.content
+    assert "holds or held a seat" in said(refused)
     # bob, who left, can't come back into carol's seat either.
     refused = await carol.slash(thread, "game replace", seat=3, member=bob)
-    assert "holds or held a seat" in refused.response.content
+    assert "holds or held a seat" in said(refused)
     table = await table_of(simcord_env, thread.id)
     assert table.seats[0].user_id == dan.id and table.seats[0].former == (alice.id,)
 
@@ -408,7 +408,7 @@ async def test_in_a_shared_channel_game_commands_act_on_the_callers_own_table(wo
         await host.click(lobby, label="Start")
     first, second = sorted(await simcord_env.bot.tables.store.open_tables_in(shared.id), key=lambda t: t.id)
     paused = await carol.slash(shared, "game pause")
-    assert not paused.ephemeral
+    assert said(paused) == "Paused."
     assert (await simcord_env.bot.tables.get(second.id)).paused_at is not None
     assert (await simcord_env.bot.tables.get(first.id)).paused_at is None
     spectator = guild.add_member(simcord_env.create_user("eve"))

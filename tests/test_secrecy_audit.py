@@ -54,7 +54,7 @@ import pytest
 import engine
 from engine.haenyeo.rules import npc_draw, zones_text
 from engine.jeju.components import CARDS, card_text
-from tests.play_helpers import PANEL_BUTTONS, awaited, controls, latest_board, results_message
+from tests.play_helpers import PANEL_BUTTONS, awaited, controls, latest_board, results_message, said
 from tests.test_lobby import open_table
 
 #: Public events after which nothing chosen before them is hidden any more.
@@ -370,15 +370,15 @@ async def hand_over(channel, thread, players, newcomer, members, recorder, table
     host, leaver = players[0], players[1]
     handle = next(t for t in channel.threads if t.id == thread.id)
     result = await leaver.slash(handle, "game leave")
-    assert "a bot plays your seat" in result.response.content
+    assert "a bot plays your seat" in said(result)
     seat = next(i for i, p in enumerate(players) if p is leaver)
     recorder.handover(table_id, leaver.id, None)
     # The host, who has seen their own hand, may not take the seat; the newcomer may.
     refused = await host.slash(handle, "game replace", seat=seat + 1, member=host)
-    assert "holds or held a seat" in refused.response.content
+    assert "holds or held a seat" in said(refused)
     recorder.handover(table_id, newcomer.id, seat)
     taken = await host.slash(handle, "game replace", seat=seat + 1, member=newcomer)
-    assert "now belongs to" in taken.response.content
+    assert "now belongs to" in said(taken)
     del members[leaver.id]
     members[newcomer.id] = newcomer
 
