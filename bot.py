@@ -24,7 +24,7 @@ import engine
 from cogs.common import Mentions
 from hosting import logs, ops
 from hosting.errors import SchemaTooNew
-from hosting.service import TableService
+from hosting.service import MAX_LOBBIES_PER_HOST, MAX_OPEN_TABLES_PER_HOST, TableService
 from hosting.stores import AnyStore, DatabaseUnavailable, describe, is_postgres_url, open_store
 
 log = logging.getLogger("seagames")
@@ -63,6 +63,8 @@ class Config:
     database_url: str | None = None  # postgresql://...: PostgreSQL instead of the SQLite file
     shard_count: int | None = None  # shards across every process; None: not sharded
     shard_ids: tuple[int, ...] | None = None  # this process's shards; None: all of them
+    max_lobbies: int = MAX_LOBBIES_PER_HOST  # open lobbies one member may host at once
+    max_open_tables: int = MAX_OPEN_TABLES_PER_HOST  # open tables (lobbies and games) one member may host
 
     @property
     def sharded(self) -> bool:
@@ -91,6 +93,16 @@ def read_dotenv(path: Path) -> dict[str, str]:
         key, _, value = line.partition("=")
         values[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
     return values
+
+
+def parse_limit(name: str, text: str, default: int) -> int:
+    """A per-member limit such as ``MAX_LOBBIES``: a whole number, 1 or more; ``default`` when unset."""
+    text = text.strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise ConfigError(f"{name} must be a whole number, 1 or more, not {text!r}.")
+    return int(text)
 
 
 def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
@@ -169,6 +181,10 @@ def load_config(
             "For the SQLite file, leave DATABASE_URL empty and set DATABASE_PATH."
         )
     shard_count, shard_ids = parse_shards(values.get("SHARD_COUNT", ""), values.get("SHARD_IDS", ""))
+    max_lobbies = parse_limit("MAX_LOBBIES", values.get("MAX_LOBBIES", ""), MAX_LOBBIES_PER_HOST)
+    max_open_tables = parse_limit(
+        "MAX_OPEN_TABLES", values.get("MAX_OPEN_TABLES", ""), MAX_OPEN_TABLES_PER_HOST
+    )
     return Config(
         token=token,
         database=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
@@ -181,6 +197,8 @@ def load_config(
         database_url=database_url or None,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        max_lobbies=max_lobbies,
+        max_open_tables=max_open_tables,
     )
 
 
@@ -222,7 +240,12 @@ class GameBot(commands.Bot):
         """Open the database, load the cogs and sync the slash commands."""
         self.store = await open_store(self.config)
         log.info("tables are kept in the %s", describe(self.config))
-        self.tables = TableService(self.store, clock=discord_clock)
+        self.tables = TableService(
+            self.store,
+            clock=discord_clock,
+            max_lobbies=self.config.max_lobbies,
+            max_open_tables=self.config.max_open_tables,
+        )
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands(force=self.force_sync)

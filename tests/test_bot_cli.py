@@ -57,6 +57,16 @@ def test_bad_settings_are_named(tmp_path):
         load_config({"DISCORD_TOKEN": token, "DEV_GUILD_ID": "abc"}, None)
     with pytest.raises(ConfigError, match="LOG_LEVEL"):
         load_config({"DISCORD_TOKEN": token, "LOG_LEVEL": "LOUD"}, None)
+    with pytest.raises(ConfigError, match="MAX_LOBBIES"):
+        load_config({"DISCORD_TOKEN": token, "MAX_LOBBIES": "0"}, None)
+
+
+def test_hosting_limits_are_settings(tmp_path):
+    token = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
+    config = load_config({"DISCORD_TOKEN": token, "MAX_LOBBIES": "1", "MAX_OPEN_TABLES": "7"}, None)
+    assert (config.max_lobbies, config.max_open_tables) == (1, 7)
+    default = load_config({"DISCORD_TOKEN": token}, None)
+    assert (default.max_lobbies, default.max_open_tables) == (3, 25)
 
 
 # ------------------------------------------------------- an unusable DATABASE_PATH
