@@ -1,4 +1,4 @@
-"""End-to-end figures: many tables at once through SimCord, the real bot, a real SQLite file.
+"""End-to-end figures: many tables at once through the stricter SimCord, the real bot, a real SQLite file.
 
 Run ``python -m bench.e2e [--tables 50] [--turns 4]``. It opens ``--tables``
 tables of mixed games (two humans and a bot each), then plays ``--turns``
@@ -25,10 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from simcord import run
-
 from bot import Config, create_bot
-from tests.play_helpers import PANEL_BUTTONS, awaited, controls, latest_board, prefer
+from simtools.strict import run_strict
+from simtools.ui import PANEL_BUTTONS, awaited, controls, latest_board, prefer
 
 TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 GAMES = ("haenyeo", "jeju", "reef")
@@ -81,7 +80,7 @@ async def measure(tables: int, turns: int) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         bot = create_bot(Config(token=TOKEN, database=Path(folder) / "e2e.sqlite3", bot_delay=0.0))
-        async with run(bot) as env:
+        async with run_strict(bot) as env:  # Discord as it documents itself, not SimCord's leniency
             clock = PostClock(env)
             guild = env.create_guild("Bench")
             channel = guild.create_text_channel("games")

@@ -1,7 +1,7 @@
 """Shared fixtures: the real bot on a temporary database, against SimCord made strict.
 
 ``simcord_env`` is SimCord's environment on the stricter Discord of
-`tests.strict_discord` (threads archive, permissions and limits are enforced
+`simtools.strict` (threads archive, permissions and limits are enforced
 as Discord documents them). Every test that uses it also has every JSON body
 the bot sent validated against Discord's OpenAPI description (see `openapi_check`).
 """
@@ -13,8 +13,8 @@ import pytest_asyncio
 
 import engine
 from bot import Config, create_bot
+from simtools.strict import StrictEnv
 from tests.openapi_check import SPEC_PATH, OpenAPIChecker
-from tests.strict_discord import StrictEnv
 
 # The tiny test game is offered next to the real ones, so the lobby and the
 # service can be exercised on a game whose rules a test can predict.

@@ -1,4 +1,4 @@
-"""The ``strict_env`` fixture: SimCord's ``simcord_env`` on the stricter Discord of `strict_discord`.
+"""The ``strict_env`` fixture: SimCord's ``simcord_env`` on the stricter Discord of `simtools.strict`.
 
 Registered with ``pytest_plugins = ["tests.strict_fixtures"]`` in tests/conftest.py
 (or, until then, imported by the test module that uses it). Same shape as
@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 import pytest_asyncio
 
+from simtools.strict import StrictEnv
 from tests.openapi_check import SPEC_PATH
-from tests.strict_discord import StrictEnv
 
 
 @pytest_asyncio.fixture

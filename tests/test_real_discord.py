@@ -1,6 +1,6 @@
 """What real servers do to a table, played as the people involved (issue: real Discord, not only SimCord).
 
-Every test runs on the stricter Discord of `tests.strict_discord` (conftest's
+Every test runs on the stricter Discord of `simtools.strict` (conftest's
 ``simcord_env``): threads archive and leave the cache, sends unarchive them,
 locked threads refuse, Embed Links and Attach Files are enforced, the active-
 thread cap answers 160006. Moderators and admins act through its helpers.
@@ -15,8 +15,8 @@ import pytest
 
 from cogs.common import MESSAGE_LIMIT, Mentions, fit_lines, serves
 from hosting.store import ABANDONED, ACTIVE, CANCELLED
+from simtools.strict import archive_thread, bot_removed_from_guild, delete_channel, remove_permission
 from tests.play_helpers import MENTION, awaited, latest_board, messages, play_panel, said
-from tests.strict_discord import archive_thread, bot_removed_from_guild, delete_channel, remove_permission
 from tests.test_lobby import open_table
 from tests.test_play import panel_label, seat_and_start
 

@@ -1,4 +1,4 @@
-"""The stricter Discord of `strict_discord`: each rule fires, through the real bot or its discord.py calls.
+"""The stricter Discord of `simtools.strict`: each rule fires, through the real bot or its discord.py calls.
 
 Every test here would pass on plain SimCord only if the rule it checks were
 removed, so each one pins a rule of the layer (see docs/RELIABILITY.md, "The
@@ -13,8 +13,7 @@ import time
 import discord
 import pytest
 
-from tests import strict_fixtures
-from tests.strict_discord import (
+from simtools.strict import (
     StrictBackend,
     StrictEnv,
     archive_thread,
@@ -23,6 +22,7 @@ from tests.strict_discord import (
     remove_permission,
     unarchive_thread,
 )
+from tests import strict_fixtures
 
 # The fixtures, until tests/conftest.py registers tests.strict_fixtures as a plugin.
 strict_env = strict_fixtures.strict_env

@@ -34,8 +34,8 @@ import datetime
 import fnmatch
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,6 +63,7 @@ __all__ = [
     "bot_removed_from_guild",
     "delete_channel",
     "remove_permission",
+    "run_strict",
     "unarchive_thread",
 ]
 
@@ -507,6 +508,17 @@ class StrictEnv(Env):
     async def restart_bot(self, bot: discord.Client | None = None) -> None:
         with _strict_transports():
             await super().restart_bot(bot)
+
+
+@asynccontextmanager
+async def run_strict(bot: discord.Client, **options: Any) -> AsyncIterator[StrictEnv]:
+    """``async with run_strict(bot) as env``: SimCord's ``simcord.run`` on the stricter Discord."""
+    env = StrictEnv(bot, **options)
+    await env.start()
+    try:
+        yield env
+    finally:
+        await env.shutdown()
 
 
 # ------------------------------------------------- moderator / admin helpers

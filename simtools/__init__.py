@@ -1,0 +1,9 @@
+"""Driving the real bot in a simulated Discord, shared by the tests and the benchmarks.
+
+- `simtools.strict`: SimCord made to answer the way Discord documents
+  (`StrictEnv`), and the moderator/admin actions tests take on it.
+- `simtools.ui`: reading boards and playing panels the way people do.
+
+Nothing in the product imports this package; it lives outside ``tests/`` so
+that ``bench/`` can use it without importing the test suite.
+"""

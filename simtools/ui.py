@@ -1,0 +1,116 @@
+"""Playing through the Discord UI the way people do: read the board, open your panel, choose.
+
+`play_to_the_end` drives every awaited human from the board's "Waiting for"
+line, choosing among the panel's buttons and menus with a seeded chooser, until
+the results message is posted.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+MENTION = re.compile(r"<@(\d+)>")
+PANEL_BUTTONS = ("My hand", "My tiles", "My sheet")
+
+
+def said(result) -> str:
+    """What the user was told privately: the ephemeral answer, or its first ephemeral follow-up.
+
+    Clicks and commands that write acknowledge first (a lobby click updates the
+    lobby, a `/game` command defers), so their answer comes as a follow-up.
+    """
+    if result.response is not None and result.response.ephemeral and result.response.content:
+        return result.response.content
+    return next((f.content for f in result.followups if f.ephemeral), "")
+
+
+def messages(thread):
+    """The thread's messages, oldest first."""
+    return sorted(thread.history(), key=lambda m: m.id)
+
+
+def latest_board(thread):
+    """The newest board message (the one with a panel button)."""
+    for message in reversed(messages(thread)):
+        labels = [c.label for row in message.components for c in getattr(row, "children", [])]
+        if any(label in PANEL_BUTTONS for label in labels):
+            return message
+    return None
+
+
+def results_message(thread):
+    """The final ranking message, once posted."""
+    for message in reversed(messages(thread)):
+        if message.embeds and (message.embeds[0].title or "").endswith("final ranking"):
+            return message
+    return None
+
+
+def awaited(board) -> list[int]:
+    """User ids the board is waiting for."""
+    line = next((ln for ln in board.content.splitlines() if ln.startswith("Waiting for")), "")
+    return [int(uid) for uid in MENTION.findall(line)]
+
+
+def controls(panel_message) -> tuple[list[dict], list[dict]]:
+    """(buttons, selects) of a panel, as raw component dicts."""
+    buttons, selects = [], []
+    for row in panel_message.components:
+        for item in row.get("components", []):
+            (buttons if item["type"] == 2 else selects).append(item)
+    return buttons, selects
+
+
+def prefer(buttons, selects, rng: random.Random):
+    """A sensible click: confirm when possible, never reset or go back, else a random choice."""
+    for button in buttons:
+        if button.get("label", "").startswith("Confirm"):
+            return ("button", button)
+    forward = [b for b in buttons if not b.get("label", "").startswith(("Reset", "Back", "Undo"))]
+    options = [(s, o) for s in selects for o in s["options"]]
+    pool = [("button", b) for b in forward] + [("option", pair) for pair in options]
+    if not pool:
+        pool = [("button", b) for b in buttons]
+    return rng.choice(pool)
+
+
+async def take_turns(thread, members: dict[int, object], rng: random.Random, max_turns: int = 600):
+    """Play every awaited human's moves until the game ends; return the results message.
+
+    Returns None when ``max_turns`` panels were played and the game is still running.
+    """
+    for _ in range(max_turns):
+        done = results_message(thread)
+        if done is not None:
+            return done
+        board = latest_board(thread)
+        assert board is not None, "no board message in the thread"
+        waiting = [uid for uid in awaited(board) if uid in members]
+        assert waiting, f"the board waits for nobody we know: {board.content!r}"
+        member = members[waiting[0]]
+        label = next(c.label for row in board.components for c in row.children if c.label in PANEL_BUTTONS)
+        opened = await member.click(board, label=label)
+        assert opened.ephemeral
+        panel = opened.followups[0] if opened.followups else opened.response
+        assert panel.attachments, "a panel always shows the player's picture"
+        await play_panel(member, panel, rng)
+    return results_message(thread)
+
+
+async def play_panel(member, panel, rng: random.Random, limit: int = 200) -> None:
+    """Click through a player's panel until it offers nothing more."""
+    for _ in range(limit):
+        buttons, selects = controls(panel)
+        if not buttons and not selects:
+            return
+        kind, choice = prefer(buttons, selects, rng)
+        if kind == "button":
+            result = await member.click(panel, custom_id=choice["custom_id"])
+        else:
+            select, option = choice
+            result = await member.select(panel, [option["value"]], custom_id=select["custom_id"])
+        refused = [f for f in result.followups if f.ephemeral and "out of date" in f.content]
+        assert not refused, refused[0].content
+        if kind == "button" and choice.get("label", "").startswith("Confirm"):
+            return  # done for now; a person closes the panel after confirming
