@@ -159,6 +159,21 @@ MISSING_PERMISSIONS = 50013
 CANNOT_DM = 50007
 THREAD_LOCKED = 160005
 THREAD_CAP = 160006
+THREAD_ARCHIVED = 50083  # "Operation cannot be performed on an archived thread" (an edit there)
+
+
+async def reopen_thread(bot: discord.Client, thread_id: int | None) -> bool:
+    """Unarchive a table's thread (a moderator archived it); False when that is not possible."""
+    if thread_id is None:
+        return False
+    try:
+        thread = bot.get_channel(thread_id) or await bot.fetch_channel(thread_id)
+        if not isinstance(thread, discord.Thread) or thread.locked:
+            return False
+        await thread.edit(archived=False)
+    except discord.HTTPException:
+        return False
+    return True
 
 
 def serves(bot: discord.Client, guild_id: int | None) -> bool:

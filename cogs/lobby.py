@@ -16,11 +16,13 @@ from discord.ext import commands
 import engine
 from cogs.common import (
     NO_PINGS,
+    THREAD_ARCHIVED,
     THREAD_CAP,
     answer_error,
     can_manage,
     offer_enabled_games,
     plain,
+    reopen_thread,
     reply,
     tables,
 )
@@ -116,7 +118,13 @@ class LobbyButton(
         except Exception as error:
             await answer_error(interaction, error, self.table_id)
             return
-        await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
+        try:
+            await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
+        except discord.HTTPException as error:
+            if error.code != THREAD_ARCHIVED or not await reopen_thread(interaction.client, table.thread_id):
+                raise
+            # A moderator archived the thread: Discord refuses edits there until it is reopened.
+            await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
         if table.status == ACTIVE:
             interaction.client.dispatch("table_started", table)
         elif table.status == CANCELLED:

@@ -88,6 +88,17 @@ async def test_an_idle_live_table_whose_thread_auto_archived_plays_on(world, sim
     assert not archived(simcord_env, thread)
 
 
+async def test_joining_a_lobby_whose_thread_was_archived_updates_the_lobby(world, simcord_env, make_bot):
+    guild, channel, (alice, bob, *_) = world
+    _, lobby, thread = await open_table(channel, alice, game="jeju")
+    await archive_thread(simcord_env, thread)
+    await simcord_env.restart_bot(make_bot())
+    await bob.click(lobby, label="Join")
+    lobby_now = next(m for m in messages(thread) if m.id == lobby.id)
+    assert bob.mention in lobby_now.embeds[0].description  # the lobby shows the join
+    assert not archived(simcord_env, thread)
+
+
 async def test_a_locked_thread_pauses_the_table_and_tells_the_host_then_resume_works(world, simcord_env):
     guild, channel, (alice, bob, *_) = world
     thread = await seat_and_start(channel, alice, [bob], 1, "jeju", pace=DAY)
