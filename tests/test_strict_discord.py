@@ -190,18 +190,25 @@ async def test_editing_a_message_in_an_archived_thread_is_refused(strict_env, wo
 
 
 async def test_the_bots_lobby_button_after_a_moderator_archived_the_table(strict_env, world):
-    """Through the real bot: a click answered by editing a message in an archived thread fails."""
+    """Through the real bot: its edit of the lobby in an archived thread is refused, so it reopens the thread.
+
+    On plain SimCord the first edit would simply work.
+    """
     guild, channel, alice, bob = world
     thread = await open_table(channel, alice)
     lobby = thread.history()[0]
     await archive_thread(strict_env, thread)
     await bob.click(lobby, label="Join")
-    # The bot's edit of the lobby (PATCH .../messages/@original) was refused with
-    # 50083, so the lobby still shows only the host; on plain SimCord it would list bob.
+    edits = [
+        r for r in strict_env.http_requests if r.method == "PATCH" and r.path.endswith("/messages/@original")
+    ]
+    reopened = [
+        r for r in strict_env.http_requests if r.method == "PATCH" and r.path == f"/channels/{thread.id}"
+    ]
+    assert len(edits) == 2 and reopened  # refused (50083), the thread reopened, edited again
     now = next(m for m in thread.history() if m.id == lobby.id)
-    assert alice.mention in now.embeds[0].description
-    assert bob.mention not in now.embeds[0].description
-    assert thread_model(strict_env, thread.id).thread_metadata.archived
+    assert bob.mention in now.embeds[0].description
+    assert not thread_model(strict_env, thread.id).thread_metadata.archived
 
 
 # --------------------------------------------------------------- rule 4
