@@ -19,7 +19,7 @@ from hosting.pg_store import PostgresStore, redact
 from hosting.store import Store
 
 #: Copied in this order (seats and actions refer to game_tables).
-TABLES = ("game_tables", "seats", "actions", "players")
+TABLES = ("game_tables", "seats", "actions", "players", "ratings", "rating_events", "solo_scores")
 
 
 class CopyRefused(Exception):

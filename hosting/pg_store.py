@@ -28,19 +28,26 @@ from typing import Any
 
 import asyncpg
 
+from hosting import ratings
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
+from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 from hosting.store import (
+    _CHANGE_COLUMNS,
+    _ORDINAL,
     LOBBY,
     OPEN_STATUSES,
     LoggedAction,
     Seat,
     TableRecord,
+    _change_row,
     _dumps,
     _loads,
     _message_columns,
     _move_columns,
+    _rating_row,
     _seat,
     _seat_row,
+    _solo_row,
     _table_columns,
 )
 
@@ -111,6 +118,43 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE game_tables ADD COLUMN owed_posts INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE seats ADD COLUMN former TEXT NOT NULL DEFAULT '[]'",
     ),
+    (
+        # Ratings (see the SQLite twin): ratings, rating_events, solo_scores.
+        """CREATE TABLE ratings (
+            user_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (user_id, game)
+        )""",
+        "CREATE INDEX ratings_board ON ratings (game, games)",
+        """CREATE TABLE rating_events (
+            table_id BIGINT NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,
+            user_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            guild_id BIGINT,
+            seat INTEGER NOT NULL,
+            rank INTEGER NOT NULL,
+            mu_before DOUBLE PRECISION NOT NULL,
+            sigma_before DOUBLE PRECISION NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (table_id, user_id)
+        )""",
+        "CREATE INDEX rating_events_guild ON rating_events (game, guild_id, user_id)",
+        """CREATE TABLE solo_scores (
+            table_id BIGINT PRIMARY KEY REFERENCES game_tables (id) ON DELETE CASCADE,
+            user_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            guild_id BIGINT,
+            score INTEGER NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL
+        )""",
+        "CREATE INDEX solo_scores_board ON solo_scores (game, guild_id, score)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -121,7 +165,7 @@ VERSION_TABLE = "seagames_schema"
 MIGRATION_LOCK = int.from_bytes(b"seagames", "big")
 
 #: Every table the schema has; `integrity_check` looks for each.
-TABLES = ("game_tables", "seats", "actions", "players")
+TABLES = ("game_tables", "seats", "actions", "players", "ratings", "rating_events", "solo_scores")
 
 # The table's columns and its seats as one JSON array, in one statement: one round
 # trip per table and a consistent snapshot of both (the SQLite store reads twice).
@@ -355,6 +399,122 @@ class PostgresStore:
         )
         return [LoggedAction(seq, seat, json.loads(action), at) for seq, seat, action, at in rows]
 
+    async def ratings_of(self, user_id: int) -> list[Rating]:
+        """A player's rating in every game they have a rated game of, by game."""
+        rows = await self._pool.fetch(
+            "SELECT user_id, game, mu, sigma, games FROM ratings WHERE user_id = $1 ORDER BY game", user_id
+        )
+        return [Rating(*row) for row in rows]
+
+    async def rating_changes(self, table_id: int) -> list[RatingChange]:
+        """What a finished table did to its players' ratings, by seat (empty when it was not rated)."""
+        rows = await self._pool.fetch(
+            f"SELECT {_CHANGE_COLUMNS} FROM rating_events WHERE table_id = $1 ORDER BY seat", table_id
+        )
+        return [RatingChange(*row) for row in rows]
+
+    @staticmethod
+    def _board(game: str, guild_id: int | None, min_games: int) -> tuple[str, list[Any]]:
+        """The ratings on a board ($1, $2, … taken): in a server, players with ``min_games`` games there."""
+        if guild_id is None:
+            return "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = $1 AND games >= $2", [
+                game,
+                min_games,
+            ]
+        return (
+            "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = $1 AND user_id IN "
+            "(SELECT user_id FROM rating_events WHERE game = $1 AND guild_id = $2 "
+            "GROUP BY user_id HAVING count(*) >= $3)",
+            [game, guild_id, min_games],
+        )
+
+    async def leaderboard(
+        self, game: str, *, guild_id: int | None = None, min_games: int = 1, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Standing]]:
+        """(how many players are on the board, one page of it), best rating (μ − 3σ) first.
+
+        ``guild_id`` None is the board across all servers.
+        """
+        board, params = self._board(game, guild_id, min_games)
+        n = len(params)
+        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+            total = await conn.fetchval(f"SELECT count(*) FROM ({board}) b", *params)
+            rows = await conn.fetch(
+                f"{board} ORDER BY {_ORDINAL} DESC, user_id LIMIT ${n + 1} OFFSET ${n + 2}",
+                *params,
+                limit,
+                offset,
+            )
+        return total, [Standing(offset + i + 1, row[0], Rating(*row)) for i, row in enumerate(rows)]
+
+    async def standing(
+        self, game: str, user_id: int, *, guild_id: int | None = None, min_games: int = 1
+    ) -> Standing | None:
+        """A player's place on a rating board; None when they are not on it."""
+        board, params = self._board(game, guild_id, min_games)
+        n = len(params)
+        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+            row = await conn.fetchrow(f"SELECT * FROM ({board}) b WHERE user_id = ${n + 1}", *params, user_id)
+            if row is None:
+                return None
+            mine = Rating(*row)
+            ahead = await conn.fetchval(
+                f"SELECT count(*) FROM ({board}) b WHERE {_ORDINAL} > ${n + 1} "
+                f"OR ({_ORDINAL} = ${n + 1} AND user_id < ${n + 2})",
+                *params,
+                mine.mu - ratings.Z * mine.sigma,
+                user_id,
+            )
+        return Standing(ahead + 1, user_id, mine)
+
+    @staticmethod
+    def _solo(game: str, guild_id: int | None) -> tuple[str, list[Any]]:
+        """Each player's best solo score (and its table, the earliest on a tie) on a solo board."""
+        where, params = "game = $1", [game]
+        if guild_id is not None:
+            where, params = where + " AND guild_id = $2", [game, guild_id]
+        return (
+            "SELECT DISTINCT ON (user_id) user_id, score AS best, table_id FROM solo_scores "
+            f"WHERE {where} ORDER BY user_id, score DESC, table_id",
+            params,
+        )
+
+    async def solo_board(
+        self, game: str, *, guild_id: int | None = None, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Standing]]:
+        """(how many players, one page) of the best solo scores, best first."""
+        board, params = self._solo(game, guild_id)
+        n = len(params)
+        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+            total = await conn.fetchval(f"SELECT count(*) FROM ({board}) b", *params)
+            rows = await conn.fetch(
+                f"SELECT * FROM ({board}) b ORDER BY best DESC, user_id LIMIT ${n + 1} OFFSET ${n + 2}",
+                *params,
+                limit,
+                offset,
+            )
+        return total, [
+            Standing(offset + i + 1, user, best=best, table_id=table)
+            for i, (user, best, table) in enumerate(rows)
+        ]
+
+    async def solo_standing(self, game: str, user_id: int, *, guild_id: int | None = None) -> Standing | None:
+        """A player's place on a solo board; None when they have no solo score there."""
+        board, params = self._solo(game, guild_id)
+        n = len(params)
+        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+            row = await conn.fetchrow(f"SELECT * FROM ({board}) b WHERE user_id = ${n + 1}", *params, user_id)
+            if row is None:
+                return None
+            ahead = await conn.fetchval(
+                f"SELECT count(*) FROM ({board}) b "
+                f"WHERE best > ${n + 1} OR (best = ${n + 1} AND user_id < ${n + 2})",
+                *params,
+                row[1],
+                user_id,
+            )
+        return Standing(ahead + 1, user_id, best=row[1], table_id=row[2])
+
     # ----------------------------------------------------------------- writes
 
     async def create_table(
@@ -467,12 +627,15 @@ class PostgresStore:
         result: dict[str, Any] | None = None,
         timing: dict[str, Any] | None = None,
         reset_timeouts: bool = False,
+        scored: ScoredGame | None = None,
     ) -> int:
         """Log one accepted action with the new snapshot, in one transaction; return the new version.
 
         A finished game (``result`` given) is marked finished in the same write.
         ``timing`` sets the clock columns; ``reset_timeouts`` clears the seat's
-        missed-deadline count (the player moved by themselves).
+        missed-deadline count (the player moved by themselves). ``scored`` (with
+        the finishing move) updates the players' ratings, or records a solo score,
+        in the same transaction.
         """
         columns = _move_columns(state=state, result=result, timing=timing)
         async with self._pool.acquire() as conn, conn.transaction():
@@ -496,7 +659,48 @@ class PostgresStore:
                 table_id,
                 seat,
             )
+            if scored is not None:
+                await self._record_scored(conn, scored, now)
         return expected_version + 1
+
+    @staticmethod
+    async def _record_scored(conn: asyncpg.Connection, scored: ScoredGame, now: float) -> None:
+        """Inside the finishing transaction: the solo score, or every player's new rating.
+
+        The players' rating rows are created if missing and then locked (``FOR UPDATE``)
+        before they are read, so two tables finishing at once in two processes with a
+        player in common apply one after the other: neither update is lost.
+        """
+        if scored.solo:
+            await conn.execute(
+                "INSERT INTO solo_scores (table_id, user_id, game, guild_id, score, created_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6)",
+                *_solo_row(scored, now),
+            )
+            return
+        users = sorted(s.user_id for s in scored.seats)  # one lock order for every writer
+        fresh = ratings.initial(0, scored.game)
+        await conn.executemany(
+            "INSERT INTO ratings (user_id, game, mu, sigma, games) VALUES ($1, $2, $3, $4, 0) "
+            "ON CONFLICT (user_id, game) DO NOTHING",
+            [(user, scored.game, fresh.mu, fresh.sigma) for user in users],
+        )
+        rows = await conn.fetch(
+            "SELECT user_id, game, mu, sigma, games FROM ratings "
+            "WHERE game = $1 AND user_id = ANY($2::bigint[]) ORDER BY user_id FOR UPDATE",
+            scored.game,
+            users,
+        )
+        changes = ratings.update(scored, {row[0]: Rating(*row) for row in rows})
+        await conn.executemany(
+            "UPDATE ratings SET mu = $3, sigma = $4, games = $5 WHERE user_id = $1 AND game = $2",
+            [_rating_row(c) for c in changes],
+        )
+        await conn.executemany(
+            f"INSERT INTO rating_events ({_CHANGE_COLUMNS}, created_at) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+            [_change_row(c, now) for c in changes],
+        )
 
     async def set_messages(
         self,

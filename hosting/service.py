@@ -19,9 +19,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
+from engine import replay as replays
 from engine.base import Event, Game, IllegalAction, State
 from engine.bots import policy
-from hosting import timing
+from hosting import ratings, timing
 from hosting.errors import StaleVersion, TableError
 from hosting.store import (
     ABANDONED,
@@ -159,6 +160,8 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         # Deserialised states by (table id, version): loading JSON on every click is wasteful.
         self._states: dict[int, tuple[int, State]] = {}
+        # Replays of closed tables, most recently used last (`replay_steps`).
+        self._replays: dict[int, list[replays.Step]] = {}
 
     def now(self) -> float:
         """The service's clock (seconds since the epoch)."""
@@ -421,6 +424,8 @@ class TableService:
             finished=result is not None,
             now=now,
         )
+        # The finishing move updates the ratings (or the solo board) in its own transaction.
+        scored = None if result is None else ratings.scored_game(table, result.to_dict())
         await self.store.append_action(
             table.id,
             table.version,
@@ -431,6 +436,7 @@ class TableService:
             timing=clock,
             reset_timeouts=by_player,
             now=now,
+            scored=scored,
         )
         updated = await self.store.get_table(table.id)
         self._states[table.id] = (updated.version, state)
@@ -770,6 +776,87 @@ class TableService:
             state, _ = game.apply(state, logged.seat, game.load_action(logged.action))
         return state
 
+    # ------------------------------------------- ratings, history, replays, rematch
+
+    async def ratings_of(self, user_id: int) -> list[ratings.Rating]:
+        """A player's ratings, one per game they have rated games of."""
+        return await self.store.ratings_of(user_id)
+
+    async def rating_changes(self, table_id: int) -> list[ratings.RatingChange]:
+        """What a finished table did to its players' ratings (empty when it was not rated)."""
+        return await self.store.rating_changes(table_id)
+
+    async def finished_tables(self, user_id: int) -> list[TableRecord]:
+        """Every finished game a player held a seat in, newest first."""
+        found = await self.store.tables_of_user(user_id, statuses=(FINISHED,))
+        return [t for t in found if t.held_by(user_id) and t.result]
+
+    async def replay_steps(self, table_id: int) -> tuple[TableRecord, list[replays.Step]]:
+        """A closed table's replay, step by step (`engine.replay.steps`), rebuilt in a worker thread.
+
+        Only closed tables (finished, ended, abandoned) replay: their log no longer
+        changes, so the steps are kept for the next click (a few tables at a time).
+        """
+        table = await self.store.get_table(table_id)
+        if table.status in OPEN_STATUSES or table.seed is None:
+            raise TableError("Only a finished game can be replayed; this one is still open.")
+        cached = self._replays.pop(table_id, None)
+        if cached is None:
+            log = [(a.seat, a.action) for a in await self.store.actions(table_id)]
+            game = engine.get(table.game)
+            cached = await asyncio.to_thread(
+                replays.steps, game, len(table.seats), table.seed, table.options, log
+            )
+        self._replays[table_id] = cached  # most recently used last
+        while len(self._replays) > _REPLAYS_KEPT:
+            self._replays.pop(next(iter(self._replays)))
+        return table, cached
+
+    async def export(self, table_id: int) -> dict[str, Any]:
+        """A finished table as a JSON record (`engine.replay.record`), for `python -m engine.replay`."""
+        table = await self.store.get_table(table_id)
+        if table.status != FINISHED or table.seed is None:
+            raise TableError("Only a finished game can be exported.")
+        return replays.record(
+            game=table.game,
+            seed=table.seed,
+            options=table.options,
+            seats=[{"seat": s.seat, "name": s.name, "kind": s.kind} for s in table.seats],
+            actions=[(a.seat, a.action) for a in await self.store.actions(table_id)],
+            result=table.result,
+            table_id=table.id,
+        )
+
+    async def rematch(self, table_id: int, user_id: int, name: str) -> tuple[TableRecord, list[int]]:
+        """A new lobby like a closed table: same game, options, pace, place and bots; the caller hosts.
+
+        Only someone who held a seat may ask. Returns the lobby and the other
+        people to invite (everyone else who held a seat, in seat order).
+        """
+        old = await self.store.get_table(table_id)
+        if old.status in OPEN_STATUSES:
+            raise TableError("This game is still open: a rematch comes after it ends.")
+        if not old.held_by(user_id):
+            raise TableError("Only the players of this game can ask for a rematch.")
+        table = await self.create_table(
+            game_key=old.game,
+            guild_id=old.guild_id,
+            channel_id=old.channel_id,
+            host_id=user_id,
+            host_name=name,
+            options=old.options,
+            pace=old.pace,
+        )
+        for seat in old.seats:
+            if seat.is_bot and seat.user_id is None and not seat.former:  # a bot from the start
+                table = await self.add_bot(table.id, user_id)
+        people: list[int] = []
+        for seat in old.seats:
+            for person in (*seat.former, seat.user_id):
+                if person is not None and person != user_id and person not in people:
+                    people.append(person)
+        return table, people
+
 
 def _as_bot(seat: Seat) -> Seat:
     """The seat, played by the bot policy from now on; its name says so in the results."""
@@ -781,6 +868,8 @@ _STOPPED = {"deadline": None, "wake_at": None, "paused_at": None}
 _PAUSED = "This table is paused; the host can resume it with `/game resume`."
 #: A timed-out seat's bot finishes its part of a step within this many actions.
 _MOST_ACTIONS_PER_TIMEOUT = 500
+#: How many closed tables' replays `TableService.replay_steps` keeps in memory.
+_REPLAYS_KEPT = 8
 
 
 def _not_in_lobby(table: TableRecord) -> str:

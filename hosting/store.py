@@ -19,7 +19,9 @@ from typing import Any
 
 import aiosqlite
 
+from hosting import ratings
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
+from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 
 #: Forward migrations, applied in order at start. Index + 1 is the schema version.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -89,6 +91,45 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE seats ADD COLUMN former TEXT NOT NULL DEFAULT '[]'",
         "CREATE INDEX IF NOT EXISTS game_tables_thread ON game_tables (thread_id)",
         "CREATE INDEX IF NOT EXISTS game_tables_channel ON game_tables (channel_id)",
+    ),
+    (
+        # Ratings (hosting/ratings.py): one openskill rating per player per game, every rated
+        # game's change per player (with the server it was played in, for the server boards),
+        # and solo scores for the solo boards. All written by the move that finishes a table.
+        """CREATE TABLE ratings (
+            user_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            games INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (user_id, game)
+        )""",
+        "CREATE INDEX ratings_board ON ratings (game, games)",
+        """CREATE TABLE rating_events (
+            table_id INTEGER NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,
+            user_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            guild_id INTEGER,
+            seat INTEGER NOT NULL,
+            rank INTEGER NOT NULL,
+            mu_before REAL NOT NULL,
+            sigma_before REAL NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            games INTEGER NOT NULL,
+            created_at REAL NOT NULL,
+            PRIMARY KEY (table_id, user_id)
+        )""",
+        "CREATE INDEX rating_events_guild ON rating_events (game, guild_id, user_id)",
+        """CREATE TABLE solo_scores (
+            table_id INTEGER PRIMARY KEY REFERENCES game_tables (id) ON DELETE CASCADE,
+            user_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            guild_id INTEGER,
+            score INTEGER NOT NULL,
+            created_at REAL NOT NULL
+        )""",
+        "CREATE INDEX solo_scores_board ON solo_scores (game, guild_id, score)",
     ),
 )
 
@@ -244,6 +285,40 @@ def _move_columns(
 def _message_columns(**ids: int | None) -> dict[str, int]:
     """The Discord message columns `set_messages` was given (both stores)."""
     return {name: value for name, value in ids.items() if value is not None}
+
+
+#: The leaderboard's order: the ordinal μ − Zσ (hosting.ratings), best first.
+_ORDINAL = f"(mu - {ratings.Z!r} * sigma)"
+_CHANGE_COLUMNS = "table_id, user_id, game, guild_id, seat, rank, mu_before, sigma_before, mu, sigma, games"
+
+
+def _rating_row(change: RatingChange) -> tuple[Any, ...]:
+    """A player's new ``ratings`` row after a rated game (both stores)."""
+    return (change.user_id, change.game, change.mu, change.sigma, change.games)
+
+
+def _change_row(change: RatingChange, now: float) -> tuple[Any, ...]:
+    """A ``rating_events`` row (both stores), in `_CHANGE_COLUMNS` order, then ``created_at``."""
+    return (
+        change.table_id,
+        change.user_id,
+        change.game,
+        change.guild_id,
+        change.seat,
+        change.rank,
+        change.mu_before,
+        change.sigma_before,
+        change.mu,
+        change.sigma,
+        change.games,
+        now,
+    )
+
+
+def _solo_row(scored: ScoredGame, now: float) -> tuple[Any, ...]:
+    """A ``solo_scores`` row (both stores)."""
+    (seat,) = scored.seats
+    return (scored.table_id, seat.user_id, scored.game, scored.guild_id, seat.score, now)
 
 
 class Store:
@@ -430,6 +505,109 @@ class Store:
             rows = await cursor.fetchall()
         return [LoggedAction(seq, seat, json.loads(action), at) for seq, seat, action, at in rows]
 
+    async def ratings_of(self, user_id: int) -> list[Rating]:
+        """A player's rating in every game they have a rated game of, by game."""
+        async with self._db.execute(
+            "SELECT user_id, game, mu, sigma, games FROM ratings WHERE user_id = ? ORDER BY game", (user_id,)
+        ) as cursor:
+            return [Rating(*row) for row in await cursor.fetchall()]
+
+    async def rating_changes(self, table_id: int) -> list[RatingChange]:
+        """What a finished table did to its players' ratings, by seat (empty when it was not rated)."""
+        async with self._db.execute(
+            f"SELECT {_CHANGE_COLUMNS} FROM rating_events WHERE table_id = ? ORDER BY seat", (table_id,)
+        ) as cursor:
+            return [RatingChange(*row) for row in await cursor.fetchall()]
+
+    def _board(self, game: str, guild_id: int | None, min_games: int) -> tuple[str, list[Any]]:
+        """The ratings on a board: in a server, players with ``min_games`` rated games there."""
+        if guild_id is None:
+            return "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = ? AND games >= ?", [
+                game,
+                min_games,
+            ]
+        return (
+            "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = ? AND user_id IN "
+            "(SELECT user_id FROM rating_events WHERE game = ? AND guild_id = ? "
+            "GROUP BY user_id HAVING count(*) >= ?)",
+            [game, game, guild_id, min_games],
+        )
+
+    async def leaderboard(
+        self, game: str, *, guild_id: int | None = None, min_games: int = 1, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Standing]]:
+        """(how many players are on the board, one page of it), best rating (μ − 3σ) first.
+
+        ``guild_id`` None is the board across all servers.
+        """
+        board, params = self._board(game, guild_id, min_games)
+        async with self._db.execute(f"SELECT count(*) FROM ({board})", params) as cursor:
+            total = (await cursor.fetchone())[0]
+        async with self._db.execute(
+            f"{board} ORDER BY {_ORDINAL} DESC, user_id LIMIT ? OFFSET ?", [*params, limit, offset]
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return total, [Standing(offset + i + 1, row[0], Rating(*row)) for i, row in enumerate(rows)]
+
+    async def standing(
+        self, game: str, user_id: int, *, guild_id: int | None = None, min_games: int = 1
+    ) -> Standing | None:
+        """A player's place on a rating board; None when they are not on it."""
+        board, params = self._board(game, guild_id, min_games)
+        async with self._db.execute(f"SELECT * FROM ({board}) WHERE user_id = ?", [*params, user_id]) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        mine = Rating(*row)
+        async with self._db.execute(
+            f"SELECT count(*) FROM ({board}) WHERE {_ORDINAL} > ? OR ({_ORDINAL} = ? AND user_id < ?)",
+            [*params, *(mine.mu - ratings.Z * mine.sigma,) * 2, user_id],
+        ) as cursor:
+            ahead = (await cursor.fetchone())[0]
+        return Standing(ahead + 1, user_id, mine)
+
+    def _solo(self, game: str, guild_id: int | None) -> tuple[str, list[Any]]:
+        """Each player's best solo score (and its table) on a solo board."""
+        where, params = "game = ?", [game]
+        if guild_id is not None:
+            where, params = where + " AND guild_id = ?", [*params, guild_id]
+        # SQLite takes the bare table_id from the row holding the max (the earliest on a tie: min id first).
+        return (
+            f"SELECT user_id, max(score) AS best, table_id FROM (SELECT * FROM solo_scores WHERE {where} "
+            "ORDER BY table_id) GROUP BY user_id",
+            params,
+        )
+
+    async def solo_board(
+        self, game: str, *, guild_id: int | None = None, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Standing]]:
+        """(how many players, one page) of the best solo scores, best first."""
+        board, params = self._solo(game, guild_id)
+        async with self._db.execute(f"SELECT count(*) FROM ({board})", params) as cursor:
+            total = (await cursor.fetchone())[0]
+        async with self._db.execute(
+            f"{board} ORDER BY best DESC, user_id LIMIT ? OFFSET ?", [*params, limit, offset]
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return total, [
+            Standing(offset + i + 1, user, best=best, table_id=table)
+            for i, (user, best, table) in enumerate(rows)
+        ]
+
+    async def solo_standing(self, game: str, user_id: int, *, guild_id: int | None = None) -> Standing | None:
+        """A player's place on a solo board; None when they have no solo score there."""
+        board, params = self._solo(game, guild_id)
+        async with self._db.execute(f"SELECT * FROM ({board}) WHERE user_id = ?", [*params, user_id]) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        async with self._db.execute(
+            f"SELECT count(*) FROM ({board}) WHERE best > ? OR (best = ? AND user_id < ?)",
+            [*params, row[1], row[1], user_id],
+        ) as cursor:
+            ahead = (await cursor.fetchone())[0]
+        return Standing(ahead + 1, user_id, best=row[1], table_id=row[2])
+
     # ----------------------------------------------------------------- writes
 
     async def create_table(
@@ -513,12 +691,15 @@ class Store:
         result: dict[str, Any] | None = None,
         timing: dict[str, Any] | None = None,
         reset_timeouts: bool = False,
+        scored: ScoredGame | None = None,
     ) -> int:
         """Log one accepted action with the new snapshot, in one transaction; return the new version.
 
         A finished game (``result`` given) is marked finished in the same write.
         ``timing`` sets the clock columns; ``reset_timeouts`` clears the seat's
-        missed-deadline count (the player moved by themselves).
+        missed-deadline count (the player moved by themselves). ``scored`` (with
+        the finishing move) updates the players' ratings, or records a solo score,
+        in the same transaction.
         """
         columns = _move_columns(state=state, result=result, timing=timing)
         async with self._transaction():
@@ -539,7 +720,42 @@ class Store:
                 + " WHERE table_id = ? AND seat = ?",
                 (table_id, seat),
             )
+            if scored is not None:
+                await self._record_scored(scored, now)
         return expected_version + 1
+
+    async def _record_scored(self, scored: ScoredGame, now: float) -> None:
+        """Inside the finishing transaction: the solo score, or every player's new rating."""
+        if scored.solo:
+            await self._run(
+                "INSERT INTO solo_scores (table_id, user_id, game, guild_id, score, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                _solo_row(scored, now),
+            )
+            return
+        users = [s.user_id for s in scored.seats]
+        async with self._db.execute(
+            f"SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = ? "
+            f"AND user_id IN ({','.join('?' * len(users))})",
+            (scored.game, *users),
+        ) as cursor:
+            current = {row[0]: Rating(*row) for row in await cursor.fetchall()}
+        changes = ratings.update(scored, current)
+        await (
+            await self._db.executemany(
+                "INSERT INTO ratings (user_id, game, mu, sigma, games) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (user_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+                "games = excluded.games",
+                [_rating_row(c) for c in changes],
+            )
+        ).close()
+        await (
+            await self._db.executemany(
+                f"INSERT INTO rating_events ({_CHANGE_COLUMNS}, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [_change_row(c, now) for c in changes],
+            )
+        ).close()
 
     async def set_messages(
         self,

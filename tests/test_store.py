@@ -354,3 +354,76 @@ async def test_dm_reminder_choice(store):
     assert await store.dm_reminders(7) and not await store.dm_reminders(8)
     await store.set_dm_reminders(7, False)
     assert not await store.dm_reminders(7)
+
+
+async def test_a_finishing_move_rates_its_players_in_the_same_write(service, store):
+    """Ratings, rating changes and the boards (hosting/ratings.py), written by `append_action`."""
+    from hosting import ratings
+    from hosting.ratings import ScoredGame, ScoredSeat
+
+    def finish(table, ranks, guild=1):
+        seats = tuple(ScoredSeat(i, 100 + i, rank, 10 - rank) for i, rank in enumerate(ranks))
+        return ScoredGame(table.id, "takeaway", guild, seats)
+
+    table = await started_table(service, humans=3)
+    scored = finish(table, (2, 1, 3))
+    with pytest.raises(StaleVersion):  # a refused write rates nobody
+        await store.append_action(
+            table.id, table.version - 1, seat=0, action={}, state={}, now=5.0, result={}, scored=scored
+        )
+    assert await store.ratings_of(100) == [] and await store.rating_changes(table.id) == []
+    await store.append_action(
+        table.id, table.version, seat=0, action={}, state={}, now=5.0, result={}, scored=scored
+    )
+    expected = ratings.update(scored, {})
+    changes = await store.rating_changes(table.id)
+    assert changes == expected and [c.seat for c in changes] == [0, 1, 2]
+    assert changes[1].delta > changes[0].delta > changes[2].delta  # first, second, third
+    assert await store.ratings_of(101) == [expected[1].after]
+
+    # A second game, in another server: the rating moves on from the first.
+    second = await started_table(service, humans=2)
+    again = finish(second, (1, 2), guild=2)
+    await store.append_action(
+        second.id, second.version, seat=0, action={}, state={}, now=6.0, result={}, scored=again
+    )
+    current = {c.user_id: c.after for c in expected}
+    (alice, bob) = ratings.update(again, current)
+    assert (await store.ratings_of(100))[0] == alice.after and alice.after.games == 2
+    assert (await store.ratings_of(101))[0] == bob.after
+
+    board = ratings.ordered([alice.after, bob.after, expected[2].after])
+    total, page = await store.leaderboard("takeaway")
+    assert total == 3 and [s.user_id for s in page] == [r.user_id for r in board]
+    assert [s.rank for s in page] == [1, 2, 3]
+    total, page = await store.leaderboard("takeaway", offset=1, limit=1)
+    assert total == 3 and [(s.rank, s.user_id) for s in page] == [(2, board[1].user_id)]
+    assert (await store.standing("takeaway", board[2].user_id)).rank == 3
+    assert (await store.leaderboard("takeaway", min_games=2))[0] == 2  # two played twice
+    # Server 2 saw only the second game; server 1 saw all three players once.
+    assert {s.user_id for s in (await store.leaderboard("takeaway", guild_id=2))[1]} == {100, 101}
+    assert (await store.leaderboard("takeaway", guild_id=1, min_games=2))[0] == 0
+    assert await store.standing("takeaway", 102, guild_id=2) is None
+    assert await store.standing("takeaway", 999) is None
+
+    # Solo games go on the solo board, best score per player.
+    for user, score in ((100, 120), (100, 150), (101, 130)):
+        solo = await started_table(service)  # the store records what it is given
+        await store.append_action(
+            solo.id,
+            solo.version,
+            seat=0,
+            action={},
+            state={},
+            now=7.0,
+            result={},
+            scored=ScoredGame(solo.id, "takeaway", 1, (ScoredSeat(0, user, 1, score),)),
+        )
+        if score == 150:
+            best_table = solo.id
+    total, page = await store.solo_board("takeaway")
+    assert total == 2 and [(s.rank, s.user_id, s.best) for s in page] == [(1, 100, 150), (2, 101, 130)]
+    assert page[0].table_id == best_table
+    assert (await store.solo_standing("takeaway", 101, guild_id=1)).rank == 2
+    assert await store.solo_standing("takeaway", 101, guild_id=2) is None
+    assert (await store.ratings_of(100))[0].games == 2  # solo games move no rating

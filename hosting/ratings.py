@@ -1,0 +1,237 @@
+"""Ratings: the openskill wrapper, and which finished games count.
+
+Every finished game between people updates one rating per player per game
+with openskill's Plackett–Luce model (a Weng–Lin Bayesian rating: each player
+has a skill estimate ``mu`` and its uncertainty ``sigma``). The store calls
+`update` inside the transaction that finishes the table, so a result and the
+ratings it moves are written together or not at all.
+
+Players see the *ordinal* μ − 3σ (a skill the player is very likely above),
+scaled by `DISPLAY_SCALE` and rounded: everyone starts at 0 and climbs as the
+uncertainty shrinks, and the change a game made is the difference of two such
+numbers (+12, −8). The first `PROVISIONAL_GAMES` games are "provisional".
+
+Not every game counts (`unrated_reason` says why in words for the results):
+a seat played by a bot, a seat that changed hands, a solo game (it goes on its
+solo board instead), games in which hints were used (the hook:
+`hints_used`), and of course tables that never finished (abandoned or ended:
+they never reach the finishing move).
+
+Pure: no SQL, no Discord. The records here are what both stores return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+#: The rating model; its defaults are openskill's (μ = 25, σ = 25/3, β = 25/6).
+MODEL = PlackettLuce()
+#: How many standard deviations the shown rating stays below μ.
+Z = 3.0
+#: Shown rating = round(DISPLAY_SCALE × (μ − Z·σ)).
+DISPLAY_SCALE = 10.0
+#: A rating is "provisional" until the player has this many rated games of that game.
+PROVISIONAL_GAMES = 5
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One player's rating in one game."""
+
+    user_id: int
+    game: str
+    mu: float
+    sigma: float
+    games: int = 0  # rated games played
+
+    @property
+    def ordinal(self) -> float:
+        """μ − Zσ, openskill's ordinal."""
+        return MODEL.create_rating([self.mu, self.sigma]).ordinal(z=Z)
+
+    @property
+    def shown(self) -> int:
+        """The number players see."""
+        return shown(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        """True for the first few games, while the rating says little."""
+        return self.games < PROVISIONAL_GAMES
+
+    def label(self) -> str:
+        """ "1234 (±25, provisional)" — the rating and its uncertainty, in the shown scale."""
+        note = ", provisional" if self.provisional else ""
+        return f"{self.shown} (±{round(DISPLAY_SCALE * Z * self.sigma)}{note})"
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The rating players see for (μ, σ)."""
+    return round(DISPLAY_SCALE * MODEL.create_rating([mu, sigma]).ordinal(z=Z))
+
+
+def initial(user_id: int, game: str) -> Rating:
+    """A new player's rating: openskill's default μ and σ."""
+    fresh = MODEL.rating()
+    return Rating(user_id, game, fresh.mu, fresh.sigma, 0)
+
+
+@dataclass(frozen=True)
+class ScoredSeat:
+    """A person's place and score in a finished game."""
+
+    seat: int
+    user_id: int
+    rank: int  # 1 is first; tied seats share a rank
+    score: int
+
+
+@dataclass(frozen=True)
+class ScoredGame:
+    """A finished game that counts: rated between people, or a solo score."""
+
+    table_id: int
+    game: str
+    guild_id: int | None
+    seats: tuple[ScoredSeat, ...]
+
+    @property
+    def solo(self) -> bool:
+        """A one-person game: it goes on the solo board and moves no rating."""
+        return len(self.seats) == 1
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """What one finished game did to one player's rating."""
+
+    table_id: int
+    user_id: int
+    game: str
+    guild_id: int | None
+    seat: int
+    rank: int
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+    games: int  # rated games after this one
+
+    @property
+    def after(self) -> Rating:
+        """The rating after the game."""
+        return Rating(self.user_id, self.game, self.mu, self.sigma, self.games)
+
+    @property
+    def delta(self) -> int:
+        """Change of the shown rating (+12, −8)."""
+        return shown(self.mu, self.sigma) - shown(self.mu_before, self.sigma_before)
+
+
+@dataclass(frozen=True)
+class SoloScore:
+    """A solo game's score, as the solo board keeps it."""
+
+    table_id: int
+    user_id: int
+    game: str
+    guild_id: int | None
+    score: int
+    created_at: float
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of a leaderboard: a place and either a rating or a best solo score."""
+
+    rank: int
+    user_id: int
+    rating: Rating | None = None
+    best: int | None = None  # solo boards: the best score
+    table_id: int | None = None  # solo boards: the table of the best score
+
+
+def signed(delta: int) -> str:
+    """+12, −8, ±0 (with a real minus sign)."""
+    if delta > 0:
+        return f"+{delta}"
+    if delta < 0:
+        return f"−{-delta}"
+    return "±0"
+
+
+# ------------------------------------------------------------- which games count
+
+
+def hints_used(table: Any, result: Mapping[str, Any]) -> bool:
+    """The hook for hints: True when the game used hints, so it moves no rating.
+
+    No game offers hints yet. When one does, its result (``"hints_used": true``)
+    or a table option ``hints`` other than ``"off"`` marks the game, and this is
+    the one place that reads it.
+    """
+    return bool(result.get("hints_used")) or table.options.get("hints", "off") != "off"
+
+
+def unrated_reason(table: Any, result: Mapping[str, Any] | None) -> str | None:
+    """Why a finished table moves no rating, in words for the results; None when it is rated."""
+    if result is None:
+        return "Not rated: the game did not finish."
+    if len(table.seats) == 1:
+        return "Solo game: not rated; the score goes on the solo board (`/leaderboard`)."
+    if any(s.is_bot for s in table.seats):
+        return "Not rated: a bot played a seat."
+    if any(s.former for s in table.seats):
+        return "Not rated: a seat changed hands during the game."
+    if hints_used(table, result):
+        return "Not rated: hints were used."
+    return None
+
+
+def scored_game(table: Any, result: Mapping[str, Any]) -> ScoredGame | None:
+    """What the finishing move records: the rated game, a solo score, or nothing (None)."""
+    reason = unrated_reason(table, result)
+    solo = len(table.seats) == 1 and not table.seats[0].is_bot and not hints_used(table, result)
+    if reason is not None and not solo:
+        return None
+    seats = tuple(
+        ScoredSeat(s.seat, s.user_id, int(result["ranking"][s.seat]), int(result["scores"][s.seat]))
+        for s in table.seats
+    )
+    return ScoredGame(table.id, table.game, table.guild_id, seats)
+
+
+def update(game: ScoredGame, current: Mapping[int, Rating]) -> list[RatingChange]:
+    """The new ratings after a rated game (openskill Plackett–Luce, ranks with ties).
+
+    ``current`` maps each player's user id to their rating before the game
+    (missing: a new player).
+    """
+    before = [current.get(s.user_id) or initial(s.user_id, game.game) for s in game.seats]
+    teams = [[MODEL.create_rating([r.mu, r.sigma])] for r in before]
+    rated = MODEL.rate(teams, ranks=[s.rank for s in game.seats])
+    return [
+        RatingChange(
+            table_id=game.table_id,
+            user_id=s.user_id,
+            game=game.game,
+            guild_id=game.guild_id,
+            seat=s.seat,
+            rank=s.rank,
+            mu_before=old.mu,
+            sigma_before=old.sigma,
+            mu=team[0].mu,
+            sigma=team[0].sigma,
+            games=old.games + 1,
+        )
+        for s, old, team in zip(game.seats, before, rated, strict=True)
+    ]
+
+
+def ordered(standings: Sequence[Rating]) -> list[Rating]:
+    """Ratings best first (ordinal, then the user id for a stable order)."""
+    return sorted(standings, key=lambda r: (-(r.mu - Z * r.sigma), r.user_id))
