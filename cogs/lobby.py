@@ -56,7 +56,8 @@ def lobby_embed(table: TableRecord) -> discord.Embed:
         colour=discord.Colour.teal(),
     )
     if table.options:
-        embed.add_field(name="Options", value=", ".join(f"{k}: {v}" for k, v in table.options.items()))
+        words = [f"{game.option_label(k)}: {game.option_label(k, v)}" for k, v in table.options.items()]
+        embed.add_field(name="Options", value=", ".join(words))
     embed.add_field(name="Pace", value=timing.pace_label(table.pace))
     if table.status == LOBBY:
         seats = (

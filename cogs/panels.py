@@ -73,6 +73,18 @@ def plan_rows(choices: list[Choice]) -> list[tuple[str, str, list[Choice]]]:
     return rows[:ROWS]
 
 
+def placeholder(title: str, part: int = 0, parts: int = 1) -> str:
+    """What a select shows until something is picked: the decision, never an option.
+
+    ``"Travel"`` -> ``"Travel: choose one…"``; a group split over several menus
+    numbers them (``"Travel (2 of 2): choose one…"``).
+    """
+    title = (title or "").strip() or "Choose a move"
+    if parts > 1:
+        title = f"{title} ({part + 1} of {parts})"
+    return f"{title}: choose one…"[:150]
+
+
 class ChoiceButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"act:(?P<table>\d+):(?P<token>{TOKEN}):(?P<index>\d+)",
@@ -105,16 +117,29 @@ class ChoiceSelect(
     """A menu of legal actions; each option's value is its action index."""
 
     def __init__(
-        self, table_id: int, token: str, n: int, title: str = "", choices: list[Choice] | None = None
+        self,
+        table_id: int,
+        token: str,
+        n: int,
+        title: str = "",
+        choices: list[Choice] | None = None,
+        part: int = 0,
+        parts: int = 1,
     ):
+        # No option is ever a default: a refreshed panel shows the placeholder, never the
+        # last choice, which would read as the menu's purpose.
         options = [
-            discord.SelectOption(label=c.label[:100], value=str(c.index), description=(c.group or None))
+            discord.SelectOption(
+                label=c.label[:100], value=str(c.index), description=(c.group or None), default=False
+            )
             for c in choices or []
-        ] or [discord.SelectOption(label="?", value="-1")]
+        ] or [discord.SelectOption(label="?", value="-1", default=False)]
         select = discord.ui.Select(
             custom_id=f"pick:{table_id}:{token}:{n}",
-            placeholder=(title or "Choose")[:150],
+            placeholder=placeholder(title, part, parts),
             options=options,
+            min_values=1,
+            max_values=1,
         )
         super().__init__(select)
         self.table_id, self.token = table_id, token
@@ -136,14 +161,18 @@ class ChoiceSelect(
 def panel_view(table_id: int, panel: Panel) -> discord.ui.View:
     """The controls for a seat's panel (empty when it owes nothing)."""
     view = discord.ui.View(timeout=None)
-    for row, (kind, title, choices) in enumerate(plan_rows(panel.choices)):
+    rows = plan_rows(panel.choices)
+    menus = [title for kind, title, _ in rows if kind == "select"]
+    seen: dict[str, int] = {}
+    for row, (kind, title, choices) in enumerate(rows):
         if kind == "buttons":
             for choice in choices:
                 item = ChoiceButton(table_id, panel.token, choice.index, choice.label)
                 item.row = row
                 view.add_item(item)
         else:
-            select = ChoiceSelect(table_id, panel.token, row, title, choices)
+            part = seen[title] = seen.get(title, -1) + 1
+            select = ChoiceSelect(table_id, panel.token, row, title, choices, part, menus.count(title))
             select.row = row
             view.add_item(select)
     return view

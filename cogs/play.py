@@ -209,7 +209,7 @@ def board_text(
     """
     picture = [f"🖼️ {described[:DESCRIPTION_LIMIT]}"] if described else []
     while True:
-        note = [f"… and {hidden} earlier moves (`/game log`)"] if hidden else []
+        note = [f"… and {hidden} earlier move{'' if hidden == 1 else 's'} (`/game log`)"] if hidden else []
         text = "\n".join([header, *note, *lines, *picture, *([waiting] if waiting else [])])
         if len(text) <= MESSAGE_LIMIT or not lines:
             return text[:MESSAGE_LIMIT]
@@ -473,7 +473,8 @@ class Play(commands.Cog):
         lines = []
         for seat in order:
             place = result["ranking"][seat]
-            parts = ", ".join(f"{k} {v}" for k, v in result["breakdown"][seat].items() if k != "total")
+            points = result["breakdown"][seat].items()
+            parts = " · ".join(f"{game.breakdown_label(k)}: {v}" for k, v in points if k != "total")
             won = " — **wins**" if seat in result["winners"] else ""
             lines.append(
                 f"{medals.get(place, f'{place}.')} {plain(names[seat])}: "

@@ -8,8 +8,9 @@ games only through the names defined here (see docs/ARCHITECTURE.md).
 from __future__ import annotations
 
 import json
+import re
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -50,6 +51,8 @@ class Result:
     winners: frozenset[int]
     breakdown: tuple[dict[str, int], ...]
     notes: tuple[str, ...] = field(default_factory=tuple)
+    #: Words for the breakdown's category keys (``"turtle_eggs"`` -> ``"Turtle eggs"``).
+    labels: dict[str, str] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -59,7 +62,33 @@ class Result:
             "winners": sorted(self.winners),
             "breakdown": [dict(b) for b in self.breakdown],
             "notes": list(self.notes),
+            "labels": dict(self.labels),
         }
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``"1 point"``, ``"2 points"``; ``many`` for irregular plurals (``plural(2, "die", "dice")``)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def article(word: str) -> str:
+    """``"a Cactus"``, ``"an Orange"``: the indefinite article by the word's first letter."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def listing(items: list[str] | tuple[str, ...], last: str = "and") -> str:
+    """``"A"``, ``"A and B"``, ``"A, B and C"``."""
+    items = [str(item) for item in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def key_words(key: str) -> str:
+    """A fallback for an internal key without a label: ``"turtle_eggs"`` -> ``"Turtle eggs"``,
+    ``"round3"`` -> ``"Round 3"``, ``"arcane-atoll"`` -> ``"Arcane atoll"``."""
+    text = re.sub(r"(?<=[A-Za-z])(?=\d)", " ", str(key)).replace("_", " ").replace("-", " ").strip()
+    return text[:1].upper() + text[1:] if text else "?"
 
 
 def places_from_scores(keys: list[tuple]) -> tuple[int, ...]:
@@ -77,6 +106,23 @@ def load_data(game_key: str, name: str) -> Any:
         raise DataError(f"missing data file {path}") from error
     except json.JSONDecodeError as error:
         raise DataError(f"{path} is not valid JSON: {error}") from error
+
+
+def load_labels(game_key: str, name: str = "labels.json") -> dict[str, dict[str, str]]:
+    """``data/<game_key>/labels.json``: words for internal keys, checked (sections of key -> words)."""
+    raw = load_data(game_key, name)
+    sections = ("breakdown", "options", "values")
+    if not isinstance(raw, dict) or set(raw) - set(sections):
+        raise DataError(f"data/{game_key}/{name}: expected only the sections {', '.join(sections)}")
+    labels: dict[str, dict[str, str]] = {}
+    for section in sections:
+        words = raw.get(section, {})
+        if not isinstance(words, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in words.items()
+        ):
+            raise DataError(f"data/{game_key}/{name}: {section} must map keys to non-empty words")
+        labels[section] = dict(words)
+    return labels
 
 
 class Game(ABC):
@@ -144,3 +190,22 @@ class Game(ABC):
     def summary(self, state: State) -> str:
         """One or two lines on where the game stands, for board messages."""
         return ""
+
+    #: Words for internal keys, usually read from ``data/<game>/labels.json``:
+    #: ``{"breakdown": {key: words}, "options": {name: words}, "values": {value: words}}``.
+    labels: ClassVar[dict[str, dict[str, str]]] = {}
+
+    def breakdown_label(self, key: str) -> str:
+        """Words for a result breakdown category (``"turtle_eggs"`` -> ``"Turtle eggs"``)."""
+        return self.labels.get("breakdown", {}).get(key) or key_words(key)
+
+    def option_label(self, name: str, value: str | None = None) -> str:
+        """Words for a table option (``value`` None) or for one of its values."""
+        if value is None:
+            return self.labels.get("options", {}).get(name) or key_words(name)
+        return self.labels.get("values", {}).get(str(value)) or key_words(str(value))
+
+    def labelled(self, result: Result) -> Result:
+        """``result`` with words for each of its breakdown categories (what `result` returns)."""
+        keys = dict.fromkeys(k for entry in result.breakdown for k in entry)
+        return replace(result, labels={k: self.breakdown_label(k) for k in keys})

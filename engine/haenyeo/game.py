@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import Event, Game, IllegalAction, Result, places_from_scores
+from engine.base import Event, Game, IllegalAction, Result, listing, load_labels, places_from_scores, plural
 from engine.haenyeo import actions as A
 from engine.haenyeo import rules
 from engine.haenyeo import state as S
@@ -26,6 +26,7 @@ class Haenyeo(Game):
     min_seats = 2
     max_seats = 5
     options = {"score_tile": TILE_OPTION}  # noqa: RUF012 - the contract declares a class-level dict
+    labels = load_labels("haenyeo")
 
     # -------------------------------------------------------------- core
 
@@ -114,8 +115,8 @@ class Haenyeo(Game):
                 notes.append("Tied on points: the higher trash score wins.")
             else:
                 notes.append("Tied on points and trash: the victory is shared.")
-        return Result(
-            scores=scores, ranking=ranking, winners=winners, breakdown=breakdown, notes=tuple(notes)
+        return self.labelled(
+            Result(scores=scores, ranking=ranking, winners=winners, breakdown=breakdown, notes=tuple(notes))
         )
 
     # -------------------------------------------------------------- JSON
@@ -177,11 +178,12 @@ class Haenyeo(Game):
             result = self.result(state)
             assert result is not None
             best = max(result.scores)
-            won = ", ".join(name(s) for s in sorted(result.winners))
-            return f"Game over ({tile}): {won} won with {best} points."
+            won = listing([name(s) for s in sorted(result.winners)])
+            scores = ", ".join(f"{name(s)} {result.scores[s]}" for s in range(state.seats))
+            return f"Game over ({tile}): {won} won with {plural(best, 'point')}. Scores: {scores}."
         head = f"Round {state.round} of {C.rounds} · score tile {tile} · First Player {name(state.first)}"
         if state.phase == "select":
-            waiting = ", ".join(name(s) for s in sorted(self.to_act(state)))
+            waiting = listing([name(s) for s in sorted(self.to_act(state))])
             return f"{head}\nChoosing diving cards; waiting for {waiting}."
         pending = state.pending
         if not pending:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from engine.base import Event, IllegalAction
+from engine.base import Event, IllegalAction, listing, plural
 from engine.haenyeo import actions as A
 from engine.haenyeo.components import (
     ALL_TRASH,
@@ -189,7 +189,9 @@ def deploy(state: State, events: list[Event]) -> None:
         events.append(
             {
                 "type": "connection",
-                "text": f"Zone {gap} is empty: zones {gap} to 11 are disconnected this round.",
+                "text": f"Zone {gap} is empty: "
+                + ("it is" if gap == PEARL_ZONE else f"zones {gap} to {PEARL_ZONE} are")
+                + " disconnected this round.",
                 "reach": state.reach,
             }
         )
@@ -221,7 +223,7 @@ def enter_zone(state: State, zone: int, events: list[Event]) -> None:
     state.visit = 0
     actors = zone_actors(state, zone)
     if actors and zone > state.reach and zone > 0:
-        who = ", ".join(name(a) for a in actors)
+        who = listing([name(a) for a in actors])
         events.append(
             {"type": "disconnected", "text": f"Zone {zone} is disconnected: {who} cannot act.", "zone": zone}
         )
@@ -435,8 +437,8 @@ def advance(state: State, events: list[Event]) -> None:
                     events.append(
                         {
                             "type": "unharvested",
-                            "text": f"Every Haenyeo in zone {zone} has harvested: {left} slot"
-                            f"{'s stay' if left > 1 else ' stays'} unharvested.",
+                            "text": f"Every Haenyeo in zone {zone} has harvested: {plural(left, 'slot')} "
+                            f"{'stays' if left == 1 else 'stay'} unharvested.",
                             "zone": zone,
                             "slots": free,
                         }
@@ -474,7 +476,8 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
             events.append(
                 {
                     "type": "third",
-                    "text": f"{name(seat)} spends {THIRD_COST} turtle eggs and gains a 3rd Haenyeo.",
+                    "text": f"{name(seat)} spends {plural(THIRD_COST, 'turtle egg')} "
+                    "and gains a 3rd Haenyeo.",
                     "actor": seat,
                 }
             )
@@ -490,8 +493,7 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
             events.append(
                 {
                     "type": "exchange",
-                    "text": f"{name(seat)} exchanges {action.eggs} turtle egg{'s' if action.eggs > 1 else ''}"
-                    f" for {what}.",
+                    "text": f"{name(seat)} exchanges {plural(action.eggs, 'turtle egg')} for {what}.",
                     "actor": seat,
                 }
             )
@@ -519,7 +521,8 @@ def end_round(state: State, events: list[Event]) -> None:
             events.append(
                 {
                     "type": "score",
-                    "text": f"Round {round_no} scoring: {name(seat)} scores {total} ({detail}).",
+                    "text": f"Round {round_no} scoring: {name(seat)} scores "
+                    f"{plural(total, 'point')} ({detail}).",
                     "actor": seat,
                     "round": round_no,
                     "points": total,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import ClassVar
 
-from engine.base import Event, Game, IllegalAction, Result
+from engine.base import Event, Game, IllegalAction, Result, listing, load_labels, plural
 from engine.jeju import rules, scoring, setup
 from engine.jeju import state as st
 from engine.jeju import view as views
@@ -60,6 +60,7 @@ class JejuGame(Game):
     min_seats = 2
     max_seats = 4
     options: ClassVar[dict[str, tuple[str, ...]]] = {}
+    labels: ClassVar[dict[str, dict[str, str]]] = load_labels("jeju")
 
     def __init__(self) -> None:
         # One-entry memo: a bot asks legal_actions(state) and then apply(state) on the same object.
@@ -113,7 +114,8 @@ class JejuGame(Game):
         return views.view(state, seat)
 
     def result(self, state: JejuState) -> Result | None:
-        return scoring.result(state)
+        found = scoring.result(state)
+        return self.labelled(found) if found is not None else None
 
     def dump_state(self, state: JejuState) -> dict:
         return st.dump_state(state)
@@ -179,9 +181,11 @@ class JejuGame(Game):
         board = sum(len(s) for s in state.stacks)
         if state.phase == st.FINISHED:
             res = scoring.result(state)
-            best = ", ".join(f"Seat {s + 1}" for s in sorted(res.winners))
+            best = listing([f"Seat {s + 1}" for s in sorted(res.winners)])
             why = "tiles gone" if state.end_reason == "tiles" else "deck empty"
-            return f"Game over ({why}). Winner: {best}."
+            scores = ", ".join(f"Seat {s + 1} {res.scores[s]}" for s in range(state.seats))
+            winners = "Winners" if len(res.winners) > 1 else "Winner"
+            return f"Game over ({why}). {winners}: {best}. Scores: {scores}."
         actor = rules.to_act(state)
         doing = {
             st.SETUP_TOKENS: "places tokens",
@@ -194,7 +198,7 @@ class JejuGame(Game):
         scores = ", ".join(f"Seat {s + 1}: {scoring.score(state, s)}" for s in range(state.seats))
         return (
             f"Turn {state.turn}: Seat {actor + 1} {doing}. "
-            f"{board} tiles on the board, {len(state.deck)} cards in the deck.\n{scores}"
+            f"{plural(board, 'tile')} on the board, {plural(len(state.deck), 'card')} in the deck.\n{scores}"
         )
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import ClassVar, NamedTuple
 
-from engine.base import Game, IllegalAction, Result, places_from_scores
+from engine.base import Game, IllegalAction, Result, listing, load_labels, places_from_scores
 from engine.reef import actions as acts
 from engine.reef import turn
 from engine.reef.actions import Act, act
@@ -64,6 +64,14 @@ class ReefState(NamedTuple):
     starts: tuple[Sheet, ...] = ()
 
 
+def _labels() -> dict[str, dict[str, str]]:
+    """data/reef/labels.json, with each reef and tracker side named as its data file names it."""
+    labels = load_labels("reef")
+    reefs = {turn.BARRIER_KEY: BARRIER.name, turn.ATOLL_KEY: ATOLL.name}
+    labels["values"] = {**reefs, **SIDE_NAMES, **labels["values"]}
+    return labels
+
+
 def _empty_sheet(reef_key: str) -> Sheet:
     return Sheet(reef=BARRIER_START_MASK if reef_key == turn.BARRIER_KEY else 0)
 
@@ -81,6 +89,8 @@ class ReefGame(Game):
     min_seats = 1
     max_seats = 8
     options: ClassVar[dict[str, tuple[str, ...]]] = {"reef": REEFS, "tracker": SIDES}
+    #: Option values take the names the data files give them (reefs.json, tracker.json).
+    labels: ClassVar[dict[str, dict[str, str]]] = _labels()
 
     # --------------------------------------------------------------- setup
 
@@ -353,21 +363,23 @@ class ReefGame(Game):
             )
         else:
             winners = frozenset(i for i in range(state.seats) if i not in tied)
-            names = ", ".join(f"seat {i + 1}" for i in tied)
+            names = listing([f"Seat {i + 1}" for i in tied])
             notes.append(
                 f"{names} tied for the highest score, so everyone else wins, as is tradition for hydra games."
             )
         ranking = places_from_scores([(i in winners, scores[i]) for i in range(state.seats)])
-        return Result(scores=scores, ranking=ranking, winners=winners, breakdown=parts, notes=tuple(notes))
+        return self.labelled(
+            Result(scores=scores, ranking=ranking, winners=winners, breakdown=parts, notes=tuple(notes))
+        )
 
     def _result_text(self, state: ReefState, result: Result) -> str:
         if state.seats == 1:
             return f"Final score {result.scores[0]}: {rating(result.scores[0]).title}."
-        scores = ", ".join(map(str, result.scores))
+        scores = ", ".join(f"Seat {i + 1} {score}" for i, score in enumerate(result.scores))
         if not result.winners:
-            return f"Game over. Scores {scores}; everyone tied for the highest score, so no one wins."
-        best = ", ".join(f"seat {i + 1}" for i in sorted(result.winners))
-        return f"Game over. Scores {scores}; winner{'s' if len(result.winners) > 1 else ''}: {best}."
+            return f"Game over. Scores: {scores}; everyone tied for the highest score, so no one wins."
+        best = listing([f"Seat {i + 1}" for i in sorted(result.winners)])
+        return f"Game over. Scores: {scores}; winner{'s' if len(result.winners) > 1 else ''}: {best}."
 
     # ---------------------------------------------------------------- JSON
 
