@@ -21,6 +21,7 @@ from cogs.common import (
     answer_error,
     can_manage,
     offer_enabled_games,
+    pinging,
     plain,
     reopen_thread,
     reply,
@@ -134,6 +135,36 @@ class LobbyButton(
                 await play.archive(table)  # type: ignore[attr-defined]
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<table>\d+)"):
+    """The results message's **Rematch**: ``rematch:<finished table id>``."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Rematch",
+                emoji="🔁",
+                style=discord.ButtonStyle.success,
+                custom_id=f"rematch:{table_id}",
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match
+    ) -> RematchButton:
+        """Rebuild the button from its custom_id (after a restart too)."""
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Open a lobby like the finished table's, the clicker hosting, the others invited."""
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            await interaction.client.get_cog("Lobby").rematch(interaction, self.table_id)  # type: ignore[union-attr]
+        except Exception as error:
+            await answer_error(interaction, error, self.table_id)
+
+
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in engine.games()]
 PACE_CHOICES = [
     app_commands.Choice(name=timing.pace_label(seconds), value=seconds) for seconds in timing.PACES.values()
@@ -146,6 +177,8 @@ class Lobby(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         offer_enabled_games(bot, self.play)
+        #: Finished table id -> the rematch lobby opened for it (so a second click finds it).
+        self._rematches: dict[int, int] = {}
 
     @app_commands.command(name="play")
     @app_commands.guild_only()
@@ -202,6 +235,59 @@ class Lobby(commands.Cog):
             f"{interaction.user.mention} opened a table of **{title}**: join at {lobby.jump_url}",
             allowed_mentions=NO_PINGS,
         )
+
+    async def rematch(self, interaction: discord.Interaction, old_id: int) -> None:
+        """A rematch of a closed table: a new lobby beside it, in a new thread of the same channel.
+
+        Same game, options and pace; its bots are seated, the clicker hosts, and
+        everyone else who played is invited in the lobby message (pinged once) and
+        joins with its Join button. A second click while that lobby is open points to it.
+        """
+        service = tables(interaction)
+        user = interaction.user
+        earlier = self._rematches.get(old_id)
+        if earlier is not None:
+            open_lobby = await service.get(earlier)
+            if open_lobby.status == LOBBY and open_lobby.lobby_message_id:
+                where = open_lobby.thread_id or open_lobby.channel_id
+                link = f"https://discord.com/channels/{open_lobby.guild_id}/{where}/{open_lobby.lobby_message_id}"
+                await reply(interaction, f"A rematch is already open: join it at {link}")
+                return
+        table, people = await service.rematch(old_id, user.id, user.display_name)
+        title = engine.get(table.game).title
+        thread: discord.Thread | None = None
+        try:
+            channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
+            thread = await self._rematch_thread(channel, f"{title} #{table.id}")
+            invited = " ".join(f"<@{person}>" for person in people)
+            text = f"🔁 **Rematch!** {user.mention} invites {invited or 'everyone'}: press **Join** to play."
+            lobby = await (thread or channel).send(  # type: ignore[union-attr]
+                text, embed=lobby_embed(table), view=lobby_view(table), allowed_mentions=pinging(people)
+            )
+            await service.attach(table.id, thread_id=thread.id if thread else None, lobby_message_id=lobby.id)
+        except Exception as error:
+            await self._clean_up(table, thread)
+            if isinstance(error, discord.HTTPException):
+                error = TableError(f"Discord refused to open the rematch ({error.text or error.status}).")
+            raise error from None
+        self._rematches[old_id] = table.id
+        await reply(interaction, f"Your rematch lobby is open: {lobby.jump_url}")
+
+    async def _rematch_thread(self, channel, name: str) -> discord.Thread | None:
+        """A new public thread for a rematch in ``channel``; None to use the channel itself (as `/play`)."""
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        if not channel.permissions_for(channel.guild.me).create_public_threads:
+            return None
+        try:
+            return await channel.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+        except discord.HTTPException as error:
+            log.warning(
+                "could not open a rematch thread in channel %s (%s); using the channel", channel.id, error
+            )
+            return None
 
     async def _clean_up(self, table: TableRecord, thread: discord.Thread | None) -> None:
         """Undo a /play that failed half-way: cancel the table and delete its new thread."""
@@ -279,5 +365,5 @@ def missing_permissions(interaction: discord.Interaction) -> str | None:
 
 async def setup(bot: commands.Bot) -> None:
     """Load the lobby cog and its persistent buttons."""
-    bot.add_dynamic_items(LobbyButton)
+    bot.add_dynamic_items(LobbyButton, RematchButton)
     await bot.add_cog(Lobby(bot))

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 import re
+from typing import ClassVar
 
 import discord
 from discord import app_commands
@@ -41,7 +43,9 @@ from cogs.common import (
     table_link,
     tables,
 )
+from cogs.lobby import RematchButton
 from cogs.panels import panel_view
+from hosting import ratings
 from hosting.errors import TableError
 from hosting.service import Move, Panel, TableService
 from hosting.store import ACTIVE, FINISHED, TableRecord
@@ -231,6 +235,98 @@ def board_view(table: TableRecord) -> discord.ui.View:
     view.add_item(BoardButton("rules", table.id, "Rules"))
     if table.status == ACTIVE:
         view.add_item(BoardButton("leave", table.id, "Leave"))
+    return view
+
+
+#: How many steps the replay's Jump menu offers (Discord's limit on a select's options).
+JUMP_OPTIONS = 25
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"replay:(?P<verb>first|prev|next|last):(?P<table>\d+):(?P<step>\d+)",
+):
+    """A replay's step buttons: ``replay:<first|prev|next|last>:<table id>:<step>``."""
+
+    LABELS: ClassVar[dict[str, str]] = {
+        "first": "⏮ Start",
+        "prev": "◀ Previous",
+        "next": "Next ▶",
+        "last": "End ⏭",
+    }
+
+    def __init__(self, verb: str, table_id: int, step: int, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[verb], custom_id=f"replay:{verb}:{table_id}:{step}", disabled=disabled
+            )
+        )
+        self.table_id, self.step = table_id, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match
+    ) -> ReplayButton:
+        """Rebuild the button from its custom_id."""
+        return cls(match["verb"], int(match["table"]), int(match["step"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the step this button points to."""
+        cog: Play = interaction.client.get_cog("Play")  # type: ignore[assignment]
+        await cog.show_replay_step(interaction, self.table_id, self.step)
+
+
+class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=r"replay:jump:(?P<table>\d+)"):
+    """A replay's Jump menu: ``replay:jump:<table id>``, each option a step number."""
+
+    def __init__(self, table_id: int, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Jump to a step…", custom_id=f"replay:jump:{table_id}", options=options or []
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match
+    ) -> ReplayJump:
+        """Rebuild the menu from its custom_id."""
+        return cls(int(match["table"]), list(item.options))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Show the chosen step."""
+        cog: Play = interaction.client.get_cog("Play")  # type: ignore[assignment]
+        await cog.show_replay_step(interaction, self.table_id, int(self.item.values[0]))
+
+
+def replay_view(table_id: int, steps: list, index: int) -> discord.ui.View:
+    """Start / Previous / Next / End and a Jump menu of evenly spaced steps (the current one marked)."""
+    last = len(steps) - 1
+    view = discord.ui.View(timeout=None)
+    view.add_item(ReplayButton("first", table_id, 0, disabled=index == 0))
+    view.add_item(ReplayButton("prev", table_id, max(index - 1, 0), disabled=index == 0))
+    view.add_item(ReplayButton("next", table_id, min(index + 1, last), disabled=index >= last))
+    view.add_item(ReplayButton("last", table_id, last, disabled=index >= last))
+    count = min(JUMP_OPTIONS, last + 1)
+    marks = sorted({round(i * last / max(count - 1, 1)) for i in range(count)})
+    options = [
+        discord.SelectOption(
+            label=f"Step {i + 1} · after move {steps[i].moves}",
+            value=str(i),
+            description=(steps[i].events[0]["text"] if steps[i].events else "")[:100] or None,
+            default=i == index,
+        )
+        for i in marks
+    ]
+    view.add_item(ReplayJump(table_id, options))
+    return view
+
+
+def results_view(table: TableRecord) -> discord.ui.View:
+    """The buttons under a results message: Rematch."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(table.id))
     return view
 
 
@@ -471,16 +567,21 @@ class Play(commands.Cog):
         order = sorted(range(len(table.seats)), key=lambda s: (result["ranking"][s], s))
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         lines = []
+        changes = {c.seat: c for c in await self.service.rating_changes(table.id)}
         for seat in order:
             place = result["ranking"][seat]
             points = result["breakdown"][seat].items()
             parts = " · ".join(f"{game.breakdown_label(k)}: {v}" for k, v in points if k != "total")
             won = " — **wins**" if seat in result["winners"] else ""
+            rated = f" · {ratings.change_text(changes[seat])}" if seat in changes else ""
             lines.append(
                 f"{medals.get(place, f'{place}.')} {plain(names[seat])}: "
-                f"**{result['scores'][seat]}**{won}\n-# {parts}"
+                f"**{result['scores'][seat]}**{won}{rated}\n-# {parts}"
             )
         notes = [in_words(note, table)[:1000] for note in result.get("notes", [])[:3]]
+        unrated = ratings.unrated_reason(table, result)
+        if unrated and not changes:
+            notes.append(unrated)
         title = f"{game.title} — final ranking"
         picture = await renderers.render_results_async(
             table.game, game.view(self.service.state_of(table), None), names
@@ -497,12 +598,19 @@ class Play(commands.Cog):
             files_allowed = perms is None or perms.attach_files
             if not files_allowed:
                 embed.set_image(url=None)
-            await channel.send(embed=embed, files=[file] if files_allowed else [], allowed_mentions=NO_PINGS)
+            await channel.send(
+                embed=embed,
+                files=[file] if files_allowed else [],
+                view=results_view(table),
+                allowed_mentions=NO_PINGS,
+            )
             return
         # Without Embed Links Discord drops embeds silently: the results go out as text.
         text = fit_lines(f"**{title}**", [*lines, *(f"-# {note}" for note in notes)])
         files_allowed = perms.attach_files
-        await channel.send(text, files=[file] if files_allowed else [], allowed_mentions=NO_PINGS)
+        await channel.send(
+            text, files=[file] if files_allowed else [], view=results_view(table), allowed_mentions=NO_PINGS
+        )
 
     # ------------------------------------------------------------ deleted places
 
@@ -743,6 +851,89 @@ class Play(commands.Cog):
             fit_lines(f"**Recent moves at table #{found.id}** (newest first)", lines, what="earlier moves"),
         )
 
+    async def closed_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """Autocomplete for ``table`` of `/game replay` and `/game export`: the caller's finished games."""
+        found = await self.service.finished_tables(interaction.user.id)
+        choices = [
+            app_commands.Choice(name=f"#{t.id} {engine.get(t.game).title} (finished)"[:100], value=t.id)
+            for t in found
+        ]
+        return [c for c in choices if current.strip("#") in str(c.value)][:25]
+
+    async def _closed_table(self, interaction: discord.Interaction, table_id: int | None) -> TableRecord:
+        """The table a replay or export is about: by id (this server's, or the caller's), or here."""
+        if table_id is None:
+            return await self._table_here(interaction)
+        found = await self.service.get(table_id)
+        if found.guild_id != interaction.guild_id and not found.held_by(interaction.user.id):
+            raise TableError(f"Table #{table_id} was not played in this server.")
+        return found
+
+    async def replay_message(self, table: TableRecord, steps: list, index: int) -> dict:
+        """One step of a replay: the public picture, the public events that led to it, and the controls."""
+        index = max(0, min(index, len(steps) - 1))
+        step = steps[index]
+        game = engine.get(table.game)
+        picture = await self.picture(table.game, game.view(step.state, None), seat_names(table))
+        header = (
+            f"**Replay · {game.title} · table #{table.id}** · step {index + 1} of {len(steps)} "
+            f"(after move {step.moves} of {steps[-1].moves})\n{in_words(game.summary(step.state), table)}"
+        )
+        lines = [f"• {in_words(e['text'], table)}" for e in step.events]
+        text = fit_lines(header, lines, what="more events this step")
+        return {
+            "content": text,
+            "attachments": as_files(picture),
+            "view": replay_view(table.id, steps, index),
+        }
+
+    @game_group.command(name="replay")
+    @app_commands.describe(table="Which table (its id, from /history), if not this thread's")
+    @app_commands.autocomplete(table=closed_choices)
+    async def game_replay(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        """Step through a finished game: its public boards and events, from the action log."""
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            found = await self._closed_table(interaction, table)
+            found, steps = await self.service.replay_steps(found.id)
+            message = await self.replay_message(found, steps, 0)
+            files = message.pop("attachments")
+            await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, files=files, **message)
+        except Exception as error:
+            await answer_error(interaction, error)
+
+    async def show_replay_step(self, interaction: discord.Interaction, table_id: int, index: int) -> None:
+        """A replay control was used: show that step in the same ephemeral message."""
+        try:
+            await interaction.response.defer()
+            table, steps = await self.service.replay_steps(table_id)
+            message = await self.replay_message(table, steps, index)
+            await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
+        except Exception as error:
+            await answer_error(interaction, error, table_id)
+
+    @game_group.command(name="export")
+    @app_commands.describe(table="Which table (its id, from /history), if not this thread's")
+    @app_commands.autocomplete(table=closed_choices)
+    async def game_export(self, interaction: discord.Interaction, table: int | None = None) -> None:
+        """Export a finished game as a JSON file (seed, options, seats, actions) to replay and check."""
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            found = await self._closed_table(interaction, table)
+            data = json.dumps(await self.service.export(found.id), indent=1).encode()
+            file = discord.File(io.BytesIO(data), filename=f"seagames-table-{found.id}.json")
+            await interaction.followup.send(
+                f"Table #{found.id} as a game record. Check it with `python -m engine.replay "
+                f"seagames-table-{found.id}.json`.",
+                file=file,
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
+            )
+        except Exception as error:
+            await answer_error(interaction, error)
+
     @game_group.command(name="leave")
     @app_commands.describe(table="Which table, where several play in this channel")
     @app_commands.autocomplete(table=table_choices)
@@ -869,5 +1060,5 @@ async def setup(bot: commands.Bot) -> None:
     """Load the play cog and its persistent components."""
     from cogs.panels import ChoiceButton, ChoiceSelect
 
-    bot.add_dynamic_items(BoardButton, LeaveAnswer, ChoiceButton, ChoiceSelect)
+    bot.add_dynamic_items(BoardButton, LeaveAnswer, ReplayButton, ReplayJump, ChoiceButton, ChoiceSelect)
     await bot.add_cog(Play(bot, bot_delay=bot.config.bot_delay))  # type: ignore[attr-defined]

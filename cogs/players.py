@@ -1,4 +1,4 @@
-"""What a player asks about themselves: /games, /stats and /reminders.
+"""What a player asks about themselves: /games, /stats, /history and /reminders.
 
 These commands work in servers and in a direct message with the bot, and look
 across every server the bot shares with the player.
@@ -61,6 +61,7 @@ class Players(commands.Cog):
         who = player or interaction.user
         try:
             records = await tables(interaction).stats(who.id)
+            rated = {r.game: r for r in await tables(interaction).ratings_of(who.id)}
         except Exception as error:
             await answer_error(interaction, error)
             return
@@ -71,9 +72,45 @@ class Players(commands.Cog):
         lines = [
             f"• **{engine.get(r.game).title}**: {r.played} played, {r.wins} won, "
             f"average score {r.average:.1f}"
+            + (
+                f"\n  rating **{rated[r.game].label()}** after {rated[r.game].games} rated"
+                if r.game in rated
+                else ""
+            )
             for r in records
         ]
-        await reply(interaction, fit_lines(f"**{name}'s games**", lines, what="more games"))
+        note = "-# Rating = μ − 3σ (openskill), games between people only; `/leaderboard` ranks them."
+        await reply(interaction, fit_lines(f"**{name}'s games**", [*lines, note], what="more games"))
+
+    @app_commands.command(name="history")
+    @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.describe(player="Whose finished games to list (you, if left out)")
+    async def history(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        """List finished games, newest first: date, game, place, score, and a link to each."""
+        who = player or interaction.user
+        try:
+            found = await tables(interaction).finished_tables(who.id)
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        name = plain(who.display_name)
+        if not found:
+            await reply(interaction, f"{name} has not finished a game yet.")
+            return
+        lines = []
+        for table in found:
+            result = table.result or {}
+            seat = next(s.seat for s in table.seats if s.user_id == who.id or who.id in s.former)
+            place, score = result["ranking"][seat], result["scores"][seat]
+            players = len(table.seats)
+            ranked = "solo" if players == 1 else f"{_ordinal(place)} of {players}"
+            won = " 🏆" if seat in result.get("winners", []) and players > 1 else ""
+            lines.append(
+                f"• <t:{int(table.updated_at)}:d> **{engine.get(table.game).title}** #{table.id} — "
+                f"{ranked}{won}, score {score} — {table_link(table)}"
+            )
+        header = f"**{name}'s finished games** (newest first; `/game replay table:<id>` steps through one)"
+        await reply(interaction, fit_lines(header, lines, what="older games"))
 
     @app_commands.command(name="reminders")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
@@ -94,6 +131,12 @@ class Players(commands.Cog):
             )
         else:
             await reply(interaction, "Reminders will come in the table's thread.")
+
+
+def _ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th …"""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
 
 
 async def setup(bot: commands.Bot) -> None:

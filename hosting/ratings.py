@@ -64,9 +64,9 @@ class Rating:
         return self.games < PROVISIONAL_GAMES
 
     def label(self) -> str:
-        """ "1234 (±25, provisional)" — the rating and its uncertainty, in the shown scale."""
+        """The rating and one σ of uncertainty in the shown scale: ``312 (±41, provisional)``."""
         note = ", provisional" if self.provisional else ""
-        return f"{self.shown} (±{round(DISPLAY_SCALE * Z * self.sigma)}{note})"
+        return f"{self.shown} (±{round(DISPLAY_SCALE * self.sigma)}{note})"
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -235,3 +235,10 @@ def update(game: ScoredGame, current: Mapping[int, Rating]) -> list[RatingChange
 def ordered(standings: Sequence[Rating]) -> list[Rating]:
     """Ratings best first (ordinal, then the user id for a stable order)."""
     return sorted(standings, key=lambda r: (-(r.mu - Z * r.sigma), r.user_id))
+
+
+def change_text(change: RatingChange) -> str:
+    """A seat's rating on the results: "rating 34 (+34, provisional)"."""
+    after = change.after
+    note = ", provisional" if after.provisional else ""
+    return f"rating {after.shown} ({signed(change.delta)}{note})"
