@@ -173,6 +173,8 @@ async def test_a_sharded_bot_hosts_a_game(simcord_env, database_settings):
     """On a server of one of its shards, the whole lobby-to-first-move flow works on either store."""
     bot = simcord_env.bot
     assert isinstance(bot, commands.AutoShardedBot) and sorted(bot.shards) == [1, 3]
+    assert bot.synced is None  # shards 1 and 3: the process running shard 0 sends the commands…
+    await bot.tree.sync()  # …as it has, somewhere else in the cluster
     guild = simcord_env.create_guild("Jeju Friends", shard_id=3)
     channel = guild.create_text_channel("games")
     alice = guild.add_member(simcord_env.create_user("alice"))
