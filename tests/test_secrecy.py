@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 
 from tests.play_helpers import controls, latest_board, messages, prefer
 from tests.test_play import seat_and_start, use_first_control, world  # noqa: F401 - the fixture
 
 # Phrases that only a player's own panel may show before the reveal.
 HAENYEO_SECRETS = ("selected diving card", "will dive", "dives to", "Dive to zone", "Put back card")
+# Lucky numbers are picked in public, in seat order (docs/rules/reef.md): only dice work is secret.
 REEF_SECRETS = (
-    "lucky number is",
-    "to fate",
     "You mark",
     "You spend",
     "You trade",
@@ -69,8 +69,11 @@ async def test_reef_dice_work_stays_hidden_until_the_round_is_confirmed(world, c
     thread = await seat_and_start(channel, alice, [bob], 0, "reef")
     rng = random.Random(3)
     panel = await open_panel(alice, latest_board(thread))
-    await use_first_control(alice, panel)  # alice picks a lucky number
-    assert "lucky number" in panel.content  # alice sees her own choice
+    await use_first_control(alice, panel)  # alice picks a lucky number, in public
+    assert "lucky number" in panel.content  # alice sees her own choice…
+    assert re.search(
+        r"\*\*alice\*\* picks lucky number \d|gives \*\*alice\*\* lucky number \d", public_text(thread)
+    )
     assert not any(p in public_text(thread) for p in REEF_SECRETS)
     panel = await open_panel(bob, latest_board(thread))
     await use_first_control(bob, panel)

@@ -22,7 +22,8 @@ what the state holds hidden:
 * Haenyeo: the diving cards a seat has toggled while selecting ("dives to zones
   3 and 7", "diving card 3", …) and the NPC's cards for the round, until the
   reveal event;
-* Reef & Ruins: a seat's lucky number until everyone has chosen, and its dice
+* Reef & Ruins: lucky numbers are public as each is picked (in seat order);
+  the hidden work is a seat's boon-step choice and its dice
   work (searches, marks, casts, trades, shells) until the round's reveal event;
 * Jeju Island has no hidden choice (every move is public, see
   ``engine/jeju/view.py``); its hidden information is the order of the point
