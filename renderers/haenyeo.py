@@ -65,7 +65,7 @@ from renderers.haenyeo_sprites import (
 
 GAME = "haenyeo"
 WIDTH = 1400
-BOARD_H = 1110
+BOARD_H = 1160
 PRIVATE_H = 840
 GOLD = (191, 144, 0)
 RED = (200, 30, 30)
@@ -118,7 +118,20 @@ ROPE_X = 132
 SLOT_X0, SLOT_W, SLOT_GAP = 160, 110, 6
 MARK_X0 = SLOT_X0 + 4 * SLOT_W + 3 * SLOT_GAP + 12
 RIGHT_X0, RIGHT_X1 = 916, WIDTH - 24
-STRIP_TOP = SEA_TOP + 12 * ROW_H + 14
+LEGEND_TOP = SEA_TOP + 12 * ROW_H + 8  # the icon legend under the sea
+LEGEND_H = 44
+STRIP_TOP = LEGEND_TOP + LEGEND_H + 8
+#: The icon legend under the sea: (item sprite, its name), left to right.
+LEGEND = (
+    ("conch", "conch"),
+    ("abalone", "abalone"),
+    ("mustard", "sea mustard"),
+    ("urchin", "sea urchin"),
+    ("octopus", "octopus"),
+    ("egg", "turtle egg"),
+    ("trash", "trash"),
+    ("pearl", "pearl"),
+)
 
 
 def _row_y(zone: int) -> int:
@@ -259,7 +272,8 @@ def _board_background(seats: int, tile: tuple) -> Image.Image:
     draw_text(draw, (SLOT_X0, y0), "Surface", "bold", 26, INK, "lm")
     y11 = _row_y(11) + ROW_H / 2
     paste_centred(image, item_image("pearl", 40), (SLOT_X0 + 20, y11))
-    draw_text(draw, (SLOT_X0 + 48, y11), "Pearls: 1 per diver", "bold", 26, WHITE, "lm")
+    draw_text(draw, (SLOT_X0 + 48, y11), "Pearls: 1 per Haenyeo", "bold", 26, WHITE, "lm")
+    _draw_legend(image, draw)
     # right column panels
     panel(draw, (RIGHT_X0, SEA_TOP, RIGHT_X1, SEA_TOP + 136))
     draw_text(draw, (RIGHT_X0 + 16, SEA_TOP + 26), "Rounds", "bold", 28, INK, "lm")
@@ -313,6 +327,23 @@ def _board_background(seats: int, tile: tuple) -> Image.Image:
             box = (x, bottom - 76 + 34 * k, RIGHT_X1 - 6, bottom - 40 + 34 * k)
             text_in_box(draw, box, " ".join(row), "regular", 24, 18, INK, "left", pad=6)
     return image
+
+
+def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    """Each icon of the sea and the sheets with its name, in one line under the sea."""
+    y = LEGEND_TOP + LEGEND_H / 2
+    icon, gap = 34, 22
+    size = 26
+    room = RIGHT_X1 - SEA_X0 - 8
+    while size > 18:
+        words = sum(text_width(word, "regular", size) for _, word in LEGEND)
+        if words + (icon + 6) * len(LEGEND) + gap * (len(LEGEND) - 1) <= room:
+            break
+        size -= 1
+    x = SEA_X0 + 4
+    for key, word in LEGEND:
+        paste_centred(image, item_image(key, icon), (x + icon / 2, y))
+        x += icon + 6 + draw_text(draw, (x + icon + 6, y), word, "regular", size, INK, "lm") + gap
 
 
 def _round_centre(r: int) -> tuple[float, float]:
@@ -485,10 +516,10 @@ def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
     else:
         draw_text(draw, (x0, y), "connection shown at the reveal", "regular", 24, MUTED, "lm")
     y += 38
-    # legend: a diver is the seat's token, a creature a fish with the owner's letter
+    # legend: a Haenyeo (diver) is the seat's token, a creature a fish with the owner's letter
     seat = 0
     paste_centred(image, diver_image(seat, 14), (x0 + 14, y))
-    x = x0 + 34 + draw_text(draw, (x0 + 34, y), "diver", "regular", 24, INK, "lm") + 18
+    x = x0 + 34 + draw_text(draw, (x0 + 34, y), "Haenyeo", "regular", 24, INK, "lm") + 18
     paste_centred(image, creature_image(seat, 26), (x + 20, y))
     x += 44 + draw_text(draw, (x + 44, y), "creature", "regular", 24, INK, "lm") + 18
     if view.get("npc"):
@@ -603,8 +634,14 @@ def _sheet_words(p: dict, view: dict) -> str:
     types = len(p.get("trash") or [])
     return (
         f"{food}; turtle eggs {eggs - used} unused, {used} used; {types} trash type{_s(types)} "
-        f"({trash_points(view, types)} pts); {p.get('pearls', 0)} pearls ({p.get('pearl_points', 0)} pts)"
+        f"({trash_points(view, types)} pts); {p.get('pearls', 0)} pearl{_s(int(p.get('pearls', 0)))} "
+        f"({p.get('pearl_points', 0)} pts)"
     )
+
+
+def legend_words() -> str:
+    """The icon legend under the sea, in words (alt text)."""
+    return "Icons: " + ", ".join(word for _, word in LEGEND) + "."
 
 
 def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
@@ -621,6 +658,7 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
         waiting = [_who(s, names) for s in view.get("to_act") or []]
         if waiting:
             parts.append("Still choosing: " + ", ".join(waiting) + ".")
+    parts.append(legend_words())
     reach = view.get("reach")
     zones = view.get("zones") or []
     if view.get("revealed") and isinstance(reach, int):
@@ -629,13 +667,13 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
         for z in zones:
             who = [_alt_letter(d) for d in z.get("divers") or []]
             pets = [f"{c.get('kind')} {_alt_letter(c.get('owner'))}" for c in z.get("creatures") or []]
-            words = ([f"divers {' '.join(who)}"] if who else []) + (
+            words = ([f"Haenyeo {' '.join(who)}"] if who else []) + (
                 [f"creatures {', '.join(pets)}"] if pets else []
             )
             if words:
                 placed.append(f"{z.get('zone')}: " + ", ".join(words))
         if placed:
-            parts.append("Divers and creatures by zone: " + "; ".join(placed) + ".")
+            parts.append("Haenyeo and creatures by zone: " + "; ".join(placed) + ".")
     sea = []
     for z in zones:
         slots = []

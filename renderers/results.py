@@ -6,9 +6,13 @@ seat, points by category) and ``notes`` (tie-breaks and the like).
 
 The picture lists seats by place — place, token, name, total — each with a
 stacked horizontal bar of its points by category, followed by the category
-legend. A game adds sections below it: a view with ``"progression"`` (per seat,
-scores at a few moments, e.g. Haenyeo's rounds 3, 6 and 8) gets a small line
-chart, labelled by ``"progression_labels"`` when the view has them.
+legend. Categories are named by ``result["labels"]`` (the engine's words for its
+keys), else by `humanize`. A game adds sections below it: a view with
+``"progression"`` (per seat, scores at a few moments, e.g. Haenyeo's rounds 3, 6
+and 8) gets a small line chart, labelled by ``"progression_labels"`` when the
+view has them; when the last moment is not the final score (Haenyeo's end
+bonuses come after round 8), the chart gets a last "+ end bonuses" point at the
+final score, so it ends where the ranking does.
 """
 
 from __future__ import annotations
@@ -149,15 +153,18 @@ def render_results(
         breakdown = [{"total": score} for score in scores]
     categories = _categories(breakdown) or ["total"]
     notes = [str(n) for n in result.get("notes") or []]
+    words = result.get("labels") if isinstance(result.get("labels"), dict) else {}
+
+    def word(cat: str) -> str:
+        return str(words.get(cat) or humanize(cat))
 
     extra = list(sections)
     progression = view.get("progression")
     if isinstance(progression, list) and len(progression) == seats and all(progression):
-        extra.append(progression_section(progression, view.get("progression_labels"), names))
+        labels = view.get("progression_labels")
+        extra.append(progression_section(*_to_final(progression, labels, scores), names))
     elif seats > 1 and (derived := rounds_progression(breakdown)):
-        extra.append(
-            progression_section(derived[0], derived[1], names, title="Running total of the scoring rounds")
-        )
+        extra.append(progression_section(*_to_final(derived[0], derived[1], scores), names))
 
     order = sorted(range(seats), key=lambda s: (ranking[s], -scores[s], s))
     colours = {cat: CATEGORY_COLOURS[i % len(CATEGORY_COLOURS)] for i, cat in enumerate(categories)}
@@ -165,7 +172,7 @@ def render_results(
     # Layout, top to bottom.
     rows_top = TITLE_H + 22
     rows_h = seats * (ROW_H + 8)
-    legend_lines = _legend_lines(categories, WIDTH - 2 * MARGIN)
+    legend_lines = _legend_lines(categories, WIDTH - 2 * MARGIN, word)
     legend_top = rows_top + rows_h + 10
     legend_h = 44 * len(legend_lines) + 8
     note_lines: list[str] = []
@@ -229,7 +236,7 @@ def render_results(
             draw.rounded_rectangle(
                 (x, ly - 15, x + 30, ly + 15), radius=6, fill=colours[cat], outline=INK, width=2
             )
-            x += 40 + draw_text(draw, (x + 40, ly), humanize(cat), "regular", 28, INK, "lm") + 36
+            x += 40 + draw_text(draw, (x + 40, ly), word(cat), "regular", 28, INK, "lm") + 36
 
     for section, box in section_boxes:
         section.draw(draw, box)
@@ -244,13 +251,13 @@ def render_results(
     alt = [f"{title.english}: final results."]
     for seat in order:
         won = ", winner" if seat in winners else ""
-        alt.append(f"{ordinal(ranking[seat])}: {seat_label(seat, names)}, {scores[seat]} points{won}.")
+        alt.append(f"{ordinal(ranking[seat])}: {seat_label(seat, names)}, {points_words(scores[seat])}{won}.")
     alt += notes
     if categories != ["total"]:
         details = []
         for seat in order:
             parts = [
-                f"{humanize(cat).lower()} {int(breakdown[seat].get(cat, 0) or 0)}"
+                f"{word(cat).lower()} {int(breakdown[seat].get(cat, 0) or 0)}"
                 for cat in categories
                 if int(breakdown[seat].get(cat, 0) or 0)
             ]
@@ -260,11 +267,35 @@ def render_results(
     return picture(image, alt, f"{game_key}-results.png")
 
 
-def _legend_lines(categories: Sequence[str], max_width: float) -> list[list[str]]:
+def points_words(count: int) -> str:
+    """``"1 point"``, ``"2 points"``."""
+    return f"{count} point{'' if count == 1 else 's'}"
+
+
+def _to_final(
+    series: Sequence[Sequence[int]], labels: Sequence[str] | None, scores: Sequence[int]
+) -> tuple[list[list[int]], list[str] | None]:
+    """The chart's points, with a last "+ end bonuses" point when the series stops short of
+    the final scores (points scored after the last moment, such as Haenyeo's end bonuses)."""
+    rows = [[int(v) for v in row] for row in series]
+    if all(row and row[-1] == score for row, score in zip(rows, scores, strict=True)):
+        return rows, list(labels) if labels is not None else None
+    names = list(labels) if labels is not None and len(labels) == len(rows[0]) else None
+    if names is None and len(rows[0]) == 3:
+        names = [f"Round {r}" for r in (3, 6, 8)]
+    if names is None:
+        names = [f"Step {i + 1}" for i in range(len(rows[0]))]
+    return [[*row, int(score)] for row, score in zip(rows, scores, strict=True)], [*names, "+ end bonuses"]
+
+
+def _legend_lines(
+    categories: Sequence[str], max_width: float, word: Callable[[str], str] = humanize
+) -> list[list[str]]:
+    """``categories`` in lines of swatches and words (``word(cat)``) that fit ``max_width``."""
     lines: list[list[str]] = [[]]
     x = 0.0
     for cat in categories:
-        width = 40 + text_width(humanize(cat), "regular", 28) + 36
+        width = 40 + text_width(word(cat), "regular", 28) + 36
         if lines[-1] and x + width > max_width:
             lines.append([])
             x = 0.0

@@ -258,7 +258,8 @@ def test_points_per_scoring_round_become_a_running_total_chart() -> None:
     view = {"result": {"scores": [38, 25], "ranking": [1, 2], "winners": [0], "breakdown": breakdown}}
     picture = renderers.render_results("haenyeo", view)
     check_picture(picture)
-    assert "Running total of the scoring rounds: A round 3 10, round 6 15, round 8 35" in picture.alt
+    # The chart ends at the final score: the points after the last round come last.
+    assert "Score over the game: A round 3 10, round 6 15, round 8 35, + end bonuses 38" in picture.alt
     assert results.rounds_progression([{"cards": 3}]) is None
     assert results.humanize("round3") == "Round 3" and results.humanize("turtle_eggs") == "Turtle eggs"
 
