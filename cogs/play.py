@@ -436,8 +436,11 @@ class Play(commands.Cog):
                 self._pinged.pop(table_id, None)
             public = [e for e in events if not e.get("private")]
             if public or force:
-                await self.post_board(await self.service.get(table_id), public, mover=mover)
+                await self.post_board(
+                    await self.service.get(table_id), public, mover=mover, same_step=not new_step
+                )
             public = []
+            bots_started_a_step = False
             while True:
                 table = await self.service.get(table_id)
                 if table.status != ACTIVE or not self._bot_to_act(table):
@@ -456,9 +459,12 @@ class Play(commands.Cog):
                     break
                 if move.new_step:
                     self._pinged.pop(table_id, None)
+                    bots_started_a_step = True
                 public.extend(e for e in move.events if not e.get("private"))
             if public:
-                await self.post_board(await self.service.get(table_id), public)
+                await self.post_board(
+                    await self.service.get(table_id), public, same_step=not bots_started_a_step
+                )
         if table.status != ACTIVE:
             self._pinged.pop(table_id, None)
             self._posting.pop(table_id, None)
@@ -476,20 +482,45 @@ class Play(commands.Cog):
         pinged.update(users)
         return ping  # type: ignore[return-value]
 
-    async def post_board(self, table: TableRecord, events: list[dict], *, mover: int | None = None) -> None:
+    async def post_board(
+        self, table: TableRecord, events: list[dict], *, mover: int | None = None, same_step: bool = False
+    ) -> None:
         """Post a new board message in the table's thread (and the results at the end).
+
+        The previous board then loses its buttons, so the thread reads as a log
+        with one live board at the bottom; within one step (``same_step``) its
+        picture collapses to its words too.
 
         Never raises: when Discord refuses or fails, the table remembers that it
         owes the message and the clock retries it with back-off; a deleted thread
         closes the table; a locked thread pauses it and tells the host.
         """
         try:
-            await self._post_board(table, events, mover)
+            await self._post_board(table, events, mover, same_step)
         except Exception as error:
             await self.post_failed(table, error)
             return
         if table.owed_posts:
             await self.service.post_paid(table.id)
+
+    async def _retire_board(
+        self, channel: discord.abc.Messageable, table: TableRecord, *, keep_picture: bool
+    ) -> None:
+        """Take the buttons (and, within a step, the picture) off the table's previous board."""
+        try:
+            old = channel.get_partial_message(table.board_message_id)  # type: ignore[attr-defined]
+            if keep_picture:
+                await old.edit(view=None)
+            else:
+                await old.edit(view=None, attachments=[])
+        except (discord.HTTPException, AttributeError) as error:
+            # Only tidiness is lost: the old board's buttons still answer with a link to the new one.
+            log.info(
+                "table %s: could not retire its previous board (%s)",
+                table.id,
+                error,
+                extra={"table_id": table.id},
+            )
 
     async def post_failed(self, table: TableRecord, error: Exception) -> None:
         """What a failed board or results post means for the table."""
@@ -524,7 +555,9 @@ class Play(commands.Cog):
         if clock is None or not await clock.direct_message(table.host_id, text):  # type: ignore[attr-defined]
             log.info("table %s: could not tell the host by DM", table.id, extra={"table_id": table.id})
 
-    async def _post_board(self, table: TableRecord, events: list[dict], mover: int | None) -> None:
+    async def _post_board(
+        self, table: TableRecord, events: list[dict], mover: int | None, same_step: bool
+    ) -> None:
         channel = await table_channel(self.bot, table)
         if channel is None:
             raise TableGone()
@@ -555,6 +588,8 @@ class Play(commands.Cog):
             text = board_text(header, shown, len(events) - len(shown), waiting, described)
             message = await channel.send(text, view=board_view(table), allowed_mentions=mentions)
         await self.service.attach(table.id, board_message_id=message.id)
+        if table.board_message_id:
+            await self._retire_board(channel, table, keep_picture=not same_step)
         if table.status == FINISHED:
             await self.post_results(channel, table)
             await self.archive(table)

@@ -102,10 +102,9 @@ async def test_bad_input_is_refused_and_changes_nothing(world):
     moved_board = latest_board(thread)
     assert moved_board.id != board.id  # the move posted a new board
 
-    # The old board's buttons now point to the current one.
-    result = await first.click(board, label=panel_label(board))
-    assert result.ephemeral and "This board is out of date" in result.response.content
-    assert str(moved_board.id) in result.response.content
+    # The old board has lost its buttons: one live board at the bottom of the thread.
+    old = next(m for m in messages(thread) if m.id == board.id)
+    assert old.components == [] and latest_board(thread).id == moved_board.id
 
 
 async def use_first_control(member, panel, control: dict | None = None):
@@ -202,3 +201,18 @@ def test_a_long_board_drops_whole_old_lines_and_keeps_the_waiting_line():
     assert body[0] == "**Haenyeo** · table #1" and body[-1] == "Waiting for <@1>"
     assert body[1].startswith("… and ") and body[1].endswith("earlier moves (`/game log`)")
     assert body[2:-1] == lines[-len(body[2:-1]) :]  # the newest lines, each whole
+
+
+async def test_a_finished_thread_reads_as_a_log_with_no_live_buttons_but_rules(world):
+    guild, channel, people = world
+    alice, bob, *_ = people
+    thread = await seat_and_start(channel, alice, [bob], 0, "jeju")
+    results = await take_turns(thread, {alice.id: alice, bob.id: bob}, random.Random(8))
+    assert results is not None
+    boards = [m for m in messages(thread) if "· table #" in m.content]
+    live = [m for m in boards if any(c.label in PANEL_BUTTONS for row in m.components for c in row.children)]
+    assert live == []  # every board lost its panel button once a newer one was posted
+    final = boards[-1]
+    assert [c.label for row in final.components for c in row.children] == ["Rules"]
+    # Within a turn an old board collapses to words; a board that ended a step keeps its picture.
+    assert any(not m.attachments for m in boards[:-1]) and any(m.attachments for m in boards[:-1])
