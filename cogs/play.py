@@ -45,6 +45,7 @@ from cogs.common import (
 )
 from cogs.lobby import RematchButton
 from cogs.panels import panel_view
+from engine.base import Game, State
 from hosting import ratings
 from hosting.errors import TableError
 from hosting.service import Move, Panel, TableService
@@ -83,13 +84,24 @@ def in_words(text: str, table: TableRecord) -> str:
     return SEAT_WORD.sub(name, text)
 
 
-def waiting_for(table: TableRecord, seats: frozenset[int]) -> str:
-    """ "Waiting for …" naming exactly the awaited seats (humans as mentions), with the deadline."""
+def waiting_for(table: TableRecord, seats: frozenset[int], what: str = "") -> str:
+    """ "Waiting for …" naming exactly the awaited seats (humans as mentions), what to press, the deadline."""
     names = [
         plain(table.seats[s].name) if table.seats[s].is_bot else f"<@{table.seats[s].user_id}>"
         for s in sorted(seats)
     ]
-    return "Waiting for " + ", ".join(names) + clock_note(table)
+    return "Waiting for " + ", ".join(names) + what + clock_note(table)
+
+
+def what_to_press(table: TableRecord, game: Game, state: State, seats: frozenset[int]) -> str:
+    """ " — open **My hand**: diving cards": where the awaited make their move, when it is one decision."""
+    humans = [s for s in sorted(seats) if not table.seats[s].is_bot]
+    decisions = {
+        game.action_group(state, s, actions[0]) for s in humans if (actions := game.legal_actions(state, s))
+    }
+    if len(decisions) != 1:
+        return ""
+    return f" — open **{PANEL_NAMES.get(table.game, 'My panel')}**: {decisions.pop().lower()}"
 
 
 def clock_note(table: TableRecord) -> str:
@@ -568,7 +580,11 @@ class Play(commands.Cog):
         shown = [in_words(e["text"], table) for e in headline(events)]
         header = f"**{game.title}** · table #{table.id} · {in_words(game.summary(state), table)}"
         awaited = game.to_act(state) if table.status == ACTIVE else frozenset()
-        waiting = waiting_for(table, awaited) if table.status == ACTIVE else None
+        waiting = (
+            waiting_for(table, awaited, what_to_press(table, game, state, awaited))
+            if table.status == ACTIVE
+            else None
+        )
         mentions = pinging(self._to_ping(table, awaited, mover))
         perms = bot_permissions(channel)
         if picture is not None and (perms is None or perms.attach_files):

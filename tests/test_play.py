@@ -216,3 +216,13 @@ async def test_a_finished_thread_reads_as_a_log_with_no_live_buttons_but_rules(w
     assert [c.label for row in final.components for c in row.children] == ["Rules"]
     # Within a turn an old board collapses to words; a board that ended a step keeps its picture.
     assert any(not m.attachments for m in boards[:-1]) and any(m.attachments for m in boards[:-1])
+
+
+async def test_the_board_tells_the_awaited_player_what_to_press(world):
+    guild, channel, people = world
+    alice, bob, *_ = people
+    thread = await seat_and_start(channel, alice, [bob], 0, "haenyeo")
+    waiting = next(
+        line for line in latest_board(thread).content.splitlines() if line.startswith("Waiting for")
+    )
+    assert "— open **My hand**: diving cards" in waiting
