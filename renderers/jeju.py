@@ -50,7 +50,7 @@ from renderers.common import (
 
 GAME = "jeju"
 WIDTH = 1400
-BOARD_H = 960
+BOARD_H = 992
 PRIVATE_H = 800
 GOLD = (191, 144, 0)
 RING = (214, 200, 170)
@@ -72,8 +72,11 @@ SHORT_NAMES = {
     "fish": "Fish",
     "pony": "Pony",
     "pig": "Pig",
-    "haenyeo": "Diver",
+    "haenyeo": "Haenyeo",
 }
+#: Which way a Travel goes round the ring (the engine's "right" adds 1 to the location).
+RING_WORDS = "Travel right ↻ goes 1 → 2 → … → 6 → 1 (clockwise), left ↺ the other way"
+STACK_WORDS = "tokens stack bottom → top, left to right; the ringed top token collects"
 EFFECT_TEXT = {"harubang": "Instant Harubang", "refresh": "Card refresh", "everlasting": "Everlasting"}
 PHASE_TEXT = {
     "setup_tokens": "Setup: {who} places tokens",
@@ -404,9 +407,18 @@ def _board_background(seats: int) -> Image.Image:
     draw_text(
         draw,
         (_RING_X, _RING_Y + 2 * _ROW_H + _GAP_Y + 22),
-        "Stacks read left → right, bottom → top; the ringed top token collects.",
-        "regular",
+        f"{RING_WORDS}.",
+        "bold",
         24,
+        (120, 100, 60),
+        "lm",
+    )
+    draw_text(
+        draw,
+        (_RING_X, _RING_Y + 2 * _ROW_H + _GAP_Y + 54),
+        STACK_WORDS[:1].upper() + STACK_WORDS[1:] + ".",
+        "regular",
+        22,
         MUTED,
         "lm",
     )
@@ -517,7 +529,8 @@ def _draw_players_strip(image: Image.Image, draw: ImageDraw.ImageDraw, view: dic
         )
         cards = p.get("cards", [])
         plural = "s" if len(cards) != 1 else ""
-        line = f"{len(cards)} card{plural}: {p.get('card_points', 0)} pts · tiles {p.get('tile_points', 0)}"
+        tiles = int(p.get("tile_points", 0))
+        line = f"{len(cards)} card{plural}: {p.get('card_points', 0)} pts + tiles {tiles} pt{_s(tiles)}"
         text_in_box(
             draw, (x0 + 6, BOARD_H - 64, x0 + width - 6, BOARD_H - 20), line, "regular", 26, 20, INK, "left"
         )
@@ -551,15 +564,24 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     return picture(image, board_alt(view, names), "jeju-board.png")
 
 
+def _s(count: int) -> str:
+    return "" if count == 1 else "s"
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{_s(count)}"
+
+
 def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     """Alt text of the public board: status, scores, cards on offer, then the six locations."""
     parts = [f"Jeju Island board. {status_text(view, names)}."]
     scores = [
-        f"{_who(int(p.get('seat', i)), names)} {p.get('score', 0)} points, {p.get('tile_count', 0)} tiles, "
-        f"{len(p.get('cards', []))} cards"
+        f"{_who(int(p.get('seat', i)), names)} {_n(int(p.get('score', 0)), 'point')}, "
+        f"{_n(int(p.get('tile_count', 0)), 'tile')}, {_n(len(p.get('cards', [])), 'card')}"
         for i, p in enumerate(view.get("players", []))
     ]
     parts.append("Players: " + "; ".join(scores) + ".")
+    parts.append(f"{RING_WORDS}.")
     parts.append("Point cards: " + "; ".join(card_words(c) for c in view.get("display", [])) + ".")
     locs = []
     for loc in view.get("locations", []):
@@ -638,7 +660,7 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     y = left[1] + 80 + 80 + 56
     score_line = (
         f"Cards {me.get('card_points', 0)} pts + leftover tiles {me.get('tile_points', 0)} pts "
-        f"(2 tiles = 1 pt, divers 0)"
+        f"(2 tiles = 1 pt, Haenyeo 0)"
     )
     text_in_box(draw, (left[0] + 10, y, left[2] - 10, y + 40), score_line, "regular", 26, 20, INK, "left")
     y += 52
@@ -742,7 +764,8 @@ def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     tiles = ", ".join(f"{tile_name(k)} {v}" for k, v in me.get("tiles", {}).items() if v) or "none"
     parts = [
         f"Your Jeju Island picture, {_who(seat, names)}. {status_text(view, names)}.",
-        f"Score {me.get('score', 0)}: cards {me.get('card_points', 0)}, tiles {me.get('tile_points', 0)}.",
+        f"Score {me.get('score', 0)}: {_n(int(me.get('card_points', 0)), 'point')} from cards, "
+        f"{int(me.get('tile_points', 0))} from leftover tiles.",
         f"Your tiles: {tiles}.",
     ]
     if me.get("everlasting"):

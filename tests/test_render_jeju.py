@@ -37,7 +37,7 @@ def test_public_and_private_pictures_through_a_game(seats: int, seed: int) -> No
         check(board, jeju.BOARD_H)
         assert board.filename == "jeju-board.png"
         for player in public["players"]:
-            assert f"{player['score']} points" in board.alt
+            assert f"{player['score']} point{'' if player['score'] == 1 else 's'}" in board.alt
         for seat in range(seats):
             own = renderers.render("jeju", GAME.view(state, seat), names)
             check(own, jeju.PRIVATE_H)
