@@ -25,6 +25,7 @@ from cogs.common import (
     plain,
     reopen_thread,
     reply,
+    table_link,
     tables,
 )
 from hosting import timing
@@ -34,12 +35,19 @@ from hosting.store import ACTIVE, CANCELLED, LOBBY, TableRecord
 log = logging.getLogger(__name__)
 
 LOBBY_BUTTONS = {
-    # verb: (label, style)
-    "join": ("Join", discord.ButtonStyle.success),
-    "leave": ("Leave", discord.ButtonStyle.secondary),
-    "bot": ("Add bot", discord.ButtonStyle.secondary),
-    "start": ("Start", discord.ButtonStyle.primary),
-    "cancel": ("Cancel", discord.ButtonStyle.danger),
+    # verb: (label, style, row)
+    "join": ("Join", discord.ButtonStyle.success, 0),
+    "leave": ("Leave", discord.ButtonStyle.secondary, 0),
+    "start": ("Start", discord.ButtonStyle.primary, 0),
+    "cancel": ("Cancel", discord.ButtonStyle.danger, 0),
+    "bot": ("Add bot", discord.ButtonStyle.secondary, 1),
+    "unbot": ("Remove bot", discord.ButtonStyle.secondary, 1),
+}
+#: The "Add a bot" menu: level -> (label, description).
+BOT_LEVEL_CHOICES = {
+    "easy": ("Easy bot", "Plays any legal move: gentle for newcomers"),
+    "normal": ("Normal bot", "Looks one move ahead (what Add bot seats)"),
+    "expert": ("Expert bot", "Searches ahead: a real opponent"),
 }
 
 
@@ -71,12 +79,87 @@ def lobby_embed(table: TableRecord) -> discord.Embed:
 
 
 def lobby_view(table: TableRecord) -> discord.ui.View:
-    """The lobby buttons (none once the lobby is closed)."""
+    """The lobby's controls (none once the lobby is closed): buttons, a bot-level menu, the game's options."""
     view = discord.ui.View(timeout=None)
-    if table.status == LOBBY:
-        for verb in LOBBY_BUTTONS:
-            view.add_item(LobbyButton(verb, table.id))
+    if table.status != LOBBY:
+        return view
+    for verb in LOBBY_BUTTONS:
+        view.add_item(LobbyButton(verb, table.id))
+    view.add_item(LobbySelect("level", table.id))
+    for row, name in enumerate(engine.get(table.game).options, start=3):
+        if row < 5:  # a message holds five rows
+            view.add_item(LobbySelect(name, table.id, table))
     return view
+
+
+async def refresh_lobby(interaction: discord.Interaction, table: TableRecord) -> None:
+    """Show the lobby as it is now on its message; then start the game, or tidy a cancelled one."""
+    try:
+        await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
+    except discord.HTTPException as error:
+        if error.code != THREAD_ARCHIVED or not await reopen_thread(interaction.client, table.thread_id):
+            raise
+        # A moderator archived the thread: Discord refuses edits there until it is reopened.
+        await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
+    if table.status == ACTIVE:
+        interaction.client.dispatch("table_started", table)
+    elif table.status == CANCELLED:
+        play = interaction.client.get_cog("Play")
+        if play is not None:
+            await play.archive(table)  # type: ignore[attr-defined]
+
+
+class LobbySelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"lobbyset:(?P<what>[a-z_]+):(?P<table>\d+)"
+):
+    """A lobby menu: ``lobbyset:level:<table>`` seats a bot; ``lobbyset:<option>:<table>`` sets an option."""
+
+    def __init__(self, what: str, table_id: int, table: TableRecord | None = None) -> None:
+        if what == "level":
+            placeholder = "Add a bot of a level…"
+            options = [
+                discord.SelectOption(label=label, value=level, description=about)
+                for level, (label, about) in BOT_LEVEL_CHOICES.items()
+            ]
+            row = 2
+        else:
+            game = engine.get(table.game) if table else None
+            values = game.options.get(what, ()) if game else ()
+            placeholder = f"Host: choose the {game.option_label(what).lower() if game else what}…"
+            options = [
+                discord.SelectOption(label=game.option_label(what, v)[:100] if game else v, value=v)
+                for v in values[:25]
+            ] or [discord.SelectOption(label="?", value="?")]
+            row = 3 + (list(game.options).index(what) if game and what in game.options else 0)
+        select = discord.ui.Select(
+            custom_id=f"lobbyset:{what}:{table_id}", placeholder=placeholder[:150], options=options, row=row
+        )
+        super().__init__(select)
+        self.what = what
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match
+    ) -> LobbySelect:
+        """Rebuild the menu from its custom_id (after a restart too)."""
+        return cls(match["what"], int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Seat a bot of the chosen level, or set the chosen option; then refresh the lobby."""
+        service = tables(interaction)
+        values = (interaction.data or {}).get("values") or []
+        try:
+            await interaction.response.defer()  # acknowledge first: the write may wait
+            if len(values) != 1 or not isinstance(values[0], str):
+                raise TableError("Choose one option from the menu.")
+            if self.what == "level":
+                table = await service.add_bot(self.table_id, interaction.user.id, values[0])
+            else:
+                table = await service.set_option(self.table_id, interaction.user.id, self.what, values[0])
+            await refresh_lobby(interaction, table)
+        except Exception as error:
+            await answer_error(interaction, error, self.table_id)
 
 
 class LobbyButton(
@@ -85,8 +168,9 @@ class LobbyButton(
     """One lobby button; its custom_id is ``lobby:<verb>:<table id>``."""
 
     def __init__(self, verb: str, table_id: int) -> None:
-        label, style = LOBBY_BUTTONS.get(verb, ("?", discord.ButtonStyle.secondary))
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"lobby:{verb}:{table_id}"))
+        label, style, row = LOBBY_BUTTONS.get(verb, ("?", discord.ButtonStyle.secondary, 0))
+        button = discord.ui.Button(label=label, style=style, custom_id=f"lobby:{verb}:{table_id}", row=row)
+        super().__init__(button)
         self.verb = verb
         self.table_id = table_id
 
@@ -110,6 +194,8 @@ class LobbyButton(
                 table = await service.leave(self.table_id, user.id)
             elif self.verb == "bot":
                 table = await service.add_bot(self.table_id, user.id)
+            elif self.verb == "unbot":
+                table = await service.remove_bot(self.table_id, user.id)
             elif self.verb == "start":
                 table = await service.start(self.table_id, user.id)
             elif self.verb == "cancel":
@@ -120,19 +206,35 @@ class LobbyButton(
         except Exception as error:
             await answer_error(interaction, error, self.table_id)
             return
-        try:
-            await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
-        except discord.HTTPException as error:
-            if error.code != THREAD_ARCHIVED or not await reopen_thread(interaction.client, table.thread_id):
-                raise
-            # A moderator archived the thread: Discord refuses edits there until it is reopened.
-            await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
-        if table.status == ACTIVE:
-            interaction.client.dispatch("table_started", table)
-        elif table.status == CANCELLED:
-            play = interaction.client.get_cog("Play")
-            if play is not None:
-                await play.archive(table)  # type: ignore[attr-defined]
+        await refresh_lobby(interaction, table)
+
+
+class PlayAgainButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"play:again:(?P<game>[a-z]+):(?P<pace>\d+):(?P<bots>[a-z]*)",
+):
+    """ "Open another anyway" after /play warned of an open lobby: ``play:again:<game>:<pace>:<bots>``."""
+
+    def __init__(self, game_key: str, pace: int, bots: str) -> None:
+        button = discord.ui.Button(
+            label="Open another",
+            style=discord.ButtonStyle.primary,
+            custom_id=f"play:again:{game_key}:{pace}:{bots}",
+        )
+        super().__init__(button)
+        self.game_key, self.pace, self.bots = game_key, pace, bots
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match
+    ) -> PlayAgainButton:
+        """Rebuild the button from its custom_id."""
+        return cls(match["game"], int(match["pace"]), match["bots"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Open the table /play was asked for."""
+        cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[assignment]
+        await cog.open_table(interaction, self.game_key, self.pace, self.bots, again=True)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<table>\d+)"):
@@ -166,6 +268,9 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
 
 
 GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in engine.games()]
+BOTS_CHOICES = [
+    app_commands.Choice(name=label, value=level) for level, (label, _) in BOT_LEVEL_CHOICES.items()
+]
 PACE_CHOICES = [
     app_commands.Choice(name=timing.pace_label(seconds), value=seconds) for seconds in timing.PACES.values()
 ]
@@ -185,30 +290,55 @@ class Lobby(commands.Cog):
     @app_commands.describe(
         game="Which game to set up a table for",
         pace="Time each player has per move (live: no deadline)",
+        bots="Fill the empty seats with bots of this level (play alone against bots)",
     )
-    @app_commands.choices(game=GAME_CHOICES, pace=PACE_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, pace=PACE_CHOICES, bots=BOTS_CHOICES)
     async def play(
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
         pace: app_commands.Choice[int] | None = None,
+        bots: app_commands.Choice[str] | None = None,
     ) -> None:
         """Open a table for a game in a new thread; others join with the Join button."""
+        await self.open_table(interaction, game.value, pace.value if pace else 0, bots.value if bots else "")
+
+    async def open_table(
+        self, interaction: discord.Interaction, game_key: str, pace: int, bots: str, *, again: bool = False
+    ) -> None:
+        """/play's work: check the channel, warn before a second lobby, open the lobby (``again``: warned)."""
         missing = missing_permissions(interaction)
         if missing:
             await reply(interaction, missing)
             return
-        await interaction.response.defer(thinking=True)
         service = tables(interaction)
+        if not again:
+            lobbies = [
+                t
+                for t in await service.tables_of(interaction.user.id)
+                if t.status == LOBBY and t.host_id == interaction.user.id
+            ]
+            if lobbies:
+                view = discord.ui.View(timeout=None)
+                view.add_item(PlayAgainButton(game_key, pace, bots))
+                await reply(
+                    interaction,
+                    f"You already have an open lobby: {table_link(lobbies[0])}. Open another one anyway?",
+                    view=view,
+                )
+                return
+        await interaction.response.defer(thinking=True)
         try:
             table = await service.create_table(
-                game_key=game.value,
+                game_key=game_key,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
-                pace=pace.value if pace else 0,
+                pace=pace,
             )
+            if bots:
+                table = await service.add_bot(table.id, interaction.user.id, bots, fill=True)
         except Exception as error:
             await answer_error(interaction, error)
             return
@@ -365,5 +495,5 @@ def missing_permissions(interaction: discord.Interaction) -> str | None:
 
 async def setup(bot: commands.Bot) -> None:
     """Load the lobby cog and its persistent buttons."""
-    bot.add_dynamic_items(LobbyButton, RematchButton)
+    bot.add_dynamic_items(PlayAgainButton, LobbySelect, LobbyButton, RematchButton)
     await bot.add_cog(Lobby(bot))

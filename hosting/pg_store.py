@@ -603,12 +603,13 @@ class PostgresStore:
         seed: int | None = None,
         state: dict[str, Any] | None = None,
         timing: dict[str, Any] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> TableRecord:
-        """Change a table outside the action log (lobby seats, start, cancel, clock), bumping its version.
+        """Change a table outside the action log (lobby, start, cancel, clock), bumping its version.
 
         ``timing`` sets clock columns (`TIMING_COLUMNS`); ``None`` values clear them.
         """
-        columns = _table_columns(status=status, seed=seed, state=state, timing=timing)
+        columns = _table_columns(status=status, seed=seed, state=state, timing=timing, options=options)
         async with self._pool.acquire() as conn, conn.transaction():
             await self._bump(conn, table_id, expected_version, now, **columns)
             if seats is not None:

@@ -36,9 +36,13 @@ from hosting.store import (
     TableRecord,
 )
 
-#: The policy bot seats play with.
+#: The policy bot seats play with by default, and the one a timed-out player's seat is handed to.
 BOT_POLICY = "greedy"
 BOT_NAMES = ("Bot Dol", "Bot Haru", "Bot Bada", "Bot Somi", "Bot Nuri", "Bot Jeju")
+#: How many seats `add_bot(fill=True)` fills a table to (at most the game's maximum).
+FULL_TABLE = 4
+#: Bot levels a host may seat (shown on the seat as "Bot Dol (expert)"): level -> policy.
+BOT_LEVELS = {"easy": "random", "normal": "greedy", "expert": "expert"}
 #: How many lobbies, and how many open tables in all, one member may host at once (abuse limits).
 MAX_LOBBIES_PER_HOST = 3
 MAX_OPEN_TABLES_PER_HOST = 25
@@ -286,20 +290,54 @@ class TableService:
                 table = await self.store.get_table(table_id)
             return table
 
-    async def add_bot(self, table_id: int, user_id: int) -> TableRecord:
-        """Add a bot seat; any seated member may."""
+    async def add_bot(
+        self, table_id: int, user_id: int, level: str = "normal", *, fill: bool = False
+    ) -> TableRecord:
+        """Add a bot seat of a level (`BOT_LEVELS`); any seated member may.
+
+        ``fill`` seats bots up to a full table of `FULL_TABLE` seats (fewer where the
+        game has fewer), so one person can play a whole game against bots.
+        """
+        if level not in BOT_LEVELS:
+            raise TableError("That bot level is not on offer: easy, normal or expert.")
         async with self.lock(table_id):
             table, game = await self._lobby(table_id)
             if table.seat_of(user_id) is None:
                 raise TableError("Only players seated at this table can add a bot.")
             if len(table.seats) >= game.max_seats:
                 raise TableError(f"This table is full ({game.max_seats} seats).")
-            taken = {s.name for s in table.seats}
-            name = next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(7, 99))) if n not in taken)
-            bot = Seat(seat=len(table.seats), name=name, kind="bot", policy=BOT_POLICY)
-            return await self.store.update_table(
-                table_id, table.version, seats=[*table.seats, bot], now=self._clock()
-            )
+            seats = list(table.seats)
+            target = min(game.max_seats, max(game.min_seats, FULL_TABLE)) if fill else len(seats) + 1
+            while len(seats) < max(target, len(table.seats) + 1):
+                taken = {s.name.split(" (")[0] for s in seats}
+                name = next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(7, 99))) if n not in taken)
+                label = f"{name} ({level})" if level != "normal" else name
+                seats.append(Seat(seat=len(seats), name=label, kind="bot", policy=BOT_LEVELS[level]))
+            return await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
+
+    async def remove_bot(self, table_id: int, user_id: int) -> TableRecord:
+        """Take the last bot seat away again; any seated member may."""
+        async with self.lock(table_id):
+            table, _ = await self._lobby(table_id)
+            if table.seat_of(user_id) is None:
+                raise TableError("Only players seated at this table can remove a bot.")
+            bots = [s for s in table.seats if s.is_bot]
+            if not bots:
+                raise TableError("There is no bot at this table to remove.")
+            rest = [s for s in table.seats if s.seat != bots[-1].seat]
+            seats = [replace(s, seat=i) for i, s in enumerate(rest)]
+            return await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
+
+    async def set_option(self, table_id: int, user_id: int, name: str, value: str) -> TableRecord:
+        """The host sets one of the game's options in the lobby (a score tile, a reef side…)."""
+        async with self.lock(table_id):
+            table, game = await self._lobby(table_id)
+            if user_id != table.host_id:
+                raise TableError("Only the host can set the table up.")
+            if value not in game.options.get(name, ()):
+                raise TableError(f"{game.title} has no option {name}={value}.")
+            options = {**table.options, name: value}
+            return await self.store.update_table(table_id, table.version, options=options, now=self._clock())
 
     async def start(self, table_id: int, user_id: int) -> TableRecord:
         """Start the game (host only): the seed is chosen and stored with the first state."""

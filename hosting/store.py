@@ -259,10 +259,17 @@ def _timing(timing: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def _table_columns(
-    *, status: str | None, seed: int | None, state: dict[str, Any] | None, timing: dict[str, Any] | None
+    *,
+    status: str | None,
+    seed: int | None,
+    state: dict[str, Any] | None,
+    timing: dict[str, Any] | None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``game_tables`` columns `update_table` sets (both stores)."""
     columns = _timing(timing)
+    if options is not None:
+        columns["options"] = _dumps(options)
     if status is not None:
         columns["status"] = status
     if seed is not None:
@@ -667,12 +674,13 @@ class Store:
         seed: int | None = None,
         state: dict[str, Any] | None = None,
         timing: dict[str, Any] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> TableRecord:
-        """Change a table outside the action log (lobby seats, start, cancel, clock), bumping its version.
+        """Change a table outside the action log (lobby, start, cancel, clock), bumping its version.
 
         ``timing`` sets clock columns (`TIMING_COLUMNS`); ``None`` values clear them.
         """
-        columns = _table_columns(status=status, seed=seed, state=state, timing=timing)
+        columns = _table_columns(status=status, seed=seed, state=state, timing=timing, options=options)
         async with self._transaction():
             await self._bump(table_id, expected_version, now, **columns)
             if seats is not None:

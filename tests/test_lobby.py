@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+import engine
 from tests.play_helpers import said
 
 
@@ -22,6 +23,8 @@ def table_world(simcord_env):
 async def open_table(channel, host, game="takeaway", **options):
     """Run /play and return (the public reply, the lobby message in the new thread)."""
     result = await host.slash(channel, "play", game=game, **options)
+    if result.ephemeral and "already have an open lobby" in result.response.content:
+        result = await host.click(result.response, label="Open another")  # yes, another one
     assert not result.ephemeral
     reply = result.followups[0] if result.followups else result.response
     thread_id = int(reply.content.split("/")[-2])
@@ -45,8 +48,11 @@ async def test_play_opens_a_lobby_in_a_new_thread(table_world):
     assert thread.is_thread
     assert lobby.embeds[0].title.startswith("Take-away (test game) — table #")
     assert alice.mention in seated(lobby)
-    labels = [c.label for row in lobby.components for c in row.children]
-    assert labels == ["Join", "Leave", "Add bot", "Start", "Cancel"]
+    labels = [getattr(c, "label", None) or c.placeholder for row in lobby.components for c in row.children]
+    assert labels == [
+        *("Join", "Leave", "Start", "Cancel", "Add bot", "Remove bot"),
+        *("Add a bot of a level…", "Host: choose the pile…"),  # the test game has one option
+    ]
 
 
 async def test_join_add_bot_and_start(table_world):
@@ -129,3 +135,63 @@ async def test_games_lists_my_open_tables(table_world):
     assert f"/{thread.id}" in result.response.content
     result = await bob.slash(channel, "games")
     assert "no open tables" in result.response.content
+
+
+async def test_the_host_sets_the_table_up_in_the_lobby(table_world, simcord_env):
+    guild, channel, alice, bob, carol = table_world
+    _, lobby, thread = await open_table(channel, alice, game="reef")
+    await bob.click(lobby, label="Join")
+    refused = await bob.select(fetch(thread, lobby.id), ["arcane-atoll"], custom_id=f"lobbyset:reef:{1}")
+    assert said(refused) == "Only the host can set the table up."
+    await alice.select(fetch(thread, lobby.id), ["arcane-atoll"], custom_id="lobbyset:reef:1")
+    await alice.select(fetch(thread, lobby.id), ["moonrise"], custom_id="lobbyset:tracker:1")
+    options = fetch(thread, lobby.id).embeds[0].fields[0].value
+    assert "Arcane Atoll" in options and "Moonrise" in options  # in words, never keys
+    await alice.click(fetch(thread, lobby.id), label="Start")
+    table = await simcord_env.bot.tables.get(1)
+    assert table.options == {"reef": "arcane-atoll", "tracker": "moonrise"}
+    state = simcord_env.bot.tables.state_of(table)
+    assert "Arcane Atoll" in engine.get("reef").summary(state)  # the engine plays the chosen reef
+
+
+async def test_bots_of_every_level_and_remove_bot(table_world, simcord_env):
+    guild, channel, alice, bob, carol = table_world
+    _, lobby, thread = await open_table(channel, alice, game="jeju")
+    for level in ("easy", "expert"):
+        await alice.select(fetch(thread, lobby.id), [level], custom_id="lobbyset:level:1")
+    table = await simcord_env.bot.tables.get(1)
+    assert [(s.name, s.policy) for s in table.seats[1:]] == [
+        ("Bot Dol (easy)", "random"),
+        ("Bot Haru (expert)", "expert"),
+    ]
+    assert "Bot Haru (expert)" in seated(fetch(thread, lobby.id))
+    await bob.click(fetch(thread, lobby.id), label="Join")
+    await bob.click(fetch(thread, lobby.id), label="Remove bot")
+    table = await simcord_env.bot.tables.get(1)
+    assert [s.name for s in table.seats] == ["alice", "Bot Dol (easy)", "bob"]
+    await alice.click(fetch(thread, lobby.id), label="Remove bot")
+    await alice.click(fetch(thread, lobby.id), label="Remove bot")
+    assert said(await alice.click(fetch(thread, lobby.id), label="Remove bot")) == (
+        "There is no bot at this table to remove."
+    )
+
+
+async def test_a_second_lobby_asks_first(table_world, simcord_env):
+    guild, channel, alice, bob, carol = table_world
+    await open_table(channel, alice, game="jeju")
+    asked = await alice.slash(channel, "play", game="reef")
+    assert asked.ephemeral and "You already have an open lobby" in asked.response.content
+    assert len(channel.threads) == 1  # nothing opened yet
+    opened = await alice.click(asked.response, label="Open another")
+    reply = opened.followups[0] if opened.followups else opened.response
+    assert "opened a table of **Reef & Ruins**" in reply.content
+    assert len(channel.threads) == 2
+
+
+async def test_play_alone_against_bots_of_one_level(table_world, simcord_env):
+    guild, channel, alice, bob, carol = table_world
+    _, lobby, thread = await open_table(channel, alice, game="haenyeo", bots="easy")
+    table = await simcord_env.bot.tables.get(1)
+    assert [s.policy for s in table.seats] == [None, "random", "random", "random"]  # four seats
+    await alice.click(fetch(thread, lobby.id), label="Start")
+    assert (await simcord_env.bot.tables.get(1)).status == "active"
