@@ -69,7 +69,6 @@ from renderers.reef_sprites import (
 
 GAME = "reef"
 WIDTH = 1400
-PRIVATE_H = 956
 PAPER = (252, 249, 240)
 CELL_LINE = (120, 128, 140)
 GREEN = (196, 230, 186)
@@ -264,13 +263,20 @@ CELL = 48
 RUINS_X0, RUINS_X1 = 24, 700
 MID_X0, MID_X1 = 712, 1040
 RIGHT_X0, RIGHT_X1 = 1052, WIDTH - 24
-HEAD_H = 42
+HEAD_H = 64  # the rule in capitals, then the ruin's name
+ROW_COINS_H = 26  # "full rows → 6/13/21" above a ruin's footer
+
+
+def ruin_coins_words(ruin: dict) -> str:
+    """The coins a ruin pays per completed row, as printed under it ("full rows → 6/13/21")."""
+    coins = [int(c) for c in (ruin.get("row_coins") or [])[1:]]
+    return f"full rows → {'/'.join(map(str, coins))}" if coins else ""
 
 
 def _ruin_boxes() -> dict[int, tuple[int, int, int, int]]:
     """Tile box per ruin number on the private sheet."""
     y0 = SHEET_TOP
-    h1 = HEAD_H + 4 * PITCH + 46
+    h1 = HEAD_H + 4 * PITCH + ROW_COINS_H + 46
     w3, w4 = 3 * PITCH + 24, 4 * PITCH + 24
     x = RUINS_X0
     boxes = {1: (x, y0, x + w3, y0 + h1)}
@@ -278,7 +284,7 @@ def _ruin_boxes() -> dict[int, tuple[int, int, int, int]]:
     boxes[2] = (x, y0, x + w4, y0 + h1)
     boxes[6] = (RUINS_X1 - w4, y0, RUINS_X1, y0 + h1)
     y1 = y0 + h1 + 10
-    h2 = HEAD_H + 2 * PITCH + 62 + 46
+    h2 = HEAD_H + 2 * PITCH + 62 + ROW_COINS_H + 46
     boxes[4] = (RUINS_X0, y1, RUINS_X0 + w4, y1 + h2)
     boxes[5] = (RUINS_X0 + w4 + 5, y1, RUINS_X0 + 2 * w4 + 5, y1 + h2)
     y2 = y1 + h2 + 10
@@ -287,6 +293,7 @@ def _ruin_boxes() -> dict[int, tuple[int, int, int, int]]:
 
 
 RUIN_BOXES = _ruin_boxes()
+PRIVATE_H = RUIN_BOXES[3][3] + 14
 LUCKY_BOX = (RUIN_BOXES[5][2] + 10, RUIN_BOXES[5][1], RUINS_X1, RUIN_BOXES[5][3])
 ENCH_TOP = SHEET_TOP
 ENCH_ROW = 54
@@ -356,9 +363,20 @@ def _private_background(board_key: str) -> Image.Image:
         draw.text((x0 + 23, y0 + 21), str(number), font=font("bold", 22), fill=WHITE, anchor="mm")
         rule = str(ruin.get("rule", ""))
         word = RULE_WORDS.get(rule, rule.upper())
-        if number == 3:
-            word = f"{word} · {ruin.get('name', '')}"
         text_in_box(draw, (x0 + 40, y0 + 4, x1 - 4, y0 + 38), word, "bold", 26, 18, INK, "left", pad=4)
+        text_in_box(
+            draw, (x0 + 4, y0 + 36, x1 - 4, y0 + 62), str(ruin.get("name", "")), "bold", 20, 15, MUTED, "left"
+        )
+        words = ruin_coins_words(ruin)
+        spare = len(ruin.get("rows") or []) < 4 and number in (1, 2)  # a free row under the grid
+        if words and spare and text_width(words, "bold", 21) > x1 - x0 - 12:
+            head, tail = words.split("→", 1)
+            y = y1 - 46 - ROW_COINS_H
+            draw_text(draw, ((x0 + x1) / 2, y - 14), head.strip() + " →", "bold", 21, GOLD, "mm")
+            draw_text(draw, ((x0 + x1) / 2, y + 12), tail.strip(), "bold", 21, GOLD, "mm")
+        elif words:
+            box = (x0 + 4, y1 - 46 - ROW_COINS_H, x1 - 4, y1 - 46)
+            text_in_box(draw, box, words, "bold", 21, 15, GOLD, "center")
         centres = _slot_centres(ruin, number)
         for cx, cy in centres.values():
             draw.rectangle(
@@ -873,9 +891,14 @@ CARD_W, CARD_H, CARD_GAP = 440, 356, 16
 TILE_W, TILE_H = 136, 108
 
 
+#: The board's key line: what the five small squares under each ruin are.
+MINI_KEY_H = 40
+MINI_KEY = "under each ruin: its enchantments crossed off (of 5), ×multiplier beside its coins"
+
+
 def board_height(seats: int) -> int:
     rows = max(1, (seats + 2) // 3)
-    return CARDS_Y + rows * (CARD_H + CARD_GAP) + 4
+    return CARDS_Y + rows * (CARD_H + CARD_GAP) + 4 + MINI_KEY_H
 
 
 def _card_origin(seat: int, seats: int) -> tuple[int, int]:
@@ -973,7 +996,17 @@ def _board_background(board_key: str, seats: int) -> Image.Image:
         draw_text(draw, (sx, cy + CARD_H - 64), "Lucky", "regular", 24, INK, "lm")
         draw_text(draw, (sx + 150, cy + CARD_H - 64), "Pearls", "regular", 24, INK, "lm")
         draw_text(draw, (sx, cy + CARD_H - 26), "Shells", "regular", 24, INK, "lm")
+    _draw_mini_key(draw, board_height(seats) - MINI_KEY_H / 2 - 6)
     return image
+
+
+def _draw_mini_key(draw: ImageDraw.ImageDraw, y: float) -> None:
+    """Five small squares, two crossed off, then what they mean (the key line under the cards)."""
+    x = 30
+    for k in range(5):
+        fill = PEN if k < 2 else None
+        draw.rectangle((x + k * 22 - 7, y - 7, x + k * 22 + 7, y + 7), fill=fill, outline=PEN, width=2)
+    text_in_box(draw, (x + 5 * 22, y - 18, WIDTH - 24, y + 18), MINI_KEY, "regular", 24, 18, INK, "left")
 
 
 def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) -> None:
