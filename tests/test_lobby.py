@@ -195,3 +195,15 @@ async def test_play_alone_against_bots_of_one_level(table_world, simcord_env):
     assert [s.policy for s in table.seats] == [None, "random", "random", "random"]  # four seats
     await alice.click(fetch(thread, lobby.id), label="Start")
     assert (await simcord_env.bot.tables.get(1)).status == "active"
+
+
+async def test_a_table_left_to_bots_alone_plays_to_the_end(table_world, simcord_env):
+    guild, channel, alice, bob, carol = table_world
+    _, lobby, thread = await open_table(channel, alice, game="jeju", bots="easy")
+    await alice.click(fetch(thread, lobby.id), label="Start")
+    board = next(m for m in reversed(thread.history()) if "· table #" in m.content)
+    asked = await alice.click(board, label="Leave")
+    await alice.click(asked.response, label="Yes, leave")
+    table = await simcord_env.bot.tables.get(1)
+    assert table.status == "finished" and all(s.is_bot for s in table.seats)
+    assert any(m.embeds and m.embeds[0].title.endswith("final ranking") for m in thread.history())
