@@ -136,3 +136,42 @@ def test_every_item_sprite_is_drawn() -> None:
     for owner in (0, 4, "npc"):
         assert sprites.creature_image(owner, 30).getbbox() is not None
         assert sprites.diver_image(owner, 18).getbbox() is not None
+
+
+def _blank(image: Image.Image, box: tuple[float, float, float, float]) -> bool:
+    """True when ``box`` of the picture holds a single colour (nothing drawn there)."""
+    colours = image.crop(tuple(int(v) for v in box)).convert("RGB").getcolors(maxcolors=10_000)
+    return colours is not None and len(colours) <= 1
+
+
+def test_the_board_has_an_icon_legend_in_the_engines_words() -> None:
+    """Under the sea, each seafood icon is named with the engine's own word for it (the
+    view's seafood_types), and so are eggs, trash and pearls; the alt text says them too."""
+    view = GAME.view(GAME.new(3, seed=4), None)
+    legend = dict(haenyeo.LEGEND)
+    for seafood in view["seafood_types"]:
+        assert legend[seafood["key"]] == seafood["name"].lower()
+    assert {"egg", "trash", "pearl"} <= set(legend)
+    board = renderers.render("haenyeo", view)
+    words = next(s for s in board.alt.split(". ") if s.startswith("Icons: "))
+    assert all(word in words for word in legend.values())
+    # The layout keeps a band for it between the sea and the sheets, and something is drawn there.
+    assert haenyeo.LEGEND_TOP >= haenyeo.SEA_TOP + 12 * haenyeo.ROW_H
+    assert haenyeo.STRIP_TOP >= haenyeo.LEGEND_TOP + haenyeo.LEGEND_H
+    image = Image.open(io.BytesIO(board.png))
+    band = (haenyeo.SEA_X0, haenyeo.LEGEND_TOP, haenyeo.RIGHT_X1, haenyeo.LEGEND_TOP + haenyeo.LEGEND_H)
+    assert not _blank(image, band)
+    assert "diver" not in board.alt.lower().replace("sea divers", "")  # one word: Haenyeo
+
+
+def test_the_results_chart_ends_at_the_final_score() -> None:
+    state = next(iter(random_states("haenyeo", 3, 5, moments=1)))
+    while GAME.to_act(state):
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, random.Random(5)))
+    view = GAME.view(state, None)
+    picture = renderers.render_results("haenyeo", view)
+    chart = next(s for s in picture.alt.split(". ") if s.startswith("Score over the game"))
+    for seat, score in enumerate(view["result"]["scores"]):
+        assert f"+ end bonuses {score}" in chart.split(";")[seat]
+    assert "Turtle eggs" in picture.alt or "turtle eggs" in picture.alt

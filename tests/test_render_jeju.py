@@ -106,3 +106,31 @@ def test_cards_removed_by_a_card_refresh_are_named_on_the_board() -> None:
     view = GAME.view(state._replace(discard=(1, 2)), None)
     board = renderers.render("jeju", view)
     assert "Removed by Card Refresh: " + view["removed"][0]["text"] in board.alt
+
+
+def test_the_ring_says_which_way_right_and_left_go() -> None:
+    """The picture's words for Travel agree with the engine: "right" from location 1 drops on 2."""
+    from engine.jeju import state as st
+
+    assert st.DIRECTIONS["right"] == 1 and st.DIRECTIONS["left"] == -1
+    assert "right ↻ goes 1 → 2" in jeju.RING_WORDS and "left" in jeju.RING_WORDS
+    state = next(s for s in random_states("jeju", 2, 0, moments=6) if GAME.to_act(s))
+    while not any(type(a) is st.Travel for a in GAME.legal_actions(state, min(GAME.to_act(state)))):
+        seat = min(GAME.to_act(state))
+        state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, random.Random(0)))
+    seat = min(GAME.to_act(state))
+    travels = [a for a in GAME.legal_actions(state, seat) if type(a) is st.Travel]
+    right = next(a for a in travels if a.direction == "right")
+    label = GAME.action_label(state, seat, right)
+    assert f"at {right.spot + 1} right (drops on {(right.spot + 1) % 6 + 1}" in label
+    board = renderers.render("jeju", GAME.view(state, None))
+    assert jeju.RING_WORDS in board.alt
+
+
+def test_the_haenyeo_tile_and_tile_points_have_the_engines_words() -> None:
+    from engine.jeju.components import JOKER, TILE_LABELS
+
+    assert jeju.tile_name("haenyeo") == TILE_LABELS[JOKER] == "Haenyeo"
+    state = next(iter(random_states("jeju", 2, 1, moments=3)))
+    own = renderers.render("jeju", GAME.view(state, 0))
+    assert "from leftover tiles" in own.alt and "tiles 0." not in own.alt

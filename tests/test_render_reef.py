@@ -136,3 +136,25 @@ def test_sprites_are_drawn() -> None:
     for kind in ("pearl", "shells", "die", "enchantment", "x3", "other"):
         assert sprites.boon_icon(kind, 4, 24).getbbox() is not None
     assert sprites.boon_icon(None, 0, 24) is None
+
+
+def test_the_sheet_names_each_ruin_and_its_coins_per_row() -> None:
+    view = GAME.view(GAME.new(2, seed=3), 0)
+    for ruin in view["board"]["ruins"]:
+        coins = ruin["row_coins"][1:]
+        words = reef.ruin_coins_words(ruin)
+        assert words == (f"full rows → {'/'.join(map(str, coins))}" if coins else "")
+    image = check(renderers.render("reef", view), reef.PRIVATE_H)
+    for number, (x0, y0, x1, _) in reef.RUIN_BOXES.items():
+        name_line = (x0 + 6, y0 + 40, x1 - 6, y0 + 60)  # the ruin's name, under its rule
+        colours = image.crop(name_line).convert("RGB").getcolors(maxcolors=10_000)
+        assert colours is None or len(colours) > 2, f"ruin {number} has no name drawn"
+
+
+def test_the_table_explains_the_squares_under_each_ruin() -> None:
+    view = GAME.view(GAME.new(4, seed=3), None)
+    image = check(renderers.render("reef", view), reef.board_height(4))
+    assert "enchantments crossed off" in reef.MINI_KEY
+    y = reef.board_height(4) - reef.MINI_KEY_H
+    colours = image.crop((24, y, reef.WIDTH - 24, reef.board_height(4))).convert("RGB").getcolors(10_000)
+    assert colours is None or len(colours) > 2, "the key line under the cards is empty"

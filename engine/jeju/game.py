@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import ClassVar
 
-from engine.base import Event, Game, IllegalAction, Result, listing, load_labels, plural
+from engine.base import Event, Game, IllegalAction, Result, listing, plural
 from engine.jeju import rules, scoring, setup
 from engine.jeju import state as st
 from engine.jeju import view as views
@@ -60,7 +60,7 @@ class JejuGame(Game):
     min_seats = 2
     max_seats = 4
     options: ClassVar[dict[str, tuple[str, ...]]] = {}
-    labels: ClassVar[dict[str, dict[str, str]]] = load_labels("jeju")
+    labels: ClassVar[dict[str, dict[str, str]]] = scoring.LABELS
 
     def __init__(self) -> None:
         # One-entry memo: a bot asks legal_actions(state) and then apply(state) on the same object.

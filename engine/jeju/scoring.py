@@ -6,11 +6,13 @@ seats equal on both share the place and the win.
 
 from __future__ import annotations
 
-from engine.base import Result, places_from_scores
+from engine.base import Result, load_labels, places_from_scores
 from engine.jeju.components import BOARD, CARDS, JOKER
 from engine.jeju.state import FINISHED, JejuState
 
 PER_POINT = BOARD["leftover_tiles_per_point"]
+#: Words for internal keys (data/jeju/labels.json); the breakdown's go with every result.
+LABELS = load_labels("jeju")
 
 
 def breakdown(state: JejuState, seat: int) -> dict[str, int]:
@@ -44,4 +46,7 @@ def result(state: JejuState) -> Result | None:
     best = max(scores)
     if sum(1 for s in scores if s == best) > 1:
         notes.append("Tied on points: the most point cards breaks the tie.")
-    return Result(scores=scores, ranking=ranking, winners=winners, breakdown=parts, notes=tuple(notes))
+    words = {k: LABELS["breakdown"].get(k, k) for k in parts[0]}
+    return Result(
+        scores=scores, ranking=ranking, winners=winners, breakdown=parts, notes=tuple(notes), labels=words
+    )
