@@ -30,8 +30,8 @@ class Players(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
             return
-        # Only servers the bot is still in: a link to a server it left leads nowhere.
-        mine = [m for m in mine if m.table.guild_id is None or self.bot.get_guild(m.table.guild_id)]
+        # Every server, whichever shard (and process) serves it: a server the bot left has
+        # no open tables (they are abandoned when it leaves), so no filter by this process's cache.
         if not mine:
             await reply(interaction, "You have no open tables. Start one with `/play` in a server.")
             return

@@ -188,6 +188,14 @@ async def test_a_sharded_bot_hosts_a_game(simcord_env, database_settings):
     table = (await bot.store.tables_of_user(alice.id))[0]
     assert table.status == "active" and table.guild_id == guild.id and len(table.seats) == 2
     assert isinstance(bot.store, PostgresStore if "DATABASE_URL" in database_settings else Store)
+    # alice also plays in a server another process serves (shard 0): /games still lists it.
+    elsewhere = (1 << 22) * 8  # (id >> 22) % 4 == 0
+    other = await bot.tables.create_table(
+        game_key="jeju", guild_id=elsewhere, channel_id=elsewhere + 1, host_id=99, host_name="dora"
+    )
+    await bot.tables.join(other.id, alice.id, "alice")
+    listed = await alice.slash(channel, "games")
+    assert f"#{table.id}" in listed.response.content and f"#{other.id}" in listed.response.content
 
 
 # ------------------------------------------------------------- operations
