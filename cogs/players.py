@@ -120,6 +120,7 @@ class Players(commands.Cog):
     async def reminders(self, interaction: discord.Interaction, dm: bool) -> None:
         """Choose whether deadline reminders reach you by direct message."""
         try:
+            await interaction.response.defer(ephemeral=True)  # answer first: the write may wait
             await tables(interaction).set_dm_reminders(interaction.user.id, dm)
         except Exception as error:
             await answer_error(interaction, error)

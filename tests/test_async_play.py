@@ -131,7 +131,7 @@ async def test_closed_dms_fall_back_to_the_thread(world, simcord_env):
     guild, channel, (alice, bob, carol) = world
     for member in (alice, bob):
         result = await member.slash(channel, "reminders", dm=True)
-        assert result.ephemeral and "direct message" in result.response.content
+        assert result.ephemeral and "direct message" in said(result)
     thread = await seat_and_start(channel, alice, [bob], 0, "haenyeo", pace=HOUR)
     bob_dm = bob.user.dm_channel.id  # bob has closed his DMs: Discord refuses the bot's message
     simcord_env.inject_error(
