@@ -224,6 +224,10 @@ class GameBot(commands.Bot):
             intents=gateway_intents(),
             allowed_mentions=Mentions.none(),  # ids as strings, as Discord documents (cogs.common)
             help_command=None,
+            # discord.py's caches, bounded on purpose (docs/HOSTING.md, "Memory over months"):
+            max_messages=None,  # no message cache: the bot never reads one (clicks carry their message)
+            member_cache_flags=discord.MemberCacheFlags.none(),  # no member cache (no members intent)
+            chunk_guilds_at_startup=False,  # never download member lists
             **options,
         )
         self.config = config

@@ -14,7 +14,8 @@ import io
 import json
 import logging
 import re
-from typing import ClassVar
+from collections import OrderedDict
+from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -48,7 +49,7 @@ from cogs.panels import panel_view
 from engine.base import Game, State
 from hosting import ratings
 from hosting.errors import TableError
-from hosting.service import Move, Panel, TableService
+from hosting.service import Move, Panel, TableService, keyed_lock
 from hosting.store import ACTIVE, FINISHED, TableRecord
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,8 @@ PANEL_NAMES = {"haenyeo": "My hand", "jeju": "My tiles", "reef": "My sheet"}
 EVENT_LINES = 8
 #: How much of a picture's description a board in words carries (the rest of 2,000 is the board).
 DESCRIPTION_LIMIT = 1000
+#: Running tables whose "already pinged in this step" list is kept (most recently posted).
+PINGED_TABLES = 2048
 
 
 class TableGone(Exception):
@@ -348,10 +351,13 @@ class Play(commands.Cog):
     def __init__(self, bot: commands.Bot, bot_delay: float) -> None:
         self.bot = bot
         self.bot_delay = bot_delay
-        # Board posts for one table happen one at a time, in order.
-        self._posting: dict[int, asyncio.Lock] = {}
+        # Board posts for one table happen one at a time, in order; a table's lock exists
+        # only while a post for it runs or waits (`hosting.service.keyed_lock`).
+        self._posting: dict[int, Any] = {}
         # Who has been pinged in each table's current step: one ping per player per step.
-        self._pinged: dict[int, set[int]] = {}
+        # Dropped when a step starts or the table closes; at most `PINGED_TABLES` tables, the
+        # least recently posted forgotten first (its next board may ping its awaited players again).
+        self._pinged: OrderedDict[int, set[int]] = OrderedDict()
         self._tasks: set[asyncio.Task] = set()
 
     @property
@@ -443,7 +449,7 @@ class Play(commands.Cog):
         pinged again). A failed post never stops the bots: the table owes the
         board and the clock retries it.
         """
-        async with self._posting.setdefault(table_id, asyncio.Lock()):
+        async with keyed_lock(self._posting, table_id):
             if new_step:
                 self._pinged.pop(table_id, None)
             public = [e for e in events if not e.get("private")]
@@ -478,8 +484,11 @@ class Play(commands.Cog):
                     await self.service.get(table_id), public, same_step=not bots_started_a_step
                 )
         if table.status != ACTIVE:
-            self._pinged.pop(table_id, None)
-            self._posting.pop(table_id, None)
+            self.forget(table_id)
+
+    def forget(self, table_id: int) -> None:
+        """A table closed: nothing about its steps is kept any more (its posting lock goes by itself)."""
+        self._pinged.pop(table_id, None)
 
     def _bot_to_act(self, table: TableRecord) -> bool:
         game = engine.get(table.game)
@@ -490,6 +499,9 @@ class Play(commands.Cog):
         users = {table.seats[s].user_id for s in awaited if not table.seats[s].is_bot}
         users.discard(None)
         pinged = self._pinged.setdefault(table.id, set())
+        self._pinged.move_to_end(table.id)
+        while len(self._pinged) > PINGED_TABLES:
+            self._pinged.popitem(last=False)
         ping = users - pinged - {mover}
         pinged.update(users)
         return ping  # type: ignore[return-value]
@@ -668,6 +680,7 @@ class Play(commands.Cog):
     async def abandon_tables(self, found: list[TableRecord], why: str) -> None:
         """Close open tables whose thread, channel or server is gone (their clocks stop)."""
         for table in found:
+            self.forget(table.id)
             if await self.service.abandon(table.id) is not None:
                 log.info("table %s abandoned: %s", table.id, why, extra={"table_id": table.id})
 
@@ -1076,6 +1089,7 @@ class Play(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
             return
+        self.forget(found.id)
         await reply(interaction, f"Table #{found.id} is ended.")
         await self.announce(
             found,

@@ -14,6 +14,7 @@ import json
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -49,6 +50,9 @@ MAX_OPEN_TABLES_PER_HOST = 25
 #: A message the table owes is retried after this many seconds, doubling per failure up to the longest.
 POST_RETRY_FIRST = 30.0
 POST_RETRY_LONGEST = 3600.0
+#: Deserialised game states kept in memory, for this many tables (the most recently used).
+#: A table not in the cache is loaded from its stored snapshot on its next click.
+STATE_CACHE_TABLES = 256
 
 
 @dataclass(frozen=True)
@@ -153,6 +157,7 @@ class TableService:
         new_seed: Callable[[], int] = lambda: secrets.randbits(62),
         max_lobbies: int = MAX_LOBBIES_PER_HOST,
         max_open_tables: int = MAX_OPEN_TABLES_PER_HOST,
+        state_cache_tables: int = STATE_CACHE_TABLES,
     ) -> None:
         self.store = store
         self._clock = clock
@@ -161,9 +166,12 @@ class TableService:
         self.max_open_tables = max_open_tables
         #: Called with a table's new wake-up instant, so a scheduler can wake sooner.
         self.on_wake: Callable[[float], None] | None = None
-        self._locks: dict[int, asyncio.Lock] = {}
+        # A table's lock exists only while someone holds it or waits for it (`lock`).
+        self._locks: dict[int, _TableLock] = {}
         # Deserialised states by (table id, version): loading JSON on every click is wasteful.
-        self._states: dict[int, tuple[int, State]] = {}
+        # An LRU of at most ``state_cache_tables`` tables (`STATE_CACHE_TABLES`).
+        self._states: OrderedDict[int, tuple[int, State]] = OrderedDict()
+        self.state_cache_tables = max(1, state_cache_tables)
         # Replays of closed tables, most recently used last (`replay_steps`).
         self._replays: dict[int, list[replays.Step]] = {}
 
@@ -175,9 +183,14 @@ class TableService:
         if wake_at is not None and self.on_wake is not None:
             self.on_wake(wake_at)
 
-    def lock(self, table_id: int) -> asyncio.Lock:
-        """The lock that makes this process the table's only writer at a time."""
-        return self._locks.setdefault(table_id, asyncio.Lock())
+    def lock(self, table_id: int) -> _Held:
+        """The lock that makes this process the table's only writer at a time (``async with``).
+
+        The table's `asyncio.Lock` is made by the first who asks and dropped by the
+        last who leaves: everyone holding or waiting shares one lock, and an idle
+        table costs nothing.
+        """
+        return _Held(self._locks, table_id)
 
     # ------------------------------------------------------------------ lobby
 
@@ -388,12 +401,20 @@ class TableService:
         """The table's current game state (cached per version)."""
         cached = self._states.get(table.id)
         if cached and cached[0] == table.version:
+            self._states.move_to_end(table.id)
             return cached[1]
         if table.state is None:
             raise TableError("This table has not started yet.")
         state = engine.get(table.game).load_state(table.state)
-        self._states[table.id] = (table.version, state)
+        self._cache_state(table.id, table.version, state)
         return state
+
+    def _cache_state(self, table_id: int, version: int, state: State) -> None:
+        """Remember a table's state at a version; the least recently used table goes past the limit."""
+        self._states[table_id] = (version, state)
+        self._states.move_to_end(table_id)
+        while len(self._states) > self.state_cache_tables:
+            self._states.popitem(last=False)
 
     def panel(self, table: TableRecord, seat: int) -> Panel:
         """What a seat may do now, as indexed choices."""
@@ -477,7 +498,7 @@ class TableService:
             scored=scored,
         )
         updated = await self.store.get_table(table.id)
-        self._states[table.id] = (updated.version, state)
+        self._cache_state(table.id, updated.version, state)
         if clock["wake_at"] != table.wake_at:
             self._woken(clock["wake_at"])
         return Move(table=updated, seat=seat, events=events, finished=result is not None, new_step=new_step)
@@ -894,6 +915,64 @@ class TableService:
                 if person is not None and person != user_id and person not in people:
                     people.append(person)
         return table, people
+
+
+def keyed_lock(locks: dict[int, _TableLock], key: int) -> _Held:
+    """``async with keyed_lock(locks, key)``: one lock per key, kept in ``locks`` only while in use.
+
+    The lock is made by the first who asks for ``key`` and dropped by the last who
+    leaves (holding or waiting), so ``locks`` holds only the keys in use now.
+    """
+    return _Held(locks, key)
+
+
+class _TableLock:
+    """A table's lock and how many hold or wait for it."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
+class _Held:
+    """``async with service.lock(table_id)``: one table's lock, made on entry and dropped by the last out."""
+
+    __slots__ = ("_entry", "_locks", "_table_id")
+
+    def __init__(self, locks: dict[int, _TableLock], table_id: int) -> None:
+        self._locks = locks
+        self._table_id = table_id
+        self._entry: _TableLock | None = None
+
+    async def __aenter__(self) -> None:
+        entry = self._locks.get(self._table_id)
+        if entry is None:
+            entry = self._locks[self._table_id] = _TableLock()
+        entry.users += 1  # counted before waiting, so the lock outlives every waiter
+        try:
+            await entry.lock.acquire()
+        except BaseException:
+            self._leave(entry)
+            raise
+        self._entry = entry
+
+    async def __aexit__(self, *exc: object) -> None:
+        entry, self._entry = self._entry, None
+        assert entry is not None
+        entry.lock.release()
+        self._leave(entry)
+
+    def _leave(self, entry: _TableLock) -> None:
+        entry.users -= 1
+        if entry.users == 0 and self._locks.get(self._table_id) is entry:
+            del self._locks[self._table_id]
+
+    def locked(self) -> bool:
+        """Whether someone holds the table's lock now."""
+        entry = self._locks.get(self._table_id)
+        return entry is not None and entry.lock.locked()
 
 
 def _as_bot(seat: Seat) -> Seat:

@@ -1,0 +1,504 @@
+"""A long soak: weeks of a busy community in one process; memory and latency must stay flat.
+
+Run ``python -m bench.soak`` (about 10,000 boards; a few minutes on two cores) or
+``python -m bench.soak --quick``. The real bot runs against the stricter SimCord
+(`simtools.strict.run_strict`) on a real SQLite file, with real pictures. Every
+simulated day:
+
+* new tables open in ``#games``, the game in turn (Haenyeo, Jeju Island, Reef &
+  Ruins), each of one kind: *live* (the host and a bot; the host plays a few turns
+  a day through the board and the private panel, then leaves and the bot plays to
+  the end: finished), *ended* (played a day, then ``/game end``: the table is
+  closed without a result), *paced* (the host and a guest at one hour per move;
+  nobody moves, the clock moves for them, hands the seats to bots after three
+  deadlines, and the bots finish the game) and *expiring* (a lobby nobody
+  starts, cancelled a day later);
+* time moves on a day in steps (`env.advance_time`), so deadlines, reminders,
+  time-outs and lobby expiries happen as they would.
+
+Every ``--every`` boards it samples, after a garbage collection: the process's
+resident memory (``/proc/self/statm``), the memory `tracemalloc` traces, split
+into the bot's (everything but the simulated Discord) and SimCord's own
+(allocated in ``simcord/`` or ``simtools/``), the click-to-board times of the
+window (a panel choice until the new board of that table reaches Discord, as in
+`bench.e2e`) and the event loop's longest stall (the longest single callback or
+task step). SimCord's storage of finished tables is cleared as the run goes
+(their messages, the pictures in its CDN, old interactions and request logs),
+as Discord would hold them, not the bot. It prints the slope of the bot's memory
+per 1,000 boards after warm-up, by least squares, and the click-to-board p50 and
+p99 of the first window after warm-up against the last. The top growth sites
+are `tracemalloc`'s comparison of the end with the end of warm-up.
+
+Targets (issue #21): after warm-up the bot's memory grows by less than 1 MB per
+1,000 boards, and the click-to-board p99 at the end is within 10 % of the start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import random
+import statistics
+import tempfile
+import time
+import tracemalloc
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot import Config, create_bot
+from hosting.store import ACTIVE, LOBBY
+from simtools.strict import run_strict
+from simtools.ui import PANEL_BUTTONS, awaited, controls, latest_board, prefer
+
+TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
+GAMES = ("haenyeo", "jeju", "reef")
+HOUR = 3600
+#: Issue #21: the bot's memory after warm-up, MB per 1,000 boards; the end's p99 against the start's.
+TARGET_MB_PER_1000_BOARDS = 1.0
+TARGET_P99_RATIO = 1.10
+#: The kinds of table opened each day, in turn.
+KINDS = ("live", "paced", "live", "ended", "expiring", "live", "paced", "live")
+#: How long a live table plays before its host leaves (days), and turns played per day.
+LIVE_DAYS = 2
+TURNS_PER_DAY = 3
+#: Where SimCord's own allocations happen (measured apart from the bot's).
+SIMULATOR_FILES = ("/simcord/", "/simtools/", "/bench/soak.py", "tracemalloc")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def rss_mb() -> float:
+    """The process's resident memory (MB), from /proc/self/statm."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * PAGE / 2**20
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def slope(xs: list[float], ys: list[float]) -> float:
+    """Least-squares slope of ys against xs (nan for fewer than two points)."""
+    if len(xs) < 2:
+        return float("nan")
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    den = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / den if den else float("nan")
+
+
+def is_board(message) -> bool:
+    """A board message: the bot's public message with a ``board:`` button."""
+    return any(
+        str(item.get("custom_id", "")).startswith("board:")
+        for row in message.components or []
+        for item in row.get("components", [])
+    )
+
+
+class Meter:
+    """Counts what reaches SimCord's Discord and times it; measures the event loop's stalls."""
+
+    def __init__(self, env) -> None:
+        self.boards = 0
+        self.panels = 0
+        self.messages = 0
+        self.last_post: dict[int, float] = {}
+        self.longest_stall = 0.0
+        backend = env.backend
+        commit = backend.commit_message
+
+        def counted(message, **kwargs):
+            stored = commit(message, **kwargs)
+            self.messages += 1
+            if stored.is_ephemeral:
+                self.panels += stored.attachments != [] and bool(stored.components)
+            elif is_board(stored):
+                self.boards += 1
+                self.last_post[stored.channel_id] = time.perf_counter()
+            return stored
+
+        backend.commit_message = counted
+        edit = backend.edit_message
+
+        def edited(channel_id, message_id, fields):
+            stored = edit(channel_id, message_id, fields)
+            if stored.is_ephemeral and stored.attachments and stored.components:
+                self.panels += 1
+            return stored
+
+        backend.edit_message = edited
+        self._patch_loop()
+
+    def _patch_loop(self) -> None:
+        """Time every callback and task step the loop runs (asyncio's Handle._run)."""
+        meter = self
+        original = asyncio.events.Handle._run
+
+        def timed_run(handle):
+            started = time.perf_counter()
+            try:
+                return original(handle)
+            finally:
+                took = time.perf_counter() - started
+                if took > meter.longest_stall:
+                    meter.longest_stall = took
+
+        asyncio.events.Handle._run = timed_run
+        self._restore = lambda: setattr(asyncio.events.Handle, "_run", original)
+
+    def close(self) -> None:
+        self._restore()
+
+
+@dataclass
+class Table:
+    kind: str
+    game: str
+    thread: object
+    people: dict[int, object]
+    table_id: int
+    opened_day: int
+    closed: bool = False
+
+
+@dataclass
+class Sample:
+    boards: int
+    panels: int
+    day: int
+    rss_mb: float
+    bot_mb: float
+    simulator_mb: float
+    p50_ms: float
+    p99_ms: float
+    clicks: int
+    stall_ms: float
+    states: int | None = None
+    locks: int | None = None
+
+
+@dataclass
+class Soak:
+    boards: int
+    every: int
+    warmup: int
+    seed: int = 1
+    samples: list[Sample] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    window: list[float] = field(default_factory=list)
+    tables_opened: dict[str, int] = field(default_factory=dict)
+    growth: list[str] = field(default_factory=list)
+    days: int = 0
+    seconds: float = 0.0
+
+
+async def open_table(soak: Soak, channel, host, game: str, kind: str, guest=None, day: int = 0) -> Table:
+    """/play, then (unless it is to expire) seat the guest or a bot and start."""
+    options = {"game": game}
+    if kind == "paced":
+        options["pace"] = HOUR
+    result = await host.slash(channel, "play", **options)
+    reply = result.followups[0] if result.followups else result.response
+    thread_id = int(reply.content.split("/")[-2])
+    thread = next(t for t in channel.threads if t.id == thread_id)
+    lobby = thread.last_message
+    table_id = int(lobby.embeds[0].title.rsplit("#", 1)[1])
+    people = {host.id: host}
+    if kind != "expiring":
+        if guest is not None:
+            await guest.click(lobby, label="Join")
+            people[guest.id] = guest
+        else:
+            await host.click(lobby, label="Add bot")
+        await host.click(lobby, label="Start")
+    soak.tables_opened[kind] = soak.tables_opened.get(kind, 0) + 1
+    return Table(kind, game, thread, people, table_id, day)
+
+
+async def play_turn(soak: Soak, meter: Meter, table: Table, rng: random.Random) -> bool:
+    """The awaited person opens their panel from the board and plays it until they confirm."""
+    board = latest_board(table.thread)
+    if board is None:
+        return False
+    waiting = [uid for uid in awaited(board) if uid in table.people]
+    if not waiting:
+        return False
+    member = table.people[waiting[0]]
+    label = next(c.label for row in board.components for c in row.children if c.label in PANEL_BUTTONS)
+    opened = await member.click(board, label=label)
+    panel = opened.followups[0] if opened.followups else opened.response
+    for _ in range(12):
+        buttons, selects = controls(panel)
+        if not buttons and not selects:
+            break
+        kind, choice = prefer(buttons, selects, rng)
+        started = time.perf_counter()
+        if kind == "button":
+            await member.click(panel, custom_id=choice["custom_id"])
+        else:
+            select, option = choice
+            await member.select(panel, [option["value"]], custom_id=select["custom_id"])
+        posted = meter.last_post.get(table.thread.id, 0.0)
+        if posted >= started:
+            soak.window.append((posted - started) * 1000)
+        if kind == "button" and choice.get("label", "").startswith("Confirm"):
+            break
+    return True
+
+
+async def leave(table: Table) -> None:
+    """The host leaves from the board (and says yes): a bot plays their seat to the end."""
+    board = latest_board(table.thread)
+    if board is None:
+        return
+    host = next(iter(table.people.values()))
+    asked = await host.click(board, label="Leave")
+    if asked.response is not None and asked.response.components:
+        await host.click(asked.response, label="Yes, leave")
+
+
+def prune_simulator(env, closed_channels: set[int], keep: int = 3) -> None:
+    """Forget what SimCord holds that only Discord would: old messages, their pictures, old logs.
+
+    A closed table's thread loses every message; an open one keeps its newest
+    ``keep``. The CDN keeps only pictures of messages still held. Interactions,
+    request logs and the transcript are all finished with by now.
+    """
+    backend = env.backend
+    for channel_id, messages in list(backend.messages.items()):
+        if channel_id in closed_channels:
+            messages.clear()
+            continue
+        for message_id in sorted(messages)[:-keep]:
+            del messages[message_id]
+    held = {
+        attachment.get("url") if isinstance(attachment, dict) else getattr(attachment, "url", None)
+        for messages in backend.messages.values()
+        for message in messages.values()
+        for attachment in message.attachments or []
+    }
+    blobs = backend.cdn._blobs
+    for url in [u for u in blobs if "/attachments/" in u and u not in held]:
+        del blobs[url]
+    backend.interactions.clear()
+    backend.interaction_tokens.clear()
+    backend.http_requests.clear()
+    backend.transcript.clear()
+    for name in ("_interaction_born", "rate_limited"):
+        store = getattr(backend, name, None)
+        if store is not None:
+            store.clear()
+    now_ms = max(backend._sequences, default=0)
+    backend._sequences = {now_ms: backend._sequences.get(now_ms, 0)} if backend._sequences else {}
+    backend._reserved_ids = {i for i in backend._reserved_ids if i >> 22 >= now_ms}
+
+
+def sample(soak: Soak, meter: Meter, bot, day: int) -> tracemalloc.Snapshot | None:
+    """One row of figures; returns the snapshot it took (None before tracing starts)."""
+    gc.collect()
+    snapshot = tracemalloc.take_snapshot() if tracemalloc.is_tracing() else None
+    sim = bot_part = 0
+    for stat in snapshot.statistics("filename") if snapshot else []:
+        name = stat.traceback[0].filename
+        if any(part in name for part in SIMULATOR_FILES):
+            sim += stat.size
+        else:
+            bot_part += stat.size
+    service = getattr(bot, "tables", None)
+    window = soak.window
+    soak.samples.append(
+        Sample(
+            boards=meter.boards,
+            panels=meter.panels,
+            day=day,
+            rss_mb=rss_mb(),
+            bot_mb=bot_part / 2**20,
+            simulator_mb=sim / 2**20,
+            p50_ms=statistics.median(window) if window else float("nan"),
+            p99_ms=percentile(window, 0.99),
+            clicks=len(window),
+            stall_ms=meter.longest_stall * 1000,
+            states=len(getattr(service, "_states", {})) if service else None,
+            locks=len(getattr(service, "_locks", {})) if service else None,
+        )
+    )
+    soak.latencies.extend(window)
+    soak.window = []
+    meter.longest_stall = 0.0
+    return snapshot
+
+
+async def table_status(bot, table: Table) -> str:
+    return (await bot.tables.get(table.table_id)).status
+
+
+async def run(soak: Soak, folder: Path, per_day: int) -> None:
+    rng = random.Random(soak.seed)
+    started = time.perf_counter()
+    bot = create_bot(Config(token=TOKEN, database=folder / "soak.sqlite3", bot_delay=0.0))
+    # A loaded machine can take more than SimCord's default 5 s (real) to settle a simulated day.
+    async with run_strict(bot, settle_timeout=300.0) as env:
+        meter = Meter(env)
+        guild = env.create_guild("Busy community")
+        channel = guild.create_text_channel("games")
+        members = [guild.add_member(env.create_user(f"player{i}")) for i in range(60)]
+        open_tables: list[Table] = []
+        closed_channels: set[int] = set()
+        next_sample = soak.every
+        warm_snapshot: tracemalloc.Snapshot | None = None
+        day = 0
+        host_turn = 0
+        try:
+            while meter.boards < soak.boards:
+                day += 1
+                for n in range(per_day):
+                    kind = KINDS[(day * per_day + n) % len(KINDS)]
+                    game = GAMES[(day + n) % len(GAMES)]
+                    host = members[host_turn % len(members)]
+                    guest = members[(host_turn + 1) % len(members)] if kind == "paced" else None
+                    host_turn += 2
+                    open_tables.append(await open_table(soak, channel, host, game, kind, guest, day))
+                for table in list(open_tables):
+                    if table.kind in ("live", "ended"):
+                        for _ in range(TURNS_PER_DAY):
+                            if not await play_turn(soak, meter, table, rng):
+                                break
+                    if table.kind == "ended" and day > table.opened_day:
+                        await next(iter(table.people.values())).slash(table.thread, "game end")
+                    elif table.kind == "live" and day - table.opened_day >= LIVE_DAYS:
+                        await leave(table)
+                for _ in range(24):  # the day goes by, an hour at a time: deadlines, reminders, expiries
+                    await env.advance_time(HOUR)
+                for table in list(open_tables):
+                    if await table_status(bot, table) not in (LOBBY, ACTIVE):
+                        open_tables.remove(table)
+                        closed_channels.add(table.thread.id)
+                prune_simulator(env, closed_channels)
+                if meter.boards >= next_sample:
+                    sample(soak, meter, bot, day)
+                    if warm_snapshot is None and meter.boards >= soak.warmup:
+                        # Tracing starts here: what it holds at the end is what grew since warm-up.
+                        tracemalloc.start(1)
+                        warm_snapshot = tracemalloc.take_snapshot()
+                    next_sample = (meter.boards // soak.every + 1) * soak.every
+            if not soak.samples or soak.samples[-1].boards != meter.boards:
+                sample(soak, meter, bot, day)
+            if warm_snapshot is not None:
+                soak.growth = growth_sites(warm_snapshot, tracemalloc.take_snapshot())
+        finally:
+            meter.close()
+            tracemalloc.stop()
+    soak.days = day
+    soak.seconds = time.perf_counter() - started
+    store = getattr(bot, "store", None)
+    if store is not None:
+        await store.close()
+
+
+def growth_sites(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, top: int = 8) -> list[str]:
+    """The lines whose allocations grew most between the two snapshots (the bot's, then SimCord's)."""
+    stats = after.compare_to(before, "lineno")
+    bot, sim = [], []
+    for stat in stats:
+        if stat.size_diff <= 0:
+            continue
+        frame = stat.traceback[0]
+        where = f"{frame.filename.split('site-packages/')[-1].replace(os.getcwd() + '/', '')}:{frame.lineno}"
+        line = f"{stat.size_diff / 1024:+9.1f} KiB {stat.count_diff:+7d} blocks  {where}"
+        (sim if any(p in frame.filename for p in SIMULATOR_FILES) else bot).append(line)
+    return [*(f"bot  {line}" for line in bot[:top]), *(f"sim  {line}" for line in sim[:3])]
+
+
+def figures(boards: int = 10_000, every: int | None = None, per_day: int = 8, seed: int = 1) -> Soak:
+    """Run the soak; the samples and the run's totals."""
+    every = every or max(boards // 20, 50)
+    soak = Soak(boards=boards, every=every, warmup=max(boards // 5, every), seed=seed)
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(run(soak, Path(folder), per_day))
+    return soak
+
+
+def results(soak: Soak) -> dict:
+    """The headline figures: memory at start, after warm-up, at the end; the slopes; latency ends."""
+    after = [s for s in soak.samples if s.boards >= soak.warmup]
+    warm = after[0] if after else soak.samples[-1]
+    first, last = soak.samples[0], soak.samples[-1]
+    xs = [s.boards / 1000 for s in after]
+    start_window = next((s for s in after if s.clicks >= 20), warm)
+    return {
+        "boards": last.boards,
+        "panels": last.panels,
+        "days": soak.days,
+        "seconds": soak.seconds,
+        "tables": dict(soak.tables_opened),
+        "first": first,
+        "warm": warm,
+        "last": last,
+        "bot_mb_per_1000": slope(xs, [s.bot_mb for s in after]),
+        "rss_mb_per_1000": slope(xs, [s.rss_mb for s in after]),
+        "sim_mb_per_1000": slope(xs, [s.simulator_mb for s in after]),
+        "start_p99": start_window.p99_ms,
+        "start_p50": start_window.p50_ms,
+        "end_p99": last.p99_ms,
+        "end_p50": last.p50_ms,
+        "longest_stall_ms": max(s.stall_ms for s in soak.samples),
+    }
+
+
+def report(soak: Soak) -> list[str]:
+    """The figures as printed lines."""
+    found = results(soak)
+    tables = ", ".join(f"{n} {kind}" for kind, n in sorted(found["tables"].items()))
+    lines = [
+        f"{found['boards']:,} boards, {found['panels']:,} private panels, {found['days']} simulated days, "
+        f"tables opened: {tables}; {found['seconds']:.0f} s",
+        f"samples every {soak.every} boards; warm-up {soak.warmup} boards; memory after gc; "
+        "bot MB / sim MB: still held, allocated since warm-up (tracemalloc from then on), "
+        "outside / inside simcord and simtools",
+        "",
+        f"{'boards':>7} {'panels':>7} {'day':>4} {'RSS MB':>7} {'bot MB':>7} {'sim MB':>7} "
+        f"{'clicks':>6} {'p50 ms':>7} {'p99 ms':>7} {'stall ms':>8} {'states':>6} {'locks':>5}",
+    ]
+    for s in soak.samples:
+        lines.append(
+            f"{s.boards:7d} {s.panels:7d} {s.day:4d} {s.rss_mb:7.1f} {s.bot_mb:7.2f} {s.simulator_mb:7.2f} "
+            f"{s.clicks:6d} {s.p50_ms:7.1f} {s.p99_ms:7.1f} {s.stall_ms:8.1f} "
+            f"{s.states if s.states is not None else '-':>6} {s.locks if s.locks is not None else '-':>5}"
+        )
+    met_memory = found["bot_mb_per_1000"] < TARGET_MB_PER_1000_BOARDS
+    met_latency = found["end_p99"] <= found["start_p99"] * TARGET_P99_RATIO
+    lines += [
+        "",
+        f"memory (RSS): start {found['first'].rss_mb:.1f} MB, after warm-up {found['warm'].rss_mb:.1f} MB "
+        f"({found['warm'].boards} boards), end {found['last'].rss_mb:.1f} MB "
+        f"({found['last'].boards} boards); "
+        f"held at the end and allocated since warm-up: bot {found['last'].bot_mb:.2f} MB, "
+        f"SimCord {found['last'].simulator_mb:.2f} MB",
+        f"growth after warm-up, per 1,000 boards: bot {found['bot_mb_per_1000']:+.3f} MB "
+        f"(target < {TARGET_MB_PER_1000_BOARDS} MB: {'met' if met_memory else 'NOT MET'}), "
+        f"RSS {found['rss_mb_per_1000']:+.3f} MB, SimCord {found['sim_mb_per_1000']:+.3f} MB",
+        f"click-to-board: start p50 {found['start_p50']:.0f} ms p99 {found['start_p99']:.0f} ms; "
+        f"end p50 {found['end_p50']:.0f} ms p99 {found['end_p99']:.0f} ms "
+        f"(target: end p99 within {TARGET_P99_RATIO - 1:.0%} of start: "
+        f"{'met' if met_latency else 'NOT MET'})",
+        f"longest event-loop stall: {found['longest_stall_ms']:.0f} ms",
+        "",
+        "top growth sites after warm-up (tracemalloc, end against end of warm-up):",
+        *soak.growth,
+    ]
+    return lines
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--boards", type=int, default=10_000, help="run until this many boards were posted")
+    parser.add_argument("--every", type=int, default=None, help="sample every this many boards")
+    parser.add_argument("--per-day", type=int, default=8, help="tables opened per simulated day")
+    parser.add_argument("--quick", action="store_true", help="1,500 boards: a check, not a figure")
+    args = parser.parse_args()
+    boards = 1500 if args.quick else args.boards
+    print("\n".join(report(figures(boards, args.every, args.per_day))))
