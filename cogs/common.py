@@ -61,18 +61,26 @@ def plain(name: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(name))
 
 
-def fit_lines(header: str, lines: list[str], *, limit: int = MESSAGE_LIMIT, what: str = "more") -> str:
-    """``header`` and as many whole ``lines`` as fit in ``limit`` characters, then "… and N more"."""
+def fit_lines(
+    header: str, lines: list[str], *, limit: int = MESSAGE_LIMIT, what: str = "more", one: str | None = None
+) -> str:
+    """``header`` and as many whole ``lines`` as fit in ``limit`` characters, then "… and N more".
+
+    ``what`` names the rest ("earlier moves"), ``one`` the rest of one ("earlier move").
+    """
+
+    def rest(count: int) -> str:
+        return f"… and {count} {(one or what) if count == 1 else what}."
+
     shown: list[str] = []
     for index, line in enumerate(lines):
-        rest = len(lines) - index - 1
-        note = f"\n… and {rest} {what}." if rest else ""
+        left = len(lines) - index - 1
+        note = f"\n{rest(left)}" if left else ""
         if len("\n".join([header, *shown, line])) + len(note) > limit:
             break
         shown.append(line)
     hidden = len(lines) - len(shown)
-    tail = [f"… and {hidden} {what}."] if hidden else []
-    return "\n".join([header, *shown, *tail])[:limit]
+    return "\n".join([header, *shown, *([rest(hidden)] if hidden else [])])[:limit]
 
 
 def tables(interaction: discord.Interaction) -> TableService:

@@ -703,8 +703,10 @@ class Play(commands.Cog):
 
     # ------------------------------------------------------------ the panel
 
-    async def panel_message(self, table: TableRecord, seat: int, note: str = "") -> dict:
-        """The content, picture and controls of a seat's private panel."""
+    async def panel_message(
+        self, table: TableRecord, seat: int, note: str = "", after_move: bool = False
+    ) -> dict:
+        """The content, picture and controls of a seat's private panel (``after_move``: it just moved)."""
         game = engine.get(table.game)
         state = self.service.state_of(table)
         panel: Panel = self.service.panel(table, seat)
@@ -715,6 +717,11 @@ class Play(commands.Cog):
             status = "This table is paused: moves wait until the host resumes it."
         elif panel.choices:
             status = "Your move: choose below."
+        elif after_move:
+            # Just confirmed: say what can still change (nothing) and until when the others have.
+            status = "Done: your move is in and can't be changed now. " + waiting_for(
+                table, game.to_act(state)
+            )
         else:
             status = "Nothing to do right now. " + waiting_for(table, game.to_act(state))
         content = "\n".join(line for line in (note, status) if line)[:2000]
@@ -749,7 +756,7 @@ class Play(commands.Cog):
         self.spawn(self.advance(table_id, move.events, mover=interaction.user.id, new_step=move.new_step))
         try:
             mine = [e["text"] for e in move.events if e.get("private") and e.get("seat") == move.seat]
-            message = await self.panel_message(move.table, move.seat, note="\n".join(mine))
+            message = await self.panel_message(move.table, move.seat, note="\n".join(mine), after_move=True)
             await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
         except Exception as error:  # the move stands; only the refreshed panel is missing
             await answer_error(interaction, error, table_id)
@@ -912,7 +919,12 @@ class Play(commands.Cog):
         lines = [f"• {in_words(e['text'], found)}" for e in reversed(events)]
         await reply(
             interaction,
-            fit_lines(f"**Recent moves at table #{found.id}** (newest first)", lines, what="earlier moves"),
+            fit_lines(
+                f"**Recent moves at table #{found.id}** (newest first)",
+                lines,
+                what="earlier moves",
+                one="earlier move",
+            ),
         )
 
     async def closed_choices(
@@ -946,7 +958,7 @@ class Play(commands.Cog):
             f"(after move {step.moves} of {steps[-1].moves})\n{in_words(game.summary(step.state), table)}"
         )
         lines = [f"• {in_words(e['text'], table)}" for e in step.events]
-        text = fit_lines(header, lines, what="more events this step")
+        text = fit_lines(header, lines, what="more events this step", one="more event this step")
         return {
             "content": text,
             "attachments": as_files(picture),

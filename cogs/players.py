@@ -80,7 +80,9 @@ class Players(commands.Cog):
             for r in records
         ]
         note = "-# Rating = μ − 3σ (openskill), games between people only; `/leaderboard` ranks them."
-        await reply(interaction, fit_lines(f"**{name}'s games**", [*lines, note], what="more games"))
+        await reply(
+            interaction, fit_lines(f"**{name}'s games**", [*lines, note], what="more games", one="more game")
+        )
 
     @app_commands.command(name="history")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
@@ -110,7 +112,7 @@ class Players(commands.Cog):
                 f"{ranked}{won}, score {score} — {table_link(table)}"
             )
         header = f"**{name}'s finished games** (newest first; `/game replay table:<id>` steps through one)"
-        await reply(interaction, fit_lines(header, lines, what="older games"))
+        await reply(interaction, fit_lines(header, lines, what="older games", one="older game"))
 
     @app_commands.command(name="reminders")
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)

@@ -8,7 +8,15 @@ import re
 import discord
 import pytest
 
-from tests.play_helpers import PANEL_BUTTONS, controls, latest_board, messages, results_message, take_turns
+from tests.play_helpers import (
+    PANEL_BUTTONS,
+    controls,
+    latest_board,
+    messages,
+    play_panel,
+    results_message,
+    take_turns,
+)
 from tests.test_lobby import open_table
 
 GAMES = [
@@ -226,3 +234,19 @@ async def test_the_board_tells_the_awaited_player_what_to_press(world):
         line for line in latest_board(thread).content.splitlines() if line.startswith("Waiting for")
     )
     assert "— open **My hand**: diving cards" in waiting
+
+
+async def test_after_confirming_the_panel_says_nothing_can_change_and_until_when(world):
+    guild, channel, people = world
+    alice, bob, *_ = people
+    thread = await seat_and_start(channel, alice, [bob], 0, "reef", pace=3600)
+    board = latest_board(thread)
+    opened = await alice.click(board, label="My sheet")
+    panel = opened.followups[0] if opened.followups else opened.response
+    rng = random.Random(2)
+    for _ in range(5):  # choose and confirm until the panel offers nothing more
+        if controls(panel) == ([], []):
+            break
+        await play_panel(alice, panel, rng)
+    assert "your move is in and can't be changed now" in panel.content, panel.content
+    assert "⏰ due <t:" in panel.content  # until when the others have
