@@ -22,11 +22,15 @@ from simtools.strict import (
     remove_permission,
     unarchive_thread,
 )
-from tests import strict_fixtures
+from tests.test_lobby import open_table as open_lobby
 
-# The fixtures, until tests/conftest.py registers tests.strict_fixtures as a plugin.
-strict_env = strict_fixtures.strict_env
-_validate_strict_requests = strict_fixtures._validate_strict_requests
+
+@pytest.fixture
+def strict_env(simcord_env):
+    """conftest's ``simcord_env``, which is a `StrictEnv` (named for what these tests are about)."""
+    assert isinstance(simcord_env, StrictEnv)
+    return simcord_env
+
 
 WEEK = 7 * 24 * 3600
 
@@ -42,11 +46,8 @@ def world(strict_env):
 
 
 async def open_table(channel, host):
-    """Run /play; return the new thread's handle."""
-    result = await host.slash(channel, "play", game="takeaway")
-    reply = result.followups[0] if result.followups else result.response
-    thread_id = int(reply.content.split("/")[-2])
-    return next(t for t in channel.threads if t.id == thread_id)
+    """Run /play (a second one too); return the new thread's handle."""
+    return (await open_lobby(channel, host))[2]
 
 
 def cached_thread(env, guild, thread_id):
