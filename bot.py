@@ -60,6 +60,7 @@ class Config:
     health_file: Path | None = None  # touched while connected, for `bot.py health`
     games: tuple[str, ...] | None = None  # the games /play and /rules offer; None: every game
     bot_delay: float = 1.5  # seconds a bot seat waits before its move, so people can follow
+    resume_at_start: bool = True  # on_ready resumes bot moves and the clock; offline.py does it itself
     database_url: str | None = None  # postgresql://...: PostgreSQL instead of the SQLite file
     shard_count: int | None = None  # shards across every process; None: not sharded
     shard_ids: tuple[int, ...] | None = None  # this process's shards; None: all of them

@@ -62,7 +62,12 @@ class Clock(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """Start the scheduler once the bot can post (its first pass handles what fell due while down)."""
+        """Start the scheduler once the bot can post (unless ``Config.resume_at_start`` is off)."""
+        if getattr(getattr(self.bot, "config", None), "resume_at_start", True):
+            self.start()
+
+    def start(self) -> None:
+        """Start the scheduler if it is not running (its first pass handles what fell due while down)."""
         if self._task is None or self._task.done():
             self._start()
 

@@ -212,14 +212,22 @@ async def still_member(bot: discord.Client, guild_id: int | None, user_id: int) 
     return True
 
 
+#: Where jump links point instead of Discord: offline.py sets its local page (None: Discord).
+LINK_BASE: str | None = None
+
+
 def table_link(table: TableRecord) -> str:
     """A jump link to the table's thread (or its channel)."""
+    if LINK_BASE is not None:
+        return LINK_BASE
     guild = table.guild_id if table.guild_id is not None else "@me"
     return f"https://discord.com/channels/{guild}/{table_channel_id(table)}"
 
 
 def message_link(table: TableRecord, message_id: int) -> str:
     """A jump link to one of the table's messages."""
+    if LINK_BASE is not None:
+        return LINK_BASE  # the local page shows its one channel, not a message by link
     return f"{table_link(table)}/{message_id}"
 
 

@@ -417,7 +417,12 @@ class Play(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """After a (re)start, let bot seats that owe a move make it (the bot may have stopped mid-chain).
+        """After a (re)start, let bot seats that owe a move make it (unless ``Config.resume_at_start`` is off)."""
+        if getattr(getattr(self.bot, "config", None), "resume_at_start", True):
+            await self.resume_bots()
+
+    async def resume_bots(self) -> None:
+        """Let bot seats that owe a move make it (the bot may have stopped mid-chain).
 
         With several processes, each resumes only the tables of the servers its shards serve.
         """
