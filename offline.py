@@ -49,6 +49,8 @@ GUILD_ID = 1_300_000_000_000_000_001
 GUILD_NAME = "Sea Games (offline)"
 CHANNEL_NAME = "games"
 PLAYERS = ("Alice", "Bob", "Carol", "Dan")
+#: The bot's name on the page (SimCord names its bot user "TestBot").
+BOT_NAME = "Sea Games"
 INSTALL_HINT = (
     "Offline mode needs SimCord's preview: pip install -e '.[offline]' "
     '(or pip install "simcord[preview]==3.2.*").'
@@ -69,6 +71,7 @@ class OfflineWorld:
     channel: Any
     players: list[Any]
     preview: Any
+    background: Background
 
     @property
     def url(self) -> str:
@@ -88,8 +91,102 @@ def _simcord():
 
 
 def offline_config(database: Path = DEFAULT_OFFLINE_DATABASE, bot_delay: float = 1.5) -> Config:
-    """The bot's configuration offline: a real SQLite file and a placeholder token."""
-    return Config(token=PLACEHOLDER_TOKEN, database=Path(database), bot_delay=bot_delay)
+    """The bot's configuration offline: a real SQLite file and a placeholder token.
+
+    ``resume_at_start`` is off: bot moves and the clock start only once the
+    page's channel exists again and its boards are posted (`_build_server`).
+    """
+    return Config(
+        token=PLACEHOLDER_TOKEN, database=Path(database), bot_delay=bot_delay, resume_at_start=False
+    )
+
+
+class Background:
+    """Table work a click starts (bot moves, boards) runs here, outside the click.
+
+    SimCord settles a click only when all the bot work it started is done, so a
+    person's confirm waited for every bot move after it (1.5 s apart) and a
+    long chain ran past the 30 s limit. `Play.spawn` hands its coroutine to
+    this runner, which starts it from its own task: work SimCord does not count
+    as the click's, so the click comes back at once and the bots play on.
+    """
+
+    def __init__(self) -> None:
+        self.alive: set[asyncio.Task] = set()
+        self.finished = 0  # background tasks done so far
+        self._queue: asyncio.Queue = asyncio.Queue()
+
+    def install(self, play: Any) -> None:
+        start = play.spawn  # keeps Play's bookkeeping and failure logging
+
+        def spawn(coroutine) -> None:
+            self._queue.put_nowait((start, coroutine))
+
+        play.spawn = spawn
+
+    async def run(self) -> None:
+        """The runner's side: a task outside the bot's work, so what it starts is not the click's."""
+        while True:
+            start, coroutine = await self._queue.get()
+            start(coroutine)
+            task = next(iter(t for t in asyncio.all_tasks() if t.get_coro() is coroutine), None)
+            if task is not None:
+                self.alive.add(task)
+                task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self.alive.discard(task)
+        self.finished += 1
+
+    async def idle(self) -> None:
+        """Wait until no background work is queued or running (tests)."""
+        while self.alive or not self._queue.empty():
+            await asyncio.sleep(0.05)
+
+
+#: How often the runner looks whether the page should be published again (seconds).
+PUBLISH_EVERY = 0.25
+
+
+async def keep_page_current(env: Any, preview: Any, work: Background) -> None:
+    """Publish the page again after background work posted, or when an action left it stale.
+
+    The page shows what was published at the end of an action; bot moves made
+    in the background post later. And after a failed or timed-out action
+    SimCord marks the page stale and refuses its controls until it is published
+    again (that is what wedged the page: every later click "was not completed").
+    So when background work has posted and the bot's requests have stopped
+    changing, or a page is stale, and no action runs, `preview.refresh()`
+    republishes every page.
+    """
+    from simcord import SetupError
+
+    published = changed = len(env.http_requests)
+    seen = work.finished
+    while True:
+        await asyncio.sleep(PUBLISH_EVERY)
+        count = len(env.http_requests)
+        # SimCord 3.2 keeps each open page's status on `Preview._pages`; read only.
+        pages = list(getattr(preview, "_pages", {}).values())
+        stale = any(getattr(page, "status", "current") == "stale" for page in pages)
+        if count != changed:
+            changed = count  # the bot is still posting: look again next time
+            continue
+        background = bool(work.alive) or work.finished != seen
+        if not stale and not (background and count != published):
+            continue
+        finished = work.finished
+        try:
+            await preview.refresh()
+        except SetupError:
+            continue  # an action is running; it publishes the page itself
+        except TimeoutError:
+            log.warning("the page could not be refreshed: the bot did not settle", exc_info=True)
+            continue
+        except Exception:
+            log.exception("the page could not be refreshed")
+            continue
+        published, seen = count, finished
 
 
 @contextlib.asynccontextmanager
@@ -98,16 +195,60 @@ async def offline_world(
 ) -> AsyncIterator[OfflineWorld]:
     """Run the real bot in a simulated server and serve its games channel on loopback."""
     simcord = _simcord()
+    from cogs import common
+
     bot = create_bot(offline_config(database, bot_delay))
+    runner: list[asyncio.Task] = []
     try:
-        async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-            channel, players = await _build_server(env, bot)
-            async with env.preview(channel, viewers=players, layout="channel", port=port) as preview:
-                yield OfflineWorld(env, bot, channel.guild, channel, players, preview)
+        with mentions_in_embeds():
+            async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
+                work = Background()
+                runner.append(asyncio.ensure_future(work.run()))
+                if bot_delay > 0:  # without pauses (tests), each click settles with its own bot moves
+                    work.install(bot.get_cog("Play"))
+                env.backend.edit_bot_profile(BOT_NAME)  # SimCord's bot user is "TestBot"
+                await env.settle()
+                channel, players = await _build_server(env, bot)
+                async with env.preview(channel, viewers=players, layout="channel", port=port) as preview:
+                    common.LINK_BASE = preview.url  # links in messages open this page, not discord.com
+                    runner.append(asyncio.ensure_future(keep_page_current(env, preview, work)))
+                    # Only now, with the channel and its boards back: bots play, the clock runs.
+                    await bot.get_cog("Play").resume_bots()
+                    bot.get_cog("Clock").start()
+                    await env.settle()
+                    await preview.refresh()
+                    yield OfflineWorld(env, bot, channel.guild, channel, players, preview, work)
     finally:
+        common.LINK_BASE = None
+        for task in runner:
+            task.cancel()
         if bot.store is not None:  # the simulation detaches the bot without closing it
             await bot.store.close()
             bot.store = None
+
+
+@contextlib.contextmanager
+def mentions_in_embeds():
+    """Show ``<@id>`` in an embed's text as the member's name, as Discord does.
+
+    SimCord 3.2's preview renders mentions in message text only, so the lobby's
+    seat list read as raw ids on the page. The bot's messages are unchanged.
+    """
+    try:
+        from simcord.preview import _markdown
+
+        policies = _markdown._FIELD_POLICIES
+        saved = {field: policies[field]["mentions"] for field in ("embed_description", "embed_field_value")}
+    except (ImportError, AttributeError, KeyError):  # another SimCord: leave its rendering alone
+        yield
+        return
+    try:
+        for field in saved:
+            policies[field]["mentions"] = True
+        yield
+    finally:
+        for field, value in saved.items():
+            policies[field]["mentions"] = value
 
 
 async def _build_server(env: Any, bot: GameBot) -> tuple[Any, list[Any]]:
@@ -156,9 +297,9 @@ async def reopen_tables(env: Any, bot: GameBot, channel_id: int) -> int:
                 )
                 await service.attach(table.id, lobby_message_id=message.id)
             else:
-                play = bot.get_cog("Play")
-                await play.advance(
-                    table.id, [{"type": "resume", "text": "The table is back after a restart."}], force=True
+                # Only the board: bots owing a move play once every table is back (`offline_world`).
+                await bot.get_cog("Play").post_board(
+                    table, [{"type": "resume", "text": "The table is back after a restart."}]
                 )
             reopened += 1
     await env.settle()

@@ -8,6 +8,7 @@ is installed.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import re
@@ -76,6 +77,11 @@ class PageClient:
         async with self.session.post(f"{self.base}/api/action", json=envelope, headers=self.headers()) as r:
             assert r.status == 200
             result = await r.json()
+        if result["rejected"] and [d["code"] for d in result["diagnostics"]] == ["stale-revision"]:
+            # The page was published again meanwhile (bots moved): read it and act again, as the page does.
+            self.sequence -= 1
+            await self.refresh()
+            return await self.act(kind, **body)
         assert not result["rejected"], result
         await self.refresh()
         return result
@@ -268,6 +274,115 @@ async def test_offline_tables_survive_a_restart(tmp_path):
         assert lobby is not None and "table #2" in lobby["embeds"][0]["title"]
         await page.click(lobby, "Join")
         assert f"<@{bob.id}>" in page.state["messages"][lobby["id"]]["embeds"][0]["description"]
+
+
+async def reef_with_three_bots(page: PageClient, world: offline.OfflineWorld) -> dict:
+    """Alice opens Reef & Ruins, seats three bots and starts; the first board."""
+    await page.open(world.players[0].id)
+    await page.slash("play", game="reef")
+    lobby = latest(page, lambda m: any(c.get("label") == "Join" for c in buttons(m)))
+    for _ in range(3):
+        await page.click(page.state["messages"][lobby["id"]], "Add bot")
+    await page.click(page.state["messages"][lobby["id"]], "Start")
+    return latest(page, is_board)
+
+
+async def move_until_bots_owe(page: PageClient, world: offline.OfflineWorld, rng: random.Random) -> dict:
+    """Alice plays her choices from her sheet until her move is in and the bots owe theirs."""
+    play = world.bot.get_cog("Play")
+    board = latest(page, is_board)
+    await page.click(board, "My sheet")
+    panel = latest(page, lambda m: m["ephemeral"])
+    for _ in range(100):
+        panel = page.state["messages"].get(panel["id"], panel)
+        confirm = [b for b in buttons(panel) if b.get("label", "").startswith("Confirm")]
+        forward = [b for b in buttons(panel) if not b.get("label", "").startswith(("Reset", "Back", "Undo"))]
+        pool = [("button", b) for b in forward] + [
+            ("option", (s, o)) for s in selects(panel) for o in s["options"]
+        ]
+        kind, choice = ("button", confirm[0]) if confirm else rng.choice(pool)
+        if kind == "button":
+            answer = await page.click(panel, control=choice)
+        else:
+            answer = await page.select(panel, choice[0], choice[1]["value"])
+        if play._bot_to_act(await world.bot.tables.get(1)):
+            return answer
+    raise AssertionError("Alice's move never handed the round to the bots")
+
+
+async def test_a_persons_confirm_comes_back_before_the_bots_move(tmp_path):
+    # Bots pause a minute before each move: the page must answer the click in that pause.
+    async with (
+        offline.offline_world(tmp_path / "offline.sqlite3", bot_delay=60.0) as world,
+        aiohttp.ClientSession() as session,
+    ):
+        page = PageClient(session, world)
+        await reef_with_three_bots(page, world)
+        answer = await move_until_bots_owe(page, world, random.Random(3))
+        # The page's answer to Alice's last choice is complete ...
+        assert answer["settlement"] == "settled" and not answer["rejected"]
+        # ... while the bots' moves are not applied yet: they are still owed, in the background.
+        table = await world.bot.tables.get(1)
+        assert world.bot.get_cog("Play")._bot_to_act(table)
+        assert world.background.alive, "the bot chain runs outside the click"
+
+
+async def test_bots_play_on_after_the_click_and_the_page_shows_it(tmp_path):
+    async with (
+        offline.offline_world(tmp_path / "offline.sqlite3", bot_delay=0.05) as world,
+        aiohttp.ClientSession() as session,
+    ):
+        page = PageClient(session, world)
+        first = await reef_with_three_bots(page, world)
+        await move_until_bots_owe(page, world, random.Random(5))
+        await world.background.idle()
+        for _ in range(200):  # the runner publishes the page once the bots are done
+            await page.refresh()
+            board = latest(page, is_board)
+            if board["id"] != first["id"] and world.players[0].id in awaited(board):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the page never showed the bots' moves")
+        # And the page still takes clicks.
+        await page.click(board, "My sheet")
+
+
+async def test_a_table_owing_a_bot_move_is_back_after_a_restart(tmp_path, caplog):
+    database = tmp_path / "offline.sqlite3"
+    async with offline.offline_world(database, bot_delay=60.0) as world, aiohttp.ClientSession() as session:
+        page = PageClient(session, world)
+        await reef_with_three_bots(page, world)
+        await move_until_bots_owe(page, world, random.Random(3))
+        channel_id = world.channel.id
+    caplog.set_level("WARNING", logger="seagames.offline")
+    async with offline.offline_world(database, bot_delay=0.0) as world, aiohttp.ClientSession() as session:
+        assert world.channel.id == channel_id
+        assert "skipped" not in caplog.text
+        page = PageClient(session, world)
+        await page.open(world.players[0].id)
+        board = latest(page, is_board)
+        assert board is not None and "table #1" in board["content"], "the table is on the page"
+
+
+async def test_the_page_shows_names_local_links_and_the_bots_name(tmp_path):
+    from cogs.common import message_link, table_link
+
+    async with (
+        offline.offline_world(tmp_path / "offline.sqlite3", bot_delay=0.0) as world,
+        aiohttp.ClientSession() as session,
+    ):
+        page = PageClient(session, world)
+        alice = world.players[0]
+        await page.open(alice.id)
+        await page.slash("play", game="reef")
+        lobby = latest(page, lambda m: any(c.get("label") == "Join" for c in buttons(m)))
+        # The seat list is rendered with the player's name, as Discord renders it.
+        assert '"label": "@Alice"' in __import__("json").dumps(lobby["embeds"][0]["description_tokens"])
+        assert lobby["author"]["name"] == "Sea Games" and world.bot.user.name == "Sea Games"
+        table = await world.bot.tables.get(1)
+        assert table_link(table) == world.url and message_link(table, 1) == world.url
+    assert table_link(table).startswith("https://discord.com/channels/"), "online links again after"
 
 
 def loopback_only(port: int) -> bool | None:
