@@ -20,6 +20,7 @@ from cogs.common import (
     THREAD_CAP,
     answer_error,
     can_manage,
+    message_link,
     offer_enabled_games,
     pinging,
     plain,
@@ -362,7 +363,8 @@ class Lobby(commands.Cog):
             await answer_error(interaction, error)
             return
         await interaction.followup.send(
-            f"{interaction.user.mention} opened a table of **{title}**: join at {lobby.jump_url}",
+            f"{interaction.user.mention} opened a table of **{title}**: join at "
+            f"{message_link(await service.get(table.id), lobby.id)}",
             allowed_mentions=NO_PINGS,
         )
 
@@ -401,7 +403,9 @@ class Lobby(commands.Cog):
                 error = TableError(f"Discord refused to open the rematch ({error.text or error.status}).")
             raise error from None
         self._rematches[old_id] = table.id
-        await reply(interaction, f"Your rematch lobby is open: {lobby.jump_url}")
+        await reply(
+            interaction, f"Your rematch lobby is open: {message_link(await service.get(table.id), lobby.id)}"
+        )
 
     async def _rematch_thread(self, channel, name: str) -> discord.Thread | None:
         """A new public thread for a rematch in ``channel``; None to use the channel itself (as `/play`)."""
