@@ -417,7 +417,7 @@ class Play(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """After a (re)start, let bot seats that owe a move make it (unless `Config.resume_at_start` is off)."""
+        """After a (re)start, let bot seats that owe a move make it (unless `resume_at_start` is off)."""
         if getattr(getattr(self.bot, "config", None), "resume_at_start", True):
             await self.resume_bots()
 
