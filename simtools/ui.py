@@ -33,7 +33,9 @@ def messages(thread):
 def latest_board(thread):
     """The newest board message (the one with a panel button)."""
     for message in reversed(messages(thread)):
-        labels = [getattr(c, "label", None) for row in message.components for c in getattr(row, "children", [])]
+        labels = [
+            getattr(c, "label", None) for row in message.components for c in getattr(row, "children", [])
+        ]
         if any(label in PANEL_BUTTONS for label in labels):
             return message
     return None
