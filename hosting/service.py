@@ -39,11 +39,11 @@ from hosting.store import (
 
 #: The policy bot seats play with by default, and the one a timed-out player's seat is handed to.
 BOT_POLICY = "greedy"
-BOT_NAMES = ("Bot Dol", "Bot Haru", "Bot Bada", "Bot Somi", "Bot Nuri", "Bot Jeju")
 #: How many seats `add_bot(fill=True)` fills a table to (at most the game's maximum).
 FULL_TABLE = 4
 #: Bot levels a host may seat (shown on the seat as "Bot Dol (expert)"): level -> policy.
 BOT_LEVELS = {"easy": "random", "normal": "greedy", "expert": "expert"}
+BOT_NAMES = ("Bot Dol", "Bot Haru", "Bot Bada", "Bot Somi", "Bot Nuri", "Bot Jeju")
 #: How many lobbies, and how many open tables in all, one member may host at once (abuse limits).
 MAX_LOBBIES_PER_HOST = 3
 MAX_OPEN_TABLES_PER_HOST = 25
