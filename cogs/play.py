@@ -651,34 +651,28 @@ class Play(commands.Cog):
         if unrated and not changes:
             notes.append(unrated)
         title = f"{game.title} — final ranking"
-        picture = await renderers.render_results_async(
-            table.game, game.view(self.service.state_of(table), None), names
-        )
+        try:
+            picture: renderers.Picture | None = await renderers.render_results_async(
+                table.game, game.view(self.service.state_of(table), None), names
+            )
+        except renderers.RenderError:
+            picture = None  # a game without a results picture: the ranking in words is the results
         perms = bot_permissions(channel)
-        file = discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)
+        files_allowed = picture is not None and (perms is None or perms.attach_files)
+        files = as_files(picture) if files_allowed else []
         if perms is None or perms.embed_links:
             embed = discord.Embed(
                 title=title, description="\n".join(lines)[:4000], colour=discord.Colour.gold()
             )
             for note in notes:
                 embed.add_field(name="Note", value=note, inline=False)
-            embed.set_image(url=f"attachment://{picture.filename}")
-            files_allowed = perms is None or perms.attach_files
-            if not files_allowed:
-                embed.set_image(url=None)
-            await channel.send(
-                embed=embed,
-                files=[file] if files_allowed else [],
-                view=results_view(table),
-                allowed_mentions=NO_PINGS,
-            )
+            if files_allowed:
+                embed.set_image(url=f"attachment://{picture.filename}")  # type: ignore[union-attr]
+            await channel.send(embed=embed, files=files, view=results_view(table), allowed_mentions=NO_PINGS)
             return
         # Without Embed Links Discord drops embeds silently: the results go out as text.
         text = fit_lines(f"**{title}**", [*lines, *(f"-# {note}" for note in notes)])
-        files_allowed = perms.attach_files
-        await channel.send(
-            text, files=[file] if files_allowed else [], view=results_view(table), allowed_mentions=NO_PINGS
-        )
+        await channel.send(text, files=files, view=results_view(table), allowed_mentions=NO_PINGS)
 
     # ------------------------------------------------------------ deleted places
 

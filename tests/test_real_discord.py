@@ -444,3 +444,17 @@ def test_each_process_serves_only_its_own_shards():
     assert serves(Sharded(), (1 << 22) * 3)  # shard (3 % 2) = 1
     assert not serves(Sharded(), (1 << 22) * 4)
     assert serves(object(), 12345)  # unsharded: every server
+
+
+async def test_a_game_without_a_results_picture_still_posts_its_results_once(world, simcord_env):
+    guild, channel, (alice, *_) = world
+    _, lobby, thread = await open_table(channel, alice, game="takeaway")  # the test game draws no pictures
+    await alice.click(lobby, label="Add bot")
+    await alice.click(next(m for m in messages(thread) if m.id == lobby.id), label="Start")
+    board = next(m for m in reversed(messages(thread)) if "· table #" in m.content)
+    asked = await alice.click(board, label="Leave")
+    await alice.click(asked.response, label="Yes, leave")
+    table = await table_of(simcord_env, thread.id)
+    assert table.status == "finished" and table.owed_posts == 0
+    results = [m for m in messages(thread) if m.embeds and m.embeds[0].title.endswith("final ranking")]
+    assert len(results) == 1 and not results[0].attachments
