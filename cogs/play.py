@@ -358,6 +358,8 @@ class Play(commands.Cog):
         # Dropped when a step starts or the table closes; at most `PINGED_TABLES` tables, the
         # least recently posted forgotten first (its next board may ping its awaited players again).
         self._pinged: OrderedDict[int, set[int]] = OrderedDict()
+        # Whom each table's latest board waited for: a board within the same turn collapses its predecessor.
+        self._awaited_at_board: OrderedDict[int, frozenset[int]] = OrderedDict()
         self._tasks: set[asyncio.Task] = set()
 
     @property
@@ -459,11 +461,8 @@ class Play(commands.Cog):
                 self._pinged.pop(table_id, None)
             public = [e for e in events if not e.get("private")]
             if public or force:
-                await self.post_board(
-                    await self.service.get(table_id), public, mover=mover, same_step=not new_step
-                )
+                await self.post_board(await self.service.get(table_id), public, mover=mover)
             public = []
-            bots_started_a_step = False
             while True:
                 table = await self.service.get(table_id)
                 if table.status != ACTIVE or not self._bot_to_act(table):
@@ -482,18 +481,23 @@ class Play(commands.Cog):
                     break
                 if move.new_step:
                     self._pinged.pop(table_id, None)
-                    bots_started_a_step = True
                 public.extend(e for e in move.events if not e.get("private"))
             if public:
-                await self.post_board(
-                    await self.service.get(table_id), public, same_step=not bots_started_a_step
-                )
+                await self.post_board(await self.service.get(table_id), public)
         if table.status != ACTIVE:
             self.forget(table_id)
 
     def forget(self, table_id: int) -> None:
         """A table closed: nothing about its steps is kept any more (its posting lock goes by itself)."""
         self._pinged.pop(table_id, None)
+        self._awaited_at_board.pop(table_id, None)
+
+    def _remember_awaited(self, table_id: int, awaited: frozenset[int]) -> None:
+        """Who the table's latest board waited for (at most `PINGED_TABLES` tables remembered)."""
+        self._awaited_at_board[table_id] = awaited
+        self._awaited_at_board.move_to_end(table_id)
+        while len(self._awaited_at_board) > PINGED_TABLES:
+            self._awaited_at_board.popitem(last=False)
 
     def _bot_to_act(self, table: TableRecord) -> bool:
         game = engine.get(table.game)
@@ -511,21 +515,19 @@ class Play(commands.Cog):
         pinged.update(users)
         return ping  # type: ignore[return-value]
 
-    async def post_board(
-        self, table: TableRecord, events: list[dict], *, mover: int | None = None, same_step: bool = False
-    ) -> None:
+    async def post_board(self, table: TableRecord, events: list[dict], *, mover: int | None = None) -> None:
         """Post a new board message in the table's thread (and the results at the end).
 
         The previous board then loses its buttons, so the thread reads as a log
-        with one live board at the bottom; within one step (``same_step``) its
-        picture collapses to its words too.
+        with one live board at the bottom; within one turn (the same seats still
+        to act) its picture collapses to its words too.
 
         Never raises: when Discord refuses or fails, the table remembers that it
         owes the message and the clock retries it with back-off; a deleted thread
         closes the table; a locked thread pauses it and tells the host.
         """
         try:
-            await self._post_board(table, events, mover, same_step)
+            await self._post_board(table, events, mover)
         except Exception as error:
             await self.post_failed(table, error)
             return
@@ -584,9 +586,7 @@ class Play(commands.Cog):
         if clock is None or not await clock.direct_message(table.host_id, text):  # type: ignore[attr-defined]
             log.info("table %s: could not tell the host by DM", table.id, extra={"table_id": table.id})
 
-    async def _post_board(
-        self, table: TableRecord, events: list[dict], mover: int | None, same_step: bool
-    ) -> None:
+    async def _post_board(self, table: TableRecord, events: list[dict], mover: int | None) -> None:
         channel = await table_channel(self.bot, table)
         if channel is None:
             raise TableGone()
@@ -622,7 +622,10 @@ class Play(commands.Cog):
             message = await channel.send(text, view=board_view(table), allowed_mentions=mentions)
         await self.service.attach(table.id, board_message_id=message.id)
         if table.board_message_id:
-            await self._retire_board(channel, table, keep_picture=not same_step)
+            # The same seats still to act: a move within a turn, whose picture the new board replaces.
+            within_turn = self._awaited_at_board.get(table.id) == awaited
+            await self._retire_board(channel, table, keep_picture=not within_turn)
+        self._remember_awaited(table.id, awaited)
         if table.status == FINISHED:
             await self.post_results(channel, table)
             await self.archive(table)
