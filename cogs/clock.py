@@ -132,7 +132,7 @@ class Clock(commands.Cog):
         if not reminder.seats or table.deadline is None:
             return
         play: Play = self.bot.get_cog("Play")  # type: ignore[assignment]
-        if await play._board_missing(table):
+        if await play.board_missing(table):
             # Someone deleted the board: post it again, so the reminder points somewhere.
             await play.advance(table.id, [], force=True)
             table = await self.service.get(table.id)

@@ -864,7 +864,7 @@ class Play(commands.Cog):
             if found.status != ACTIVE:
                 raise TableError(f"This table is {found.status}.")
             await interaction.response.defer(ephemeral=True, thinking=True)
-            missing = await self._board_missing(found)
+            missing = await self.board_missing(found)
             game = engine.get(found.game)
             state = self.service.state_of(found)
             picture = await self.picture(found.game, game.view(state, None), seat_names(found))
@@ -889,7 +889,7 @@ class Play(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
 
-    async def _board_missing(self, table: TableRecord) -> bool:
+    async def board_missing(self, table: TableRecord) -> bool:
         """True when the table's board message was deleted (or never posted)."""
         if not table.board_message_id:
             return True
