@@ -218,6 +218,19 @@ def choose_cards(state: State, seat: int, rng: random.Random) -> frozenset[int]:
     return frozenset(_best(state.pawns[seat], noisy, chance, crowd))
 
 
+def toggle_towards(state: State, seat: int, want: set[int]) -> A.Action:
+    """The next toggle that turns a seat's chosen diving cards into ``want``; confirm once they are."""
+    mask = state.chosen[seat]
+    have = {z for z in range(12) if mask >> z & 1}
+    extra = sorted(have - want)
+    if extra:
+        return A.TOGGLES[extra[0]]
+    missing = sorted(want - have)
+    if missing:
+        return A.TOGGLES[missing[0]]
+    return A.CONFIRM
+
+
 def greedy_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.Action:
     """Best immediate gain, with a look at the scoring rounds ahead."""
     options = game.legal_actions(state, seat)
@@ -226,15 +239,7 @@ def greedy_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.
     if state.phase == "select":
         # Noise drawn from the game's seed keeps the wanted cards stable across this seat's toggles.
         want = choose_cards(state, seat, random.Random(f"{state.seed}:{state.round}:{seat}:greedy"))
-        mask = state.chosen[seat]
-        have = {z for z in range(12) if mask >> z & 1}
-        extra = sorted(have - want)
-        if extra:
-            return A.TOGGLES[extra[0]]
-        missing = sorted(want - have)
-        if missing:
-            return A.TOGGLES[missing[0]]
-        return A.CONFIRM
+        return toggle_towards(state, seat, want)
     values = item_values(state, seat)
     first = options[0]
     if isinstance(first, A.Harvest):

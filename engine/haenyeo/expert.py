@@ -39,7 +39,7 @@ from itertools import combinations
 
 from engine.base import Game
 from engine.haenyeo import actions as A
-from engine.haenyeo.bots import GUESS_TRUST, _best, _occupancy, _zone_values
+from engine.haenyeo.bots import GUESS_TRUST, _best, _occupancy, _zone_values, toggle_towards
 from engine.haenyeo.components import EGG, FREE, N_SEAFOOD, NPC, PEARL_ZONE, TRASH0, C, creature_mask
 from engine.haenyeo.rules import rows, turn_order
 from engine.haenyeo.scoring import round_rules, rule_points
@@ -456,16 +456,7 @@ def expert_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.
     if len(options) == 1:
         return options[0]
     if state.phase == "select":
-        want = choose_cards(state, seat)
-        mask = state.chosen[seat]
-        have = {z for z in range(12) if mask >> z & 1}
-        extra = sorted(have - want)
-        if extra:
-            return A.TOGGLES[extra[0]]
-        missing = sorted(want - have)
-        if missing:
-            return A.TOGGLES[missing[0]]
-        return A.CONFIRM
+        return toggle_towards(state, seat, choose_cards(state, seat))
     first = options[0]
     if isinstance(first, A.Harvest):
         return _harvest(state, seat, options)
