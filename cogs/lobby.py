@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from dataclasses import replace
 
 import discord
 from discord import app_commands
@@ -364,7 +365,7 @@ class Lobby(commands.Cog):
             return
         await interaction.followup.send(
             f"{interaction.user.mention} opened a table of **{title}**: join at "
-            f"{message_link(await service.get(table.id), lobby.id)}",
+            f"{message_link(replace(table, thread_id=thread and thread.id), lobby.id)}",
             allowed_mentions=NO_PINGS,
         )
 
@@ -403,9 +404,8 @@ class Lobby(commands.Cog):
                 error = TableError(f"Discord refused to open the rematch ({error.text or error.status}).")
             raise error from None
         self._rematches[old_id] = table.id
-        await reply(
-            interaction, f"Your rematch lobby is open: {message_link(await service.get(table.id), lobby.id)}"
-        )
+        link = message_link(replace(table, thread_id=thread and thread.id), lobby.id)
+        await reply(interaction, f"Your rematch lobby is open: {link}")
 
     async def _rematch_thread(self, channel, name: str) -> discord.Thread | None:
         """A new public thread for a rematch in ``channel``; None to use the channel itself (as `/play`)."""

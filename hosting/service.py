@@ -592,12 +592,14 @@ class TableService:
             table = await self._running_for_host(table_id, user_id, can_manage, "pause this table")
             if table.paused_at is not None:
                 raise TableError("This table is already paused.")
-            return await self.store.update_table(
-                table_id,
-                table.version,
-                timing={"paused_at": self._clock(), "wake_at": None},
-                now=self._clock(),
-            )
+            return await self._pause(table)
+
+    async def _pause(self, table: TableRecord) -> TableRecord:
+        """Stop the clock and the moves of a table read under its lock."""
+        now = self._clock()
+        return await self.store.update_table(
+            table.id, table.version, timing={"paused_at": now, "wake_at": None}, now=now
+        )
 
     async def resume(self, table_id: int, user_id: int, *, can_manage: bool) -> TableRecord:
         """Restart a paused table: its deadline moves on by as long as the pause lasted."""
@@ -640,12 +642,7 @@ class TableService:
             table = await self.store.get_table(table_id)
             if table.status != ACTIVE or table.paused_at is not None:
                 return None
-            return await self.store.update_table(
-                table_id,
-                table.version,
-                timing={"paused_at": self._clock(), "wake_at": None},
-                now=self._clock(),
-            )
+            return await self._pause(table)
 
     async def hand_seat_to_bot(self, table_id: int, seat: int) -> TableRecord | None:
         """A bot plays this seat from now on (its player left the server); None when it already does."""
