@@ -16,12 +16,17 @@ Figures only: nothing here asserts a time.
 
 ``--samples DIR`` instead writes one sample picture of each kind per game
 (``<game>-board.png``, ``<game>-private.png``, ``<game>-results.png``) from a
-seeded game, for docs/images/.
+seeded game, for docs/images/, each also as a phone shows it, 400 px wide
+(``<game>-board-400.png`` …).
+
+``--phone`` instead prints, per game and kind, the smallest text over the views:
+how tall its digits stand when the picture is shown 400 px wide (target ≥ 9 px).
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import random
@@ -32,6 +37,7 @@ from collections.abc import Callable
 import engine
 import renderers
 from engine.bots import play_states, policy
+from renderers import common, phone
 
 #: Seat counts the figures are quoted at (as in bench.engine).
 REFERENCE_SEATS = {"haenyeo": 4, "jeju": 4, "reef": 1}
@@ -128,8 +134,36 @@ def write_samples(game_key: str, seats: int, directory: str, seed: int = 7, boar
         path = os.path.join(directory, f"{game_key}-{kind}.png")
         with open(path, "wb") as handle:
             handle.write(picture.png)
-        paths.append(path)
+        small = os.path.join(directory, f"{game_key}-{kind}-400.png")
+        phone.at_phone_width(picture).save(small, optimize=True)
+        paths += [path, small]
     return paths
+
+
+def phone_figures(games: list[str] | None = None, count: int = 3, per_game: int = 4) -> list[str]:
+    """Per game and kind: the picture's size and its smallest text's height at phone width."""
+    lines = [
+        f"| game | picture | drawn at | smallest text at {common.PHONE_WIDTH} px wide "
+        f"(target ≥ {common.PHONE_MIN_TEXT:g} px) | that text |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for key in games or list(engine.GAME_PACKAGES):
+        seats = REFERENCE_SEATS.get(key, engine.get(key).min_seats)
+        views = collect_views(key, seats, count, per_game)
+        for kind in ("board", "private", "results"):
+            draw = renderers.render_results if kind == "results" else renderers.render
+            sizes = [phone.measure(functools.partial(draw, key, view)) for view in views[kind]]
+            lines.append(_phone_row(key, kind, sizes))
+    return lines
+
+
+def _phone_row(key: str, kind: str, sizes: list[phone.TextSizes]) -> str:
+    worst = min(sizes, key=lambda size: size.smallest.phone_px)
+    smallest = worst.smallest
+    return (
+        f"| {key} | {kind} | {worst.width}×{worst.height} | {smallest.phone_px:.1f} px "
+        f"({smallest.size} px font) | {smallest.text[:30]!r} |"
+    )
 
 
 def figures(games: list[str] | None = None, count: int = 12, per_game: int = 8, seats: int = 0) -> list[dict]:
@@ -201,7 +235,11 @@ def main() -> None:
     parser.add_argument("--per-game", type=int, default=8, help="mid-game moments kept per game")
     parser.add_argument("--seats", type=int, default=0, help="seat count (default: the reference count)")
     parser.add_argument("--samples", metavar="DIR", help="write sample pictures to DIR instead")
+    parser.add_argument("--phone", action="store_true", help="print the smallest text at phone width instead")
     args = parser.parse_args()
+    if args.phone:
+        print("\n".join(phone_figures(args.games or None)))
+        return
     if args.samples:
         for key in args.games or list(engine.GAME_PACKAGES):
             no_engine, no_renderer = available(key)

@@ -1,8 +1,9 @@
 """The renderers' shared toolkit: fonts, player palette, text, panels, PNG encoding, alt text.
 
 Every picture is drawn from an engine *view* only (see docs/ARCHITECTURE.md), at
-1200–1600 px wide, landscape, and must stay legible when a phone shows it 400 px
-wide: body text is at least ~26 px on a 1400 px canvas, lines are few and thick.
+640–1600 px wide, and must stay legible when a phone shows it 400 px wide
+(Discord's phone apps do): every text's digits stand at least `PHONE_MIN_TEXT`
+px tall once the picture is scaled to `PHONE_WIDTH` (`phone_height`, `min_size`).
 
 Fonts come from ``data/fonts/`` (see its README for sources and licences):
 
@@ -40,9 +41,16 @@ FONT_FILES: dict[str, str] = {
 #: Discord's limit on an attachment's description (the alt text).
 ALT_MAX = 1024
 
-#: The width most pictures are drawn at; every width stays within 1200–1600.
-WIDTH = 1400
-MIN_WIDTH, MAX_WIDTH = 1200, 1600
+#: The width pictures are drawn at unless a layout says otherwise: narrow, for phones.
+WIDTH = 800
+MIN_WIDTH, MAX_WIDTH = 640, 1600
+#: The most a picture may be taller than wide (a phone scrolls; Discord previews stop there).
+MAX_ASPECT = 2.0
+
+#: Discord's phone apps show a picture about this wide (px) ...
+PHONE_WIDTH = 400
+#: ... where every text's digits must stand at least this tall (px).
+PHONE_MIN_TEXT = 9.0
 
 # Colours of the house style: a warm paper background, dark ink, white panels.
 BG = (244, 241, 234)
@@ -73,11 +81,16 @@ class GameTitle:
     script: str
     english: str
     colour: tuple[int, int, int]
+    short: str = ""
+
+    def heading(self, width: int) -> str:
+        """The English title that fits a ``width`` px title bar: the short one on narrow pictures."""
+        return self.short if self.short and width < 1200 else self.english
 
 
 #: Known games, keyed as in engine.GAME_PACKAGES. Only these keys are dispatched.
 TITLES: dict[str, GameTitle] = {
-    "haenyeo": GameTitle("해녀", "Haenyeo: Sea Divers of Jeju", (14, 58, 98)),
+    "haenyeo": GameTitle("해녀", "Haenyeo: Sea Divers of Jeju", (14, 58, 98), "Haenyeo"),
     "jeju": GameTitle("제주", "Jeju Island", (36, 82, 58)),
     "reef": GameTitle("", "Reef & Ruins", (8, 96, 112)),
 }
@@ -98,6 +111,27 @@ def font(kind: str, size: int) -> ImageFont.FreeTypeFont:
     except KeyError as error:
         raise RenderError(f"unknown font kind {kind!r}; known: {', '.join(FONT_FILES)}") from error
     return ImageFont.truetype(str(FONT_DIR / name), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=64)
+def digit_height(kind: str, size: int) -> int:
+    """How tall the ``kind`` font's digits stand at ``size`` px (ink, baseline to top)."""
+    _, top, _, bottom = font(kind, size).getbbox("0123456789")
+    return bottom - top
+
+
+def phone_height(kind: str, size: int, width: int) -> float:
+    """How tall a ``size`` px text's digits look on a picture ``width`` px wide shown `PHONE_WIDTH` wide."""
+    return digit_height(kind, size) * PHONE_WIDTH / width
+
+
+@lru_cache(maxsize=64)
+def min_size(width: int, kind: str = "regular") -> int:
+    """The smallest font size whose text is still readable on a phone on a ``width`` px picture."""
+    size = 8
+    while phone_height(kind, size, width) < PHONE_MIN_TEXT:
+        size += 1
+    return size
 
 
 @lru_cache(maxsize=8)
@@ -497,8 +531,10 @@ def title_text(game_key: str) -> GameTitle:
 @lru_cache(maxsize=32)
 def _background(game_key: str, width: int, height: int) -> Image.Image:
     """The static layer: paper background and the title bar with the game's name (drawn once)."""
-    if not (MIN_WIDTH <= width <= MAX_WIDTH and 0 < height < width):
-        raise RenderError(f"canvas {width}x{height} is not landscape 1200–1600 px wide")
+    if not (MIN_WIDTH <= width <= MAX_WIDTH and 0 < height <= width * MAX_ASPECT):
+        raise RenderError(
+            f"canvas {width}x{height}: not {MIN_WIDTH}–{MAX_WIDTH} px wide, at most {MAX_ASPECT:g}x as tall"
+        )
     title = title_text(game_key)
     image = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(image)
@@ -510,7 +546,7 @@ def _background(game_key: str, width: int, height: int) -> Image.Image:
         x += text_width(title.script, "cjk", 54) + 22
         draw.line((x - 10, 18, x - 10, TITLE_H - 18), fill=(255, 255, 255), width=3)
         x += 10
-    draw.text((x, mid), title.english, font=font("bold", 40), fill=WHITE, anchor="lm")
+    draw.text((x, mid), title.heading(width), font=font("bold", 40), fill=WHITE, anchor="lm")
     return image
 
 
@@ -521,15 +557,18 @@ def canvas(
     image = _background(game_key, width, height).copy()
     draw = ImageDraw.Draw(image)
     if subtitle:
-        left = title_bar_right(game_key)
-        text_in_box(draw, (left, 0, width - 16, TITLE_H), subtitle, "bold", 34, 24, WHITE, "right")
+        left = title_bar_right(game_key, width)
+        small = min_size(width, "bold")
+        text_in_box(
+            draw, (left, 0, width - 16, TITLE_H), subtitle, "bold", max(34, small), small, WHITE, "right"
+        )
     return image, draw
 
 
 def title_bar_right(game_key: str, width: int = WIDTH) -> float:
     """Where free space in the title bar starts (left edge of the subtitle area)."""
     title = title_text(game_key)
-    left = 28 + text_width(title.english, "bold", 40) + 40
+    left = 28 + text_width(title.heading(width), "bold", 40) + 40
     if title.script:
         left += text_width(title.script, "cjk", 54) + 32
     return left
@@ -538,21 +577,66 @@ def title_bar_right(game_key: str, width: int = WIDTH) -> float:
 # --------------------------------------------------------------------------- output
 
 
-def encode_png(image: Image.Image, colours: int = 256, compress_level: int = 3) -> bytes:
-    """PNG bytes, palette-quantised to ``colours`` (0 keeps full RGB).
+#: The surfaces every picture draws on: colours blend towards these at anti-aliased edges.
+SURFACES = (BG, PANEL, INK, WHITE)
 
-    The palette is chosen on a 4x box-reduced copy (fast, and the averaging keeps
-    the blends that anti-aliased text needs), then the full picture is mapped to it
-    without dithering: flat colours stay flat and exact enough, PNGs stay small.
-    About 9 ms for 1400x900 on one core, a third of what quantising the full
-    picture costs. Deterministic: the same image always gives the same bytes.
+
+@lru_cache(maxsize=8)
+def fixed_palette(colours: tuple[tuple[int, int, int], ...]) -> Image.Image:
+    """A palette image for `encode_png`: ``colours``, the house colours, and their blends.
+
+    A game lists the colours it paints with; each is blended a quarter, half and
+    three quarters of the way towards every surface, which covers the anti-aliased
+    edges of text and shapes. Mapping a picture to one fixed palette costs about a
+    third less than choosing a palette per picture, and every picture of a game
+    then shares its colours exactly. More than 256 entries are reduced by a
+    median cut over the list, deterministically.
+    """
+    base = dict.fromkeys(
+        (
+            *SURFACES,
+            MUTED,
+            PANEL_LINE,
+            HIGHLIGHT,
+            BLACK,
+            *(p.colour for p in PLAYERS),
+            *(p.light for p in PLAYERS),
+            *colours,
+        )
+    )
+    entries = dict.fromkeys(base)
+    for colour in base:
+        for surface in SURFACES:
+            for step in (1, 2, 3):
+                entries[
+                    tuple(round(c + (s - c) * step / 4) for c, s in zip(colour, surface, strict=True))
+                ] = None
+    swatch = Image.new("RGB", (len(entries), 1))
+    swatch.putdata(list(entries))
+    return swatch.quantize(
+        colors=min(256, len(entries)), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
+
+
+def encode_png(
+    image: Image.Image, colours: int = 256, compress_level: int = 3, palette: Image.Image | None = None
+) -> bytes:
+    """PNG bytes, palette-quantised to ``palette`` (a `fixed_palette`) or to ``colours`` (0 keeps full RGB).
+
+    Without a fixed palette, one is chosen on a 4x box-reduced copy (fast, and the
+    averaging keeps the blends that anti-aliased text needs). Either way the full
+    picture is mapped to the palette without dithering: flat colours stay flat and
+    exact enough, PNGs stay small. Deterministic: the same image always gives the
+    same bytes.
     """
     if image.mode not in ("RGB", "P", "L"):
         image = image.convert("RGB")
-    if image.mode == "RGB" and colours:
-        sample = image.reduce(4) if min(image.size) >= 64 else image
-        palette = sample.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    if image.mode == "RGB" and palette is not None:
         image = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    elif image.mode == "RGB" and colours:
+        sample = image.reduce(4) if min(image.size) >= 64 else image
+        chosen = sample.quantize(colors=colours, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        image = image.quantize(palette=chosen, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=compress_level)
     return buffer.getvalue()
@@ -569,7 +653,9 @@ def alt_text(parts: Iterable[str], limit: int = ALT_MAX) -> str:
     return cut.rstrip(" ,;:") + "…"
 
 
-def picture(image: Image.Image, alt: Iterable[str] | str, filename: str) -> Picture:
-    """Encode ``image`` and package it with its alt text."""
+def picture(
+    image: Image.Image, alt: Iterable[str] | str, filename: str, palette: Image.Image | None = None
+) -> Picture:
+    """Encode ``image`` (to the game's ``palette`` if it has one) and package it with its alt text."""
     alt_str = alt_text([alt] if isinstance(alt, str) else alt)
-    return Picture(png=encode_png(image), alt=alt_str, filename=filename)
+    return Picture(png=encode_png(image, palette=palette), alt=alt_str, filename=filename)

@@ -216,8 +216,11 @@ def test_canvas_is_cached_and_copied() -> None:
     draw.rectangle((0, 200, 50, 250), fill=(255, 0, 0))
     second, _ = common.canvas("jeju", 700)
     assert second.getpixel((10, 210)) == common.BG
+    common.canvas("jeju", 1500, width=800)  # portrait is fine: phones scroll
     with pytest.raises(common.RenderError):
-        common.canvas("jeju", 1500, width=1400)  # not landscape
+        common.canvas("jeju", 1700, width=800)  # more than twice as tall as wide
+    with pytest.raises(common.RenderError):
+        common.canvas("jeju", 400, width=500)  # too narrow to draw on
 
 
 def test_encode_png_is_small_and_faithful() -> None:
