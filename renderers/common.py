@@ -460,10 +460,15 @@ def shape(
     draw.polygon(points, fill=fill_t, outline=line, width=width)
 
 
-def token(draw: ImageDraw.ImageDraw, seat: int, centre: tuple[float, float], radius: float = 22) -> None:
-    """A seat's token: its shape in its colour with its letter on it."""
+def token(
+    draw: ImageDraw.ImageDraw, seat: int, centre: tuple[float, float], radius: float = 22, letter: bool = True
+) -> None:
+    """A seat's token: its shape in its colour with its letter on it (``letter=False``: a small
+    token whose letter would be too small to read; its shape and colour still name the seat)."""
     style = player(seat)
     shape(draw, style.shape, centre, radius, style.colour, INK, width=max(2, round(radius / 9)))
+    if not letter:
+        return
     size = max(12, round(radius * (1.0 if style.shape in ("circle", "square", "hexagon", "cross") else 0.85)))
     cx, cy = centre
     if style.shape == "triangle":

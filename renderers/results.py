@@ -26,6 +26,7 @@ from PIL import ImageDraw
 from renderers.common import (
     BG,
     INK,
+    MAX_ASPECT,
     MUTED,
     PANEL,
     PANEL_LINE,
@@ -35,9 +36,9 @@ from renderers.common import (
     RenderError,
     draw_text,
     drawn_name,
-    fit,
     font,
     ink_on,
+    min_size,
     ordinal,
     panel,
     picture,
@@ -53,9 +54,16 @@ from renderers.common import (
 )
 from renderers.common import canvas as make_canvas
 
-WIDTH = 1200
-MARGIN = 28
-ROW_H = 74
+WIDTH = 800
+MARGIN = 20
+#: A seat's row: the head line (place, name, total), then its bar of points by category.
+HEAD_H, BAR_H = 50, 44
+ROW_H = HEAD_H + BAR_H + 26
+ROW_GAP = 10
+LEGEND_LINE = 42
+NOTE_LINE = 34
+#: The smallest text: readable on a phone (`common.min_size`) at this width.
+TEXT = min_size(WIDTH)
 GOLD = (191, 144, 0)
 
 #: Category colours: Paul Tol's muted qualitative scheme (colour-blind safe), then extras.
@@ -169,39 +177,40 @@ def render_results(
     order = sorted(range(seats), key=lambda s: (ranking[s], -scores[s], s))
     colours = {cat: CATEGORY_COLOURS[i % len(CATEGORY_COLOURS)] for i, cat in enumerate(categories)}
 
-    # Layout, top to bottom.
-    rows_top = TITLE_H + 22
-    rows_h = seats * (ROW_H + 8)
+    # Layout, top to bottom: a row per seat (place, name, total; under it the bar),
+    # the category legend, the game's sections, the notes. Narrow, for phones.
+    rows_top = TITLE_H + 18
+    rows_h = seats * (ROW_H + ROW_GAP)
     legend_lines = _legend_lines(categories, WIDTH - 2 * MARGIN, word)
-    legend_top = rows_top + rows_h + 10
-    legend_h = 44 * len(legend_lines) + 8
+    legend_top = rows_top + rows_h + 6
+    legend_h = LEGEND_LINE * len(legend_lines) + 8
     note_lines: list[str] = []
     for note in notes[:3]:
-        note_lines += wrap(note, "regular", 24, WIDTH - 2 * MARGIN, max_lines=2)
+        note_lines += wrap(note, "regular", TEXT, WIDTH - 2 * MARGIN, max_lines=2)
     note_lines = note_lines[:4]
     y = legend_top + legend_h + 12
     section_boxes = []
     for section in extra:
         section_boxes.append((section, (MARGIN, y, WIDTH - MARGIN, y + section.height)))
         y += section.height + 16
-    while note_lines and y + 34 * len(note_lines) + 22 >= WIDTH:  # stay landscape
+    while note_lines and y + NOTE_LINE * len(note_lines) + 22 >= WIDTH * MAX_ASPECT:
         note_lines.pop()
     notes_top = y - 4
-    height = max(y + (34 * len(note_lines) + 10 if note_lines else 0) + 12, 320)
+    height = max(y + (NOTE_LINE * len(note_lines) + 10 if note_lines else 0) + 12, 320)
     width = WIDTH
 
-    image, draw = make_canvas(game_key, height, width, subtitle="Final results")
+    image, draw = make_canvas(game_key, height, width, subtitle="Results")
 
     # Score scale shared by every bar: negatives go left of the zero line.
     pos = [sum(max(0, int(b.get(c, 0) or 0)) for c in categories) for b in breakdown]
     neg = [sum(min(0, int(b.get(c, 0) or 0)) for c in categories) for b in breakdown]
-    bar_x0, bar_x1 = 560, width - MARGIN - 10
+    bar_x0, bar_x1 = MARGIN + 16, width - MARGIN - 16
     span = max(1, max(pos) - min(neg))
     scale = (bar_x1 - bar_x0) / span
     zero_x = bar_x0 + (-min(neg)) * scale
 
     for row, seat in enumerate(order):
-        top = rows_top + row * (ROW_H + 8)
+        top = rows_top + row * (ROW_H + ROW_GAP)
         box = (MARGIN, top, width - MARGIN, top + ROW_H)
         style = player(seat)
         is_winner = seat in winners
@@ -213,38 +222,41 @@ def render_results(
             radius=16,
             width=5 if is_winner else 2,
         )
-        mid = top + ROW_H / 2
-        place = ordinal(ranking[seat])
+        mid = top + HEAD_H / 2 + 4
         if is_winner:
             shape(draw, "star", (MARGIN + 30, mid), 20, (255, 214, 64), INK, 2)
-            draw_text(draw, (MARGIN + 62, mid), place, "bold", 32, INK, "lm")
-        else:
-            draw_text(draw, (MARGIN + 62, mid), place, "bold", 32, INK, "lm")
-        token(draw, seat, (MARGIN + 160, mid), 24)
+        draw_text(draw, (MARGIN + 56, mid), ordinal(ranking[seat]), "bold", 32, INK, "lm")
+        token(draw, seat, (MARGIN + 150, mid), 28)
+        total = str(scores[seat])
+        total_w = text_width(total, "bold", 44)
         label = drawn_name(seat, names)
-        text_in_box(draw, (MARGIN + 190, top, MARGIN + 420, top + ROW_H), label, "bold", 32, 26, INK, "left")
-        draw_text(draw, (bar_x0 - 18, mid), str(scores[seat]), "bold", 40, INK, "rm")
-        _bar(draw, breakdown[seat], categories, colours, zero_x, scale, top + 12, top + ROW_H - 12)
+        name_box = (MARGIN + 182, top, width - MARGIN - total_w - 30, top + HEAD_H + 8)
+        text_in_box(draw, name_box, label, "bold", 32, TEXT, INK, "left")
+        draw_text(draw, (width - MARGIN - 18, mid), total, "bold", 44, INK, "rm")
+        bar_top = top + HEAD_H + 8
+        _bar(draw, breakdown[seat], categories, colours, zero_x, scale, bar_top, top + ROW_H - 10)
     if min(neg) < 0:
-        draw.line((zero_x, rows_top - 6, zero_x, rows_top + rows_h - 2), fill=INK, width=3)
+        for row in range(seats):
+            top = rows_top + row * (ROW_H + ROW_GAP) + HEAD_H + 4
+            draw.line((zero_x, top, zero_x, top + BAR_H + 8), fill=INK, width=3)
 
     # Category legend: swatches in the bars' left-to-right order.
     for i, line in enumerate(legend_lines):
         x = MARGIN
-        ly = legend_top + 22 + 44 * i
+        ly = legend_top + LEGEND_LINE / 2 + LEGEND_LINE * i
         for cat in line:
             draw.rounded_rectangle(
                 (x, ly - 15, x + 30, ly + 15), radius=6, fill=colours[cat], outline=INK, width=2
             )
-            x += 40 + draw_text(draw, (x + 40, ly), word(cat), "regular", 28, INK, "lm") + 36
+            x += 40 + draw_text(draw, (x + 40, ly), word(cat), "regular", TEXT, INK, "lm") + 28
 
     for section, box in section_boxes:
         section.draw(draw, box)
 
     ny = notes_top
     for line in note_lines:
-        draw_text(draw, (MARGIN, ny + 17), line, "regular", 24, MUTED, "lm")
-        ny += 34
+        draw_text(draw, (MARGIN, ny + NOTE_LINE / 2), line, "regular", TEXT, MUTED, "lm")
+        ny += NOTE_LINE
 
     # Alt text, most important first (Discord keeps 1024 characters): places and scores,
     # the notes (tie-breaks, ratings), then points by category, then the extra sections.
@@ -295,7 +307,7 @@ def _legend_lines(
     lines: list[list[str]] = [[]]
     x = 0.0
     for cat in categories:
-        width = 40 + text_width(word(cat), "regular", 28) + 36
+        width = 40 + text_width(word(cat), "regular", TEXT) + 28
         if lines[-1] and x + width > max_width:
             lines.append([])
             x = 0.0
@@ -328,14 +340,21 @@ def _bar(
             left = x0
         draw.rectangle((x0, y0, x1, y1), fill=colours[cat], outline=BG, width=2)
         label = str(value)
-        if x1 - x0 >= text_width(label, "bold", 24) + 8:
+        if x1 - x0 >= text_width(label, "bold", TEXT) + 8:
             draw.text(
                 ((x0 + x1) / 2, (y0 + y1) / 2),
                 label,
-                font=font("bold", 24),
+                font=font("bold", TEXT),
                 fill=ink_on(colours[cat]),
                 anchor="mm",
             )
+
+
+def _short_moment(label: str) -> str:
+    """A chart label short enough for a narrow chart: "Round 3" -> "R3", "+ end bonuses" -> "End"."""
+    if match := re.fullmatch(r"Round (\d+)", label):
+        return f"R{match.group(1)}"
+    return "End" if "bonus" in label else label
 
 
 def nice_ticks(low: int, high: int, most: int = 4) -> list[int]:
@@ -371,7 +390,7 @@ def progression_section(
         x0, y0, x1, y1 = box
         panel(draw, box, fill=PANEL, outline=PANEL_LINE)
         draw_text(draw, (x0 + 20, y0 + 26), title, "bold", 28, INK, "lm")
-        cx0, cx1 = x0 + 110, x1 - 190
+        cx0, cx1 = x0 + 84, x1 - 120
         cy0, cy1 = y0 + 60, y1 - 52
         top = max(1, max(max(row) for row in series))
         low = min(0, min(min(row) for row in series))
@@ -384,9 +403,10 @@ def progression_section(
 
         for v in nice_ticks(low, top):
             draw.line((cx0, sy(v), cx1, sy(v)), fill=(225, 221, 212), width=2)
-            draw_text(draw, (cx0 - 14, sy(v)), str(v), "regular", 24, MUTED, "rm")
+            draw_text(draw, (cx0 - 12, sy(v)), str(v), "regular", TEXT, MUTED, "rm")
         for i, label in enumerate(labels):
-            draw_text(draw, (sx(i), cy1 + 26), label, "regular", 26, INK, "mm")
+            short = _short_moment(label) if len(labels) > 3 else label
+            draw_text(draw, (sx(i), cy1 + 26), short, "regular", TEXT, INK, "mm")
         ends = []
         for seat, row in enumerate(series):
             style = player(seat)
@@ -401,9 +421,8 @@ def progression_section(
         for i in range(1, len(ends)):
             ends[i][0] = max(ends[i][0], ends[i - 1][0] + 36)
         for y, seat, value in ends:
-            token(draw, seat, (cx1 + 38, y), 16)
-            label, size = fit(f"{value}", "bold", 110, 26, 20)
-            draw_text(draw, (cx1 + 62, y), label, "bold", size, INK, "lm")
+            token(draw, seat, (cx1 + 30, y), 16, letter=False)
+            draw_text(draw, (cx1 + 52, y), f"{value}", "bold", 26, INK, "lm")
 
     alt = (
         f"{title}: "

@@ -50,7 +50,7 @@ def check_picture(picture: renderers.Picture) -> Image.Image:
     image = open_png(picture.png)
     width, height = image.size
     assert common.MIN_WIDTH <= width <= common.MAX_WIDTH
-    assert 0 < height < width, "pictures are landscape"
+    assert 0 < height <= width * common.MAX_ASPECT, "pictures are at most twice as tall as wide"
     assert len(picture.png) <= 300_000
     assert picture.alt and len(picture.alt) <= common.ALT_MAX
     assert picture.filename.endswith(".png")
