@@ -12,23 +12,24 @@ per-game module is imported only when first used, so a game without one fails
 with a clear `RenderError` and the others keep working.
 
 Drawing is CPU work of tens of milliseconds: from the event loop use
-``await render_async(...)`` / ``await render_results_async(...)``, which run it in a
-worker thread (`asyncio.to_thread`). Pictures are drawn one at a time (a lock):
-the cached fonts share FreeType faces, which only one thread may use at once, and
-drawing holds the GIL anyway.
+``await render_async(...)`` / ``await render_results_async(...)``, which draw in
+worker processes, one per core, and keep the last pictures (`renderers.pool`).
+In one process pictures are drawn one at a time (a lock): the cached fonts share
+FreeType faces, which only one thread may use at once.
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import threading
 from collections.abc import Sequence
 from types import ModuleType
 
 from renderers.common import TITLES, Picture, RenderError
+from renderers.pool import PicturePool
 
 __all__ = [
+    "PICTURES",
     "Picture",
     "RenderError",
     "render",
@@ -40,6 +41,9 @@ __all__ = [
 
 #: One picture at a time: FreeType faces (cached in renderers.common.font) are not thread-safe.
 _DRAWING = threading.Lock()
+
+#: The worker processes that draw for the event loop, and their cache of recent pictures.
+PICTURES = PicturePool()
 
 
 def _module(game_key: str, required: bool) -> ModuleType | None:
@@ -85,10 +89,10 @@ def render_results(game_key: str, view: dict, names: Sequence[object] | None = N
 
 
 async def render_async(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:
-    """`render` in a worker thread, so the event loop keeps running."""
-    return await asyncio.to_thread(render, game_key, view, names)
+    """`render` in a worker process, so the event loop keeps running (the same content: drawn once)."""
+    return await PICTURES.draw(render, game_key, "view", view, _names(names))
 
 
 async def render_results_async(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:
-    """`render_results` in a worker thread."""
-    return await asyncio.to_thread(render_results, game_key, view, names)
+    """`render_results` in a worker process."""
+    return await PICTURES.draw(render_results, game_key, "results", view, _names(names))

@@ -156,9 +156,11 @@ def test_missing_game_module_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -
     check_picture(renderers.render_results("nogame", finished_view(2)))
 
 
-def test_render_async_runs_in_a_thread() -> None:
-    picture = asyncio.run(renderers.render_results_async("reef", finished_view(1)))
+def test_render_async_draws_the_same_picture_in_a_worker() -> None:
+    view = finished_view(1)
+    picture = asyncio.run(renderers.render_results_async("reef", view))
     check_picture(picture)
+    assert picture == renderers.render_results("reef", view)
 
 
 def test_concurrent_renders_give_the_same_pictures() -> None:

@@ -1,0 +1,78 @@
+"""The picture pool: pictures drawn in worker processes, each content once, surviving a killed worker."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+
+import engine
+import renderers
+from renderers.pool import PicturePool, _warm
+from tests.seeded import random_states
+
+GAME = engine.get("jeju")
+
+
+def _views() -> list[dict]:
+    return [GAME.view(state, None) for state in random_states("jeju", 2, seed=4, moments=3)]
+
+
+def test_a_click_s_pictures_are_drawn_side_by_side_and_equal_the_in_process_ones() -> None:
+    pool = PicturePool(workers=2)
+    views = _views()
+
+    async def draw_all() -> list[renderers.Picture]:
+        return await asyncio.gather(
+            *(pool.draw(renderers.render, "jeju", "view", v, ["Ann", "Bo"]) for v in views)
+        )
+
+    pictures = asyncio.run(draw_all())
+    assert pictures == [renderers.render("jeju", view, ["Ann", "Bo"]) for view in views]
+    assert (pool.drawn, pool.cached, pool.in_thread) == (len(views), 0, 0)
+
+
+def test_the_same_content_is_drawn_once_and_other_names_are_drawn_again() -> None:
+    pool = PicturePool(workers=1)
+    view = _views()[1]
+
+    async def twice() -> tuple[renderers.Picture, ...]:
+        first = await pool.draw(renderers.render, "jeju", "view", view, ["Ann", "Bo"])
+        again = await pool.draw(renderers.render, "jeju", "view", view, ["Ann", "Bo"])
+        renamed = await pool.draw(renderers.render, "jeju", "view", view, ["Cy", "Bo"])
+        return first, again, renamed
+
+    first, again, renamed = asyncio.run(twice())
+    assert first is again
+    assert renamed != first
+    assert (pool.drawn, pool.cached) == (2, 1)
+
+
+def test_the_cache_is_bounded() -> None:
+    pool = PicturePool(workers=1, cache_size=2)
+    views = _views()
+
+    async def draw_all() -> None:
+        for view in views:
+            await pool.draw(renderers.render, "jeju", "view", view, None)
+
+    asyncio.run(draw_all())
+    assert len(views) > 2 and pool.drawn == len(views)
+    assert len(pool._cache) == 2
+
+
+def test_a_killed_worker_costs_no_picture() -> None:
+    pool = PicturePool(workers=1)
+    view = _views()[0]
+    pid = pool._pool().submit(_warm).result()
+    os.kill(pid, signal.SIGKILL)
+    picture = asyncio.run(pool.draw(renderers.render, "jeju", "view", view, None))
+    assert picture == renderers.render("jeju", view)
+
+
+def test_a_render_error_in_a_worker_reaches_the_caller() -> None:
+    pool = PicturePool(workers=1)
+    with pytest.raises(renderers.RenderError, match="no final result"):
+        asyncio.run(pool.draw(renderers.render_results, "jeju", "results", {"result": None}, None))
