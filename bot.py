@@ -23,7 +23,9 @@ from discord.ext import commands
 import engine
 from cogs.common import Mentions
 from hosting import logs, ops
+from hosting.botpool import DEFAULT_DEADLINE, BotPool
 from hosting.errors import SchemaTooNew
+from hosting.looplag import LoopLag
 from hosting.service import MAX_LOBBIES_PER_HOST, MAX_OPEN_TABLES_PER_HOST, TableService
 from hosting.stores import AnyStore, DatabaseUnavailable, describe, is_postgres_url, open_store
 
@@ -66,6 +68,8 @@ class Config:
     shard_ids: tuple[int, ...] | None = None  # this process's shards; None: all of them
     max_lobbies: int = MAX_LOBBIES_PER_HOST  # open lobbies one member may host at once
     max_open_tables: int = MAX_OPEN_TABLES_PER_HOST  # open tables (lobbies and games) one member may host
+    bot_deadline: float = DEFAULT_DEADLINE  # seconds a bot's decision may take before greedy plays instead
+    bot_workers: int | None = None  # processes for bot decisions; None: one per CPU
 
     @property
     def sharded(self) -> bool:
@@ -186,6 +190,7 @@ def load_config(
     max_open_tables = parse_limit(
         "MAX_OPEN_TABLES", values.get("MAX_OPEN_TABLES", ""), MAX_OPEN_TABLES_PER_HOST
     )
+    bot_deadline = parse_seconds("BOT_DEADLINE", values.get("BOT_DEADLINE", ""), DEFAULT_DEADLINE)
     return Config(
         token=token,
         database=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
@@ -200,7 +205,22 @@ def load_config(
         shard_ids=shard_ids,
         max_lobbies=max_lobbies,
         max_open_tables=max_open_tables,
+        bot_deadline=bot_deadline,
     )
+
+
+def parse_seconds(name: str, text: str, default: float) -> float:
+    """A duration such as ``BOT_DEADLINE``: seconds, 0 or more (``2.5``); ``default`` when unset."""
+    text = text.strip()
+    if not text:
+        return default
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < 3600:
+        raise ConfigError(f"{name} must be a number of seconds (such as 4 or 2.5), not {text!r}.")
+    return seconds
 
 
 def gateway_intents() -> discord.Intents:
@@ -240,6 +260,10 @@ class GameBot(commands.Bot):
         self.force_sync = False
         #: What the last `sync_commands` sent: (number of commands, where), or None.
         self.synced: tuple[int, str] | None = None
+        #: Where bot seats think: worker processes, started at the first decision that needs one.
+        self.bot_pool = BotPool(workers=config.bot_workers, deadline=config.bot_deadline)
+        #: How late the event loop wakes (`hosting.looplag`); started in `setup_hook`.
+        self.loop_lag = LoopLag()
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and sync the slash commands."""
@@ -250,7 +274,9 @@ class GameBot(commands.Bot):
             clock=discord_clock,
             max_lobbies=self.config.max_lobbies,
             max_open_tables=self.config.max_open_tables,
+            bots=self.bot_pool,
         )
+        self.loop_lag.start()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands(force=self.force_sync)
@@ -303,8 +329,10 @@ class GameBot(commands.Bot):
         return {(command.name, command.type.value) for command in found}
 
     async def close(self) -> None:
-        """Stop, then close the database."""
+        """Stop, then close the bot workers and the database."""
         await super().close()
+        self.bot_pool.close()
+        self.loop_lag.stop()
         if self.store is not None:
             await self.store.close()
             self.store = None

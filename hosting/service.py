@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib
 import json
-import random
 import secrets
 import time
 from collections import OrderedDict
@@ -22,8 +22,8 @@ from typing import Any
 import engine
 from engine import replay as replays
 from engine.base import Event, Game, IllegalAction, State
-from engine.bots import policy
 from hosting import ratings, timing
+from hosting.botpool import FALLBACK, BotPool, Decision, runs_in_process
 from hosting.errors import StaleVersion, TableError
 from hosting.store import (
     ABANDONED,
@@ -39,6 +39,13 @@ from hosting.store import (
 
 #: The policy bot seats play with by default, and the one a timed-out player's seat is handed to.
 BOT_POLICY = "greedy"
+#: The policy a Suggest button asks (hints, on casual tables).
+HINT_POLICY = "expert"
+#: Table options of the hosting, not of the game (never passed to the engine): name -> values.
+#: ``hints``: "off" (absent), "on" (the host offers Suggest), "used" (someone asked for one).
+HOST_OPTIONS = {"hints": ("off", "on", "used")}
+#: How often `play_bot` thinks again when the table changed under a decision, before giving up for now.
+BOT_RETHINKS = 3
 #: How many seats `add_bot(fill=True)` fills a table to (at most the game's maximum).
 FULL_TABLE = 4
 #: Bot levels a host may seat (shown on the seat as "Bot Dol (expert)"): level -> policy.
@@ -127,6 +134,14 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Suggestion:
+    """The move the expert would pick for a seat now: its panel label and one line of why."""
+
+    label: str
+    why: str
+
+
+@dataclass(frozen=True)
 class Panel:
     """What one seat may do now: its choices and the token that keeps them fresh."""
 
@@ -158,8 +173,11 @@ class TableService:
         max_lobbies: int = MAX_LOBBIES_PER_HOST,
         max_open_tables: int = MAX_OPEN_TABLES_PER_HOST,
         state_cache_tables: int = STATE_CACHE_TABLES,
+        bots: BotPool | None = None,
     ) -> None:
         self.store = store
+        #: Where bot decisions run (worker processes with a deadline).
+        self.bots = bots or BotPool()
         self._clock = clock
         self._new_seed = new_seed
         self.max_lobbies = max_lobbies
@@ -212,8 +230,10 @@ class TableService:
         """
         game = engine.get(game_key)
         chosen = dict(options or {})
+        if chosen.get("hints") == "used":
+            chosen["hints"] = "on"  # a rematch offers hints again; none were used yet
         for name, value in chosen.items():
-            allowed = game.options.get(name)
+            allowed = game.options.get(name) or HOST_OPTIONS.get(name)
             if allowed is None or value not in allowed:
                 raise TableError(f"{game.title} has no option {name}={value}.")
         for name, allowed in game.options.items():
@@ -347,9 +367,11 @@ class TableService:
             table, game = await self._lobby(table_id)
             if user_id != table.host_id:
                 raise TableError("Only the host can set the table up.")
-            if value not in game.options.get(name, ()):
+            if value not in game.options.get(name, ()) and value not in HOST_OPTIONS.get(name, ())[:2]:
                 raise TableError(f"{game.title} has no option {name}={value}.")
             options = {**table.options, name: value}
+            if options.get("hints") == "off":
+                del options["hints"]  # off is the default: absent, as on every other table
             return await self.store.update_table(table_id, table.version, options=options, now=self._clock())
 
     async def start(self, table_id: int, user_id: int) -> TableRecord:
@@ -362,7 +384,7 @@ class TableService:
                 need = game.min_seats - len(table.seats)
                 raise TableError(f"{game.title} needs {need} more player{'s' if need > 1 else ''} to start.")
             seed = self._new_seed()
-            state = game.new(len(table.seats), seed, table.options)
+            state = game.new(len(table.seats), seed, game_options(table.options))
             now = self._clock()
             clock = timing.after_move(
                 pace=table.pace, deadline=None, reminders=0, new_step=True, finished=False, now=now
@@ -506,26 +528,92 @@ class TableService:
     async def _bot_action(self, table: TableRecord, game: Game, seat: Seat) -> Any:
         """The action a seat's bot policy picks now (seeded by the table, so replays agree).
 
-        The policy runs in a worker thread: a search may take longer than the event
-        loop can wait without stalling every other table.
+        The policy runs in a worker process with a deadline (`hosting.botpool`): a
+        search never holds the event loop, and a late one gives way to greedy.
         """
-        rng = random.Random(f"{table.seed}:{table.moves}:{seat.seat}")
-        choose = policy(table.game, seat.policy or BOT_POLICY)
-        return await asyncio.to_thread(choose, game, self.state_of(table), seat.seat, rng)
+        return (await self._decide(table, seat.seat, seat.policy or BOT_POLICY)).action
+
+    async def _decide(self, table: TableRecord, seat: int, name: str) -> Decision:
+        """Ask policy ``name`` for ``seat``'s move at the table as read (its rng seeded by the table)."""
+        seed = f"{table.seed}:{table.moves}:{seat}"
+        return await self.bots.decide(table.game, self.state_of(table), seat, name, seed)
+
+    def next_bot(self, table: TableRecord) -> Seat | None:
+        """The bot seat that moves next at a running table (the lowest awaited one), or None."""
+        if table.status != ACTIVE or table.paused_at is not None:
+            return None
+        awaited = engine.get(table.game).to_act(self.state_of(table))
+        bots = sorted(s.seat for s in table.seats if s.is_bot and s.seat in awaited)
+        return table.seats[bots[0]] if bots else None
+
+    def thinks_long(self, seat: Seat, game_key: str) -> bool:
+        """Whether a bot seat's policy runs in a worker (it may take long enough to say so)."""
+        return not runs_in_process(game_key, seat.policy or BOT_POLICY)
 
     async def play_bot(self, table_id: int) -> Move | None:
-        """Let one bot seat that owes a move make it; ``None`` when no bot is to act."""
+        """Let one bot seat that owes a move make it; ``None`` when no bot is to act.
+
+        The bot thinks without holding the table's lock, so players' clicks at the
+        same table are not held up by a search. Its move is applied only if what
+        its seat can see did not change meanwhile (otherwise it thinks again).
+        """
+        for _ in range(BOT_RETHINKS):
+            table = await self.store.get_table(table_id)
+            seat = self.next_bot(table)
+            if seat is None:
+                return None
+            action = await self._bot_action(table, engine.get(table.game), seat)
+            async with self.lock(table_id):
+                now = await self.store.get_table(table_id)
+                if self._still_valid(table, now, seat, action):
+                    return await self._apply(now, engine.get(now.game), seat.seat, action)
+        return None  # the table keeps changing: the next move there starts the bot again
+
+    def _still_valid(self, before: TableRecord, now: TableRecord, seat: Seat, action: Any) -> bool:
+        """Whether a decision made on ``before`` may be applied to ``now`` (read under the lock)."""
+        if now.version == before.version:
+            return True
+        current = self.next_bot(now)
+        if current is None or current.seat != seat.seat or current.policy != seat.policy:
+            return False
+        game = engine.get(now.game)
+        then_state, now_state = self.state_of(before), self.state_of(now)
+        # Another seat's hidden move changes nothing this seat can see: the decision stands.
+        return game.view(then_state, seat.seat) == game.view(now_state, seat.seat) and action in (
+            game.legal_actions(now_state, seat.seat)
+        )
+
+    async def suggest(self, table_id: int, user_id: int) -> Suggestion:
+        """The move the expert would pick for the user's seat (a hint; the host turned hints on).
+
+        The expert sees only what the seat sees. The first hint marks the table
+        (option ``hints`` = "used"), so its results say so and it moves no rating.
+        """
+        table = await self._running(table_id)
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("You are not seated at this table.")
+        if table.options.get("hints", "off") == "off":
+            raise TableError("Hints are off at this table: the host can turn them on in the lobby.")
+        game = engine.get(table.game)
+        if not game.legal_actions(self.state_of(table), seat.seat):
+            raise TableError("It is not your move right now.")
+        decision = await self._decide(table, seat.seat, HINT_POLICY)
+        state = self.state_of(table)
+        label = game.action_label(state, seat.seat, decision.action)
+        why = explain(table.game, game, state, seat.seat, decision.action)
+        if decision.late:
+            why = f"A quick look ({FALLBACK}): the expert took too long this time. {why}"
+        await self._mark_hints_used(table_id)
+        return Suggestion(label=label, why=why)
+
+    async def _mark_hints_used(self, table_id: int) -> None:
+        """Record on the table that a hint was asked for (once)."""
         async with self.lock(table_id):
             table = await self.store.get_table(table_id)
-            if table.status != ACTIVE or table.paused_at is not None:
-                return None
-            game = engine.get(table.game)
-            state = self.state_of(table)
-            bots = sorted(s.seat for s in table.seats if s.is_bot and s.seat in game.to_act(state))
-            if not bots:
-                return None
-            seat = table.seats[bots[0]]
-            return await self._apply(table, game, seat.seat, await self._bot_action(table, game, seat))
+            if table.options.get("hints") == "on":
+                options = {**table.options, "hints": "used"}
+                await self.store.update_table(table_id, table.version, options=options, now=self._clock())
 
     async def hand_to_bot(self, table_id: int, user_id: int) -> TableRecord:
         """A player leaves a running game: a bot plays their seat from now on (the results say so)."""
@@ -782,22 +870,13 @@ class TableService:
         return found
 
     async def stats(self, user_id: int) -> list[GameStats]:
-        """A player's finished games per game: how many, how many won, the average score."""
-        per_game: dict[str, list[tuple[bool, float]]] = {}
-        for table in await self.store.tables_of_user(user_id, statuses=(FINISHED,)):
-            seat = table.seat_of(user_id)
-            if seat is None or not table.result:
-                continue
-            won = seat.seat in table.result["winners"]
-            per_game.setdefault(table.game, []).append((won, table.result["scores"][seat.seat]))
+        """A player's finished games per game: how many, how many won, the average score.
+
+        The finishing moves keep them (`Store.player_stats`); nothing is recomputed here.
+        """
         return [
-            GameStats(
-                game=key,
-                played=len(games),
-                wins=sum(won for won, _ in games),
-                average=sum(score for _, score in games) / len(games),
-            )
-            for key, games in sorted(per_game.items())
+            GameStats(game=s.game, played=s.played, wins=s.wins, average=s.average)
+            for s in await self.store.player_stats(user_id)
         ]
 
     async def dm_reminders(self, user_id: int) -> bool:
@@ -814,7 +893,7 @@ class TableService:
         if table.seed is None:
             return []
         game = engine.get(table.game)
-        state = game.new(len(table.seats), table.seed, table.options)
+        state = game.new(len(table.seats), table.seed, game_options(table.options))
         events: list[Event] = []
         for logged in await self.store.actions(table_id):
             state, new = game.apply(state, logged.seat, game.load_action(logged.action))
@@ -827,7 +906,7 @@ class TableService:
         game = engine.get(table.game)
         if table.seed is None:
             raise TableError("This table has not started yet.")
-        state = game.new(len(table.seats), table.seed, table.options)
+        state = game.new(len(table.seats), table.seed, game_options(table.options))
         for logged in await self.store.actions(table_id):
             state, _ = game.apply(state, logged.seat, game.load_action(logged.action))
         return state
@@ -861,7 +940,7 @@ class TableService:
             log = [(a.seat, a.action) for a in await self.store.actions(table_id)]
             game = engine.get(table.game)
             cached = await asyncio.to_thread(
-                replays.steps, game, len(table.seats), table.seed, table.options, log
+                replays.steps, game, len(table.seats), table.seed, game_options(table.options), log
             )
         self._replays[table_id] = cached  # most recently used last
         while len(self._replays) > _REPLAYS_KEPT:
@@ -876,7 +955,7 @@ class TableService:
         return replays.record(
             game=table.game,
             seed=table.seed,
-            options=table.options,
+            options=game_options(table.options),
             seats=[{"seat": s.seat, "name": s.name, "kind": s.kind} for s in table.seats],
             actions=[(a.seat, a.action) for a in await self.store.actions(table_id)],
             result=table.result,
@@ -903,15 +982,37 @@ class TableService:
             options=old.options,
             pace=old.pace,
         )
+        levels = {policy: level for level, policy in BOT_LEVELS.items()}
         for seat in old.seats:
-            if seat.is_bot and seat.user_id is None and not seat.former:  # a bot from the start
-                table = await self.add_bot(table.id, user_id)
+            if seat.is_bot and seat.user_id is None and not seat.former:  # a bot from the start, same level
+                table = await self.add_bot(table.id, user_id, levels.get(seat.policy or "", "normal"))
         people: list[int] = []
         for seat in old.seats:
             for person in (*seat.former, seat.user_id):
                 if person is not None and person != user_id and person not in people:
                     people.append(person)
         return table, people
+
+
+def game_options(options: dict[str, str]) -> dict[str, str]:
+    """A table's options as its game knows them: without the hosting's own (`HOST_OPTIONS`)."""
+    return {k: v for k, v in options.items() if k not in HOST_OPTIONS}
+
+
+#: Why a hint chose its move, when the game's bots module cannot say (``explain`` absent).
+GENERIC_WHY = "The expert looks ahead over what your seat cannot see and found this the best on average."
+
+
+def explain(game_key: str, game: Game, state: State, seat: int, action: Any) -> str:
+    """One line of why the expert picks ``action`` (the game's ``bots.explain`` if it has one)."""
+    module = importlib.import_module(f"{engine.GAME_PACKAGES[game_key]}.bots")
+    why = getattr(module, "explain", None)
+    if why is None:
+        return GENERIC_WHY
+    try:
+        return why(game, state, seat, action) or GENERIC_WHY
+    except Exception:
+        return GENERIC_WHY
 
 
 def keyed_lock(locks: dict[int, _TableLock], key: int) -> _Held:

@@ -1,0 +1,236 @@
+"""Bot decisions off the event loop: a process pool sized to the machine, with a deadline.
+
+An expert's search is pure-Python CPU work of up to a second or more. In a
+thread it would share the interpreter (and the event loop's GIL) with every
+other table; in a worker process it shares nothing. A decision is sent as
+plain, picklable data — (game key, state, seat, policy name, rng seed) — and
+comes back as an action.
+
+- The pool is created on the first decision that needs it (a bot that only
+  seats Easy bots never starts a process), with ``os.cpu_count()`` workers,
+  and shut down when the bot closes (`BotPool.close`).
+- Every decision has a deadline (`DEFAULT_DEADLINE`, ``BOT_DEADLINE``). Past it
+  the seat plays `FALLBACK` (greedy, cheap) instead, so a table never wedges
+  behind a search; the late search is left to finish in its worker.
+- A broken pool (a worker died) is replaced, and so is a pool whose every
+  worker is still busy with decisions that missed their deadline.
+- Policies measured cheaper than a round trip to a worker run in the process
+  (`runs_in_process`): a pool round trip costs about 1 ms, ``random`` and most
+  ``greedy`` decisions far less (docs/BOTS.md, "Where a decision runs").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import multiprocessing
+import os
+import random
+import time
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from engine.base import Action, State
+from engine.bots import policy
+
+log = logging.getLogger(__name__)
+
+#: Seconds a decision may take before the seat plays `FALLBACK` instead.
+DEFAULT_DEADLINE = 4.0
+#: The cheap policy a late decision falls back to.
+FALLBACK = "greedy"
+#: A pool that broke this many times in a row rests (decisions play `FALLBACK`) for `REST` seconds.
+BREAKS_BEFORE_REST = 3
+REST = 60.0
+#: Policies that run in the process: cheaper than a pool round trip (about 1 ms) in every game...
+IN_PROCESS = frozenset({"random", "greedy"})
+#: ...except these (game, policy): Reef & Ruins' greedy plans a whole round (p95 7 ms, max 108 ms).
+POOLED_ANYWAY = frozenset({("reef", "greedy")})
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a seat's policy chose, which policy it was in the end, and what it cost."""
+
+    action: Action
+    policy: str  # the policy asked for, or `FALLBACK` when the deadline passed
+    seconds: float  # wall time from asking to the answer
+    cpu: float | None  # CPU seconds the worker spent (None: decided in the process)
+    late: bool = False  # the deadline passed; `policy` is the fallback's
+
+
+def runs_in_process(game_key: str, name: str) -> bool:
+    """True for policies cheaper than a round trip to a worker process (measured, see module doc)."""
+    return name in IN_PROCESS and (game_key, name) not in POOLED_ANYWAY
+
+
+def choose(game_key: str, state: State, seat: int, name: str, seed: str) -> Action:
+    """Run one policy: ``policy(game, state, seat, Random(seed))`` (in a worker or in the process)."""
+    return policy(game_key, name)(engine.get(game_key), state, seat, random.Random(seed))
+
+
+def _timed_choice(game_key: str, state: State, seat: int, name: str, seed: str) -> tuple[Action, float]:
+    """`choose` in a worker, with the CPU seconds it took."""
+    start = time.process_time()
+    action = choose(game_key, state, seat, name, seed)
+    return action, time.process_time() - start
+
+
+def _worker_start(packages: dict[str, str]) -> None:
+    """A new worker knows the same games as the bot (tests register their own) and loads them now."""
+    engine.GAME_PACKAGES.update(packages)
+    for key in packages:
+        try:
+            policy(key, FALLBACK)
+        except Exception:  # a game without bots: loaded when first asked
+            log.debug("worker: could not preload %s", key, exc_info=True)
+
+
+class Workers:
+    """The worker processes of this OS process, shared by every `BotPool` in it.
+
+    One set per process, because the machine has one set of cores: a second bot
+    in the same process (tests, an offline run) uses the same workers instead
+    of starting as many again. Stopped when the last pool using it closes.
+    """
+
+    def __init__(self) -> None:
+        self.size = 1
+        self.executor: concurrent.futures.ProcessPoolExecutor | None = None
+        self.users: set[int] = set()  # id() of the open pools that have used the workers
+        # Decisions that missed their deadline and still occupy a worker.
+        self.overdue: set[concurrent.futures.Future] = set()
+        self.breaks = 0  # pools broken in a row
+        self.resting_until = 0.0  # time.monotonic(); no workers are started before it
+
+    def submit(self, *call: Any) -> concurrent.futures.Future:
+        """Hand a decision to a worker, starting (or restarting) the processes when needed."""
+        for attempt in range(2):
+            try:
+                return self._pool().submit(_timed_choice, *call)
+            except (BrokenProcessPool, RuntimeError):
+                if attempt:
+                    raise
+                self.replace()
+        raise AssertionError("unreachable")
+
+    def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
+        if self.executor is None:
+            # forkserver, not fork: the bot has threads (the database's, Pillow's), and a
+            # forked copy of a threaded process can inherit a lock held mid-way.
+            context = multiprocessing.get_context("forkserver")
+            self.executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.size,
+                mp_context=context,
+                initializer=_worker_start,
+                initargs=(dict(engine.GAME_PACKAGES),),
+            )
+            log.info("bot worker pool started with %d processes", self.size)
+        return self.executor
+
+    def late(self, future: concurrent.futures.Future) -> None:
+        """A decision missed its deadline: drop it if queued; start afresh if every worker is stuck."""
+        if future.cancel():
+            return
+        self.overdue.add(future)
+        future.add_done_callback(self.overdue.discard)
+        if len(self.overdue) >= self.size:
+            log.warning("every bot worker is busy with late decisions; the pool is started again")
+            self.replace()
+
+    def broken(self) -> None:
+        """A worker died: start new ones, unless they keep breaking (then rest a while)."""
+        self.replace()
+        self.breaks += 1
+        if self.breaks < BREAKS_BEFORE_REST:
+            log.warning("the bot worker pool broke; it is started again", exc_info=True)
+            return
+        self.resting_until = time.monotonic() + REST
+        self.breaks = 0
+        log.error(
+            "the bot worker pool broke %d times in a row; bots play %s for %.0f s",
+            BREAKS_BEFORE_REST,
+            FALLBACK,
+            REST,
+            exc_info=True,
+        )
+
+    def replace(self) -> None:
+        """Stop the current processes (killed); the next decision starts new ones."""
+        executor, self.executor = self.executor, None
+        self.overdue.clear()
+        if executor is not None:
+            _stop(executor)
+
+
+#: This process's workers.
+WORKERS = Workers()
+
+
+class BotPool:
+    """Decides bot moves in worker processes with a deadline; see the module docstring."""
+
+    def __init__(
+        self, *, workers: int | None = None, deadline: float = DEFAULT_DEADLINE, shared: Workers = WORKERS
+    ) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.deadline = deadline
+        self._shared = shared
+        self.closed = False
+
+    @property
+    def started(self) -> bool:
+        """Whether worker processes are running now."""
+        return self._shared.executor is not None
+
+    async def decide(self, game_key: str, state: State, seat: int, name: str, seed: str) -> Decision:
+        """The action ``name`` picks for ``seat``: in a worker within the deadline, else `FALLBACK`."""
+        began = time.perf_counter()
+        shared = self._shared
+        if runs_in_process(game_key, name) or self.closed:
+            action = choose(game_key, state, seat, name, seed)
+            return Decision(action, name, time.perf_counter() - began, None)
+        if time.monotonic() >= shared.resting_until:
+            shared.users.add(id(self))
+            shared.size = max(shared.size, self.workers)
+            try:
+                future = shared.submit(game_key, state, seat, name, seed)
+                action, cpu = await asyncio.wait_for(asyncio.wrap_future(future), self.deadline)
+                shared.breaks = 0
+                return Decision(action, name, time.perf_counter() - began, cpu)
+            except TimeoutError:
+                shared.late(future)
+                log.warning(
+                    "%s %s decision for seat %d passed its %.1f s deadline; playing %s instead",
+                    game_key,
+                    name,
+                    seat,
+                    self.deadline,
+                    FALLBACK,
+                )
+            except BrokenProcessPool:
+                shared.broken()
+        action = await asyncio.to_thread(choose, game_key, state, seat, FALLBACK, seed)
+        # In a thread: Reef & Ruins' greedy can take 0.1 s, and the loop keeps running meanwhile.
+        return Decision(action, FALLBACK, time.perf_counter() - began, None, late=True)
+
+    def close(self) -> None:
+        """This bot is closing: the workers stop when no other open pool uses them."""
+        self.closed = True
+        self._shared.users.discard(id(self))
+        if not self._shared.users:
+            self._shared.replace()
+
+
+def _stop(executor: concurrent.futures.ProcessPoolExecutor) -> None:
+    """Shut a pool down now: queued decisions dropped, running ones killed, every worker reaped."""
+    processes: dict[Any, Any] = dict(getattr(executor, "_processes", None) or {})
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes.values():
+        if process.is_alive():
+            process.terminate()
+    for process in processes.values():
+        process.join(timeout=5)
