@@ -19,6 +19,7 @@ from engine.reef.components import rating as solo_band
 from hosting import ratings
 from simtools.strict import delete_channel
 from tests.play_helpers import latest_board, results_message, said, take_turns
+from tests.test_lobby import fetch, open_table
 from tests.test_play import seat_and_start
 
 
@@ -148,6 +149,18 @@ async def test_leaderboards_page_and_always_show_the_callers_place(world, simcor
     empty = await alice.slash(channel, "leaderboard", game="jeju")
     assert "Nobody is on this board yet." in empty.response.content
     assert "it takes 3 rated games here" in empty.response.content
+
+
+async def test_rematch_seats_the_bots_at_their_levels(world, simcord_env):
+    guild, channel, (alice, *_) = world
+    _, lobby, thread = await open_table(channel, alice, game="jeju")
+    await alice.select(fetch(thread, lobby.id), ["easy"], custom_id="lobbyset:level:1")
+    await alice.click(fetch(thread, lobby.id), label="Start")
+    results = await take_turns(thread, {alice.id: alice}, random.Random(3))
+    await alice.click(results, label="Rematch")
+    service = simcord_env.bot.tables
+    (new,) = [t for t in await service.store.open_tables_in(channel.id) if t.status == "lobby"]
+    assert [(s.name, s.policy) for s in new.seats] == [("alice", None), ("Bot Dol (easy)", "random")]
 
 
 async def test_rematch_opens_a_lobby_with_the_same_people_and_bots(world, simcord_env):
