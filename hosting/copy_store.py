@@ -18,8 +18,20 @@ import asyncpg
 from hosting.pg_store import PostgresStore, redact
 from hosting.store import Store
 
-#: Copied in this order (seats and actions refer to game_tables).
-TABLES = ("game_tables", "seats", "actions", "players", "ratings", "rating_events", "solo_scores")
+#: Copied in this order (seats and actions refer to game_tables). The stats and boards are copied
+#: as they are rather than rebuilt: they are the same rows either way.
+TABLES = (
+    "game_tables",
+    "seats",
+    "actions",
+    "players",
+    "ratings",
+    "rating_events",
+    "solo_scores",
+    "player_stats",
+    "guild_ratings",
+    "solo_best",
+)
 
 
 class CopyRefused(Exception):

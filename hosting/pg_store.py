@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import asyncpg
@@ -32,11 +33,14 @@ from hosting import ratings
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 from hosting.store import (
+    _BACKFILL_GUILD_RATINGS,
+    _BACKFILL_SOLO_BEST,
     _CHANGE_COLUMNS,
     _ORDINAL,
     LOBBY,
     OPEN_STATUSES,
     LoggedAction,
+    PlayerStats,
     Seat,
     TableRecord,
     _change_row,
@@ -47,7 +51,9 @@ from hosting.store import (
     _rating_row,
     _seat,
     _seat_row,
+    _solo_best_rows,
     _solo_row,
+    _stat_rows,
     _table_columns,
 )
 
@@ -155,6 +161,54 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX solo_scores_board ON solo_scores (game, guild_id, score)",
     ),
+    (
+        # Scale (see the SQLite twin): indexes for a host's tables, a channel's open tables and
+        # the newest table of a channel; the board's order as an index; player_stats,
+        # guild_ratings and solo_best, filled from the rows already there.
+        "DROP INDEX IF EXISTS game_tables_channel",
+        "CREATE INDEX game_tables_host ON game_tables (host_id, status)",
+        "CREATE INDEX game_tables_channel_open ON game_tables (channel_id, status)",
+        "CREATE INDEX game_tables_channel_thread ON game_tables (channel_id, thread_id)",
+        "DROP INDEX IF EXISTS ratings_board",
+        f"CREATE INDEX ratings_ordinal ON ratings (game, {_ORDINAL} DESC, user_id, games)",
+        """CREATE TABLE player_stats (
+            user_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            played INTEGER NOT NULL DEFAULT 0,
+            wins INTEGER NOT NULL DEFAULT 0,
+            score_total DOUBLE PRECISION NOT NULL DEFAULT 0,
+            PRIMARY KEY (user_id, game)
+        )""",
+        """INSERT INTO player_stats (user_id, game, played, wins, score_total)
+            SELECT s.user_id, g.game, count(*),
+                sum(CASE WHEN (g.result::jsonb -> 'winners') @> to_jsonb(s.seat) THEN 1 ELSE 0 END),
+                coalesce(sum((g.result::jsonb -> 'scores' ->> s.seat)::double precision), 0)
+            FROM game_tables g JOIN seats s ON s.table_id = g.id
+            WHERE g.status = 'finished' AND g.result IS NOT NULL AND g.result NOT IN ('{}', 'null')
+                AND s.kind = 'human' AND s.user_id IS NOT NULL
+            GROUP BY s.user_id, g.game""",
+        """CREATE TABLE guild_ratings (
+            game TEXT NOT NULL,
+            guild_id BIGINT NOT NULL,
+            user_id BIGINT NOT NULL,
+            games INTEGER NOT NULL,
+            ordinal DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (game, guild_id, user_id)
+        )""",
+        "CREATE INDEX guild_ratings_board ON guild_ratings (game, guild_id, ordinal DESC, user_id, games)",
+        "CREATE INDEX guild_ratings_user ON guild_ratings (user_id, game)",
+        _BACKFILL_GUILD_RATINGS,
+        """CREATE TABLE solo_best (
+            game TEXT NOT NULL,
+            scope BIGINT NOT NULL,
+            user_id BIGINT NOT NULL,
+            best INTEGER NOT NULL,
+            table_id BIGINT NOT NULL,
+            PRIMARY KEY (game, scope, user_id)
+        )""",
+        "CREATE INDEX solo_best_board ON solo_best (game, scope, best DESC, user_id)",
+        _BACKFILL_SOLO_BEST,
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -165,16 +219,38 @@ VERSION_TABLE = "seagames_schema"
 MIGRATION_LOCK = int.from_bytes(b"seagames", "big")
 
 #: Every table the schema has; `integrity_check` looks for each.
-TABLES = ("game_tables", "seats", "actions", "players", "ratings", "rating_events", "solo_scores")
+TABLES = (
+    "game_tables",
+    "seats",
+    "actions",
+    "players",
+    "ratings",
+    "rating_events",
+    "solo_scores",
+    "player_stats",
+    "guild_ratings",
+    "solo_best",
+)
+
+#: A table's seats as one JSON array, beside a row of ``game_tables`` called ``g``.
+_SEAT_ROWS = (
+    "(SELECT coalesce(json_agg(json_build_array(s.seat, s.name, s.kind, s.user_id, s.policy, s.moves, "
+    "s.timeouts, s.former) ORDER BY s.seat), '[]') FROM seats s WHERE s.table_id = g.id)"
+)
+
+#: The columns a write hands back: every one but the snapshot, which the writer already has.
+_RETURNED = (
+    "id, game, guild_id, channel_id, thread_id, host_id, status, options, seed, version, moves, "
+    "result, lobby_message_id, board_message_id, created_at, updated_at, "
+    "pace, deadline, reminders, paused_at, wake_at, owed_posts"
+)
 
 # The table's columns and its seats as one JSON array, in one statement: one round
-# trip per table and a consistent snapshot of both (the SQLite store reads twice).
+# trip per table and a consistent snapshot of both.
 _SELECT_TABLE = (
     "SELECT id, game, guild_id, channel_id, thread_id, host_id, status, options, seed, version, moves, "
     "state, result, lobby_message_id, board_message_id, created_at, updated_at, "
-    "pace, deadline, reminders, paused_at, wake_at, owed_posts, "
-    "(SELECT coalesce(json_agg(json_build_array(s.seat, s.name, s.kind, s.user_id, s.policy, s.moves, "
-    "s.timeouts, s.former) ORDER BY s.seat), '[]') FROM seats s WHERE s.table_id = g.id) AS seat_rows "
+    f"pace, deadline, reminders, paused_at, wake_at, owed_posts, {_SEAT_ROWS} AS seat_rows "
     "FROM game_tables g"
 )
 
@@ -220,13 +296,24 @@ def _unavailable(url: str, error: BaseException) -> str:
     )
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset of a released connection: nothing to reset (see `PostgresStore.open`)."""
+
+
 def _count(status: str) -> int:
     """Rows touched, from asyncpg's command tag ("UPDATE 1", "INSERT 0 1", ...)."""
     return int(status.rsplit(" ", 1)[-1])
 
 
+async def _missing_or_stale(conn: asyncpg.Connection | asyncpg.Pool, table_id: int) -> None:
+    """A conditional write matched no row: say whether the table is gone or the version stale."""
+    if await conn.fetchval("SELECT 1 FROM game_tables WHERE id = $1", table_id) is None:
+        raise TableNotFound()
+    raise StaleVersion()
+
+
 def _record(row: asyncpg.Record) -> TableRecord:
-    seats = tuple(_seat(seat) for seat in json.loads(row["seat_rows"]))
+    seats = tuple(_seat(seat) for seat in json.loads(row["seat_rows"] or "[]"))
     return TableRecord(
         id=row["id"],
         game=row["game"],
@@ -283,7 +370,12 @@ class PostgresStore:
         `DatabaseUnavailable` when the server cannot be reached or refuses the login.
         """
         try:
-            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, timeout=10)
+            # The store sets no session state (no SET, LISTEN or session locks; migrations take a
+            # transaction's lock), so a released connection needs no reset query: that saves a
+            # round trip on every call. asyncpg still rolls back a transaction left open.
+            pool = await asyncpg.create_pool(
+                url, min_size=min_size, max_size=max_size, timeout=10, reset=_keep_session
+            )
         except (OSError, TimeoutError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
             raise DatabaseUnavailable(_unavailable(url, error)) from error
         store = cls(pool, shards)
@@ -345,9 +437,12 @@ class PostgresStore:
         self, user_id: int, *, statuses: Iterable[str] = OPEN_STATUSES, guild_id: int | None = None
     ) -> list[TableRecord]:
         """Tables where the user holds a seat or is the host, newest first."""
+        # The host's tables and the seated player's tables each come from an index (see the SQLite twin).
         query = (
-            f"{_SELECT_TABLE} WHERE status = ANY($1::text[]) AND "
-            "(host_id = $2 OR id IN (SELECT table_id FROM seats WHERE user_id = $2 AND kind = 'human'))"
+            f"{_SELECT_TABLE} WHERE id IN (SELECT id FROM game_tables WHERE host_id = $2 "
+            "AND status = ANY($1::text[]) "
+            "UNION SELECT table_id FROM seats WHERE user_id = $2 AND kind = 'human') "
+            "AND status = ANY($1::text[])"
         )
         params: list[Any] = [list(statuses), user_id]
         if guild_id is not None:
@@ -358,17 +453,18 @@ class PostgresStore:
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""
-        query = "SELECT id FROM game_tables WHERE status = $1"
+        query = "SELECT id FROM game_tables g WHERE status = $1"
         if with_bots:
-            query += " AND id IN (SELECT table_id FROM seats WHERE kind = 'bot')"
+            query += " AND EXISTS (SELECT 1 FROM seats s WHERE s.table_id = g.id AND s.kind = 'bot')"
         rows = await self._pool.fetch(query + " ORDER BY id", status)
         return [row[0] for row in rows]
 
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:
         """The newest table whose thread (or channel, where it has no thread) is this channel."""
         row = await self._pool.fetchrow(
-            f"{_SELECT_TABLE} WHERE thread_id = $1 OR (thread_id IS NULL AND channel_id = $1) "
-            "ORDER BY id DESC LIMIT 1",
+            f"{_SELECT_TABLE} WHERE id = (SELECT max(id) FROM ("
+            "SELECT max(id) AS id FROM game_tables WHERE thread_id = $1 UNION ALL "
+            "SELECT max(id) FROM game_tables WHERE channel_id = $1 AND thread_id IS NULL) c)",
             channel_id,
         )
         return None if row is None else _record(row)
@@ -376,8 +472,9 @@ class PostgresStore:
     async def open_tables_in(self, channel_id: int) -> list[TableRecord]:
         """Open tables (lobby or running) in this thread or channel, or in a thread of it, newest first."""
         rows = await self._pool.fetch(
-            f"{_SELECT_TABLE} WHERE (thread_id = $1 OR channel_id = $1) AND status = ANY($2::text[]) "
-            "ORDER BY id DESC",
+            f"{_SELECT_TABLE} WHERE id IN (SELECT id FROM game_tables WHERE thread_id = $1 UNION "
+            "SELECT id FROM game_tables WHERE channel_id = $1 AND status = ANY($2::text[])) "
+            "AND status = ANY($2::text[]) ORDER BY id DESC",
             channel_id,
             list(OPEN_STATUSES),
         )
@@ -413,19 +510,34 @@ class PostgresStore:
         )
         return [RatingChange(*row) for row in rows]
 
+    async def player_stats(self, user_id: int) -> list[PlayerStats]:
+        """A player's finished games per game (kept by the finishing moves), by game."""
+        rows = await self._pool.fetch(
+            "SELECT game, played, wins, score_total FROM player_stats WHERE user_id = $1 ORDER BY game",
+            user_id,
+        )
+        return [PlayerStats(*row) for row in rows]
+
     @staticmethod
-    def _board(game: str, guild_id: int | None, min_games: int) -> tuple[str, list[Any]]:
-        """The ratings on a board ($1, $2, … taken): in a server, players with ``min_games`` games there."""
+    def _board(game: str, guild_id: int | None, min_games: int) -> tuple[str, str, list[Any]]:
+        """(rows of the board, their order, parameters $1, $2, …): ratings in the board's index order.
+
+        Across servers the ratings themselves, walked by the ``ratings_ordinal`` index; in a server
+        its `guild_ratings` (players with ``min_games`` rated games there) joined to their ratings.
+        """
         if guild_id is None:
-            return "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = $1 AND games >= $2", [
-                game,
-                min_games,
-            ]
+            return (
+                "SELECT user_id, game, mu, sigma, games, "
+                f"{_ORDINAL} AS ordinal FROM ratings WHERE game = $1 AND games >= $2",
+                f"{_ORDINAL} DESC, user_id",
+                [game, min_games],
+            )
         return (
-            "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = $1 AND user_id IN "
-            "(SELECT user_id FROM rating_events WHERE game = $1 AND guild_id = $2 "
-            "GROUP BY user_id HAVING count(*) >= $3)",
-            [game, guild_id, min_games],
+            "SELECT r.user_id, r.game, r.mu, r.sigma, r.games, g.ordinal FROM guild_ratings g "
+            "JOIN ratings r ON r.user_id = g.user_id AND r.game = g.game "
+            "WHERE g.game = $1 AND g.games >= $2 AND g.guild_id = $3",
+            "g.ordinal DESC, g.user_id",
+            [game, min_games, guild_id],
         )
 
     async def leaderboard(
@@ -435,61 +547,48 @@ class PostgresStore:
 
         ``guild_id`` None is the board across all servers.
         """
-        board, params = self._board(game, guild_id, min_games)
+        board, order, params = self._board(game, guild_id, min_games)
         n = len(params)
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
             total = await conn.fetchval(f"SELECT count(*) FROM ({board}) b", *params)
             rows = await conn.fetch(
-                f"{board} ORDER BY {_ORDINAL} DESC, user_id LIMIT ${n + 1} OFFSET ${n + 2}",
-                *params,
-                limit,
-                offset,
+                f"{board} ORDER BY {order} LIMIT ${n + 1} OFFSET ${n + 2}", *params, limit, offset
             )
-        return total, [Standing(offset + i + 1, row[0], Rating(*row)) for i, row in enumerate(rows)]
+        return total, [Standing(offset + i + 1, row[0], Rating(*row[:5])) for i, row in enumerate(rows)]
 
     async def standing(
         self, game: str, user_id: int, *, guild_id: int | None = None, min_games: int = 1
     ) -> Standing | None:
         """A player's place on a rating board; None when they are not on it."""
-        board, params = self._board(game, guild_id, min_games)
+        board, _, params = self._board(game, guild_id, min_games)
         n = len(params)
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
             row = await conn.fetchrow(f"SELECT * FROM ({board}) b WHERE user_id = ${n + 1}", *params, user_id)
             if row is None:
                 return None
-            mine = Rating(*row)
             ahead = await conn.fetchval(
-                f"SELECT count(*) FROM ({board}) b WHERE {_ORDINAL} > ${n + 1} "
-                f"OR ({_ORDINAL} = ${n + 1} AND user_id < ${n + 2})",
+                f"SELECT count(*) FROM ({board}) b WHERE ordinal > ${n + 1} "
+                f"OR (ordinal = ${n + 1} AND user_id < ${n + 2})",
                 *params,
-                mine.mu - ratings.Z * mine.sigma,
+                row["ordinal"],
                 user_id,
             )
-        return Standing(ahead + 1, user_id, mine)
-
-    @staticmethod
-    def _solo(game: str, guild_id: int | None) -> tuple[str, list[Any]]:
-        """Each player's best solo score (and its table, the earliest on a tie) on a solo board."""
-        where, params = "game = $1", [game]
-        if guild_id is not None:
-            where, params = where + " AND guild_id = $2", [game, guild_id]
-        return (
-            "SELECT DISTINCT ON (user_id) user_id, score AS best, table_id FROM solo_scores "
-            f"WHERE {where} ORDER BY user_id, score DESC, table_id",
-            params,
-        )
+        return Standing(ahead + 1, user_id, Rating(*row[:5]))
 
     async def solo_board(
         self, game: str, *, guild_id: int | None = None, offset: int = 0, limit: int = 10
     ) -> tuple[int, list[Standing]]:
         """(how many players, one page) of the best solo scores, best first."""
-        board, params = self._solo(game, guild_id)
-        n = len(params)
+        scope = guild_id or 0
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            total = await conn.fetchval(f"SELECT count(*) FROM ({board}) b", *params)
+            total = await conn.fetchval(
+                "SELECT count(*) FROM solo_best WHERE game = $1 AND scope = $2", game, scope
+            )
             rows = await conn.fetch(
-                f"SELECT * FROM ({board}) b ORDER BY best DESC, user_id LIMIT ${n + 1} OFFSET ${n + 2}",
-                *params,
+                "SELECT user_id, best, table_id FROM solo_best WHERE game = $1 AND scope = $2 "
+                "ORDER BY best DESC, user_id LIMIT $3 OFFSET $4",
+                game,
+                scope,
                 limit,
                 offset,
             )
@@ -500,20 +599,25 @@ class PostgresStore:
 
     async def solo_standing(self, game: str, user_id: int, *, guild_id: int | None = None) -> Standing | None:
         """A player's place on a solo board; None when they have no solo score there."""
-        board, params = self._solo(game, guild_id)
-        n = len(params)
+        scope = guild_id or 0
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            row = await conn.fetchrow(f"SELECT * FROM ({board}) b WHERE user_id = ${n + 1}", *params, user_id)
+            row = await conn.fetchrow(
+                "SELECT best, table_id FROM solo_best WHERE game = $1 AND scope = $2 AND user_id = $3",
+                game,
+                scope,
+                user_id,
+            )
             if row is None:
                 return None
             ahead = await conn.fetchval(
-                f"SELECT count(*) FROM ({board}) b "
-                f"WHERE best > ${n + 1} OR (best = ${n + 1} AND user_id < ${n + 2})",
-                *params,
-                row[1],
+                "SELECT count(*) FROM solo_best WHERE game = $1 AND scope = $2 "
+                "AND (best > $3 OR (best = $3 AND user_id < $4))",
+                game,
+                scope,
+                row[0],
                 user_id,
             )
-        return Standing(ahead + 1, user_id, best=row[1], table_id=row[2])
+        return Standing(ahead + 1, user_id, best=row[0], table_id=row[1])
 
     # ----------------------------------------------------------------- writes
 
@@ -530,23 +634,26 @@ class PostgresStore:
         wake_at: float | None = None,
     ) -> TableRecord:
         """A new table in the lobby, its host in seat 0; ``wake_at`` is when the lobby expires."""
-        async with self._pool.acquire() as conn, conn.transaction():
-            table_id = await conn.fetchval(
-                "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, options, "
-                "created_at, updated_at, pace, wake_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) "
-                "RETURNING id",
-                game,
-                guild_id,
-                channel_id,
-                host.user_id,
-                LOBBY,
-                _dumps(options),
-                now,
-                pace,
-                wake_at,
-            )
-            await self._write_seats(conn, table_id, [host])
-        return await self.get_table(table_id)
+        # One statement (so one round trip, atomic by itself): the table, its host's seat, the row.
+        row = await self._pool.fetchrow(
+            "WITH t AS (INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, options, "
+            "created_at, updated_at, pace, wake_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9) "
+            f"RETURNING {_RETURNED}), "
+            "s AS (INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves, timeouts, former) "
+            "SELECT id, $10, $11, $12, $13, $14, $15, $16, $17 FROM t) "
+            "SELECT *, NULL AS state, NULL AS seat_rows FROM t",
+            game,
+            guild_id,
+            channel_id,
+            host.user_id,
+            LOBBY,
+            _dumps(options),
+            now,
+            pace,
+            wake_at,
+            *_seat_row(0, host)[1:],
+        )
+        return replace(_record(row), seats=(host,))
 
     @staticmethod
     async def _write_seats(conn: asyncpg.Connection, table_id: int, seats: Sequence[Seat]) -> None:
@@ -560,37 +667,32 @@ class PostgresStore:
 
     @staticmethod
     async def _bump(
-        conn: asyncpg.Connection,
+        conn: asyncpg.Connection | asyncpg.Pool,
         table_id: int,
         expected_version: int,
         now: float,
-        *,
-        returning: str = "version",
-        next_move: bool = False,
-        **columns: Any,
-    ) -> Any:
-        """Bump the version if it is still ``expected_version`` and set ``columns``; return ``returning``.
+        columns: dict[str, Any],
+    ) -> TableRecord:
+        """Bump the version if it is still ``expected_version`` and set ``columns``; the row after.
 
-        A concurrent writer of the same row makes this wait for its commit, then
-        PostgreSQL re-checks ``version = $n`` on the row it wrote: the loser
-        matches nothing and gets `StaleVersion`, in any process.
+        One statement: the conditional UPDATE returns the new row, its seats read
+        beside it. A concurrent writer of the same row makes this wait for its
+        commit, then PostgreSQL re-checks ``version = $n`` on the row it wrote:
+        the loser matches nothing and gets `StaleVersion`, in any process.
         """
         names = list(columns)
-        sets = ", moves = moves + 1" if next_move else ""
-        sets += "".join(f", {name} = ${i}" for i, name in enumerate(names, start=4))
-        value = await conn.fetchval(
-            f"UPDATE game_tables SET version = version + 1, updated_at = $1{sets} "
-            f"WHERE id = $2 AND version = $3 RETURNING {returning}",
+        sets = "".join(f", {name} = ${i}" for i, name in enumerate(names, start=4))
+        row = await conn.fetchrow(
+            f"WITH g AS (UPDATE game_tables SET version = version + 1, updated_at = $1{sets} "
+            f"WHERE id = $2 AND version = $3 RETURNING *) SELECT *, {_SEAT_ROWS} AS seat_rows FROM g",
             now,
             table_id,
             expected_version,
             *(columns[name] for name in names),
         )
-        if value is None:
-            if await conn.fetchval("SELECT 1 FROM game_tables WHERE id = $1", table_id) is None:
-                raise TableNotFound()
-            raise StaleVersion()
-        return value
+        if row is None:
+            await _missing_or_stale(conn, table_id)
+        return _record(row)
 
     async def update_table(
         self,
@@ -608,13 +710,15 @@ class PostgresStore:
         """Change a table outside the action log (lobby, start, cancel, clock), bumping its version.
 
         ``timing`` sets clock columns (`TIMING_COLUMNS`); ``None`` values clear them.
+        Returns the table as written.
         """
         columns = _table_columns(status=status, seed=seed, state=state, timing=timing, options=options)
+        if seats is None:  # one statement, atomic by itself
+            return await self._bump(self._pool, table_id, expected_version, now, columns)
         async with self._pool.acquire() as conn, conn.transaction():
-            await self._bump(conn, table_id, expected_version, now, **columns)
-            if seats is not None:
-                await self._write_seats(conn, table_id, seats)
-        return await self.get_table(table_id)
+            table = await self._bump(conn, table_id, expected_version, now, columns)
+            await self._write_seats(conn, table_id, seats)
+        return replace(table, seats=tuple(sorted(seats, key=lambda s: s.seat)))
 
     async def append_action(
         self,
@@ -629,44 +733,91 @@ class PostgresStore:
         timing: dict[str, Any] | None = None,
         reset_timeouts: bool = False,
         scored: ScoredGame | None = None,
-    ) -> int:
-        """Log one accepted action with the new snapshot, in one transaction; return the new version.
+    ) -> TableRecord:
+        """Log one accepted action with the new snapshot, in one transaction; return the table after it.
 
-        A finished game (``result`` given) is marked finished in the same write.
-        ``timing`` sets the clock columns; ``reset_timeouts`` clears the seat's
-        missed-deadline count (the player moved by themselves). ``scored`` (with
-        the finishing move) updates the players' ratings, or records a solo score,
-        in the same transaction.
+        A finished game (``result`` given) is marked finished in the same write, and
+        its players' stats (`player_stats`) move with it. ``timing`` sets the clock
+        columns; ``reset_timeouts`` clears the seat's missed-deadline count (the
+        player moved by themselves). ``scored`` (with the finishing move) updates
+        the players' ratings, or records a solo score, in the same transaction.
         """
         columns = _move_columns(state=state, result=result, timing=timing)
+        if not result and scored is None:  # an ordinary move: one statement, one round trip
+            table = await self._move(
+                self._pool, table_id, expected_version, seat, action, now, columns, reset_timeouts
+            )
+            return replace(table, state=state)
         async with self._pool.acquire() as conn, conn.transaction():
-            # The move number comes from the same conditional UPDATE that checks the
-            # version, so it cannot be read from a row another process is changing.
-            seq = await self._bump(
-                conn, table_id, expected_version, now, returning="moves", next_move=True, **columns
+            table = await self._move(
+                conn, table_id, expected_version, seat, action, now, columns, reset_timeouts
             )
-            await conn.execute(
-                "INSERT INTO actions (table_id, seq, seat, action, created_at) VALUES ($1, $2, $3, $4, $5)",
-                table_id,
-                seq,
-                seat,
-                _dumps(action),
-                now,
-            )
-            await conn.execute(
-                "UPDATE seats SET moves = moves + 1"
-                + (", timeouts = 0" if reset_timeouts else "")
-                + " WHERE table_id = $1 AND seat = $2",
-                table_id,
-                seat,
-            )
+            if result:
+                await self._record_stats(conn, table, result)
             if scored is not None:
                 await self._record_scored(conn, scored, now)
-        return expected_version + 1
+        return replace(table, state=state)
+
+    @staticmethod
+    async def _move(
+        conn: asyncpg.Connection | asyncpg.Pool,
+        table_id: int,
+        expected_version: int,
+        seat: int,
+        action: dict[str, Any],
+        now: float,
+        columns: dict[str, Any],
+        reset_timeouts: bool,
+    ) -> TableRecord:
+        """The move as one statement: bump and check the version, log the action, count the seat's move.
+
+        The move number comes from the same conditional UPDATE that checks the
+        version, so it cannot be read from a row another process is changing. Every
+        part of a data-modifying WITH sees the same snapshot, so the returned seats
+        take the moving seat's counts from the seats UPDATE itself. The snapshot is
+        not sent back (the caller has it).
+        """
+        names = list(columns)
+        sets = "".join(f", {name} = ${i}" for i, name in enumerate(names, start=6))
+        timeouts = ", timeouts = 0" if reset_timeouts else ""
+        row = await conn.fetchrow(
+            "WITH g AS (UPDATE game_tables SET version = version + 1, moves = moves + 1, "
+            f"updated_at = $1{sets} WHERE id = $2 AND version = $3 RETURNING {_RETURNED}), "
+            "logged AS (INSERT INTO actions (table_id, seq, seat, action, created_at) "
+            "SELECT id, moves, $4, $5, $1 FROM g), "
+            f"moved AS (UPDATE seats SET moves = moves + 1{timeouts} WHERE table_id = $2 AND seat = $4 "
+            "AND EXISTS (SELECT 1 FROM g) RETURNING seat, moves, timeouts) "
+            "SELECT *, NULL AS state, (SELECT coalesce(json_agg(json_build_array(s.seat, s.name, s.kind, "
+            "s.user_id, s.policy, coalesce(m.moves, s.moves), coalesce(m.timeouts, s.timeouts), s.former) "
+            "ORDER BY s.seat), '[]') FROM seats s LEFT JOIN moved m ON m.seat = s.seat "
+            "WHERE s.table_id = $2) AS seat_rows FROM g",
+            now,
+            table_id,
+            expected_version,
+            seat,
+            _dumps(action),
+            *(columns[name] for name in names),
+        )
+        if row is None:
+            await _missing_or_stale(conn, table_id)
+        return _record(row)
+
+    @staticmethod
+    async def _record_stats(conn: asyncpg.Connection, table: TableRecord, result: dict[str, Any]) -> None:
+        """Inside the finishing transaction: every seated person's game count, wins and score total."""
+        rows = [(user, table.game, won, score) for user, won, score in _stat_rows(table.seats, result)]
+        if rows:
+            await conn.executemany(
+                "INSERT INTO player_stats AS p (user_id, game, played, wins, score_total) "
+                "VALUES ($1, $2, 1, $3, $4) ON CONFLICT (user_id, game) DO UPDATE SET "
+                "played = p.played + 1, wins = p.wins + excluded.wins, "
+                "score_total = p.score_total + excluded.score_total",
+                rows,
+            )
 
     @staticmethod
     async def _record_scored(conn: asyncpg.Connection, scored: ScoredGame, now: float) -> None:
-        """Inside the finishing transaction: the solo score, or every player's new rating.
+        """Inside the finishing transaction: the solo score and best, or every player's new rating.
 
         The players' rating rows are created if missing and then locked (``FOR UPDATE``)
         before they are read, so two tables finishing at once in two processes with a
@@ -677,6 +828,14 @@ class PostgresStore:
                 "INSERT INTO solo_scores (table_id, user_id, game, guild_id, score, created_at) "
                 "VALUES ($1, $2, $3, $4, $5, $6)",
                 *_solo_row(scored, now),
+            )
+            await conn.executemany(
+                "INSERT INTO solo_best AS b (game, scope, user_id, best, table_id) "
+                "VALUES ($1, $2, $3, $4, $5) "
+                "ON CONFLICT (game, scope, user_id) DO UPDATE SET best = excluded.best, "
+                "table_id = excluded.table_id WHERE excluded.best > b.best "
+                "OR (excluded.best = b.best AND excluded.table_id < b.table_id)",
+                _solo_best_rows(scored),
             )
             return
         users = sorted(s.user_id for s in scored.seats)  # one lock order for every writer
@@ -702,6 +861,17 @@ class PostgresStore:
             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             [_change_row(c, now) for c in changes],
         )
+        ordinals = [(c.user_id, c.game, c.mu - ratings.Z * c.sigma) for c in changes]
+        await conn.executemany(
+            "UPDATE guild_ratings SET ordinal = $3 WHERE user_id = $1 AND game = $2", ordinals
+        )
+        if scored.guild_id is not None:
+            await conn.executemany(
+                "INSERT INTO guild_ratings AS g (game, guild_id, user_id, games, ordinal) "
+                "VALUES ($2, $4, $1, 1, $3) "
+                "ON CONFLICT (game, guild_id, user_id) DO UPDATE SET games = g.games + 1",
+                [(*row, scored.guild_id) for row in ordinals],
+            )
 
     async def set_messages(
         self,

@@ -507,7 +507,8 @@ class TableService:
         )
         # The finishing move updates the ratings (or the solo board) in its own transaction.
         scored = None if result is None else ratings.scored_game(table, result.to_dict())
-        await self.store.append_action(
+        # The store hands back the table as the move left it: no second read.
+        updated = await self.store.append_action(
             table.id,
             table.version,
             seat=seat,
@@ -519,7 +520,6 @@ class TableService:
             now=now,
             scored=scored,
         )
-        updated = await self.store.get_table(table.id)
         self._cache_state(table.id, updated.version, state)
         if clock["wake_at"] != table.wake_at:
             self._woken(clock["wake_at"])

@@ -1,27 +1,59 @@
 """The store: the only code that speaks SQL.
 
-SQLite through aiosqlite, in WAL mode. A table (one hosted game) has a row in
-``game_tables``, its seats in ``seats`` and its accepted actions in the
-append-only ``actions`` log. Every change to a table bumps its ``version`` in
-the same transaction, and a write that names a stale version is refused, so
-two racing clicks can never both apply.
+SQLite in WAL mode, on one connection owned by one worker thread (see `Store`).
+A table (one hosted game) has a row in ``game_tables``, its seats in ``seats``
+and its accepted actions in the append-only ``actions`` log. Every change to a
+table bumps its ``version`` in the same transaction, and a write that names a
+stale version is refused, so two racing clicks can never both apply. Every read
+the bot makes is one of `READS`, each answered from an index (issue #17).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable, Sequence
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
-from typing import Any
-
-import aiosqlite
+from typing import Any, TypeVar
 
 from hosting import ratings
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
+
+T = TypeVar("T")
+
+#: The leaderboard's order: the ordinal μ − Zσ (hosting.ratings), best first.
+_ORDINAL = f"(mu - {ratings.Z!r} * sigma)"
+
+#: Schema 5 fills `player_stats` from the finished tables already there: the same count
+#: `/stats` made before it had a table (human seats of finished tables with a result).
+_BACKFILL_STATS = """INSERT INTO player_stats (user_id, game, played, wins, score_total)
+    SELECT s.user_id, g.game, count(*),
+        sum(EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') w WHERE w.value = s.seat)),
+        coalesce(sum(json_extract(g.result, '$.scores[' || s.seat || ']')), 0)
+    FROM game_tables g JOIN seats s ON s.table_id = g.id
+    WHERE g.status = 'finished' AND g.result IS NOT NULL AND g.result NOT IN ('{}', 'null')
+        AND s.kind = 'human' AND s.user_id IS NOT NULL
+    GROUP BY s.user_id, g.game"""
+
+#: Schema 5 fills `guild_ratings` from the rating events (both stores run this text).
+_BACKFILL_GUILD_RATINGS = f"""INSERT INTO guild_ratings (game, guild_id, user_id, games, ordinal)
+    SELECT e.game, e.guild_id, e.user_id, count(*),
+        (SELECT {_ORDINAL} FROM ratings r WHERE r.user_id = e.user_id AND r.game = e.game)
+    FROM rating_events e WHERE e.guild_id IS NOT NULL GROUP BY e.game, e.guild_id, e.user_id"""
+
+#: Schema 5 fills `solo_best` from the solo scores (both stores run this text).
+_BACKFILL_SOLO_BEST = """INSERT INTO solo_best (game, scope, user_id, best, table_id)
+    SELECT game, scope, user_id, best, (SELECT min(table_id) FROM solo_scores o
+        WHERE o.game = b.game AND o.user_id = b.user_id AND o.score = b.best
+        AND (b.scope = 0 OR o.guild_id = b.scope))
+    FROM (SELECT game, 0 AS scope, user_id, max(score) AS best FROM solo_scores GROUP BY game, user_id
+        UNION ALL SELECT game, guild_id, user_id, max(score) FROM solo_scores
+        WHERE guild_id IS NOT NULL GROUP BY game, guild_id, user_id) b"""
 
 #: Forward migrations, applied in order at start. Index + 1 is the schema version.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -130,6 +162,55 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created_at REAL NOT NULL
         )""",
         "CREATE INDEX solo_scores_board ON solo_scores (game, guild_id, score)",
+    ),
+    (
+        # Scale (issue #17): every read the bot makes answers from an index, whatever the number
+        # of tables. A host's tables, a channel's open tables and the newest table of a channel
+        # have their own indexes (the plain channel index is a prefix of two of them).
+        "DROP INDEX IF EXISTS game_tables_channel",
+        "CREATE INDEX game_tables_host ON game_tables (host_id, status)",
+        "CREATE INDEX game_tables_channel_open ON game_tables (channel_id, status)",
+        "CREATE INDEX game_tables_channel_thread ON game_tables (channel_id, thread_id)",
+        # The board across servers walks the ratings in their order (μ − 3σ, the `_ORDINAL`
+        # expression); ``games`` rides along so the count needs no row.
+        "DROP INDEX IF EXISTS ratings_board",
+        f"CREATE INDEX ratings_ordinal ON ratings (game, {_ORDINAL} DESC, user_id, games)",
+        # Stats as data: a player's finished games per game, kept by the finishing move
+        # (`/stats` reads one row per game instead of every finished table).
+        """CREATE TABLE player_stats (
+            user_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            played INTEGER NOT NULL DEFAULT 0,
+            wins INTEGER NOT NULL DEFAULT 0,
+            score_total REAL NOT NULL DEFAULT 0,
+            PRIMARY KEY (user_id, game)
+        )""",
+        _BACKFILL_STATS,
+        # A server's rating board: each player's rated games in that server, and their rating's
+        # ordinal copied here (kept by every rated game) so the board is walked in index order.
+        """CREATE TABLE guild_ratings (
+            game TEXT NOT NULL,
+            guild_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            games INTEGER NOT NULL,
+            ordinal REAL NOT NULL,
+            PRIMARY KEY (game, guild_id, user_id)
+        )""",
+        "CREATE INDEX guild_ratings_board ON guild_ratings (game, guild_id, ordinal DESC, user_id, games)",
+        "CREATE INDEX guild_ratings_user ON guild_ratings (user_id, game)",
+        _BACKFILL_GUILD_RATINGS,
+        # The solo boards: each player's best solo score (the earliest table on a tie), per server
+        # (``scope`` = the server's id) and across servers (``scope`` 0: no Discord id is 0).
+        """CREATE TABLE solo_best (
+            game TEXT NOT NULL,
+            scope INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            best INTEGER NOT NULL,
+            table_id INTEGER NOT NULL,
+            PRIMARY KEY (game, scope, user_id)
+        )""",
+        "CREATE INDEX solo_best_board ON solo_best (game, scope, best DESC, user_id)",
+        _BACKFILL_SOLO_BEST,
     ),
 )
 
@@ -294,8 +375,6 @@ def _message_columns(**ids: int | None) -> dict[str, int]:
     return {name: value for name, value in ids.items() if value is not None}
 
 
-#: The leaderboard's order: the ordinal μ − Zσ (hosting.ratings), best first.
-_ORDINAL = f"(mu - {ratings.Z!r} * sigma)"
 _CHANGE_COLUMNS = "table_id, user_id, game, guild_id, seat, rank, mu_before, sigma_before, mu, sigma, games"
 
 
@@ -328,13 +407,370 @@ def _solo_row(scored: ScoredGame, now: float) -> tuple[Any, ...]:
     return (scored.table_id, seat.user_id, scored.game, scored.guild_id, seat.score, now)
 
 
-class Store:
-    """Tables, seats and the action log in one SQLite file."""
+@dataclass(frozen=True)
+class PlayerStats:
+    """A player's finished games of one game, as the finishing moves kept them (`/stats`)."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
-        # One connection serves every coroutine: transactions must not interleave.
-        self._lock = asyncio.Lock()
+    game: str
+    played: int
+    wins: int
+    score_total: float
+
+    @property
+    def average(self) -> float:
+        """The average score over the finished games."""
+        return self.score_total / self.played if self.played else 0.0
+
+
+def _stat_rows(seats: Sequence[Seat], result: dict[str, Any]) -> list[tuple[int, int, float]]:
+    """(user, won, score) of every person seated at a finished table (both stores).
+
+    The same games `/stats` always counted: the human seats of a finished table with a
+    result; a seat a bot took over counts for nobody.
+    """
+    winners = set(result.get("winners", ()))
+    scores = result.get("scores") or []
+    return [
+        (s.user_id, int(s.seat in winners), float(scores[s.seat]) if s.seat < len(scores) else 0.0)
+        for s in seats
+        if not s.is_bot and s.user_id is not None
+    ]
+
+
+def _solo_scopes(scored: ScoredGame) -> list[int]:
+    """The solo boards a solo score goes on: across servers (0), and its server's."""
+    return [0] if scored.guild_id is None else [0, scored.guild_id]
+
+
+# ------------------------------------------------------------------ every read, in one place
+#
+# Every SELECT the SQLite store runs is here, by name, and runs through `_fetch`, which takes
+# nothing else: tests/test_store_plans.py asks SQLite's planner about each of them (none may scan
+# a table that grows with the tables) and traces a whole game to check that no other SELECT ran.
+
+_SEAT_COLUMNS = "seat, name, kind, user_id, policy, moves, timeouts, former"
+
+READS: dict[str, str] = {
+    "table": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?1",
+    "table_exists": "SELECT 1 FROM game_tables WHERE id = ?1",
+    # After a move: the snapshot just written is known, so it is not read back and parsed again.
+    "table_moved": f"SELECT {_TABLE_COLUMNS.replace('state,', 'NULL,')} FROM game_tables WHERE id = ?1",
+    # The seats of several tables at once (?1: a JSON list of table ids).
+    "seats": f"SELECT table_id, {_SEAT_COLUMNS} FROM seats "
+    "WHERE table_id IN (SELECT value FROM json_each(?1)) ORDER BY table_id, seat",
+    # A player's tables (?2: a JSON list of statuses; ?3: a server or NULL). The host's and the
+    # seated player's tables each come from an index; OR-ing them in one WHERE would scan.
+    "user_tables": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id IN ("
+    "SELECT id FROM game_tables WHERE host_id = ?1 AND status IN (SELECT value FROM json_each(?2)) "
+    "UNION SELECT table_id FROM seats WHERE user_id = ?1 AND kind = 'human') "
+    "AND status IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR guild_id = ?3) ORDER BY id DESC",
+    "table_ids": "SELECT id FROM game_tables WHERE status = ?1 ORDER BY id",
+    "table_ids_with_bots": "SELECT id FROM game_tables g WHERE status = ?1 AND EXISTS "
+    "(SELECT 1 FROM seats s WHERE s.table_id = g.id AND s.kind = 'bot') ORDER BY id",
+    # The newest table of a thread, or of a channel where it has no thread: two index seeks.
+    "table_in_channel": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = (SELECT max(id) FROM ("
+    "SELECT max(id) AS id FROM game_tables WHERE thread_id = ?1 UNION ALL "
+    "SELECT max(id) FROM game_tables WHERE channel_id = ?1 AND thread_id IS NULL))",
+    "open_tables_in": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id IN ("
+    "SELECT id FROM game_tables WHERE thread_id = ?1 UNION "
+    "SELECT id FROM game_tables WHERE channel_id = ?1 AND status IN (?2, ?3)) "
+    "AND status IN (?2, ?3) ORDER BY id DESC",
+    "open_tables_in_guild": f"SELECT {_TABLE_COLUMNS} FROM game_tables "
+    "WHERE status IN (?2, ?3) AND guild_id = ?1 ORDER BY id DESC",
+    "actions": "SELECT seq, seat, action, created_at FROM actions WHERE table_id = ?1 ORDER BY seq",
+    "ratings_of": "SELECT user_id, game, mu, sigma, games FROM ratings WHERE user_id = ?1 ORDER BY game",
+    "ratings_in": "SELECT user_id, game, mu, sigma, games FROM ratings "
+    "WHERE game = ?1 AND user_id IN (SELECT value FROM json_each(?2))",
+    "rating_changes": f"SELECT {_CHANGE_COLUMNS} FROM rating_events WHERE table_id = ?1 ORDER BY seat",
+    "player_stats": "SELECT game, played, wins, score_total FROM player_stats "
+    "WHERE user_id = ?1 ORDER BY game",
+    # Rating boards (?1 game, ?2 min games; server boards ?3 the server): pages walk the index.
+    "board_count": "SELECT count(*) FROM ratings WHERE game = ?1 AND games >= ?2",
+    "board_page": "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = ?1 AND games >= ?2 "
+    f"ORDER BY {_ORDINAL} DESC, user_id LIMIT ?3 OFFSET ?4",
+    "board_mine": "SELECT user_id, game, mu, sigma, games FROM ratings "
+    "WHERE game = ?1 AND games >= ?2 AND user_id = ?3",
+    "board_ahead": f"SELECT count(*) FROM ratings WHERE game = ?1 AND games >= ?2 "
+    f"AND ({_ORDINAL} > ?3 OR ({_ORDINAL} = ?3 AND user_id < ?4))",
+    "guild_board_count": "SELECT count(*) FROM guild_ratings "
+    "WHERE game = ?1 AND guild_id = ?3 AND games >= ?2",
+    "guild_board_page": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games FROM guild_ratings g "
+    "JOIN ratings r ON r.user_id = g.user_id AND r.game = g.game "
+    "WHERE g.game = ?1 AND g.guild_id = ?3 AND g.games >= ?2 "
+    "ORDER BY g.ordinal DESC, g.user_id LIMIT ?4 OFFSET ?5",
+    "guild_board_mine": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games FROM guild_ratings g "
+    "JOIN ratings r ON r.user_id = g.user_id AND r.game = g.game "
+    "WHERE g.game = ?1 AND g.guild_id = ?3 AND g.games >= ?2 AND g.user_id = ?4",
+    "guild_board_ahead": "SELECT count(*) FROM guild_ratings WHERE game = ?1 AND guild_id = ?3 "
+    "AND games >= ?2 AND (ordinal > ?4 OR (ordinal = ?4 AND user_id < ?5))",
+    # Solo boards (?2: the server, or 0 across servers).
+    "solo_count": "SELECT count(*) FROM solo_best WHERE game = ?1 AND scope = ?2",
+    "solo_page": "SELECT user_id, best, table_id FROM solo_best WHERE game = ?1 AND scope = ?2 "
+    "ORDER BY best DESC, user_id LIMIT ?3 OFFSET ?4",
+    "solo_mine": "SELECT user_id, best, table_id FROM solo_best "
+    "WHERE game = ?1 AND scope = ?2 AND user_id = ?3",
+    "solo_ahead": "SELECT count(*) FROM solo_best WHERE game = ?1 AND scope = ?2 "
+    "AND (best > ?3 OR (best = ?3 AND user_id < ?4))",
+    "due_tables": "SELECT id FROM game_tables WHERE wake_at IS NOT NULL AND wake_at <= ?1 "
+    "ORDER BY wake_at LIMIT ?2",
+    "next_wake": "SELECT min(wake_at) FROM game_tables WHERE wake_at IS NOT NULL",
+    "dm_reminders": "SELECT dm_reminders FROM players WHERE user_id = ?1",
+}
+
+
+def _fetch(conn: sqlite3.Connection, name: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """Rows of the read ``name`` of `READS` (the only way the store runs a SELECT)."""
+    return conn.execute(READS[name], params).fetchall()
+
+
+def _one(conn: sqlite3.Connection, name: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+    rows = _fetch(conn, name, params)
+    return rows[0] if rows else None
+
+
+def _records(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> list[TableRecord]:
+    """Table records for ``rows`` of `_TABLE_COLUMNS`, their seats read in one query."""
+    if not rows:
+        return []
+    seats: dict[int, list[Seat]] = {}
+    for table_id, *seat_row in _fetch(conn, "seats", (json.dumps([row[0] for row in rows]),)):
+        seats.setdefault(table_id, []).append(_seat(seat_row))
+    return [_table_record(row, tuple(seats.get(row[0], ()))) for row in rows]
+
+
+def _table_record(row: Sequence[Any], seats: tuple[Seat, ...]) -> TableRecord:
+    return TableRecord(
+        id=row[0],
+        game=row[1],
+        guild_id=row[2],
+        channel_id=row[3],
+        thread_id=row[4],
+        host_id=row[5],
+        status=row[6],
+        options=json.loads(row[7]),
+        seed=row[8],
+        version=row[9],
+        moves=row[10],
+        state=_loads(row[11]),
+        result=_loads(row[12]),
+        lobby_message_id=row[13],
+        board_message_id=row[14],
+        created_at=row[15],
+        updated_at=row[16],
+        seats=seats,
+        pace=row[17],
+        deadline=row[18],
+        reminders=row[19],
+        paused_at=row[20],
+        wake_at=row[21],
+        owed_posts=row[22],
+    )
+
+
+def _get(conn: sqlite3.Connection, table_id: int) -> TableRecord:
+    row = _one(conn, "table", (table_id,))
+    if row is None:
+        raise TableNotFound()
+    return _records(conn, [row])[0]
+
+
+def _transaction(conn: sqlite3.Connection, body: Callable[..., T], *args: Any) -> T:
+    """Run ``body(conn, *args)`` in one write transaction, rolled back on any error."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(conn, *args)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
+
+
+def _bump(
+    conn: sqlite3.Connection,
+    table_id: int,
+    expected_version: int,
+    now: float,
+    columns: dict[str, Any],
+    *,
+    next_move: bool = False,
+) -> tuple[Any, ...]:
+    """Bump the version if it is still ``expected_version`` and set ``columns``; (moves, game) after.
+
+    ``next_move`` also counts one more move: the new move number comes from the
+    same conditional UPDATE that checks the version (RETURNING, SQLite 3.35).
+    """
+    sets = ", moves = moves + 1" if next_move else ""
+    sets += "".join(f", {name} = ?" for name in columns)
+    row = conn.execute(
+        f"UPDATE game_tables SET version = version + 1, updated_at = ?{sets} "
+        "WHERE id = ? AND version = ? RETURNING moves, game",
+        (now, *columns.values(), table_id, expected_version),
+    ).fetchone()
+    if row is None:
+        if _one(conn, "table_exists", (table_id,)) is None:
+            raise TableNotFound()
+        raise StaleVersion()
+    return row
+
+
+def _write_seats(conn: sqlite3.Connection, table_id: int, seats: Sequence[Seat]) -> None:
+    conn.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+    conn.executemany(
+        "INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves, timeouts, former) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [_seat_row(table_id, s) for s in seats],
+    )
+
+
+def _create(conn: sqlite3.Connection, values: tuple[Any, ...], host: Seat) -> TableRecord:
+    table_id = conn.execute(
+        "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, options, "
+        "created_at, updated_at, pace, wake_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        values,
+    ).lastrowid
+    _write_seats(conn, table_id, [host])
+    return _get(conn, table_id)
+
+
+def _update(
+    conn: sqlite3.Connection,
+    table_id: int,
+    expected_version: int,
+    now: float,
+    columns: dict[str, Any],
+    seats: Sequence[Seat] | None,
+) -> TableRecord:
+    _bump(conn, table_id, expected_version, now, columns)
+    if seats is not None:
+        _write_seats(conn, table_id, seats)
+    return _get(conn, table_id)
+
+
+def _append(
+    conn: sqlite3.Connection,
+    table_id: int,
+    expected_version: int,
+    move: tuple[int, str, float, bool, dict[str, Any]],
+    columns: dict[str, Any],
+    result: dict[str, Any] | None,
+    scored: ScoredGame | None,
+) -> TableRecord:
+    """The accepted move's transaction body; the table as it is after the move."""
+    seat, action, now, reset_timeouts, state = move
+    seq, game = _bump(conn, table_id, expected_version, now, columns, next_move=True)
+    conn.execute(
+        "INSERT INTO actions (table_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
+        (table_id, seq, seat, action, now),
+    )
+    conn.execute(
+        "UPDATE seats SET moves = moves + 1"
+        + (", timeouts = 0" if reset_timeouts else "")
+        + " WHERE table_id = ? AND seat = ?",
+        (table_id, seat),
+    )
+    # The row as written, read on this thread in this transaction (no extra round trip); the
+    # snapshot is the caller's own, not a parse of the text just stored.
+    (table,) = _records(conn, _fetch(conn, "table_moved", (table_id,)))
+    table = replace(table, state=state)
+    if result:
+        _record_stats(conn, game, table.seats, result)
+    if scored is not None:
+        _record_scored(conn, scored, now)
+    return table
+
+
+def _record_stats(conn: sqlite3.Connection, game: str, seats: Sequence[Seat], result: dict[str, Any]) -> None:
+    """Inside the finishing transaction: every seated person's game count, wins and score total."""
+    conn.executemany(
+        "INSERT INTO player_stats (user_id, game, played, wins, score_total) VALUES (?, ?, 1, ?, ?) "
+        "ON CONFLICT (user_id, game) DO UPDATE SET played = played + 1, wins = wins + excluded.wins, "
+        "score_total = score_total + excluded.score_total",
+        [(user, game, won, score) for user, won, score in _stat_rows(seats, result)],
+    )
+
+
+def _record_scored(conn: sqlite3.Connection, scored: ScoredGame, now: float) -> None:
+    """Inside the finishing transaction: the solo score and best, or every player's new rating."""
+    if scored.solo:
+        conn.execute(
+            "INSERT INTO solo_scores (table_id, user_id, game, guild_id, score, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            _solo_row(scored, now),
+        )
+        conn.executemany(
+            "INSERT INTO solo_best (game, scope, user_id, best, table_id) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (game, scope, user_id) DO UPDATE SET best = excluded.best, "
+            "table_id = excluded.table_id "
+            "WHERE excluded.best > best OR (excluded.best = best AND excluded.table_id < table_id)",
+            _solo_best_rows(scored),
+        )
+        return
+    users = json.dumps([s.user_id for s in scored.seats])
+    current = {row[0]: Rating(*row) for row in _fetch(conn, "ratings_in", (scored.game, users))}
+    changes = ratings.update(scored, current)
+    conn.executemany(
+        "INSERT INTO ratings (user_id, game, mu, sigma, games) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (user_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+        "games = excluded.games",
+        [_rating_row(c) for c in changes],
+    )
+    conn.executemany(
+        f"INSERT INTO rating_events ({_CHANGE_COLUMNS}, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [_change_row(c, now) for c in changes],
+    )
+    _record_guild_ratings(conn, scored, changes)
+
+
+def _record_guild_ratings(
+    conn: sqlite3.Connection, scored: ScoredGame, changes: Sequence[RatingChange]
+) -> None:
+    """One more rated game in this server, and the players' new ordinal on every server board."""
+    rows = [(c.user_id, c.game, c.mu - ratings.Z * c.sigma) for c in changes]
+    conn.executemany("UPDATE guild_ratings SET ordinal = ?3 WHERE user_id = ?1 AND game = ?2", rows)
+    if scored.guild_id is not None:
+        conn.executemany(
+            "INSERT INTO guild_ratings (game, guild_id, user_id, games, ordinal) VALUES (?2, ?4, ?1, 1, ?3) "
+            "ON CONFLICT (game, guild_id, user_id) DO UPDATE SET games = games + 1",
+            [(*row, scored.guild_id) for row in rows],
+        )
+
+
+def _solo_best_rows(scored: ScoredGame) -> list[tuple[Any, ...]]:
+    """`solo_best` rows of a solo score (both stores): (game, scope, user, best, table)."""
+    (seat,) = scored.seats
+    return [(scored.game, scope, seat.user_id, seat.score, scored.table_id) for scope in _solo_scopes(scored)]
+
+
+def _execute_one(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int:
+    """One write statement in its own transaction (autocommit); the rows it changed."""
+    return conn.execute(sql, params).rowcount
+
+
+def _board_names(guild_id: int | None) -> str:
+    return "board" if guild_id is None else "guild_board"
+
+
+class Store:
+    """Tables, seats and the action log in one SQLite file.
+
+    One connection, owned by one worker thread. Each public method is one call to
+    that thread (`_call`): a whole transaction, or a read with everything it
+    needs, runs there as one synchronous function, so a move costs one hop
+    between the event loop and the database instead of one per statement and
+    cursor. The standard library's `sqlite3` on a one-thread executor does this
+    with public APIs only; aiosqlite (which the store used before) offers no
+    public way to run a function on its thread.
+
+    Because the thread runs one call at a time, transactions cannot interleave
+    and need no lock of their own.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, executor: ThreadPoolExecutor) -> None:
+        self._conn = conn
+        self._executor = executor
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -344,258 +780,136 @@ class Store:
         """
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path), isolation_level=None)
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
+        loop = asyncio.get_running_loop()
         try:
-            await (await db.execute("PRAGMA journal_mode=WAL")).close()
-            await (await db.execute("PRAGMA synchronous=NORMAL")).close()
-            await (await db.execute("PRAGMA foreign_keys=ON")).close()
-            # Wait at most 1 s for another connection's write lock (a backup, `check`), then fail:
-            # interactive paths must answer within Discord's 3 s, and our own writes are ~1 ms.
-            await (await db.execute("PRAGMA busy_timeout=1000")).close()
-            store = cls(db)
-            await store._migrate()
+            conn = await loop.run_in_executor(executor, _connect, str(path))
         except BaseException:
-            await db.close()
+            executor.shutdown(wait=False)
+            raise
+        store = cls(conn, executor)
+        try:
+            await store._call(_migrate)
+        except BaseException:
+            await store.close()
             raise
         return store
 
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(connection, *args)`` on the database thread: one round trip."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._executor, partial(fn, self._conn, *args)
+        )
+
     async def close(self) -> None:
-        """Close the connection (checkpointing the WAL)."""
-        await self._db.close()
+        """Close the connection (checkpointing the WAL) and stop its thread."""
+        await self._call(sqlite3.Connection.close)
+        self._executor.shutdown(wait=False)
 
     async def schema_version(self) -> int:
         """The schema version stored in the file (SQLite's user_version)."""
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0])
-
-    async def _migrate(self) -> None:
-        current = await self.schema_version()
-        if current > SCHEMA_VERSION:
-            raise SchemaTooNew(
-                f"The database has schema version {current}, but this bot knows only up to "
-                f"{SCHEMA_VERSION}. Upgrade the bot, or point it at another database."
-            )
-        for version in range(current + 1, SCHEMA_VERSION + 1):
-            async with self._transaction():
-                for statement in MIGRATIONS[version - 1]:
-                    await self._run(statement)
-                await self._run(f"PRAGMA user_version = {version}")
-
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
-        """Execute one statement and close its cursor; return (rowcount, lastrowid)."""
-        cursor = await self._db.execute(sql, params)
-        try:
-            return cursor.rowcount, cursor.lastrowid
-        finally:
-            await cursor.close()
-
-    @asynccontextmanager
-    async def _transaction(self):
-        async with self._lock:
-            await self._run("BEGIN IMMEDIATE")
-            try:
-                yield
-            except BaseException:
-                await self._run("ROLLBACK")
-                raise
-            await self._run("COMMIT")
+        return await self._call(_user_version)
 
     # ------------------------------------------------------------------ reads
 
     async def get_table(self, table_id: int) -> TableRecord:
         """The table with that id; `TableNotFound` when there is none."""
-        async with self._db.execute(
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?", (table_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
-        if row is None:
-            raise TableNotFound()
-        return await self._record(row)
+        return await self._call(_get, table_id)
 
-    async def _record(self, row: Sequence[Any]) -> TableRecord:
-        async with self._db.execute(
-            "SELECT seat, name, kind, user_id, policy, moves, timeouts, former FROM seats "
-            "WHERE table_id = ? ORDER BY seat",
-            (row[0],),
-        ) as cursor:
-            seats = tuple(_seat(seat_row) for seat_row in await cursor.fetchall())
-        return TableRecord(
-            id=row[0],
-            game=row[1],
-            guild_id=row[2],
-            channel_id=row[3],
-            thread_id=row[4],
-            host_id=row[5],
-            status=row[6],
-            options=json.loads(row[7]),
-            seed=row[8],
-            version=row[9],
-            moves=row[10],
-            state=_loads(row[11]),
-            result=_loads(row[12]),
-            lobby_message_id=row[13],
-            board_message_id=row[14],
-            created_at=row[15],
-            updated_at=row[16],
-            seats=seats,
-            pace=row[17],
-            deadline=row[18],
-            reminders=row[19],
-            paused_at=row[20],
-            wake_at=row[21],
-            owed_posts=row[22],
-        )
+    async def _tables(self, name: str, *params: Any) -> list[TableRecord]:
+        """The tables the read ``name`` finds, with their seats, in one round trip."""
+
+        def run(conn: sqlite3.Connection) -> list[TableRecord]:
+            return _records(conn, _fetch(conn, name, params))
+
+        return await self._call(run)
 
     async def tables_of_user(
         self, user_id: int, *, statuses: Iterable[str] = OPEN_STATUSES, guild_id: int | None = None
     ) -> list[TableRecord]:
         """Tables where the user holds a seat or is the host, newest first."""
-        status_list = list(statuses)
-        marks = ",".join("?" * len(status_list))
-        query = (
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE status IN ({marks}) AND "
-            "(host_id = ? OR id IN (SELECT table_id FROM seats WHERE user_id = ? AND kind = 'human'))"
-        )
-        params: list[Any] = [*status_list, user_id, user_id]
-        if guild_id is not None:
-            query += " AND guild_id = ?"
-            params.append(guild_id)
-        query += " ORDER BY id DESC"
-        async with self._db.execute(query, params) as cursor:
-            rows = await cursor.fetchall()
-        return [await self._record(row) for row in rows]
+        return await self._tables("user_tables", user_id, json.dumps(list(statuses)), guild_id)
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""
-        query = "SELECT id FROM game_tables WHERE status = ?"
-        if with_bots:
-            query += " AND id IN (SELECT table_id FROM seats WHERE kind = 'bot')"
-        async with self._db.execute(query + " ORDER BY id", (status,)) as cursor:
-            return [row[0] for row in await cursor.fetchall()]
+        rows = await self._call(_fetch, "table_ids_with_bots" if with_bots else "table_ids", (status,))
+        return [row[0] for row in rows]
 
     async def table_in_channel(self, channel_id: int) -> TableRecord | None:
         """The newest table whose thread (or channel, where it has no thread) is this channel."""
-        async with self._db.execute(
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE thread_id = ? "
-            "OR (thread_id IS NULL AND channel_id = ?) ORDER BY id DESC LIMIT 1",
-            (channel_id, channel_id),
-        ) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else await self._record(row)
+        found = await self._tables("table_in_channel", channel_id)
+        return found[0] if found else None
 
     async def open_tables_in(self, channel_id: int) -> list[TableRecord]:
         """Open tables (lobby or running) in this thread or channel, or in a thread of it, newest first."""
-        async with self._db.execute(
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE (thread_id = ? OR channel_id = ?) "
-            "AND status IN (?, ?) ORDER BY id DESC",
-            (channel_id, channel_id, *OPEN_STATUSES),
-        ) as cursor:
-            rows = await cursor.fetchall()
-        return [await self._record(row) for row in rows]
+        return await self._tables("open_tables_in", channel_id, *OPEN_STATUSES)
 
     async def open_tables_in_guild(self, guild_id: int) -> list[TableRecord]:
         """Open tables (lobby or running) of one server, newest first."""
-        async with self._db.execute(
-            f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE guild_id = ? AND status IN (?, ?) "
-            "ORDER BY id DESC",
-            (guild_id, *OPEN_STATUSES),
-        ) as cursor:
-            rows = await cursor.fetchall()
-        return [await self._record(row) for row in rows]
+        return await self._tables("open_tables_in_guild", guild_id, *OPEN_STATUSES)
 
     async def actions(self, table_id: int) -> list[LoggedAction]:
         """A table's whole action log, in order."""
-        async with self._db.execute(
-            "SELECT seq, seat, action, created_at FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
-        ) as cursor:
-            rows = await cursor.fetchall()
+        rows = await self._call(_fetch, "actions", (table_id,))
         return [LoggedAction(seq, seat, json.loads(action), at) for seq, seat, action, at in rows]
 
     async def ratings_of(self, user_id: int) -> list[Rating]:
         """A player's rating in every game they have a rated game of, by game."""
-        async with self._db.execute(
-            "SELECT user_id, game, mu, sigma, games FROM ratings WHERE user_id = ? ORDER BY game", (user_id,)
-        ) as cursor:
-            return [Rating(*row) for row in await cursor.fetchall()]
+        return [Rating(*row) for row in await self._call(_fetch, "ratings_of", (user_id,))]
 
     async def rating_changes(self, table_id: int) -> list[RatingChange]:
         """What a finished table did to its players' ratings, by seat (empty when it was not rated)."""
-        async with self._db.execute(
-            f"SELECT {_CHANGE_COLUMNS} FROM rating_events WHERE table_id = ? ORDER BY seat", (table_id,)
-        ) as cursor:
-            return [RatingChange(*row) for row in await cursor.fetchall()]
+        return [RatingChange(*row) for row in await self._call(_fetch, "rating_changes", (table_id,))]
 
-    def _board(self, game: str, guild_id: int | None, min_games: int) -> tuple[str, list[Any]]:
-        """The ratings on a board: in a server, players with ``min_games`` rated games there."""
-        if guild_id is None:
-            return "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = ? AND games >= ?", [
-                game,
-                min_games,
-            ]
-        return (
-            "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = ? AND user_id IN "
-            "(SELECT user_id FROM rating_events WHERE game = ? AND guild_id = ? "
-            "GROUP BY user_id HAVING count(*) >= ?)",
-            [game, game, guild_id, min_games],
-        )
+    async def player_stats(self, user_id: int) -> list[PlayerStats]:
+        """A player's finished games per game (kept by the finishing moves), by game."""
+        return [PlayerStats(*row) for row in await self._call(_fetch, "player_stats", (user_id,))]
 
     async def leaderboard(
         self, game: str, *, guild_id: int | None = None, min_games: int = 1, offset: int = 0, limit: int = 10
     ) -> tuple[int, list[Standing]]:
         """(how many players are on the board, one page of it), best rating (μ − 3σ) first.
 
-        ``guild_id`` None is the board across all servers.
+        ``guild_id`` None is the board across all servers; a server's board has the
+        players with ``min_games`` rated games there.
         """
-        board, params = self._board(game, guild_id, min_games)
-        async with self._db.execute(f"SELECT count(*) FROM ({board})", params) as cursor:
-            total = (await cursor.fetchone())[0]
-        async with self._db.execute(
-            f"{board} ORDER BY {_ORDINAL} DESC, user_id LIMIT ? OFFSET ?", [*params, limit, offset]
-        ) as cursor:
-            rows = await cursor.fetchall()
+        board = _board_names(guild_id)
+        scope = (game, min_games) if guild_id is None else (game, min_games, guild_id)
+
+        def run(conn: sqlite3.Connection) -> tuple[int, list[tuple[Any, ...]]]:
+            total = _fetch(conn, f"{board}_count", scope)[0][0]
+            return total, _fetch(conn, f"{board}_page", (*scope, limit, offset))
+
+        total, rows = await self._call(run)
         return total, [Standing(offset + i + 1, row[0], Rating(*row)) for i, row in enumerate(rows)]
 
     async def standing(
         self, game: str, user_id: int, *, guild_id: int | None = None, min_games: int = 1
     ) -> Standing | None:
         """A player's place on a rating board; None when they are not on it."""
-        board, params = self._board(game, guild_id, min_games)
-        async with self._db.execute(f"SELECT * FROM ({board}) WHERE user_id = ?", [*params, user_id]) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        mine = Rating(*row)
-        async with self._db.execute(
-            f"SELECT count(*) FROM ({board}) WHERE {_ORDINAL} > ? OR ({_ORDINAL} = ? AND user_id < ?)",
-            [*params, *(mine.mu - ratings.Z * mine.sigma,) * 2, user_id],
-        ) as cursor:
-            ahead = (await cursor.fetchone())[0]
-        return Standing(ahead + 1, user_id, mine)
+        board = _board_names(guild_id)
+        scope = (game, min_games) if guild_id is None else (game, min_games, guild_id)
 
-    def _solo(self, game: str, guild_id: int | None) -> tuple[str, list[Any]]:
-        """Each player's best solo score (and its table) on a solo board."""
-        where, params = "game = ?", [game]
-        if guild_id is not None:
-            where, params = where + " AND guild_id = ?", [*params, guild_id]
-        # SQLite takes the bare table_id from the row holding the max (the earliest on a tie: min id first).
-        return (
-            f"SELECT user_id, max(score) AS best, table_id FROM (SELECT * FROM solo_scores WHERE {where} "
-            "ORDER BY table_id) GROUP BY user_id",
-            params,
-        )
+        def run(conn: sqlite3.Connection) -> Standing | None:
+            row = _one(conn, f"{board}_mine", (*scope, user_id))
+            if row is None:
+                return None
+            mine = Rating(*row)
+            ahead = _fetch(conn, f"{board}_ahead", (*scope, mine.mu - ratings.Z * mine.sigma, user_id))[0][0]
+            return Standing(ahead + 1, user_id, mine)
+
+        return await self._call(run)
 
     async def solo_board(
         self, game: str, *, guild_id: int | None = None, offset: int = 0, limit: int = 10
     ) -> tuple[int, list[Standing]]:
         """(how many players, one page) of the best solo scores, best first."""
-        board, params = self._solo(game, guild_id)
-        async with self._db.execute(f"SELECT count(*) FROM ({board})", params) as cursor:
-            total = (await cursor.fetchone())[0]
-        async with self._db.execute(
-            f"{board} ORDER BY best DESC, user_id LIMIT ? OFFSET ?", [*params, limit, offset]
-        ) as cursor:
-            rows = await cursor.fetchall()
+        scope = (game, guild_id or 0)
+
+        def run(conn: sqlite3.Connection) -> tuple[int, list[tuple[Any, ...]]]:
+            return _fetch(conn, "solo_count", scope)[0][0], _fetch(conn, "solo_page", (*scope, limit, offset))
+
+        total, rows = await self._call(run)
         return total, [
             Standing(offset + i + 1, user, best=best, table_id=table)
             for i, (user, best, table) in enumerate(rows)
@@ -603,17 +917,16 @@ class Store:
 
     async def solo_standing(self, game: str, user_id: int, *, guild_id: int | None = None) -> Standing | None:
         """A player's place on a solo board; None when they have no solo score there."""
-        board, params = self._solo(game, guild_id)
-        async with self._db.execute(f"SELECT * FROM ({board}) WHERE user_id = ?", [*params, user_id]) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        async with self._db.execute(
-            f"SELECT count(*) FROM ({board}) WHERE best > ? OR (best = ? AND user_id < ?)",
-            [*params, row[1], row[1], user_id],
-        ) as cursor:
-            ahead = (await cursor.fetchone())[0]
-        return Standing(ahead + 1, user_id, best=row[1], table_id=row[2])
+        scope = (game, guild_id or 0)
+
+        def run(conn: sqlite3.Connection) -> Standing | None:
+            row = _one(conn, "solo_mine", (*scope, user_id))
+            if row is None:
+                return None
+            ahead = _fetch(conn, "solo_ahead", (*scope, row[1], user_id))[0][0]
+            return Standing(ahead + 1, user_id, best=row[1], table_id=row[2])
+
+        return await self._call(run)
 
     # ----------------------------------------------------------------- writes
 
@@ -630,38 +943,8 @@ class Store:
         wake_at: float | None = None,
     ) -> TableRecord:
         """A new table in the lobby, its host in seat 0; ``wake_at`` is when the lobby expires."""
-        async with self._transaction():
-            _, table_id = await self._run(
-                "INSERT INTO game_tables (game, guild_id, channel_id, host_id, status, options, "
-                "created_at, updated_at, pace, wake_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game, guild_id, channel_id, host.user_id, LOBBY, _dumps(options), now, now, pace, wake_at),
-            )
-            await self._write_seats(table_id, [host])
-        return await self.get_table(table_id)
-
-    async def _write_seats(self, table_id: int, seats: Sequence[Seat]) -> None:
-        await self._run("DELETE FROM seats WHERE table_id = ?", (table_id,))
-        await (
-            await self._db.executemany(
-                "INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves, timeouts, former) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [_seat_row(table_id, s) for s in seats],
-            )
-        ).close()
-
-    async def _bump(self, table_id: int, expected_version: int, now: float, **columns: Any) -> None:
-        """Bump the version if it is still ``expected_version`` and set ``columns``."""
-        sets = "".join(f", {name} = ?" for name in columns)
-        rowcount, _ = await self._run(
-            f"UPDATE game_tables SET version = version + 1, updated_at = ?{sets} "
-            "WHERE id = ? AND version = ?",
-            (now, *columns.values(), table_id, expected_version),
-        )
-        if rowcount != 1:
-            async with self._db.execute("SELECT 1 FROM game_tables WHERE id = ?", (table_id,)) as check:
-                if await check.fetchone() is None:
-                    raise TableNotFound()
-            raise StaleVersion()
+        values = (game, guild_id, channel_id, host.user_id, LOBBY, _dumps(options), now, now, pace, wake_at)
+        return await self._call(_transaction, _create, values, host)
 
     async def update_table(
         self,
@@ -679,13 +962,10 @@ class Store:
         """Change a table outside the action log (lobby, start, cancel, clock), bumping its version.
 
         ``timing`` sets clock columns (`TIMING_COLUMNS`); ``None`` values clear them.
+        Returns the table as written (read in the same transaction).
         """
         columns = _table_columns(status=status, seed=seed, state=state, timing=timing, options=options)
-        async with self._transaction():
-            await self._bump(table_id, expected_version, now, **columns)
-            if seats is not None:
-                await self._write_seats(table_id, seats)
-        return await self.get_table(table_id)
+        return await self._call(_transaction, _update, table_id, expected_version, now, columns, seats)
 
     async def append_action(
         self,
@@ -700,70 +980,24 @@ class Store:
         timing: dict[str, Any] | None = None,
         reset_timeouts: bool = False,
         scored: ScoredGame | None = None,
-    ) -> int:
-        """Log one accepted action with the new snapshot, in one transaction; return the new version.
+    ) -> TableRecord:
+        """Log one accepted action with the new snapshot, in one transaction; return the table after it.
 
-        A finished game (``result`` given) is marked finished in the same write.
-        ``timing`` sets the clock columns; ``reset_timeouts`` clears the seat's
-        missed-deadline count (the player moved by themselves). ``scored`` (with
-        the finishing move) updates the players' ratings, or records a solo score,
-        in the same transaction.
+        A finished game (``result`` given) is marked finished in the same write, and
+        its players' stats (`player_stats`) move with it. ``timing`` sets the clock
+        columns; ``reset_timeouts`` clears the seat's missed-deadline count (the
+        player moved by themselves). ``scored`` (with the finishing move) updates
+        the players' ratings, or records a solo score, in the same transaction.
         """
         columns = _move_columns(state=state, result=result, timing=timing)
-        async with self._transaction():
-            async with self._db.execute("SELECT moves FROM game_tables WHERE id = ?", (table_id,)) as cursor:
-                row = await cursor.fetchone()
-            if row is None:
-                raise TableNotFound()
-            seq = row[0] + 1
-            columns["moves"] = seq
-            await self._bump(table_id, expected_version, now, **columns)
-            await self._run(
-                "INSERT INTO actions (table_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
-                (table_id, seq, seat, _dumps(action), now),
-            )
-            await self._run(
-                "UPDATE seats SET moves = moves + 1"
-                + (", timeouts = 0" if reset_timeouts else "")
-                + " WHERE table_id = ? AND seat = ?",
-                (table_id, seat),
-            )
-            if scored is not None:
-                await self._record_scored(scored, now)
-        return expected_version + 1
+        move = (seat, _dumps(action), now, reset_timeouts, state)
+        return await self._call(
+            _transaction, _append, table_id, expected_version, move, columns, result, scored
+        )
 
-    async def _record_scored(self, scored: ScoredGame, now: float) -> None:
-        """Inside the finishing transaction: the solo score, or every player's new rating."""
-        if scored.solo:
-            await self._run(
-                "INSERT INTO solo_scores (table_id, user_id, game, guild_id, score, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                _solo_row(scored, now),
-            )
-            return
-        users = [s.user_id for s in scored.seats]
-        async with self._db.execute(
-            f"SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = ? "
-            f"AND user_id IN ({','.join('?' * len(users))})",
-            (scored.game, *users),
-        ) as cursor:
-            current = {row[0]: Rating(*row) for row in await cursor.fetchall()}
-        changes = ratings.update(scored, current)
-        await (
-            await self._db.executemany(
-                "INSERT INTO ratings (user_id, game, mu, sigma, games) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (user_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-                "games = excluded.games",
-                [_rating_row(c) for c in changes],
-            )
-        ).close()
-        await (
-            await self._db.executemany(
-                f"INSERT INTO rating_events ({_CHANGE_COLUMNS}, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [_change_row(c, now) for c in changes],
-            )
-        ).close()
+    async def _write(self, sql: str, *params: Any) -> int:
+        """One statement, its own transaction (autocommit); the number of rows it changed."""
+        return await self._call(_execute_one, sql, params)
 
     async def set_messages(
         self,
@@ -780,24 +1014,20 @@ class Store:
         if not columns:
             return
         sets = ", ".join(f"{name} = ?" for name in columns)
-        async with self._transaction():
-            await self._run(f"UPDATE game_tables SET {sets} WHERE id = ?", (*columns.values(), table_id))
+        await self._write(f"UPDATE game_tables SET {sets} WHERE id = ?", *columns.values(), table_id)
 
     async def set_host(self, table_id: int, user_id: int) -> None:
         """Hand the host role to another member."""
-        async with self._transaction():
-            await self._run("UPDATE game_tables SET host_id = ? WHERE id = ?", (user_id, table_id))
+        await self._write("UPDATE game_tables SET host_id = ? WHERE id = ?", user_id, table_id)
 
     async def set_owed(self, table_id: int, owed_posts: int, wake_at: float | None) -> None:
         """Record a message the table still owes (``owed_posts`` failed attempts; 0: paid) and its next look.
 
         No version bump: the game did not change.
         """
-        async with self._transaction():
-            await self._run(
-                "UPDATE game_tables SET owed_posts = ?, wake_at = ? WHERE id = ?",
-                (owed_posts, wake_at, table_id),
-            )
+        await self._write(
+            "UPDATE game_tables SET owed_posts = ?, wake_at = ? WHERE id = ?", owed_posts, wake_at, table_id
+        )
 
     async def claim_reminder(self, table_id: int, version: int, *, sent: int, wake_at: float | None) -> bool:
         """Record that reminder number ``sent`` goes out now; False when another caller already did.
@@ -805,57 +1035,88 @@ class Store:
         A compare-and-set on the version and the reminder count, so that a
         reminder is sent at most once even with several schedulers.
         """
-        async with self._transaction():
-            rowcount, _ = await self._run(
-                "UPDATE game_tables SET reminders = ?, wake_at = ? "
-                "WHERE id = ? AND version = ? AND reminders < ?",
-                (sent, wake_at, table_id, version, sent),
-            )
-        return rowcount == 1
+        changed = await self._write(
+            "UPDATE game_tables SET reminders = ?, wake_at = ? "
+            "WHERE id = ? AND version = ? AND reminders < ?",
+            sent,
+            wake_at,
+            table_id,
+            version,
+            sent,
+        )
+        return changed == 1
 
     async def set_wake(self, table_id: int, version: int, wake_at: float | None) -> None:
         """Move the scheduler's next look at a table (when nothing else about it changed)."""
-        async with self._transaction():
-            await self._run(
-                "UPDATE game_tables SET wake_at = ? WHERE id = ? AND version = ?",
-                (wake_at, table_id, version),
-            )
+        await self._write(
+            "UPDATE game_tables SET wake_at = ? WHERE id = ? AND version = ?", wake_at, table_id, version
+        )
 
     async def due_tables(self, now: float, limit: int = 100) -> list[int]:
         """Ids of open tables whose ``wake_at`` has come, earliest first."""
-        async with self._db.execute(
-            "SELECT id FROM game_tables WHERE wake_at IS NOT NULL AND wake_at <= ? ORDER BY wake_at LIMIT ?",
-            (now, limit),
-        ) as cursor:
-            return [row[0] for row in await cursor.fetchall()]
+        return [row[0] for row in await self._call(_fetch, "due_tables", (now, limit))]
 
     async def next_wake(self) -> float | None:
         """The earliest ``wake_at`` of any table (None when no table waits for the clock)."""
-        async with self._db.execute(
-            "SELECT MIN(wake_at) FROM game_tables WHERE wake_at IS NOT NULL"
-        ) as cursor:
-            row = await cursor.fetchone()
+        row = await self._call(_one, "next_wake")
         return None if row is None else row[0]
 
     async def dm_reminders(self, user_id: int) -> bool:
         """Whether this user asked for reminders by direct message."""
-        async with self._db.execute(
-            "SELECT dm_reminders FROM players WHERE user_id = ?", (user_id,)
-        ) as cursor:
-            row = await cursor.fetchone()
+        row = await self._call(_one, "dm_reminders", (user_id,))
         return bool(row and row[0])
 
     async def set_dm_reminders(self, user_id: int, on: bool) -> None:
         """Turn a user's direct-message reminders on or off."""
-        async with self._transaction():
-            await self._run(
-                "INSERT INTO players (user_id, dm_reminders) VALUES (?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders",
-                (user_id, int(on)),
-            )
+        await self._write(
+            "INSERT INTO players (user_id, dm_reminders) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders",
+            user_id,
+            int(on),
+        )
 
     async def integrity_check(self) -> str:
         """SQLite's ``PRAGMA integrity_check`` answer ("ok" when healthy)."""
-        async with self._db.execute("PRAGMA integrity_check") as cursor:
-            row = await cursor.fetchone()
-        return str(row[0])
+        return await self._call(_integrity)
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    """The store's connection, made on (and only ever used from) the database thread."""
+    conn = sqlite3.connect(path, isolation_level=None)  # autocommit; transactions are explicit
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        # Wait at most 1 s for another connection's write lock (a backup, `check`), then fail:
+        # interactive paths must answer within Discord's 3 s, and our own writes are ~1 ms.
+        conn.execute("PRAGMA busy_timeout=1000")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _user_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _integrity(conn: sqlite3.Connection) -> str:
+    return str(conn.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring the schema up to date, one transaction per version."""
+    current = _user_version(conn)
+    if current > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"The database has schema version {current}, but this bot knows only up to "
+            f"{SCHEMA_VERSION}. Upgrade the bot, or point it at another database."
+        )
+    for version in range(current + 1, SCHEMA_VERSION + 1):
+
+        def step(conn: sqlite3.Connection, version: int = version) -> None:
+            for statement in MIGRATIONS[version - 1]:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {version}")
+
+        _transaction(conn, step)
