@@ -1,40 +1,53 @@
 """Haenyeo: Sea Divers of Jeju pictures: the public board and a seat's own picture, from
 `engine.haenyeo.view` views (its module docstring is the view shape).
 
-Public board (1400x1110): on the left the sea, one row per zone from the surface
-(0) down to the pearl zone (11), the shallow (1–4) and deep (5–10) parts in
-their own colours and named on a band; each zone's slots with the items of this
-round's sea cards (a harvested slot is covered by a net and shows who took it),
-then the divers (the seat's token) and sea creatures (a fish in the owner's
-colour with the owner's letter) placed there. After the reveal a rope runs
-from the surface through every connected zone; a cut-off zone gets a red ✗.
-On the right: the round track (scoring rounds starred) and the first player,
-where the round stands (who still chooses, which zone acts, who is asked), the
-sea cards, and the score tile. Along the bottom, each player's sheet: seafood
-tracks, turtle eggs unused and used, trash types, pearls and the score so far.
+Both are laid out for a phone (Discord shows a picture about 400 px wide there):
+800 px wide, portrait, one column, every text at least `common.min_size` px.
 
-A seat's picture (1400x840): that seat's 12 diving cards (the selected ones
-raised and ringed in gold), then its full sheet: the five seafood tracks space
-by space, the turtle-egg circles (drawn, crossed out), the ten trash types, the
-pearl track with its points and bonuses, the round scores and the rules of the
-next scoring round.
+Public board (800 px wide, 1.3–2x as tall, see `board_layout`), top to bottom:
+where the round stands (the round track with the scoring rounds starred, the
+first player, who still chooses or who is asked what, in the largest type);
+the players' table (one row per seat: seafood counts under their icons, turtle
+eggs unused and used, trash types = points, pearls = points, and the score,
+biggest of all); the sea, one row per zone from the surface (0) to the pearl
+zone (11), the shallow (1–4) and deep (5–10) parts in their own colours and
+named on a band, each zone's slots with the items of this round's sea cards
+(a harvested slot is netted and carries its taker's token), then the divers
+(the seat's token) and creatures (a fish in the owner's colour with the owner's
+letter) placed there; after the reveal a rope runs from the surface through
+every connected zone and a cut-off zone gets a red ✗. Under the sea the icon
+legend, then the score tile: each scoring round's rules as icon chips (the
+next scoring round ringed in gold) and the trash points.
+
+A seat's picture (800x1420): what the seat is asked now (or where the round
+stands), its 12 diving cards in two rows (the selected ones raised, ringed and
+ticked), then its sheet: the score, the five seafood tracks space by space, the
+turtle-egg circles (drawn, crossed out), the pearl track with its points and
+bonuses, the ten trash types, the round scores and the rules of the next
+scoring round.
 
 The public picture is drawn from the public view only; a spectator's view gets
-the board.
+the board. Every number printed comes from the view (the score tile's rule
+numbers are read from the view's rule texts).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from renderers.common import (
+    BLACK,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL_LINE,
+    PLAYERS,
+    SURFACES,
     TITLE_H,
     WHITE,
     Picture,
@@ -44,16 +57,22 @@ from renderers.common import (
     drawn_name,
     font,
     ink_on,
+    min_size,
     panel,
     paste_centred,
     picture,
     player,
     seat_label,
+    shape,
     text_in_box,
     text_width,
-    token_image,
+    title_bar_right,
+    title_text,
 )
 from renderers.haenyeo_sprites import (
+    CROSS,
+    ITEM_COLOURS,
+    NPC_COLOUR,
     SEAFOOD_SHORT,
     TRASH_SHORT,
     creature_image,
@@ -64,13 +83,26 @@ from renderers.haenyeo_sprites import (
 )
 
 GAME = "haenyeo"
-WIDTH = 1400
-BOARD_H = 1160
-PRIVATE_H = 840
+#: Drawn 800 px wide (the house default): shown 400 px wide on a phone, every size halves.
+WIDTH = 800
+#: The smallest type on these pictures: digits 9 px tall on a phone (24 px at 800).
+SMALL = min_size(WIDTH, "regular")
+SMALL_BOLD = min_size(WIDTH, "bold")
+#: The seat's picture's height (the board's depends on the seat count: `board_layout`).
+PRIVATE_H = 1420
 GOLD = (191, 144, 0)
-RED = (200, 30, 30)
+RED = CROSS
 ROPE = (150, 100, 50)
 SEA_BLUE = (14, 58, 98)
+PALE_GOLD = (250, 236, 170)
+TILE_FILL = (255, 250, 236)
+CARDS_FILL = (236, 244, 248)
+SHEET_FILL = (255, 252, 244)
+MINE_FILL = (210, 206, 196)
+TAKEN_FILL = (236, 240, 240)
+PAST_FILL = (200, 206, 214)
+TICK_GREEN = (30, 130, 50)
+BONUS_BROWN = (120, 60, 0)
 
 #: Zone part colours (row backgrounds and diving cards), light to dark with depth.
 PART_COLOURS: dict[str, tuple[int, int, int]] = {
@@ -79,6 +111,8 @@ PART_COLOURS: dict[str, tuple[int, int, int]] = {
     "deep": (110, 166, 210),
     "pearl": (44, 74, 130),
 }
+#: The part bands beside the rows: the part colour, darker.
+BAND_COLOURS = {part: tuple(max(0, c - 60) for c in colour) for part, colour in PART_COLOURS.items()}
 PART_NAMES = {"surface": "Surface", "shallow": "Shallow sea", "deep": "Deep sea", "pearl": "Pearls"}
 SEAFOOD = ("conch", "abalone", "mustard", "urchin", "octopus")
 ITEM_WORDS = {
@@ -89,16 +123,29 @@ ITEM_WORDS = {
     "octopus": "octopus",
     "egg": "turtle egg",
 }
-#: Short forms of the Scoring Reference rules (the view's full text is the fallback).
+#: Short forms of the Scoring Reference rules; ``{0}``, ``{1}`` are the rule text's own numbers
+#: (see `rule_numbers`), so the numbers stay those of data/; the view's full text is the fallback.
 RULE_SHORT = {
-    "conch_each": "Conch: 3 pts each",
-    "abalone_urchin_sets": "Abalone + urchin sets: 6 each",
+    "conch_each": "Conch: {0} pts each",
+    "abalone_urchin_sets": "Abalone + urchin sets: {0} each",
     "mustard_times_abalone": "Sea mustard × abalone",
-    "most_urchin": "Most urchins: 15",
-    "fewest_conch_mustard_sets": "Fewest conch + mustard sets: 15",
-    "fewest_octopus": "Fewest octopus: 15",
-    "four_kind_sets": "4-kind sets: 10/20/30/40",
-    "conch_ladder": "Conch 2/4/6/8+: 5/10/15/25",
+    "most_urchin": "Most urchins: {0}",
+    "fewest_conch_mustard_sets": "Fewest conch + mustard sets: {0}",
+    "fewest_octopus": "Fewest octopus: {0}",
+    "four_kind_sets": "4-kind sets: {1}",
+    "conch_ladder": "Conch {0}: {1}",
+}
+#: The same rules as chips for the board's score tile: "@item" is that item's icon (named in the
+#: legend), anything else words; numbers as in RULE_SHORT. Icons keep a rule short on a phone.
+RULE_CHIPS: dict[str, tuple[str, ...]] = {
+    "conch_each": ("@conch", "{0} each"),
+    "abalone_urchin_sets": ("@abalone", "+", "@urchin", "sets: {0} each"),
+    "mustard_times_abalone": ("@mustard", "×", "@abalone"),
+    "most_urchin": ("Most", "@urchin", "= {0}"),
+    "fewest_conch_mustard_sets": ("Fewest", "@conch", "+", "@mustard", "sets = {0}"),
+    "fewest_octopus": ("Fewest", "@octopus", "= {0}"),
+    "four_kind_sets": ("@mustard", "@conch", "@abalone", "@octopus", "sets: {1}"),
+    "conch_ladder": ("@conch", "{0} = {1}"),
 }
 DECISIONS = {
     "zone0": "to use turtle eggs",
@@ -106,21 +153,6 @@ DECISIONS = {
     "trash_bonus": "to pick a trash bonus",
     "seafood_bonus": "to pick seafood",
 }
-
-# --------------------------------------------------------------------------- geometry
-
-SEA_X0, SEA_X1 = 24, 900
-SEA_TOP = TITLE_H + 14
-ROW_H = 60
-BAND_X1 = 62
-BADGE_X = 90
-ROPE_X = 132
-SLOT_X0, SLOT_W, SLOT_GAP = 160, 110, 6
-MARK_X0 = SLOT_X0 + 4 * SLOT_W + 3 * SLOT_GAP + 12
-RIGHT_X0, RIGHT_X1 = 916, WIDTH - 24
-LEGEND_TOP = SEA_TOP + 12 * ROW_H + 8  # the icon legend under the sea
-LEGEND_H = 44
-STRIP_TOP = LEGEND_TOP + LEGEND_H + 8
 #: The icon legend under the sea: (item sprite, its name), left to right.
 LEGEND = (
     ("conch", "conch"),
@@ -129,17 +161,95 @@ LEGEND = (
     ("urchin", "sea urchin"),
     ("octopus", "octopus"),
     ("egg", "turtle egg"),
+    ("egg_used", "used egg"),
     ("trash", "trash"),
     ("pearl", "pearl"),
 )
 
+#: Every colour the two pictures paint with (sprites included), for the fixed palette.
+COLOURS: tuple[tuple[int, int, int], ...] = (
+    *PART_COLOURS.values(),
+    *BAND_COLOURS.values(),  # type: ignore[arg-type]
+    *ITEM_COLOURS.values(),
+    GOLD,
+    RED,
+    ROPE,
+    SEA_BLUE,
+    PALE_GOLD,
+    TILE_FILL,
+    CARDS_FILL,
+    SHEET_FILL,
+    MINE_FILL,
+    TAKEN_FILL,
+    PAST_FILL,
+    TICK_GREEN,
+    BONUS_BROWN,
+    NPC_COLOUR,
+    (30, 80, 30),  # sea mustard's stems
+    (120, 170, 90),  # turtle eggs' spots
+    (58, 62, 70),  # the net over a harvested slot, on white
+)
 
-def _row_y(zone: int) -> int:
-    return SEA_TOP + zone * ROW_H
+
+#: The grounds those colours are anti-aliased against (text and sprites on rows, panels, cards).
+GROUNDS: tuple[tuple[int, int, int], ...] = (
+    *SURFACES,
+    *PART_COLOURS.values(),
+    *(p.light for p in PLAYERS[:5]),
+    SHEET_FILL,
+    CARDS_FILL,
+    TILE_FILL,
+    MINE_FILL,
+    HIGHLIGHT,
+)
 
 
-def _part(zone: int) -> str:
-    return "surface" if zone == 0 else "shallow" if zone <= 4 else "deep" if zone <= 10 else "pearl"
+@lru_cache(maxsize=1)
+def palette() -> Image.Image:
+    """The fixed palette every Haenyeo picture is encoded with (built once).
+
+    The house colours, the five seats' and `COLOURS` *exactly*, then their blends a
+    quarter, half and three quarters of the way to each of `GROUNDS` (the edges of
+    text and shapes), median-cut to fill the 256 entries. `common.fixed_palette`
+    median-cuts the flat colours together with their blends, which for this many
+    colours moved seat A's blue by 67 levels and the title bar's by 26, so this game
+    keeps its flat colours as they are (as renderers/jeju.py does).
+    """
+    flat = list(
+        dict.fromkeys(
+            (
+                *SURFACES,
+                MUTED,
+                PANEL_LINE,
+                HIGHLIGHT,
+                BLACK,
+                title_text(GAME).colour,
+                *(p.colour for p in PLAYERS[:5]),
+                *(p.light for p in PLAYERS[:5]),
+                *COLOURS,
+            )
+        )
+    )
+    blends = dict.fromkeys(
+        tuple(round(c + (g - c) * step / 4) for c, g in zip(colour, ground, strict=True))
+        for colour in flat
+        for ground in GROUNDS
+        for step in (1, 2, 3)
+    )
+    # a blend right next to a flat colour would take some of its pixels: keep a distance
+    extra = [c for c in blends if min(max(abs(a - b) for a, b in zip(c, f, strict=True)) for f in flat) > 6]
+    room = 256 - len(flat)
+    if len(extra) > room:
+        swatch = Image.new("RGB", (len(extra), 1))
+        swatch.putdata(extra)
+        reduced = swatch.quantize(colors=room, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        entries = reduced.getpalette() or []
+        extra = [tuple(entries[i : i + 3]) for i in range(0, 3 * room, 3)]
+    table = [*flat, *extra][:256]
+    table += [table[-1]] * (256 - len(table))
+    image = Image.new("P", (1, 1))
+    image.putpalette([c for colour in table for c in colour])
+    return image
 
 
 # --------------------------------------------------------------------------- words
@@ -175,16 +285,38 @@ def _short(owner: int | str, names: Sequence[object] | None) -> str:
 
 
 def item_word(item: str) -> str:
+    """An item in words: "sea urchin", "trash (bottle)"."""
     if item.startswith("trash:"):
         return f"trash ({TRASH_SHORT.get(item[6:], item[6:])})"
     return ITEM_WORDS.get(item, item)
 
 
+_NUMBERS = re.compile(r"\d+(?:/\d+)*\+?")
+
+
+def rule_numbers(rule: dict) -> list[str]:
+    """The numbers of a rule's text in order, ladders whole: "Conch sets: 2/4/6/8+ conches =
+    5/10/15/25" gives ["2/4/6/8+", "5/10/15/25"] (they come from data/ through the view)."""
+    return _NUMBERS.findall(str(rule.get("text", "")))
+
+
+def _filled(template: str, numbers: list[str]) -> str | None:
+    """``template`` with its ``{n}`` replaced by the rule's numbers; None when a number is missing."""
+    try:
+        return template.format(*numbers)
+    except IndexError:
+        return None
+
+
 def rule_text(rule: dict) -> str:
-    return RULE_SHORT.get(str(rule.get("key")), str(rule.get("text", rule.get("key", ""))))
+    """A scoring rule in a few words ("Most urchins: 15"), else the view's own text."""
+    full = str(rule.get("text", rule.get("key", "")))
+    template = RULE_SHORT.get(str(rule.get("key")))
+    return (_filled(template, rule_numbers(rule)) if template else None) or full
 
 
 def trash_points(view: dict, types: int) -> int:
+    """What ``types`` different trash types score on this score tile."""
     table = (view.get("score_tile") or {}).get("trash") or [0]
     return int(table[min(types, len(table) - 1)])
 
@@ -226,138 +358,476 @@ def _connection_words(reach: int) -> str:
     return f"connected: zones 0–{reach}, {reach + 1}+ cut off"
 
 
+def _rope_words(reach: int) -> str:
+    """The rope in the few words that fit beside the surface: "rope to 6 · 7+ cut off"."""
+    if reach >= 11:
+        return "rope to 11: all connected"
+    if reach <= 0:
+        return "no rope · 1+ cut off"
+    return f"rope to {reach} · {reach + 1}+ cut off"
+
+
+def _next_scoring(view: dict) -> tuple[int, list] | None:
+    """The next scoring round (this one included) and its rules; None once the game is over."""
+    if view.get("phase") == "end":
+        return None
+    current = int(view.get("round", 1))
+    rounds = (view.get("score_tile") or {}).get("rounds") or {}
+    for r in sorted(int(k) for k in rounds):
+        if r >= current:
+            return r, list(rounds[str(r)])
+    return None
+
+
+# --------------------------------------------------------------------------- board geometry
+
+MARGIN = 16
+RIGHT = WIDTH - MARGIN
+STATUS_TOP = TITLE_H + 8
+STATUS_H = 96
+TABLE_HEAD_H, TABLE_ROW_H = 38, 46
+ROW_H = 50
+LEGEND_ROW_H = 38
+SEA_X0, SEA_X1 = MARGIN, RIGHT
+BAND_X1 = 48
+BADGE_X = 68
+ROPE_X = 103
+SLOT_X0, SLOT_W, SLOT_GAP = 122, 100, 6
+MARK_X0 = SLOT_X0 + 4 * SLOT_W + 3 * SLOT_GAP + 10
+#: The players' table: (column key, centre x); the name runs from NAME_X0 to NAME_X1.
+NAME_X0, NAME_X1 = 72, 232
+SEAFOOD_X = tuple(261 + 42 * k for k in range(5))
+EGG_X, USED_X, TRASH_X, PEARL_X, SCORE_X = 474, 516, 578, 658, 740
+TILE_BADGE_X0, CHIP_X0, CHIP_X1 = 28, 94, RIGHT - 12
+CHIP_H, CHIP_ROW, CHIP_ICON = 36, 42, 28
+ROUND_STEP = 42
+ROUND_X0 = 38
+DIVER_R = 18  # a diver token's radius: its letter (24 px) still fits
+CREATURE_H = 34
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """Where the board's blocks start (y, px); they depend on the seats, the NPC and the tile."""
+
+    table_top: int
+    sea_top: int
+    legend_top: int
+    legend_h: int
+    tile_top: int
+    tile_h: int
+    height: int
+
+    def row_y(self, zone: int) -> int:
+        """The top of zone ``zone``'s row in the sea."""
+        return self.sea_top + zone * ROW_H
+
+
+@lru_cache(maxsize=32)
+def board_layout(seats: int, npc: bool, tile: tuple) -> BoardLayout:
+    """The board's vertical layout for ``seats`` players (an NPC adds a legend entry)."""
+    table_top = STATUS_TOP + STATUS_H + 8
+    sea_top = table_top + TABLE_HEAD_H + TABLE_ROW_H * max(1, seats) + 10
+    legend_top = sea_top + 12 * ROW_H + 8
+    legend_h = LEGEND_ROW_H * len(_legend_rows(npc)) + 6
+    tile_top = legend_top + legend_h + 6
+    tile_h = _tile_layout(tile)[0]
+    return BoardLayout(table_top, sea_top, legend_top, legend_h, tile_top, tile_h, tile_top + tile_h + 14)
+
+
+def _part(zone: int) -> str:
+    return "surface" if zone == 0 else "shallow" if zone <= 4 else "deep" if zone <= 10 else "pearl"
+
+
+def _round_centre(r: int) -> tuple[float, float]:
+    return ROUND_X0 + ROUND_STEP * (r - 1), STATUS_TOP + 26
+
+
+def _tile_key(view: dict) -> tuple:
+    """What the score tile drawing depends on: its name, (round, ((key, text), ...)), trash points."""
+    tile = view.get("score_tile") or {}
+    rounds = tuple(
+        (str(r), tuple((str(rule.get("key")), str(rule.get("text", ""))) for rule in rules))
+        for r, rules in sorted((tile.get("rounds") or {}).items(), key=lambda kv: int(kv[0]))
+    )
+    return str(tile.get("name", "?")), rounds, tuple(int(p) for p in tile.get("trash") or ())
+
+
+# --------------------------------------------------------------------------- legend and tile layout
+
+
+def _legend_entries(npc: bool) -> list[tuple[str, str]]:
+    """The legend: every item icon with its name, then the pieces (and the NPC's, with one)."""
+    return [*LEGEND, ("diver", "Haenyeo"), ("creature", "creature"), *([("npc", "NPC")] if npc else [])]
+
+
+def _legend_icon_w(key: str) -> int:
+    return int(CREATURE_H * 1.5) if key == "creature" else 34
+
+
+@lru_cache(maxsize=2)
+def _legend_rows(npc: bool) -> tuple[tuple[tuple[str, str, float], ...], ...]:
+    """The legend entries flowed into lines: ((key, word, x), ...) per line."""
+    rows: list[list[tuple[str, str, float]]] = [[]]
+    x = MARGIN + 6
+    for key, word in _legend_entries(npc):
+        width = _legend_icon_w(key) + 6 + text_width(word, "regular", SMALL)
+        if rows[-1] and x + width > RIGHT - 4:
+            rows.append([])
+            x = MARGIN + 6
+        rows[-1].append((key, word, x))
+        x += width + 18
+    return tuple(tuple(row) for row in rows)
+
+
+def _chip_segments(key: str, text: str) -> tuple[tuple[str, str], ...]:
+    """A rule as chip segments: ("icon", item) and ("text", words); its short words if unknown."""
+    rule = {"key": key, "text": text}
+    numbers = rule_numbers(rule)
+    spec = RULE_CHIPS.get(key)
+    segments: list[tuple[str, str]] = []
+    for part in spec or ():
+        if part.startswith("@"):
+            segments.append(("icon", part[1:]))
+            continue
+        filled = _filled(part, numbers)
+        if filled is None:
+            return (("text", rule_text(rule)),)
+        segments.append(("text", filled))
+    return tuple(segments) or (("text", rule_text(rule)),)
+
+
+def _segment_w(segment: tuple[str, str]) -> float:
+    kind, value = segment
+    return CHIP_ICON if kind == "icon" else text_width(value, "regular", SMALL)
+
+
+def _chip_w(segments: tuple[tuple[str, str], ...]) -> float:
+    return 20 + sum(_segment_w(s) for s in segments) + 5 * (len(segments) - 1)
+
+
+@lru_cache(maxsize=16)
+def _tile_layout(tile: tuple) -> tuple[int, tuple]:
+    """The score tile's height and its rounds: ((round, top, bottom, ((x, y, segments), ...)), ...)."""
+    _, rounds, _ = tile
+    y = 90  # under the tile's name and the trash line (relative to the tile's top)
+    placed = []
+    for r, rules in rounds:
+        top = y
+        x = CHIP_X0
+        chips = []
+        for key, text in rules:
+            segments = _chip_segments(key, text)
+            width = min(_chip_w(segments), CHIP_X1 - CHIP_X0)
+            if x > CHIP_X0 and x + width > CHIP_X1:
+                x, y = CHIP_X0, y + CHIP_ROW
+            chips.append((x, y, width, segments))
+            x += width + 8
+        y += CHIP_ROW
+        placed.append((r, top - 4, y, tuple(chips)))
+        y += 6
+    return y + 4, tuple(placed)
+
+
 # --------------------------------------------------------------------------- static layer
 
 
 @lru_cache(maxsize=16)
-def _board_background(seats: int, tile: tuple) -> Image.Image:
-    """The sea's rows, bands and zone numbers, the right-hand panels, the score tile (drawn once)."""
-    image, draw = canvas(GAME, BOARD_H, WIDTH)
-    # the sea
+def _board_background(seats: int, npc: bool, tile: tuple) -> Image.Image:
+    """Everything that does not change during a game: panels, the table's head, the sea's rows,
+    bands and zone numbers, the legend and the score tile (drawn once per table shape)."""
+    layout = board_layout(seats, npc, tile)
+    image, draw = canvas(GAME, layout.height, WIDTH)
+    _draw_status_frame(image, draw)
+    _draw_table_frame(image, draw, layout, seats)
+    _draw_sea_frame(image, draw, layout)
+    _draw_legend(image, draw, layout, npc)
+    _draw_tile(image, draw, layout, tile)
+    return image
+
+
+def _draw_status_frame(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
+    """The status panel, the round track (scoring rounds are stars) and its key."""
+    panel(draw, (MARGIN, STATUS_TOP, RIGHT, STATUS_TOP + STATUS_H), radius=14, width=2)
+    for r in range(1, 9):
+        _draw_round(draw, r, r in (3, 6, 8), WHITE, INK)
+    x = _round_centre(8)[0] + 40
+    cy = _round_centre(1)[1]
+    _star(draw, (x + 12, cy), 13, GOLD)
+    draw_text(draw, (x + 30, cy), "scoring", "regular", SMALL, MUTED, "lm")
+
+
+def _star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, fill) -> None:
+    shape(draw, "star", centre, radius, fill, INK, width=2)
+
+
+def _draw_round(draw: ImageDraw.ImageDraw, r: int, scoring: bool, fill, ink, ring=INK) -> None:
+    """One round of the track: a circle, or a star for a scoring round, with its number."""
+    cx, cy = _round_centre(r)
+    if scoring:
+        shape(draw, "star", (cx, cy), 19, fill if fill != WHITE else PALE_GOLD, ring, width=3)
+    else:
+        draw.ellipse((cx - 18, cy - 18, cx + 18, cy + 18), fill=fill, outline=ring, width=3)
+    draw.text((cx, cy + (2 if scoring else 0)), str(r), font=font("bold", SMALL_BOLD), fill=ink, anchor="mm")
+
+
+def _draw_table_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, seats: int) -> None:
+    """The players' table head (an icon over each column) and its rows' tinted backgrounds."""
+    top = layout.table_top
+    cy = top + TABLE_HEAD_H / 2
+    for key, x in (*zip(SEAFOOD, SEAFOOD_X, strict=True), ("egg", EGG_X), ("egg_used", USED_X)):
+        paste_centred(image, item_image(key, 30), (x, cy))
+    paste_centred(image, item_image("trash", 30), (TRASH_X, cy))
+    paste_centred(image, item_image("pearl", 30), (PEARL_X, cy))
+    for i in range(seats):
+        y = top + TABLE_HEAD_H + i * TABLE_ROW_H
+        style = player(i)
+        draw.rounded_rectangle(
+            (MARGIN, y + 2, RIGHT, y + TABLE_ROW_H - 2),
+            radius=12,
+            fill=style.light,
+            outline=PANEL_LINE,
+            width=2,
+        )
+
+
+def _draw_sea_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout) -> None:
+    """The sea's rows in their part colours, the zone badges, the part bands and fixed words."""
     for zone in range(12):
-        y = _row_y(zone)
+        y = layout.row_y(zone)
         part = _part(zone)
         draw.rectangle((SEA_X0, y, SEA_X1, y + ROW_H - 1), fill=PART_COLOURS[part])
         if zone:
-            draw.line((BAND_X1, y, SEA_X1, y), fill=(255, 255, 255), width=2)
-        fill = WHITE if part != "pearl" else (250, 236, 170)
-        draw.ellipse(
-            (BADGE_X - 22, y + ROW_H / 2 - 22, BADGE_X + 22, y + ROW_H / 2 + 22),
-            fill=fill,
-            outline=INK,
-            width=3,
-        )
-        draw.text((BADGE_X, y + ROW_H / 2), str(zone), font=font("bold", 26), fill=INK, anchor="mm")
-    # part bands on the left, names written upwards
+            draw.line((BAND_X1, y, SEA_X1, y), fill=WHITE, width=2)
+        fill = WHITE if part != "pearl" else PALE_GOLD
+        cy = y + ROW_H / 2
+        draw.ellipse((BADGE_X - 18, cy - 18, BADGE_X + 18, cy + 18), fill=fill, outline=INK, width=3)
+        draw.text((BADGE_X, cy), str(zone), font=font("bold", SMALL_BOLD), fill=INK, anchor="mm")
     for part, first, last in (("surface", 0, 0), ("shallow", 1, 4), ("deep", 5, 10), ("pearl", 11, 11)):
-        y0, y1 = _row_y(first), _row_y(last) + ROW_H - 1
-        band = tuple(max(0, c - 60) for c in PART_COLOURS[part])
+        y0, y1 = layout.row_y(first), layout.row_y(last) + ROW_H - 1
+        band = BAND_COLOURS[part]
         draw.rectangle((SEA_X0, y0, BAND_X1, y1), fill=band)
-        if last > first:
+        if last > first:  # the part's name, written upwards along its band
             label = f"{PART_NAMES[part]} {first}–{last}"
-            size = 26
             sprite = Image.new("RGBA", (y1 - y0, BAND_X1 - SEA_X0), (0, 0, 0, 0))
             ImageDraw.Draw(sprite).text(
                 (sprite.width / 2, sprite.height / 2),
                 label,
-                font=font("bold", size),
+                font=font("bold", SMALL_BOLD),
                 fill=ink_on(band),
                 anchor="mm",
             )
             sprite = sprite.rotate(90, expand=True)
             image.paste(sprite, (SEA_X0, y0), sprite)
-    draw.rectangle((SEA_X0, SEA_TOP, SEA_X1, _row_y(12)), outline=INK, width=3)
-    # zone 0 and zone 11 words
-    y0 = _row_y(0) + ROW_H / 2
-    draw_text(draw, (SLOT_X0, y0), "Surface", "bold", 26, INK, "lm")
-    y11 = _row_y(11) + ROW_H / 2
-    paste_centred(image, item_image("pearl", 40), (SLOT_X0 + 20, y11))
-    draw_text(draw, (SLOT_X0 + 48, y11), "Pearls: 1 per Haenyeo", "bold", 26, WHITE, "lm")
-    _draw_legend(image, draw)
-    # right column panels
-    panel(draw, (RIGHT_X0, SEA_TOP, RIGHT_X1, SEA_TOP + 136))
-    draw_text(draw, (RIGHT_X0 + 16, SEA_TOP + 26), "Rounds", "bold", 28, INK, "lm")
-    draw_text(draw, (RIGHT_X1 - 16, SEA_TOP + 26), "★ = scoring", "regular", 24, MUTED, "rm")
-    for r in range(1, 9):
-        cx, cy = _round_centre(r)
-        draw.ellipse((cx - 22, cy - 22, cx + 22, cy + 22), fill=WHITE, outline=INK, width=3)
-        draw.text((cx, cy), str(r), font=font("bold", 26), fill=INK, anchor="mm")
-    for r in (3, 6, 8):
-        cx, cy = _round_centre(r)
-        draw.text((cx + 18, cy - 20), "★", font=font("bold", 24), fill=GOLD, anchor="mm")
-    panel(draw, (RIGHT_X0, SEA_TOP + 146, RIGHT_X1, SEA_TOP + 266))
-    # score tile
-    top = SEA_TOP + 276
-    bottom = _row_y(12)
-    panel(draw, (RIGHT_X0, top, RIGHT_X1, bottom), fill=(255, 250, 236))
-    name, rounds, trash = tile
+    draw.rectangle((SEA_X0, layout.sea_top, SEA_X1, layout.row_y(12)), outline=INK, width=3)
+    draw_text(draw, (SLOT_X0, layout.row_y(0) + ROW_H / 2), "Surface", "bold", SMALL_BOLD, INK, "lm")
+    y11 = layout.row_y(11) + ROW_H / 2
+    paste_centred(image, item_image("pearl", 34), (SLOT_X0 + 17, y11))
+    draw_text(draw, (SLOT_X0 + 42, y11), "Pearls: 1 per Haenyeo", "bold", SMALL_BOLD, WHITE, "lm")
+
+
+def _legend_icon(key: str) -> Image.Image:
+    if key == "diver":
+        return diver_image(0, 15)
+    if key == "npc":
+        return diver_image("npc", 15)
+    if key == "creature":
+        return creature_image(0, CREATURE_H)
+    return item_image(key, 32)
+
+
+def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, npc: bool) -> None:
+    """Each icon of the sea and the table with its name, flowed over a few lines under the sea."""
+    for line, row in enumerate(_legend_rows(npc)):
+        cy = layout.legend_top + 3 + LEGEND_ROW_H * (line + 0.5)
+        for key, word, x in row:
+            icon_w = _legend_icon_w(key)
+            paste_centred(image, _legend_icon(key), (x + icon_w / 2, cy))
+            draw_text(draw, (x + icon_w + 6, cy), word, "regular", SMALL, INK, "lm")
+
+
+def _draw_tile(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, tile: tuple) -> None:
+    """The score tile: its name, the trash points, and each scoring round's rules as chips."""
+    name, _, trash = tile
+    top = layout.tile_top
+    panel(draw, (MARGIN, top, RIGHT, top + layout.tile_h), fill=TILE_FILL, radius=14, width=2)
     text_in_box(
         draw,
-        (RIGHT_X0 + 6, top + 4, RIGHT_X1 - 6, top + 44),
+        (MARGIN + 4, top + 4, RIGHT - 4, top + 42),
         f"Score tile: {name}",
         "bold",
         28,
-        22,
+        SMALL_BOLD,
         INK,
         "left",
     )
-    y = top + 48
-    count = sum(len(rules) for _, rules in rounds) or 1
-    line_h = min(32, int((bottom - 84 - y - 6 * len(rounds)) / count))
-    for r, rules in rounds:
-        draw.rounded_rectangle((RIGHT_X0 + 12, y + 1, RIGHT_X0 + 62, y + line_h - 1), radius=8, fill=SEA_BLUE)
-        draw.text((RIGHT_X0 + 37, y + line_h / 2), f"R{r}", font=font("bold", 22), fill=WHITE, anchor="mm")
-        for text in rules:
-            text_in_box(
-                draw, (RIGHT_X0 + 66, y, RIGHT_X1 - 6, y + line_h), text, "regular", 24, 17, INK, "left"
-            )
-            y += line_h
-        y += 6
+    _draw_trash_steps(draw, top + 62, trash)
+    for r, y0, _y1, chips in _tile_layout(tile)[1]:
+        by = top + y0 + 4 + CHIP_H / 2
+        draw.rounded_rectangle((TILE_BADGE_X0, by - 18, TILE_BADGE_X0 + 56, by + 18), radius=8, fill=SEA_BLUE)
+        draw.text((TILE_BADGE_X0 + 28, by), f"R{r}", font=font("bold", SMALL_BOLD), fill=WHITE, anchor="mm")
+        for x, y, width, segments in chips:
+            _draw_chip(image, draw, (x, top + y, x + width, top + y + CHIP_H), segments)
+
+
+def _draw_trash_steps(draw: ImageDraw.ImageDraw, cy: float, trash: tuple) -> None:
+    """ "Trash 2=10 3=15 … 9+=90": points by number of trash types (the flat tail folded into "+")."""
     last = len(trash) - 1
     while last > 2 and trash[last] == trash[last - 1]:
         last -= 1
     steps = [f"{n}={p}" for n, p in enumerate(trash[: last + 1]) if n >= 2]
-    if steps:
-        steps[-1] = steps[-1].replace("=", "+=")
-        half = (len(steps) + 1) // 2
-        draw.line((RIGHT_X0 + 12, bottom - 82, RIGHT_X1 - 12, bottom - 82), fill=PANEL_LINE, width=2)
-        draw_text(draw, (RIGHT_X0 + 16, bottom - 58), "Trash", "bold", 24, INK, "lm")
-        x = RIGHT_X0 + 16 + text_width("Trash", "bold", 24) + 6
-        for k, row in enumerate((steps[:half], steps[half:])):
-            box = (x, bottom - 76 + 34 * k, RIGHT_X1 - 6, bottom - 40 + 34 * k)
-            text_in_box(draw, box, " ".join(row), "regular", 24, 18, INK, "left", pad=6)
-    return image
-
-
-def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-    """Each icon of the sea and the sheets with its name, in one line under the sea."""
-    y = LEGEND_TOP + LEGEND_H / 2
-    icon, gap = 34, 22
-    size = 26
-    room = RIGHT_X1 - SEA_X0 - 8
-    while size > 18:
-        words = sum(text_width(word, "regular", size) for _, word in LEGEND)
-        if words + (icon + 6) * len(LEGEND) + gap * (len(LEGEND) - 1) <= room:
-            break
-        size -= 1
-    x = SEA_X0 + 4
-    for key, word in LEGEND:
-        paste_centred(image, item_image(key, icon), (x + icon / 2, y))
-        x += icon + 6 + draw_text(draw, (x + icon + 6, y), word, "regular", size, INK, "lm") + gap
-
-
-def _round_centre(r: int) -> tuple[float, float]:
-    step = (RIGHT_X1 - RIGHT_X0 - 40) / 8
-    return RIGHT_X0 + 20 + step * (r - 0.5), SEA_TOP + 76
-
-
-def _tile_key(view: dict) -> tuple:
-    tile = view.get("score_tile") or {}
-    rounds = tuple(
-        (str(r), tuple(rule_text(rule) for rule in rules))
-        for r, rules in sorted((tile.get("rounds") or {}).items(), key=lambda kv: int(kv[0]))
+    if not steps:
+        return
+    steps[-1] = steps[-1].replace("=", "+=")
+    x = MARGIN + 12 + draw_text(draw, (MARGIN + 12, cy), "Trash", "bold", SMALL_BOLD, INK, "lm") + 10
+    text_in_box(
+        draw, (x, cy - 18, RIGHT - 6, cy + 18), " ".join(steps), "regular", SMALL, SMALL, INK, "left", 0
     )
-    return str(tile.get("name", "?")), rounds, tuple(int(p) for p in tile.get("trash") or ())
+
+
+def _draw_chip(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple, segments: tuple) -> None:
+    """One rule as a chip: icons and words in a white rounded box."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=10, fill=WHITE, outline=PANEL_LINE, width=2)
+    cy = (y0 + y1) / 2
+    x = x0 + 10
+    for kind, value in segments:
+        if kind == "icon":
+            paste_centred(image, item_image(value, CHIP_ICON), (x + CHIP_ICON / 2, cy))
+            x += CHIP_ICON + 5
+        else:
+            text_in_box(draw, (x, y0, x1 - 6, y1), value, "regular", SMALL, SMALL, INK, "left", 0)
+            x += text_width(value, "regular", SMALL) + 5
+
+
+# --------------------------------------------------------------------------- status and table
+
+
+def _draw_rounds(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) -> None:
+    """Played rounds greyed, the current one dark and ringed; then the first player."""
+    current = int(view.get("round", 1))
+    done = view.get("phase") == "end"
+    scoring = set(view.get("scoring_rounds") or (3, 6, 8))
+    for r in range(1, 9):
+        if r < current or (done and r == current):
+            _draw_round(draw, r, r in scoring, PAST_FILL, MUTED)
+        elif r == current:
+            _draw_round(draw, r, r in scoring, SEA_BLUE, WHITE, HIGHLIGHT)
+    first = view.get("first_player")
+    if isinstance(first, int):
+        cy = _round_centre(1)[1]
+        x = 524
+        x += draw_text(draw, (x, cy), "First", "bold", SMALL_BOLD, INK, "lm") + 26
+        paste_centred(image, diver_image(first, DIVER_R), (x, cy))
+        text_in_box(
+            draw,
+            (x + 22, cy - 20, RIGHT - 6, cy + 20),
+            drawn_name(first, names),
+            "bold",
+            26,
+            SMALL_BOLD,
+            INK,
+            "left",
+            4,
+        )
+
+
+def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) -> None:
+    """Who owes a decision now, in the board's largest words (on gold when one seat is asked)."""
+    box = (MARGIN + 8, STATUS_TOP + 50, RIGHT - 8, STATUS_TOP + STATUS_H - 6)
+    x0, x1 = box[0] + 10, box[2] - 10
+    cy = (box[1] + box[3]) / 2
+    phase = view.get("phase")
+    if phase == "select":
+        x = x0 + draw_text(draw, (x0, cy), "Choosing cards:", "bold", 28, INK, "lm") + 30
+        waiting = view.get("to_act") or []
+        for seat in waiting:
+            paste_centred(image, diver_image(int(seat), DIVER_R), (x, cy))
+            x += 44
+        if not waiting:
+            draw_text(draw, (x - 10, cy), "all ready", "regular", 28, MUTED, "lm")
+        return
+    if phase != "actions":
+        draw_text(draw, (x0, cy), "Game over: final scores", "bold", 30, INK, "lm")
+        return
+    current = view.get("current") or {}
+    waiting = current.get("waiting_for")
+    words = f"Zone {current.get('zone', 0)}:" if waiting else f"Zone {current.get('zone', 0)} acts"
+    if waiting:
+        draw.rounded_rectangle(box, radius=10, fill=HIGHLIGHT, outline=INK, width=2)
+    x = x0 + draw_text(draw, (x0, cy), words, "bold", 30, INK, "lm") + 10
+    if waiting:
+        paste_centred(image, diver_image(waiting["seat"], DIVER_R), (x + 20, cy))
+        ask = f"{_short(waiting['seat'], names)} {DECISIONS.get(waiting.get('decision'), 'to choose')}"
+        text_in_box(draw, (x + 42, box[1], x1, box[3]), ask, "bold", 30, SMALL_BOLD, INK, "left", 4)
+
+
+def _draw_table(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, layout: BoardLayout, names
+) -> None:
+    """One row per seat: token, name, seafood, eggs, trash, pearls, and the score (biggest)."""
+    final = isinstance(view.get("result"), dict)
+    head_y = layout.table_top + TABLE_HEAD_H / 2
+    draw_text(
+        draw,
+        (NAME_X0 - 40, head_y),
+        "Final scores" if final else "Scores so far",
+        "regular",
+        SMALL,
+        MUTED,
+        "lm",
+    )
+    draw_text(draw, (SCORE_X, head_y), "Final" if final else "Score", "bold", SMALL_BOLD, INK, "mm")
+    acting = set(view.get("to_act") or [])
+    select = view.get("phase") == "select"
+    for i, p in enumerate(view.get("players") or []):
+        seat = int(p.get("seat", i))
+        top = layout.table_top + TABLE_HEAD_H + i * TABLE_ROW_H
+        cy = top + TABLE_ROW_H / 2
+        if seat in acting:
+            draw.rounded_rectangle(
+                (MARGIN, top + 2, RIGHT, top + TABLE_ROW_H - 2), radius=12, outline=GOLD, width=5
+            )
+        paste_centred(image, diver_image(seat, DIVER_R), (40, cy))
+        if select and p.get("confirmed"):  # a green tick on the token: cards locked in
+            draw.ellipse((44, cy - 2, 70, cy + 24), fill=TICK_GREEN, outline=WHITE, width=2)
+            draw.text((57, cy + 11), "✓", font=font("bold", SMALL_BOLD), fill=WHITE, anchor="mm")
+        text_in_box(
+            draw,
+            (NAME_X0, top, NAME_X1, top + TABLE_ROW_H),
+            drawn_name(seat, names),
+            "bold",
+            26,
+            SMALL_BOLD,
+            INK,
+            "left",
+            2,
+        )
+        food = p.get("seafood") or {}
+        eggs, used = int(p.get("turtle_eggs", 0)), int(p.get("turtle_eggs_used", 0))
+        types = len(p.get("trash") or [])
+        cells = [(x, int(food.get(key, 0))) for key, x in zip(SEAFOOD, SEAFOOD_X, strict=True)]
+        cells += [(EGG_X, eggs - used), (USED_X, used)]
+        for x, count in cells:
+            draw.text(
+                (x, cy), str(count), font=font("bold", SMALL_BOLD), fill=INK if count else MUTED, anchor="mm"
+            )
+        for x, words in (
+            (TRASH_X, f"{types}={trash_points(view, types)}"),
+            (PEARL_X, f"{int(p.get('pearls', 0))}={p.get('pearl_points', 0)}"),
+        ):
+            text_in_box(
+                draw,
+                (x - 40, top, x + 40, top + TABLE_ROW_H),
+                words,
+                "bold",
+                SMALL_BOLD,
+                SMALL_BOLD,
+                INK,
+                "center",
+                1,
+            )
+        draw.text((SCORE_X, cy), str(_score(view, seat, p)), font=font("bold", 36), fill=INK, anchor="mm")
 
 
 # --------------------------------------------------------------------------- the sea
@@ -366,43 +836,63 @@ def _tile_key(view: dict) -> tuple:
 def _draw_slot(
     image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dict
 ) -> None:
+    """A sea-card slot: its items (a trash slot names its type); a taken one is netted, with its taker."""
     x0, y0, x1, y1 = box
     items = [str(i) for i in slot.get("items") or []]
     taken = slot.get("taken_by")
     faded = taken is not None
-    draw.rounded_rectangle(box, radius=10, fill=(236, 240, 240) if faded else WHITE, outline=INK, width=2)
+    trash = len(items) == 1 and items[0].startswith("trash:")
+    fill = TAKEN_FILL if faded else MINE_FILL if trash else WHITE
+    draw.rounded_rectangle(box, radius=10, fill=fill, outline=INK, width=2)
     cy = (y0 + y1) / 2
-    if len(items) == 1 and items[0].startswith("trash:"):
-        paste_centred(image, item_image("trash", 30, faded), (x0 + 20, cy))
+    if trash:
         label = TRASH_SHORT.get(items[0][6:], items[0][6:])
-        text_in_box(
-            draw, (x0 + 32, y0, x1, y1), label, "bold", 22, 15, MUTED if faded else INK, "left", pad=4
-        )
-    else:
-        size = 40
-        width = len(items) * size + (len(items) - 1) * 4
-        x = (x0 + x1) / 2 - width / 2 + size / 2
+        text_in_box(draw, box, label, "regular", SMALL, SMALL, MUTED if faded else INK, "center", 3)
+    elif items:
+        size = int(min(34, (x1 - x0 - 10 - 3 * (len(items) - 1)) / len(items)))
+        x = (x0 + x1) / 2 - (len(items) * (size + 3) - 3) / 2 + size / 2
         for item in items:
             key = "trash" if item.startswith("trash:") else item
             paste_centred(image, item_image(key, size, faded), (x, cy))
-            x += size + 4
+            x += size + 3
     if faded:
         net = net_image(x1 - x0 - 4, y1 - y0 - 4)
         image.paste(net, (x0 + 2, y0 + 2), net)
-        paste_centred(image, diver_image(taken, 14), (x1 - 14, y0 + 14))
+        paste_centred(image, diver_image(taken, 17), ((x0 + x1) / 2, cy))
 
 
-def _draw_sea(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict) -> None:
+def _draw_pieces(image: Image.Image, zone_view: dict, cy: float) -> None:
+    """The zone's divers (tokens) then creatures (fish), closer together when many."""
+    pieces: list[tuple[str, int | str]] = [("diver", d) for d in zone_view.get("divers") or []]
+    pieces += [
+        ("creature", c.get("owner")) for c in zone_view.get("creatures") or [] if c.get("owner") is not None
+    ]
+    if not pieces:
+        return
+    widths = [2 * DIVER_R + 6 if kind == "diver" else int(CREATURE_H * 1.5) + 4 for kind, _ in pieces]
+    room = SEA_X1 - 6 - MARK_X0
+    squeeze = min(1.0, room / sum(widths))
+    x = MARK_X0
+    for (kind, owner), width in zip(pieces, widths, strict=True):
+        sprite = diver_image(owner, DIVER_R) if kind == "diver" else creature_image(owner, CREATURE_H)
+        paste_centred(image, sprite, (x + width * squeeze / 2 if squeeze < 1 else x + width / 2, cy))
+        x += width * squeeze
+
+
+def _draw_sea(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, layout: BoardLayout) -> None:
+    """This round's slots, the pieces, the rope and the cut-off marks, the acting zone ringed."""
     zones = view.get("zones") or []
+    if not zones:
+        raise RenderError("a Haenyeo view without zones")
     revealed = bool(view.get("revealed"))
     current = (view.get("current") or {}).get("zone")
     reach = view.get("reach")
     if revealed and isinstance(reach, int):
-        bottom = _row_y(max(0, min(11, reach))) + ROW_H / 2
-        draw.line((ROPE_X, SEA_TOP + 6, ROPE_X, bottom), fill=ROPE, width=8)
+        bottom = layout.row_y(max(0, min(11, reach))) + ROW_H / 2
+        draw.line((ROPE_X, layout.sea_top + 6, ROPE_X, bottom), fill=ROPE, width=8)
     for zone_view in zones[:12]:
         zone = int(zone_view.get("zone", 0))
-        y = _row_y(zone)
+        y = layout.row_y(zone)
         cy = y + ROW_H / 2
         if current == zone and view.get("phase") == "actions":
             draw.rectangle((BAND_X1 + 2, y + 2, SEA_X1 - 3, y + ROW_H - 3), outline=HIGHLIGHT, width=5)
@@ -410,202 +900,39 @@ def _draw_sea(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict) -> None
         if revealed and connected:
             draw.ellipse((ROPE_X - 9, cy - 9, ROPE_X + 9, cy + 9), fill=ROPE, outline=INK, width=2)
         elif revealed and connected is False:
-            draw.ellipse((ROPE_X - 15, cy - 15, ROPE_X + 15, cy + 15), fill=RED, outline=WHITE, width=2)
-            draw.text((ROPE_X, cy), "✗", font=font("bold", 22), fill=WHITE, anchor="mm")
+            draw.ellipse((ROPE_X - 14, cy - 14, ROPE_X + 14, cy + 14), fill=RED, outline=WHITE, width=2)
+            draw.text((ROPE_X, cy + 1), "✗", font=font("bold", SMALL_BOLD), fill=WHITE, anchor="mm")
         for i, slot in enumerate((zone_view.get("slots") or [])[:4]):
             x = SLOT_X0 + i * (SLOT_W + SLOT_GAP)
-            _draw_slot(image, draw, (x, y + 6, x + SLOT_W, y + ROW_H - 6), slot)
-        pieces: list[tuple[str, int | str]] = [("diver", d) for d in zone_view.get("divers") or []]
-        pieces += [("creature", c.get("owner")) for c in zone_view.get("creatures") or []]
-        if pieces:
-            room = SEA_X1 - 10 - MARK_X0
-            step = min(44.0, room / len(pieces))
-            x = MARK_X0 + 20
-            for kind, owner in pieces:
-                if owner is None:
-                    continue
-                sprite = diver_image(owner, 18) if kind == "diver" else creature_image(owner, 30)
-                paste_centred(image, sprite, (x + (6 if kind == "creature" else 0), cy))
-                x += step + (8 if kind == "creature" else 0) * (step >= 44)
-    if not revealed:
-        waiting = [p for p in view.get("players") or [] if not p.get("third_gained")]
-        if waiting:
-            y = _row_y(0) + ROW_H / 2
-            x = SLOT_X0 + 130
-            draw_text(draw, (x, y), "3rd Haenyeo waits:", "regular", 24, INK, "lm")
-            x += text_width("3rd Haenyeo waits:", "regular", 24) + 26
-            for p in waiting:
-                paste_centred(image, token_image(int(p.get("seat", 0)), 15), (x, y))
-                x += 38
-    if not zones:
-        raise RenderError("a Haenyeo view without zones")
+            _draw_slot(image, draw, (x, y + 5, x + SLOT_W, y + ROW_H - 5), slot)
+        _draw_pieces(image, zone_view, cy)
+    _draw_surface_words(image, draw, view, layout, revealed, reach)
 
 
-# --------------------------------------------------------------------------- right column
-
-
-def _draw_rounds(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) -> None:
-    current = int(view.get("round", 1))
-    done = view.get("phase") == "end"
-    for r in range(1, 9):
-        cx, cy = _round_centre(r)
-        if r < current or (done and r == current):
-            draw.ellipse((cx - 22, cy - 22, cx + 22, cy + 22), fill=(200, 206, 214), outline=INK, width=3)
-            draw.text((cx, cy), str(r), font=font("bold", 26), fill=MUTED, anchor="mm")
-        elif r == current:
-            draw.ellipse((cx - 26, cy - 26, cx + 26, cy + 26), fill=SEA_BLUE, outline=HIGHLIGHT, width=5)
-            draw.text((cx, cy), str(r), font=font("bold", 28), fill=WHITE, anchor="mm")
-    first = view.get("first_player")
-    y = SEA_TOP + 114
-    draw_text(draw, (RIGHT_X0 + 16, y), "First player", "bold", 26, INK, "lm")
-    if isinstance(first, int):
-        x = RIGHT_X0 + 20 + text_width("First player", "bold", 26) + 28
-        paste_centred(image, token_image(first, 16), (x, y))
-        text_in_box(
-            draw,
-            (x + 20, y - 18, RIGHT_X1 - 8, y + 18),
-            drawn_name(first, names),
-            "bold",
-            26,
-            20,
-            INK,
-            "left",
-        )
-
-
-def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) -> None:
-    top = SEA_TOP + 146
-    x0, x1 = RIGHT_X0 + 14, RIGHT_X1 - 14
-    phase = view.get("phase")
-    y = top + 26
-    if phase == "select":
-        draw_text(draw, (x0, y), "Choosing cards:", "bold", 26, INK, "lm")
-        x = x0 + text_width("Choosing cards:", "bold", 26) + 30
-        waiting = view.get("to_act") or []
-        for seat in waiting:
-            paste_centred(image, token_image(int(seat), 16), (x, y))
-            x += 40
-        if not waiting:
-            draw_text(draw, (x - 10, y), "all ready", "regular", 26, MUTED, "lm")
-    elif phase == "actions":
-        current = view.get("current") or {}
-        waiting = current.get("waiting_for")
-        line = f"Zone {current.get('zone', 0)} acts"
-        draw_text(draw, (x0, y), line, "bold", 26, INK, "lm")
-        x = x0 + text_width(line, "bold", 26) + 14
-        if waiting:
-            paste_centred(image, diver_image(waiting["seat"], 16), (x + 18, y))
+def _draw_surface_words(image, draw, view: dict, layout: BoardLayout, revealed: bool, reach) -> None:
+    """Beside "Surface": who still waits for a 3rd Haenyeo (before the reveal), or the rope's reach."""
+    cy = layout.row_y(0) + ROW_H / 2
+    x = SLOT_X0 + text_width("Surface", "bold", SMALL_BOLD) + 18
+    if revealed:
+        if isinstance(reach, int):
             text_in_box(
                 draw,
-                (x + 38, y - 18, x1, y + 18),
-                DECISIONS.get(waiting.get("decision"), "to choose"),
+                (x, cy - 22, MARK_X0 - 8, cy + 22),
+                _rope_words(reach),
                 "regular",
-                26,
-                18,
+                SMALL,
+                SMALL,
                 INK,
                 "left",
-                pad=4,
+                0,
             )
-    else:
-        draw_text(draw, (x0, y), "Game over: final scores", "bold", 26, INK, "lm")
-    y += 40
-    reach = view.get("reach")
-    if view.get("revealed") and isinstance(reach, int):
-        words = _connection_words(reach)
-        text_in_box(draw, (x0 - 8, y - 18, x1, y + 18), words, "regular", 26, 18, INK, "left", pad=8)
-    else:
-        draw_text(draw, (x0, y), "connection shown at the reveal", "regular", 24, MUTED, "lm")
-    y += 38
-    # legend: a Haenyeo (diver) is the seat's token, a creature a fish with the owner's letter
-    seat = 0
-    paste_centred(image, diver_image(seat, 14), (x0 + 14, y))
-    x = x0 + 34 + draw_text(draw, (x0 + 34, y), "Haenyeo", "regular", 24, INK, "lm") + 18
-    paste_centred(image, creature_image(seat, 26), (x + 20, y))
-    x += 44 + draw_text(draw, (x + 44, y), "creature", "regular", 24, INK, "lm") + 18
-    if view.get("npc"):
-        paste_centred(image, diver_image("npc", 14), (x + 14, y))
-        draw_text(draw, (x + 34, y), "NPC", "regular", 24, INK, "lm")
-
-
-# --------------------------------------------------------------------------- players' sheets (board)
-
-
-def _draw_sheets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) -> None:
-    players = view.get("players") or []
-    seats = max(1, len(players))
-    gap = 12
-    width = (WIDTH - 48 - gap * (seats - 1)) / seats
-    top, bottom = STRIP_TOP, BOARD_H - 14
-    acting = set(view.get("to_act") or [])
-    select = view.get("phase") == "select"
-    for i, p in enumerate(players):
-        seat = int(p.get("seat", i))
-        style = player(seat)
-        x0 = 24 + i * (width + gap)
-        x1 = x0 + width
-        hot = seat in acting
-        panel(
-            draw,
-            (x0, top, x1, bottom),
-            fill=style.light,
-            outline=GOLD if hot else PANEL_LINE,
-            radius=16,
-            width=6 if hot else 2,
-        )
-        paste_centred(image, token_image(seat, 18), (x0 + 28, top + 28))
-        score = f"{_score(view, seat, p)}" + (" pts" if width >= 320 else "")
-        draw.text((x1 - 12, top + 28), score, font=font("bold", 32), fill=INK, anchor="rm")
-        score_w = text_width(score, "bold", 32)
-        text_in_box(
-            draw,
-            (x0 + 46, top + 6, x1 - score_w - 16, top + 50),
-            drawn_name(seat, names),
-            "bold",
-            28,
-            22,
-            INK,
-            "left",
-            pad=4,
-        )
-        # seafood: icon, count, a bar of the track filled
-        col = (width - 16) / 5
-        size = int(min(44, col - 10))
-        y = top + 60
-        for k, key in enumerate(SEAFOOD):
-            cx = x0 + 8 + col * (k + 0.5)
-            count = int((p.get("seafood") or {}).get(key, 0))
-            length = max(1, int((p.get("tracks") or {}).get(key, 12)))
-            paste_centred(image, item_image(key, size), (cx, y + size / 2))
-            draw.text(
-                (cx, y + size + 16),
-                str(count),
-                font=font("bold", 28),
-                fill=INK if count else MUTED,
-                anchor="mm",
-            )
-            bar_w = min(col - 12, 60)
-            bx = cx - bar_w / 2
-            by = y + size + 34
-            draw.rectangle((bx, by, bx + bar_w, by + 7), fill=WHITE, outline=INK, width=1)
-            if count:
-                draw.rectangle((bx, by, bx + bar_w * min(1, count / length), by + 7), fill=INK)
-        y = top + 60 + size + 60
-        eggs, used = int(p.get("turtle_eggs", 0)), int(p.get("turtle_eggs_used", 0))
-        types = len(p.get("trash") or [])
-        pearls = int(p.get("pearls", 0))
-        lines = [
-            ("egg", f"{eggs - used} unused, {used} used"),
-            ("trash", f"{types} trash type{'' if types == 1 else 's'} = {trash_points(view, types)}"),
-            ("pearl", f"{pearls} pearl{'' if pearls == 1 else 's'} = {p.get('pearl_points', 0)}"),
-        ]
-        for key, text in lines:
-            paste_centred(image, item_image(key, 30), (x0 + 24, y))
-            text_in_box(draw, (x0 + 40, y - 17, x1 - 4, y + 17), text, "regular", 26, 18, INK, "left", pad=4)
-            y += 36
-        if select and p.get("confirmed"):  # a green tick on the token: cards locked in
-            bx, by = x0 + 44, top + 44
-            draw.ellipse((bx - 13, by - 13, bx + 13, by + 13), fill=(30, 130, 50), outline=WHITE, width=2)
-            draw.text((bx, by), "✓", font=font("bold", 20), fill=WHITE, anchor="mm")
+        return
+    waiting = [p for p in view.get("players") or [] if not p.get("third_gained")]
+    if waiting:
+        x += draw_text(draw, (x, cy), "3rd Haenyeo waits:", "regular", SMALL, INK, "lm") + 26
+        for p in waiting:
+            paste_centred(image, diver_image(int(p.get("seat", 0)), DIVER_R), (x, cy))
+            x += 44
 
 
 # --------------------------------------------------------------------------- public board
@@ -614,14 +941,43 @@ def _draw_sheets(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
 def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     """The public board (also a spectator's picture)."""
     seats = int(view.get("seats") or len(view.get("players") or []) or 2)
-    image = _board_background(seats, _tile_key(view)).copy()
+    npc = bool(view.get("npc"))
+    tile = _tile_key(view)
+    layout = board_layout(seats, npc, tile)
+    image = _board_background(seats, npc, tile).copy()
     draw = ImageDraw.Draw(image)
-    text_in_box(draw, (860, 0, WIDTH - 16, TITLE_H), short_status(view), "bold", 34, 24, WHITE, "right")
-    _draw_sea(image, draw, view)
+    text_in_box(
+        draw,
+        (title_bar_right(GAME, WIDTH), 0, RIGHT, TITLE_H),
+        short_status(view),
+        "bold",
+        34,
+        SMALL_BOLD,
+        WHITE,
+        "right",
+    )
     _draw_rounds(image, draw, view, names)
     _draw_status(image, draw, view, names)
-    _draw_sheets(image, draw, view, names)
-    return picture(image, board_alt(view, names), "haenyeo-board.png")
+    _draw_table(image, draw, view, layout, names)
+    _draw_sea(image, draw, view, layout)
+    _draw_next_round(draw, view, layout, tile)
+    return picture(image, board_alt(view, names), "haenyeo-board.png", palette=palette())
+
+
+def _draw_next_round(draw: ImageDraw.ImageDraw, view: dict, layout: BoardLayout, tile: tuple) -> None:
+    """Ring the next scoring round's rules on the tile in gold: what the coming decisions score."""
+    nxt = _next_scoring(view)
+    if not nxt:
+        return
+    for r, y0, y1, _ in _tile_layout(tile)[1]:
+        if int(r) == nxt[0]:
+            top = layout.tile_top
+            draw.rounded_rectangle(
+                (MARGIN + 6, top + y0, RIGHT - 6, top + y1), radius=12, outline=GOLD, width=4
+            )
+
+
+# --------------------------------------------------------------------------- alt text
 
 
 def _s(count: int) -> str:
@@ -697,251 +1053,312 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
 
 # --------------------------------------------------------------------------- a seat's picture
 
-CARD_TOP = TITLE_H + 14
-CARD_H = 178
-SHEET_TOP = CARD_TOP + CARD_H + 14
 CREATURE_SHORT = {"whaleshark": "shark", "ray": "ray", "seahorse": "seahorse"}
+BANNER = (MARGIN, TITLE_H + 8, RIGHT, TITLE_H + 62)
+CARDS_TOP = BANNER[3] + 8
+CARD_W, CARD_H, CARD_GAP = 118, 100, 8
+CARD_X0 = (WIDTH - 6 * CARD_W - 5 * CARD_GAP) / 2
+CARDS_BOTTOM = CARDS_TOP + 54 + 2 * (CARD_H + 12)
+SHEET_TOP = CARDS_BOTTOM + 10
+LABEL_X, TRACK_X = 30, 184
+TRACK_TOP = SHEET_TOP + 80  # the first seafood track's centre line
+TRACK_STEP, BOX, BOX_STEP = 42, 26, 28
+EGG_Y = TRACK_TOP + 5 * TRACK_STEP + 6
+EGG_R, EGG_STEP = 14, 34
+PEARL_COUNT_Y = EGG_Y + 50  # the pearl counts over the track's spaces
+PEARL_Y = PEARL_COUNT_Y + 42
+PEARL_W, PEARL_STEP = 60, 66
+TRASH_TOP = PEARL_Y + 104
+CHIP_W = (WIDTH - 2 * MARGIN - 40) / 2
+TRASH_ROWS_TOP = TRASH_TOP + 24
+TRASH_STEP = 40
+SCORES_TOP = TRASH_ROWS_TOP + 5 * TRASH_STEP + 10
 
 
-@lru_cache(maxsize=8)
-def _private_background() -> Image.Image:
-    image, draw = canvas(GAME, PRIVATE_H, WIDTH)
-    panel(draw, (24, CARD_TOP, WIDTH - 24, CARD_TOP + CARD_H), fill=(236, 244, 248))
-    panel(draw, (24, SHEET_TOP, WIDTH - 24, PRIVATE_H - 14), fill=(255, 252, 244))
-    draw.line((880, SHEET_TOP + 16, 880, PRIVATE_H - 30), fill=PANEL_LINE, width=3)
+def _card_origin(index: int) -> tuple[float, float]:
+    """The top left corner of the ``index``-th diving card (two rows of six)."""
+    row, col = divmod(index, 6)
+    return CARD_X0 + col * (CARD_W + CARD_GAP), CARDS_TOP + 56 + row * (CARD_H + 12)
+
+
+@lru_cache(maxsize=256)
+def _card_image(zone: int, creature: str, chosen: bool, seat: int) -> Image.Image:
+    """A diving card: its zone number (biggest), its creature; a chosen one ringed and ticked."""
+    pad = 12
+    image = Image.new("RGBA", (CARD_W + 2 * pad, CARD_H + 2 * pad), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    box = (pad, pad, pad + CARD_W, pad + CARD_H)
+    fill = PART_COLOURS[_part(zone)]
+    outline = INK if chosen else player(seat).colour
+    draw.rounded_rectangle(box, radius=12, fill=fill, outline=outline, width=7 if chosen else 3)
+    cx = pad + CARD_W / 2
+    draw.text((cx, pad + 38), str(zone), font=font("bold", 48), fill=ink_on(fill), anchor="mm")
+    if creature:
+        name = CREATURE_SHORT.get(creature, creature)
+        # bold when it fits, else the narrower regular face: never smaller, never cut if avoidable
+        kind = "bold" if text_width(name, "bold", SMALL_BOLD) <= CARD_W - 14 else "regular"
+        text_in_box(
+            draw,
+            (pad + 3, pad + 64, pad + CARD_W - 3, pad + 94),
+            name,
+            kind,
+            SMALL_BOLD,
+            SMALL_BOLD,
+            ink_on(fill),
+            "center",
+            2,
+        )
+    if chosen:
+        tx, ty = pad + CARD_W - 6, pad + 6
+        draw.ellipse((tx - 17, ty - 17, tx + 17, ty + 17), fill=HIGHLIGHT, outline=INK, width=2)
+        draw.text((tx, ty + 1), "✓", font=font("bold", SMALL_BOLD), fill=INK, anchor="mm")
     return image
 
 
-def _card_box(index: int) -> tuple[float, float, float, float]:
-    w = (WIDTH - 48 - 24 - 11 * 8) / 12
-    x = 36 + index * (w + 8)
-    return x, CARD_TOP + 62, x + w, CARD_TOP + CARD_H - 12
+def _sheet_key(view: dict, me: dict) -> tuple:
+    """What the sheet's empty form depends on: track lengths, egg spaces, pearl track, trash names."""
+    tracks = tuple(int((me.get("tracks") or {}).get(key, 12)) for key in SEAFOOD)
+    pearls = tuple(
+        (int(space.get("points", 0)), str(space.get("bonus") or ""))
+        for space in (view.get("pearl_track") or [])[:9]
+    )
+    trash = tuple(
+        (str(t["key"]), str(t.get("name", t["key"])))
+        for t in view.get("trash_types") or []
+        if isinstance(t, dict)
+    ) or tuple((key, word) for key, word in TRASH_SHORT.items())
+    return tracks, int(me.get("turtle_egg_spaces", 10)), pearls, trash[:10]
 
 
-def _draw_hand(image: Image.Image, draw: ImageDraw.ImageDraw, you: dict, seat: int) -> None:
+@lru_cache(maxsize=32)
+def _private_background(seat: int, sheet: tuple) -> Image.Image:
+    """The seat's empty sheet: panels, labels, empty track boxes, egg circles, the pearl track with
+    its points and bonuses, and the trash types (drawn once per seat and game)."""
+    tracks, egg_spaces, pearls, trash = sheet
+    image, draw = canvas(GAME, PRIVATE_H, WIDTH)
+    panel(draw, (MARGIN, CARDS_TOP, RIGHT, CARDS_BOTTOM), fill=CARDS_FILL, radius=14, width=2)
+    panel(draw, (MARGIN, SHEET_TOP, RIGHT, PRIVATE_H - 14), fill=SHEET_FILL, radius=14, width=2)
+    paste_centred(image, diver_image(seat, DIVER_R), (LABEL_X + 18, SHEET_TOP + 30))
+    draw_text(draw, (LABEL_X + 46, SHEET_TOP + 30), "Your sheet", "bold", 28, INK, "lm")
+    for k, (key, length) in enumerate(zip(SEAFOOD, tracks, strict=True)):
+        y = TRACK_TOP + k * TRACK_STEP
+        paste_centred(image, item_image(key, 34), (LABEL_X + 17, y))
+        draw_text(draw, (LABEL_X + 42, y), SEAFOOD_SHORT[key], "bold", SMALL_BOLD, INK, "lm")
+        for b in range(length):
+            left = TRACK_X + b * BOX_STEP
+            draw.rectangle((left, y - BOX / 2, left + BOX, y + BOX / 2), fill=WHITE, outline=INK, width=2)
+    paste_centred(image, item_image("egg", 34), (LABEL_X + 17, EGG_Y))
+    draw_text(draw, (LABEL_X + 42, EGG_Y), "Eggs", "bold", SMALL_BOLD, INK, "lm")
+    for k in range(egg_spaces):
+        cx = TRACK_X + EGG_R + k * EGG_STEP
+        draw.ellipse((cx - EGG_R, EGG_Y - EGG_R, cx + EGG_R, EGG_Y + EGG_R), outline=PANEL_LINE, width=3)
+    paste_centred(image, item_image("pearl", 34), (LABEL_X + 17, PEARL_Y))
+    draw_text(draw, (LABEL_X + 42, PEARL_Y), "Pearls", "bold", SMALL_BOLD, INK, "lm")
+    draw_text(draw, (LABEL_X + 42, PEARL_COUNT_Y), "pearls", "regular", SMALL, MUTED, "lm")
+    for k, (points, bonus) in enumerate(pearls):
+        _draw_pearl_space(image, draw, k, len(pearls), points, bonus, False)
+    draw_text(draw, (LABEL_X + 42, PEARL_Y + 44), "bonus", "regular", SMALL, MUTED, "lm")
+    for k, (_key, word) in enumerate(trash):
+        _draw_trash_chip(draw, k, word, False)
+    return image
+
+
+def _draw_pearl_space(image, draw, k: int, count: int, points: int, bonus: str, marked: bool) -> None:
+    """One pearl-track space: how many pearls reach it (above), its points, its bonus (below)."""
+    left = TRACK_X + k * PEARL_STEP
+    cx = left + PEARL_W / 2
+    if not marked:
+        label = f"{k + 1}+" if k == count - 1 else str(k + 1)
+        draw.text((cx, PEARL_COUNT_Y), label, font=font("regular", SMALL), fill=MUTED, anchor="mm")
+        if bonus == "trash":
+            paste_centred(image, item_image("trash", 30), (cx, PEARL_Y + 44))
+        elif bonus:  # the seafood bonus: two seafood of the player's choice
+            draw.text((cx, PEARL_Y + 40), "×2", font=font("bold", SMALL_BOLD), fill=BONUS_BROWN, anchor="mm")
+            draw.text((cx, PEARL_Y + 66), "food", font=font("regular", SMALL), fill=BONUS_BROWN, anchor="mm")
+    draw.rounded_rectangle(
+        (left, PEARL_Y - 22, left + PEARL_W, PEARL_Y + 22),
+        radius=8,
+        fill=PALE_GOLD if marked else WHITE,
+        outline=INK,
+        width=4 if marked else 2,
+    )
+    # a space worth nothing (the first ones) shows a dash instead of a number
+    draw.text(
+        (cx, PEARL_Y),
+        str(points) if points else "–",
+        font=font("bold", SMALL_BOLD),
+        fill=INK if points else MUTED,
+        anchor="mm",
+    )
+
+
+def _draw_trash_chip(draw: ImageDraw.ImageDraw, k: int, word: str, mine: bool) -> None:
+    """One of the ten trash types, two columns; a type the seat holds is grey and ticked."""
+    x = MARGIN + 14 + (k % 2) * (CHIP_W + 12)
+    y = TRASH_ROWS_TOP + (k // 2) * TRASH_STEP
+    box = (x, y, x + CHIP_W, y + TRASH_STEP - 6)
+    draw.rounded_rectangle(
+        box, radius=8, fill=MINE_FILL if mine else WHITE, outline=INK if mine else PANEL_LINE, width=2
+    )
+    text_in_box(
+        draw,
+        box,
+        ("✓ " if mine else "") + word,
+        "bold" if mine else "regular",
+        SMALL_BOLD,
+        SMALL,
+        INK if mine else MUTED,
+        "left",
+        8,
+    )
+
+
+def _draw_hand(image: Image.Image, draw: ImageDraw.ImageDraw, you: dict, seat: int, revealed: bool) -> None:
+    """The seat's twelve diving cards in two rows, with how many it must still choose."""
     selected = set(you.get("selected") or [])
     must = int(you.get("must_select", 2))
-    confirmed = bool(you.get("confirmed"))
-    if you.get("phase_revealed"):
+    if revealed:
         head = "Your diving cards this round"
     else:
-        head = f"Your diving cards: choose {must}" if not confirmed else "Your diving cards: confirmed"
-    draw_text(draw, (40, CARD_TOP + 30), head, "bold", 30, INK, "lm")
-    note = f"selected {len(selected)} of {must}"
-    draw_text(draw, (WIDTH - 40, CARD_TOP + 30), note, "bold", 28, GOLD if selected else MUTED, "rm")
-    style = player(seat)
+        head = "Your diving cards: confirmed" if you.get("confirmed") else f"Your diving cards: choose {must}"
+    y = CARDS_TOP + 28
+    draw_text(draw, (MARGIN + 14, y), head, "bold", 28, INK, "lm")
+    note = f"{len(selected)} of {must}"
+    draw_text(draw, (RIGHT - 14, y), note, "bold", 28, GOLD if selected else MUTED, "rm")
     for i, card in enumerate((you.get("hand") or [])[:12]):
         zone = int(card.get("zone", i))
-        x0, y0, x1, y1 = _card_box(i)
         chosen = zone in selected
-        if chosen:
-            y0 -= 10
-            y1 -= 10
-        part = _part(zone)
-        fill = PART_COLOURS[part]
-        draw.rounded_rectangle(
-            (x0, y0, x1, y1),
-            radius=12,
-            fill=fill,
-            outline=INK if chosen else style.colour,
-            width=7 if chosen else 3,
-        )
-        cx = (x0 + x1) / 2
-        draw.text((cx, y0 + 36), str(zone), font=font("bold", 46), fill=ink_on(fill), anchor="mm")
-        creature = card.get("creature")
-        if creature:
-            name = CREATURE_SHORT.get(str(creature), str(creature))
-            text_in_box(
-                draw, (x0 + 2, y0 + 64, x1 - 2, y0 + 92), name, "bold", 20, 14, ink_on(fill), "center", pad=3
-            )
-        if chosen:
-            draw.ellipse((x1 - 24, y0 - 10, x1 + 6, y0 + 20), fill=HIGHLIGHT, outline=INK, width=2)
-            draw.text((x1 - 9, y0 + 5), "✓", font=font("bold", 22), fill=INK, anchor="mm")
+        x, top = _card_origin(i)
+        sprite = _card_image(zone, str(card.get("creature") or ""), chosen, seat)
+        image.paste(sprite, (round(x - 12), round(top - 12 - (8 if chosen else 0))), sprite)
 
 
-def _draw_own_sheet(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, me: dict, seat: int, names
-) -> None:
-    x0 = 40
-    y = SHEET_TOP + 30
-    paste_centred(image, token_image(seat, 18), (x0 + 18, y))
-    draw_text(draw, (x0 + 46, y), "Your sheet", "bold", 30, INK, "lm")
+def _draw_banner(draw: ImageDraw.ImageDraw, view: dict, you: dict, seat: int, names) -> None:
+    """The top line: what the seat must do now (on gold), or where the round stands."""
     current = view.get("current") or {}
     waiting = current.get("waiting_for") or {}
     if waiting.get("seat") == seat:
         ask = DECISIONS.get(waiting.get("decision"), "to choose").removeprefix("to ")
-        text = f"Your move in zone {current.get('zone', 0)}: {ask}"
-        box = (x0 + 240, y - 22, 868, y + 22)
-        draw.rounded_rectangle(box, radius=10, fill=HIGHLIGHT, outline=INK, width=2)
-        text_in_box(draw, box, text, "bold", 26, 18, INK, "center", pad=8)
-    # seafood tracks, space by space
-    y = SHEET_TOP + 78
-    box = 30
-    for key in SEAFOOD:
-        count = int((me.get("seafood") or {}).get(key, 0))
-        length = int((me.get("tracks") or {}).get(key, 12))
-        paste_centred(image, item_image(key, 40), (x0 + 20, y))
-        draw_text(draw, (x0 + 48, y), SEAFOOD_SHORT[key], "bold", 26, INK, "lm")
-        bx = x0 + 176
-        for k in range(length):
-            left = bx + k * (box + 2)
-            fill = INK if k < count else WHITE
-            draw.rectangle((left, y - box / 2, left + box, y + box / 2), fill=fill, outline=INK, width=2)
+        text, fill = f"Your move in zone {current.get('zone', 0)}: {ask}", HIGHLIGHT
+    elif view.get("phase") == "select" and not you.get("confirmed"):
+        text, fill = f"Your move: choose {you.get('must_select', 2)} diving cards", HIGHLIGHT
+    else:
+        text, fill = status_text(view, names), WHITE
+    draw.rounded_rectangle(BANNER, radius=12, fill=fill, outline=INK, width=2)
+    text_in_box(draw, BANNER, text, "bold", 30, SMALL_BOLD, INK, "center", 10)
+
+
+def _draw_own_sheet(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, me: dict, sheet: tuple
+) -> None:
+    """The seat's counts on its sheet: boxes filled, eggs drawn and crossed, pearls and trash marked."""
+    tracks, egg_spaces, pearls, trash = sheet
+    draw_text(draw, (RIGHT - 16, SHEET_TOP + 30), _score_words(view, me), "bold", 34, INK, "rm")
+    food = me.get("seafood") or {}
+    for k, (key, length) in enumerate(zip(SEAFOOD, tracks, strict=True)):
+        y = TRACK_TOP + k * TRACK_STEP
+        count = int(food.get(key, 0))
+        for b in range(min(count, length)):
+            left = TRACK_X + b * BOX_STEP
+            draw.rectangle((left, y - BOX / 2, left + BOX, y + BOX / 2), fill=INK)
         draw.text(
-            (bx + 16 * (box + 2) + 12, y), f"{count}/{length}", font=font("bold", 28), fill=INK, anchor="lm"
+            (TRACK_X + 16 * BOX_STEP + 10, y),
+            f"{count}/{length}",
+            font=font("bold", SMALL_BOLD),
+            fill=INK,
+            anchor="lm",
         )
-        y += 48
-    # turtle eggs
-    y += 8
     eggs, used = int(me.get("turtle_eggs", 0)), int(me.get("turtle_eggs_used", 0))
-    spaces = int(me.get("turtle_egg_spaces", 10))
-    paste_centred(image, item_image("egg", 40), (x0 + 20, y))
-    draw_text(draw, (x0 + 48, y), "Eggs", "bold", 26, INK, "lm")
-    bx = x0 + 176
-    for k in range(spaces):
-        cx = bx + k * 40 + 16
-        if k < eggs:
-            draw.ellipse((cx - 16, y - 16, cx + 16, y + 16), fill=(252, 244, 214), outline=INK, width=3)
-            if k < used:
-                draw.line((cx - 11, y - 11, cx + 11, y + 11), fill=RED, width=4)
-                draw.line((cx - 11, y + 11, cx + 11, y - 11), fill=RED, width=4)
-        else:
-            draw.ellipse((cx - 16, y - 16, cx + 16, y + 16), outline=PANEL_LINE, width=3)
-    draw.text(
-        (bx + spaces * 40 + 8, y), f"{eggs - used} unused", font=font("bold", 26), fill=INK, anchor="lm"
-    )
-    # pearl track
-    y += 62
-    paste_centred(image, item_image("pearl", 40), (x0 + 20, y))
-    draw_text(draw, (x0 + 48, y), "Pearls", "bold", 26, INK, "lm")
-    pearls = int(me.get("pearls", 0))
-    bx = x0 + 176
-    track = (view.get("pearl_track") or [])[:9]
-    for k, space in enumerate(track):
-        left = bx + k * 70
-        marked = k < pearls
-        draw.rounded_rectangle(
-            (left, y - 22, left + 62, y + 22),
-            radius=8,
-            fill=(250, 236, 170) if marked else WHITE,
+    for k in range(min(eggs, egg_spaces)):
+        cx = TRACK_X + EGG_R + k * EGG_STEP
+        draw.ellipse(
+            (cx - EGG_R, EGG_Y - EGG_R, cx + EGG_R, EGG_Y + EGG_R),
+            fill=ITEM_COLOURS["egg"],
             outline=INK,
-            width=3 if marked else 2,
+            width=3,
         )
-        # The space's pearl count in the corner ("5 pearls = 30 pts"); a space worth nothing
-        # (the first three) shows a dash instead of a number.
-        count = f"{k + 1}+" if k == len(track) - 1 else str(k + 1)
-        draw.text((left + 6, y - 19), count, font=font("regular", 14), fill=MUTED, anchor="lt")
-        points = int(space.get("points", 0))
-        draw.text(
-            (left + 33, y + 3),
-            str(points) if points else "–",
-            font=font("bold", 26),
-            fill=INK if points else MUTED,
-            anchor="mm",
-        )
-        bonus = space.get("bonus")
-        if bonus == "trash":
-            paste_centred(image, item_image("trash", 28), (left + 31, y + 40))
-        elif bonus:
-            draw.text((left + 31, y + 40), "×2 food", font=font("bold", 18), fill=(120, 60, 0), anchor="mm")
-
-
-def _draw_own_side(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, me: dict) -> None:
-    x0, x1 = 900, WIDTH - 40
-    y = SHEET_TOP + 30
-    types = me.get("trash") or []
+        if k < used:
+            draw.line((cx - 10, EGG_Y - 10, cx + 10, EGG_Y + 10), fill=RED, width=4)
+            draw.line((cx - 10, EGG_Y + 10, cx + 10, EGG_Y - 10), fill=RED, width=4)
+    words = f"{eggs - used} unused" + (f", {used} used" if used else "")
+    draw.text(
+        (TRACK_X + egg_spaces * EGG_STEP + 8, EGG_Y),
+        words,
+        font=font("bold", SMALL_BOLD),
+        fill=INK,
+        anchor="lm",
+    )
+    for k in range(min(int(me.get("pearls", 0)), len(pearls))):
+        _draw_pearl_space(image, draw, k, len(pearls), pearls[k][0], pearls[k][1], True)
+    held = set(me.get("trash") or [])
+    types = len(held)
     draw_text(
         draw,
-        (x0, y),
-        f"Trash: {len(types)} types = {trash_points(view, len(types))} pts",
+        (MARGIN + 14, TRASH_TOP),
+        f"Trash: {types} types = {trash_points(view, types)} pts",
         "bold",
         28,
         INK,
         "lm",
     )
-    y += 34
-    names = {t["key"]: t.get("name", t["key"]) for t in view.get("trash_types") or [] if isinstance(t, dict)}
-    keys = list(names) or list(TRASH_SHORT)
-    cw = (x1 - x0 - 10) / 2
-    for k, key in enumerate(keys[:10]):
-        cx = x0 + (k % 2) * (cw + 10)
-        cy = y + (k // 2) * 40
-        mine = key in types
-        draw.rounded_rectangle(
-            (cx, cy, cx + cw, cy + 34),
-            radius=8,
-            fill=(210, 206, 196) if mine else WHITE,
-            outline=INK if mine else PANEL_LINE,
-            width=2,
-        )
-        label = ("✓ " if mine else "") + names.get(key, key)
-        text_in_box(
-            draw,
-            (cx, cy, cx + cw, cy + 34),
-            label,
-            "bold" if mine else "regular",
-            22,
-            16,
-            INK if mine else MUTED,
-            "left",
-            pad=8,
-        )
-    y += 5 * 40 + 16
+    for k, (key, word) in enumerate(trash):
+        if key in held:
+            _draw_trash_chip(draw, k, word, True)
+
+
+def _draw_own_scores(draw: ImageDraw.ImageDraw, view: dict, me: dict) -> None:
+    """The round scores, the Haenyeo count, and the next scoring round's rules."""
+    x0, x1 = MARGIN + 14, RIGHT - 14
+    y = SCORES_TOP
     scores = me.get("round_scores") or {}
-    words = "  ".join(f"R{r}: {scores.get(str(r), '–')}" for r in view.get("scoring_rounds") or (3, 6, 8))
-    draw_text(draw, (x0, y + 14), _score_words(view, me), "bold", 28, INK, "lm")
-    y += 44
-    text_in_box(draw, (x0 - 8, y, x1, y + 34), words, "regular", 26, 18, INK, "left")
+    words = "   ".join(f"R{r}: {scores.get(str(r), '–')}" for r in view.get("scoring_rounds") or (3, 6, 8))
+    text_in_box(draw, (x0 - 8, y, x1, y + 36), "Round scores   " + words, "bold", 26, SMALL_BOLD, INK, "left")
     y += 40
     haenyeo = f"{me.get('pawns', 2)} Haenyeo" + (
         "" if me.get("third_gained") else "; 3rd costs 2 eggs at zone 0"
     )
-    text_in_box(draw, (x0 - 8, y, x1, y + 34), haenyeo, "regular", 26, 16, INK, "left")
-    y += 44
+    text_in_box(draw, (x0 - 8, y, x1, y + 36), haenyeo, "regular", 26, SMALL, INK, "left")
+    y += 42
     nxt = _next_scoring(view)
-    if nxt:
-        r, rules = nxt
-        draw_text(draw, (x0, y + 14), f"Next scoring, after round {r}:", "bold", 24, INK, "lm")
+    if not nxt:
+        return
+    r, rules = nxt
+    draw_text(draw, (x0, y + 16), f"Next scoring, after round {r}:", "bold", SMALL_BOLD, INK, "lm")
+    y += 36
+    for rule in rules[:4]:
+        text_in_box(
+            draw, (x0 - 8, y, x1, y + 32), "• " + rule_text(rule), "regular", SMALL, SMALL, INK, "left"
+        )
         y += 32
-        for rule in rules:
-            if y + 30 > PRIVATE_H - 20:
-                break
-            text_in_box(draw, (x0 - 8, y, x1, y + 30), "• " + rule_text(rule), "regular", 22, 15, INK, "left")
-            y += 28
-
-
-def _next_scoring(view: dict) -> tuple[int, list] | None:
-    if view.get("phase") == "end":
-        return None
-    current = int(view.get("round", 1))
-    rounds = (view.get("score_tile") or {}).get("rounds") or {}
-    for r in sorted(int(k) for k in rounds):
-        if r >= current:
-            return r, list(rounds[str(r)])
-    return None
 
 
 def render_private(view: dict, names: Sequence[object] | None = None) -> Picture:
-    """One seat's picture: its diving cards (selection included) and its full sheet."""
+    """One seat's picture: what it is asked, its diving cards (selection included) and its full sheet."""
     you = view.get("you") or {}
     seat = int(you["seat"])
     players = view.get("players") or []
     if not 0 <= seat < len(players):
         raise RenderError(f"seat {seat} is not at this table")
     me = players[seat]
-    image = _private_background().copy()
+    sheet = _sheet_key(view, me)
+    image = _private_background(seat, sheet).copy()
     draw = ImageDraw.Draw(image)
     label = drawn_name(seat, names)
     if view.get("phase") == "select" and not you.get("confirmed"):
-        sub = f"{label}: choose {you.get('must_select', 2)} cards"
+        sub = f"{label}: choose {you.get('must_select', 2)}"
     else:
         asked = ((view.get("current") or {}).get("waiting_for") or {}).get("seat") == seat
         sub = f"{label}: your move" if asked else f"{label} · {short_status(view)}"
-    text_in_box(draw, (860, 0, WIDTH - 16, TITLE_H), sub, "bold", 32, 20, WHITE, "right")
-    _draw_hand(image, draw, {**you, "phase_revealed": bool(view.get("revealed"))}, seat)
-    _draw_own_sheet(image, draw, view, me, seat, names)
-    _draw_own_side(image, draw, view, me)
-    return picture(image, private_alt(view, names), f"haenyeo-seat-{player(seat).letter}.png")
+    text_in_box(
+        draw, (title_bar_right(GAME, WIDTH), 0, RIGHT, TITLE_H), sub, "bold", 32, SMALL_BOLD, WHITE, "right"
+    )
+    _draw_banner(draw, view, you, seat, names)
+    _draw_hand(image, draw, you, seat, bool(view.get("revealed")))
+    _draw_own_sheet(image, draw, view, me, sheet)
+    _draw_own_scores(draw, view, me)
+    return picture(
+        image, private_alt(view, names), f"haenyeo-seat-{player(seat).letter}.png", palette=palette()
+    )
 
 
 def _ask_words(view: dict, seat: int) -> str:
@@ -991,4 +1408,4 @@ def render(view: dict, names: Sequence[object] | None = None) -> Picture:
     return render_board(view, names)  # public, or a spectator's view: the board
 
 
-__all__ = ["render", "render_board", "render_private"]
+__all__ = ["board_layout", "render", "render_board", "render_private"]

@@ -4,8 +4,10 @@ Every item has its own pictogram *and* colour (conch: a spiral cone, abalone: an
 oval shell with its row of holes, sea mustard: green fronds, sea urchin: a spiky
 ball, octopus: a head with tentacles), so colour is never the only cue. A
 creature is a fish shape in its owner's colour with the owner's letter; a diver
-is the owner's token (`renderers.common.token_image`); the 2-player NPC is grey
-with an N.
+is the owner's token (its shape and colour, see `renderers.common.shape`); the
+2-player NPC is grey with an N. Letters are drawn at the picture's final size,
+never smaller than `LETTER` px, so they stay readable on a phone (see
+`renderers.common.min_size`).
 """
 
 from __future__ import annotations
@@ -15,9 +17,13 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderers.common import INK, WHITE, font, ink_on, player, token_image
+from renderers.common import INK, WHITE, WIDTH, font, ink_on, min_size, player, shape
 
 NPC_COLOUR = (110, 110, 110)
+#: The smallest letter a token or creature carries: readable on a phone on a `WIDTH` px picture.
+LETTER = min_size(WIDTH, "bold")
+#: A used turtle egg is crossed out in this red.
+CROSS = (200, 30, 30)
 
 #: Seafood colours (each also has its pictogram).
 ITEM_COLOURS: dict[str, tuple[int, int, int]] = {
@@ -119,6 +125,10 @@ def item_image(key: str, size: int, faded: bool = False) -> Image.Image:
         draw.ellipse(box(0.5, 0.52, 0.32, 0.42), fill=colour, outline=INK, width=line)
         draw.ellipse(box(0.42, 0.4, 0.08, 0.07), fill=(120, 170, 90))
         draw.ellipse(box(0.6, 0.62, 0.06, 0.05), fill=(120, 170, 90))
+    elif key == "egg_used":  # a turtle egg crossed out
+        draw.ellipse(box(0.5, 0.52, 0.32, 0.42), fill=ITEM_COLOURS["egg"], outline=INK, width=line)
+        for a, b in (((0.2, 0.2), (0.8, 0.84)), ((0.2, 0.84), (0.8, 0.2))):
+            draw.line((s * a[0], s * a[1], s * b[0], s * b[1]), fill=CROSS, width=line * 2)
     elif key == "pearl":
         draw.ellipse(box(0.5, 0.5, 0.4, 0.4), fill=colour, outline=INK, width=line)
         draw.ellipse(box(0.38, 0.36, 0.11, 0.09), fill=WHITE)
@@ -140,26 +150,37 @@ def owner_letter(owner: int | str) -> str:
 
 @lru_cache(maxsize=64)
 def diver_image(owner: int | str, radius: int) -> Image.Image:
-    """A Haenyeo pawn: the seat's token (colour, shape, letter); the NPC's is a grey circle with N."""
-    if owner != "npc":
-        return token_image(int(owner), radius)
+    """A Haenyeo pawn: the seat's token (colour, shape, letter); the NPC's is a grey circle with N.
+
+    Like `renderers.common.token_image`, but its letter is never under `LETTER` px:
+    small tokens keep a readable letter (it fills more of the shape).
+    """
     side = 2 * radius + 2 * max(4, radius // 3)
     image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     c = side / 2
-    draw.ellipse(
-        (c - radius, c - radius, c + radius, c + radius),
-        fill=NPC_COLOUR,
-        outline=INK,
-        width=max(2, radius // 9),
-    )
-    draw.text((c, c), "N", font=font("bold", radius), fill=WHITE, anchor="mm")
+    width = max(2, round(radius / 9))
+    if owner == "npc":
+        colour, kind, ink = NPC_COLOUR, "circle", WHITE
+    else:
+        style = player(int(owner))
+        colour, kind, ink = style.colour, style.shape, style.ink
+    shape(draw, kind, (c, c), radius, colour, INK, width=width)
+    round_shape = kind in ("circle", "square", "hexagon", "cross")
+    size = max(LETTER, round(radius * (1.0 if round_shape else 0.85)))
+    # The letter sits at the shape's visual centre (a triangle's is low, a star's a little low).
+    dy = radius * 0.28 if kind == "triangle" else radius * 0.08 if kind == "star" else 0
+    draw.text((c, c + dy), owner_letter(owner), font=font("bold", size), fill=ink, anchor="mm")
     return image
 
 
 @lru_cache(maxsize=64)
 def creature_image(owner: int | str, height: int) -> Image.Image:
-    """A sea creature: a fish shape in its owner's colour, the owner's letter on its body."""
+    """A sea creature: a fish shape in its owner's colour, the owner's letter on its body.
+
+    The body is drawn at twice the size and reduced (smooth edges); the letter is
+    drawn afterwards at the final size, at least `LETTER` px.
+    """
     w = int(height * 1.5)
     scale = 2
     W, H = w * scale, height * scale
@@ -174,14 +195,15 @@ def creature_image(owner: int | str, height: int) -> Image.Image:
         width=line,
     )
     draw.ellipse((W * 0.03, H * 0.08, W * 0.76, H * 0.92), fill=colour, outline=INK, width=line)
-    draw.text(
-        (W * 0.38, H * 0.52),
+    image = image.resize((w, height), Image.Resampling.LANCZOS)
+    ImageDraw.Draw(image).text(
+        (w * 0.39, height * 0.52),
         owner_letter(owner),
-        font=font("bold", int(H * 0.62)),
+        font=font("bold", max(LETTER, int(height * 0.62))),
         fill=ink_on(colour),
         anchor="mm",
     )
-    return image.resize((w, height), Image.Resampling.LANCZOS)
+    return image
 
 
 @lru_cache(maxsize=16)
@@ -198,7 +220,10 @@ def net_image(width: int, height: int) -> Image.Image:
 
 
 __all__ = [
+    "CROSS",
     "ITEM_COLOURS",
+    "LETTER",
+    "NPC_COLOUR",
     "SEAFOOD_SHORT",
     "TRASH_SHORT",
     "creature_image",

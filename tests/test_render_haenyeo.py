@@ -19,12 +19,19 @@ GAME = engine.get("haenyeo")
 RANDOM = policy("haenyeo", "random")
 
 
+def board_height(view: dict) -> int:
+    """The board's height for this table (it grows with the seats; see `haenyeo.board_layout`)."""
+    return haenyeo.board_layout(view["seats"], bool(view["npc"]), haenyeo._tile_key(view)).height
+
+
 def check(picture: renderers.Picture, height: int) -> None:
     assert picture.png[:8] == b"\x89PNG\r\n\x1a\n"
     image = Image.open(io.BytesIO(picture.png))
     image.load()
     assert image.size == (haenyeo.WIDTH, height)
     assert common.MIN_WIDTH <= image.width <= common.MAX_WIDTH
+    # portrait, for phones, and no taller than Discord previews whole
+    assert image.width < image.height <= image.width * common.MAX_ASPECT
     assert 10_000 < len(picture.png) <= 300_000
     assert picture.alt and len(picture.alt) <= common.ALT_MAX
 
@@ -36,7 +43,7 @@ def test_public_and_private_pictures_through_a_game(seats: int, seed: int) -> No
     for state in random_states("haenyeo", seats, seed, moments=8):
         public = GAME.view(state, None)
         board = renderers.render("haenyeo", public, names)
-        check(board, haenyeo.BOARD_H)
+        check(board, board_height(public))
         assert board.filename == "haenyeo-board.png"
         assert board.alt.startswith("Haenyeo board.")
         final = public.get("result")
@@ -107,7 +114,7 @@ def test_every_actions_decision_is_drawn() -> None:
             if waiting and waiting["decision"] not in seen:
                 seen.add(waiting["decision"])
                 board = renderers.render("haenyeo", view)
-                check(board, haenyeo.BOARD_H)
+                check(board, board_height(view))
                 assert haenyeo.DECISIONS[waiting["decision"]] in board.alt
                 check(renderers.render("haenyeo", GAME.view(state, waiting["seat"])), haenyeo.PRIVATE_H)
             seat = min(GAME.to_act(state))
@@ -155,11 +162,12 @@ def test_the_board_has_an_icon_legend_in_the_engines_words() -> None:
     board = renderers.render("haenyeo", view)
     words = next(s for s in board.alt.split(". ") if s.startswith("Icons: "))
     assert all(word in words for word in legend.values())
-    # The layout keeps a band for it between the sea and the sheets, and something is drawn there.
-    assert haenyeo.LEGEND_TOP >= haenyeo.SEA_TOP + 12 * haenyeo.ROW_H
-    assert haenyeo.STRIP_TOP >= haenyeo.LEGEND_TOP + haenyeo.LEGEND_H
+    # The layout keeps a band for it between the sea and the score tile, and something is drawn there.
+    layout = haenyeo.board_layout(view["seats"], bool(view["npc"]), haenyeo._tile_key(view))
+    assert layout.legend_top >= layout.row_y(12)
+    assert layout.tile_top >= layout.legend_top + layout.legend_h
     image = Image.open(io.BytesIO(board.png))
-    band = (haenyeo.SEA_X0, haenyeo.LEGEND_TOP, haenyeo.RIGHT_X1, haenyeo.LEGEND_TOP + haenyeo.LEGEND_H)
+    band = (haenyeo.SEA_X0, layout.legend_top, haenyeo.SEA_X1, layout.legend_top + layout.legend_h)
     assert not _blank(image, band)
     assert "diver" not in board.alt.lower().replace("sea divers", "")  # one word: Haenyeo
 
