@@ -472,9 +472,9 @@ class PostgresStore:
     async def open_tables_in(self, channel_id: int) -> list[TableRecord]:
         """Open tables (lobby or running) in this thread or channel, or in a thread of it, newest first."""
         rows = await self._pool.fetch(
-            f"{_SELECT_TABLE} WHERE id IN (SELECT id FROM game_tables WHERE thread_id = $1 UNION "
-            "SELECT id FROM game_tables WHERE channel_id = $1 AND status = ANY($2::text[])) "
-            "AND status = ANY($2::text[]) ORDER BY id DESC",
+            f"{_SELECT_TABLE} WHERE id IN (SELECT id FROM game_tables WHERE thread_id = $1 "
+            "AND status = ANY($2::text[]) UNION "
+            "SELECT id FROM game_tables WHERE channel_id = $1 AND status = ANY($2::text[])) ORDER BY id DESC",
             channel_id,
             list(OPEN_STATUSES),
         )

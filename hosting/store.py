@@ -471,10 +471,10 @@ READS: dict[str, str] = {
     "table_in_channel": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = (SELECT max(id) FROM ("
     "SELECT max(id) AS id FROM game_tables WHERE thread_id = ?1 UNION ALL "
     "SELECT max(id) FROM game_tables WHERE channel_id = ?1 AND thread_id IS NULL))",
+    # The status is checked inside each branch: outside, the planner walks every open table.
     "open_tables_in": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id IN ("
-    "SELECT id FROM game_tables WHERE thread_id = ?1 UNION "
-    "SELECT id FROM game_tables WHERE channel_id = ?1 AND status IN (?2, ?3)) "
-    "AND status IN (?2, ?3) ORDER BY id DESC",
+    "SELECT id FROM game_tables WHERE thread_id = ?1 AND status IN (?2, ?3) UNION "
+    "SELECT id FROM game_tables WHERE channel_id = ?1 AND status IN (?2, ?3)) ORDER BY id DESC",
     "open_tables_in_guild": f"SELECT {_TABLE_COLUMNS} FROM game_tables "
     "WHERE status IN (?2, ?3) AND guild_id = ?1 ORDER BY id DESC",
     "actions": "SELECT seq, seat, action, created_at FROM actions WHERE table_id = ?1 ORDER BY seq",

@@ -1,0 +1,155 @@
+"""Stats as data (issue #17): `player_stats` agrees with the finished tables, on both stores.
+
+Games are played to the end through the real `TableService` (people, bot seats,
+a seat handed to a bot, a solo game), then each player's stats row is compared
+with a recomputation from their finished tables — the count `/stats` made before
+it had a table of its own. Schema 5 builds the same rows (and the server and solo
+boards) from a database written before it: the migration is checked against what
+the finishing moves wrote.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import pytest
+
+import engine
+from hosting import pg_store
+from hosting.service import TableService
+from hosting.store import ACTIVE, FINISHED, PlayerStats
+from tests.test_store import PostgresBackend, SQLiteBackend, backend, store  # noqa: F401 (fixtures)
+
+USERS = (100, 101, 102, 103)
+
+
+async def play_out(service: TableService, table_id: int, rng: random.Random) -> None:
+    """Random legal moves by the people (bots play their own seats) until the game ends."""
+    while (table := await service.get(table_id)).status == ACTIVE:
+        game = engine.get(table.game)
+        state = service.state_of(table)
+        people = [s for s in sorted(game.to_act(state)) if not table.seats[s].is_bot]
+        if not people:
+            await service.play_bot(table_id)
+            continue
+        seat = rng.choice(people)
+        await service.submit_action(
+            table_id, seat, rng.choice(game.legal_actions(state, seat)), table.version
+        )
+
+
+async def finished_games(service: TableService, rng: random.Random) -> None:
+    """Several games to the end: rated ones in two servers, one with a bot, one left to a bot, a solo one."""
+    for n in range(8):
+        players = rng.sample(USERS, rng.choice((2, 3)))
+        table = await service.create_table(
+            game_key="takeaway", guild_id=1 + n % 2, channel_id=5, host_id=players[0], host_name="host"
+        )
+        for user in players[1:]:
+            await service.join(table.id, user, f"p{user}")
+        if n == 3:
+            await service.add_bot(table.id, players[0])
+        await service.start(table.id, players[0])
+        if n == 5:  # a player leaves: a bot takes the seat, which then counts for nobody
+            await service.hand_to_bot(table.id, players[-1])
+        await play_out(service, table.id, rng)
+    solo = await service.create_table(
+        game_key="reef", guild_id=1, channel_id=6, host_id=USERS[0], host_name="s"
+    )
+    await service.start(solo.id, USERS[0])
+    await play_out(service, solo.id, rng)
+
+
+async def recomputed(service: TableService, user_id: int) -> list[PlayerStats]:
+    """The user's stats counted from every finished table they hold a seat at."""
+    per_game: dict[str, list[tuple[bool, float]]] = {}
+    for table in await service.store.tables_of_user(user_id, statuses=(FINISHED,)):
+        seat = table.seat_of(user_id)
+        if seat is None or not table.result:
+            continue
+        won = seat.seat in table.result["winners"]
+        per_game.setdefault(table.game, []).append((won, table.result["scores"][seat.seat]))
+    return [
+        PlayerStats(game, len(games), sum(won for won, _ in games), float(sum(score for _, score in games)))
+        for game, games in sorted(per_game.items())
+    ]
+
+
+@pytest.fixture
+def service(store):  # noqa: F811 (the store fixture)
+    seeds = iter(range(1, 10_000))
+    return TableService(store, clock=lambda: 1_000.0, new_seed=lambda: next(seeds))
+
+
+async def test_stats_agree_with_the_finished_tables(service):
+    await finished_games(service, random.Random(5))
+    for user in USERS:
+        assert await service.store.player_stats(user) == await recomputed(service, user), user
+    every = [s for user in USERS for s in await service.store.player_stats(user)]
+    assert any(s.played >= 3 for s in every) and any(s.wins for s in every)
+    stats = await service.stats(USERS[0])
+    assert {s.game for s in stats} == {"takeaway", "reef"}
+
+
+async def boards(store) -> dict[str, object]:  # noqa: F811
+    """Everything the stats and board reads answer, for comparing two databases."""
+    found: dict[str, object] = {}
+    for user in USERS:
+        found[f"stats {user}"] = await store.player_stats(user)
+        for guild in (None, 1, 2):
+            found[f"standing {user} {guild}"] = await store.standing("takeaway", user, guild_id=guild)
+            found[f"solo {user} {guild}"] = await store.solo_standing("reef", user, guild_id=guild)
+    for guild in (None, 1, 2):
+        found[f"board {guild}"] = await store.leaderboard("takeaway", guild_id=guild)
+        found[f"solo board {guild}"] = await store.solo_board("reef", guild_id=guild)
+    return found
+
+
+#: Schema 5's additions, undone: what a database written by the schema-4 bot looks like.
+BACK_TO_4 = (
+    "DROP TABLE player_stats",
+    "DROP TABLE guild_ratings",
+    "DROP TABLE solo_best",
+    "DROP INDEX game_tables_host",
+    "DROP INDEX game_tables_channel_open",
+    "DROP INDEX game_tables_channel_thread",
+    "DROP INDEX ratings_ordinal",
+    "CREATE INDEX ratings_board ON ratings (game, games)",
+    "CREATE INDEX game_tables_channel ON game_tables (channel_id)",
+)
+
+
+async def back_to_schema_4(backend) -> None:  # noqa: F811
+    if isinstance(backend, SQLiteBackend):
+        with sqlite3.connect(backend.path) as raw:
+            for statement in BACK_TO_4:
+                raw.execute(statement)
+        await backend.set_schema_version(4)
+        return
+    assert isinstance(backend, PostgresBackend)
+    import asyncpg
+
+    conn = await asyncpg.connect(backend.url)
+    try:
+        for statement in BACK_TO_4:
+            await conn.execute(statement)
+        await conn.execute(f"UPDATE {pg_store.VERSION_TABLE} SET version = 4")
+    finally:
+        await conn.close()
+
+
+async def test_schema_5_builds_the_stats_and_boards_the_finishing_moves_keep(backend):  # noqa: F811
+    opened = await backend.open()
+    service = TableService(opened, clock=lambda: 1_000.0, new_seed=iter(range(1, 10_000)).__next__)
+    await finished_games(service, random.Random(9))
+    kept = await boards(opened)
+    assert kept["board 1"][0] and kept["board 2"][0] and kept["solo board 1"][0] == 1  # not empty
+    await opened.close()
+    await back_to_schema_4(backend)
+    migrated = await backend.open()
+    try:
+        assert await migrated.schema_version() == 5
+        assert await boards(migrated) == kept
+    finally:
+        await migrated.close()
