@@ -1,28 +1,35 @@
 """Reef & Ruins pictures: the public table and a seat's own sheet, from `engine.reef.view`
-views (its module docstring is the view shape).
+views (its module docstring is the view shape). Both are laid out for a phone: 800 px
+wide, taller than wide, every text at least `common.min_size` (9 px tall once a phone
+shows the picture 400 px wide).
 
-Public table (1400 wide, 600–1344 high with the seat count): the round, the three
-hydra dice and this round's boon, who has confirmed; then one compact card per
-seat, three to a row (up to 8 seats), each as it stood at the start of the round
-(the public view hides unconfirmed work): the six ruins — each with its written
-values, its coins and multiplier, and the crossed spaces of its linked
-enchantment section — the reef in miniature, the lucky number, shells and
-pearls, and the score as it would end now. What the last round changed is
-highlighted in yellow.
+Public table (800 wide, 680–1560 high with the seat count): a top panel with the
+three hydra dice and this round's boon die, who is done (each seat's token, ticked
+or waiting), the reef and tracker side, and the boon, the winner or the lucky
+number step; then one card per seat, two to a row, each as it stood at the start of
+the round (the public view hides unconfirmed work): the name and the score as it
+would end now, large; the six ruins with their written values, their coins and
+multiplier and the crossed spaces of their linked enchantment section (five small
+squares); the reef in miniature; the lucky number, pearls and shells. What the last
+round changed is highlighted in yellow. A key line explains the small squares.
 
-A seat's picture (1400x956): its dice pool (used dice ticked, boon dice gold)
-and what remains of its round work; then its whole live sheet, large: the six
-ruins with the values written in a handwriting-like pen, the six enchantment
-sections, the pearl bonuses, the shells, the chosen reef, the lucky number and
-the score. This round's work is highlighted in yellow.
+A seat's picture (800x1582): its dice (used dice ticked, boon dice gold, the chosen
+die highlighted) beside what remains of its round work and the boon; then its whole
+live sheet: the six ruins two to a row, each with its rule, name and coins per full
+row beside the grid, the values in a handwriting-like pen; the lucky number and the
+score; the enchantments and pearl bonuses on the left, the reef and shells on the
+right. This round's work is highlighted in yellow.
 
 Reef & Ruins has no title in another script: the plain English title is drawn.
-Static layers (the printed sheets) are drawn once per reef and cached.
+Static layers (the printed sheet, the empty table) are drawn once per board and
+seat count and cached; written values are cached sprites. Every picture is encoded
+to one fixed palette (`PALETTE`).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -31,6 +38,7 @@ from PIL import Image, ImageDraw
 from renderers.common import (
     HIGHLIGHT,
     INK,
+    MAX_ASPECT,
     MUTED,
     PANEL_LINE,
     TITLE_H,
@@ -40,21 +48,29 @@ from renderers.common import (
     canvas,
     draw_text,
     drawn_name,
+    fixed_palette,
     font,
+    min_size,
     panel,
     paste_centred,
     picture,
     player,
     seat_label,
+    shape,
     text_in_box,
     text_width,
-    token_image,
+    title_bar_right,
     wrap,
 )
 from renderers.reef_sprites import (
+    BOON_FILL,
+    COIN,
     GOLD,
     MULT,
+    PEARL,
     PEN,
+    SHELL,
+    STAR,
     boon_icon,
     coin_image,
     cross_image,
@@ -68,11 +84,18 @@ from renderers.reef_sprites import (
 )
 
 GAME = "reef"
-WIDTH = 1400
+#: Both pictures are drawn this wide (the house default, `common.WIDTH`).
+WIDTH = 800
+#: The smallest type sizes a phone still reads at this width.
+TEXT = min_size(WIDTH, "regular")
+HAND = min_size(WIDTH, "hand_bold")
 PAPER = (252, 249, 240)
 CELL_LINE = (120, 128, 140)
 GREEN = (196, 230, 186)
 LIGHT_PEN = (214, 224, 246)
+BAR_FILL = (230, 242, 244)
+BOON_BOX = (255, 246, 214)
+EMPTY_CELL = (246, 246, 246)
 RULE_WORDS = {
     "same": "SAME",
     "different": "DIFFERENT",
@@ -93,6 +116,54 @@ TEXTURE_TINTS = (
     (250, 214, 170),
     (214, 204, 240),
 )
+
+
+def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+def _palette_colours() -> tuple[tuple[int, int, int], ...]:
+    """Every colour reef paints with, and the blends its anti-aliased edges need.
+
+    `common.fixed_palette` blends each colour towards the house surfaces; the pairs
+    here are the other edges reef draws (pen on yellow, ink on the bar, faded dice…)."""
+    own = (
+        PAPER, CELL_LINE, GREEN, LIGHT_PEN, BAR_FILL, BOON_BOX, EMPTY_CELL, PEN, GOLD, MULT,
+        COIN, BOON_FILL, SHELL, PEARL, STAR, HIGHLIGHT, *TEXTURE_TINTS,
+    )  # fmt: skip
+    pairs = [
+        (PEN, HIGHLIGHT), (PEN, PAPER), (PEN, LIGHT_PEN), (INK, HIGHLIGHT), (INK, PAPER),
+        (INK, BAR_FILL), (INK, GREEN), (GOLD, PAPER), (GOLD, BOON_BOX), (MULT, PAPER),
+        (INK, COIN), (GOLD, COIN), (INK, BOON_BOX), (MUTED, PAPER), (MUTED, BAR_FILL),
+        (WHITE, BAR_FILL), (GOLD, BAR_FILL), (PEN, BAR_FILL), (INK, EMPTY_CELL), (PEN, EMPTY_CELL),
+        (CELL_LINE, PAPER), (PEN, GREEN), (INK, SHELL), (INK, PEARL),
+    ]  # fmt: skip
+    # a used die is drawn at 40 % over the bar: its ink, paper and gold
+    faded = [_blend(BAR_FILL, c, 0.4) for c in (INK, WHITE, GOLD, BOON_FILL)]
+    blends = [_blend(a, b, t) for a, b in pairs for t in (0.33, 0.67)]
+    return tuple(dict.fromkeys((*own, *faded, *blends)))
+
+
+#: The fixed palette every reef picture is encoded to (built once).
+PALETTE = fixed_palette(_palette_colours())
+
+
+@lru_cache(maxsize=64)
+def _token(seat: int, radius: int) -> Image.Image:
+    """A seat's token (its shape in its colour) with its letter at the smallest phone-readable size.
+
+    `common.token_image` sizes the letter from the radius, which is under that size on
+    tokens small enough for a card's header; here the letter keeps its size and the
+    shape is drawn around it."""
+    style = player(seat)
+    side = 2 * radius + 2 * max(4, radius // 3)
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    centre = side / 2
+    shape(draw, style.shape, (centre, centre), radius, style.colour, INK, width=max(2, round(radius / 9)))
+    shift = {"triangle": 0.3, "star": 0.08}.get(style.shape, 0.0) * radius
+    draw.text((centre, centre + shift), style.letter, font=font("bold", TEXT), fill=style.ink, anchor="mm")
+    return image
 
 
 # --------------------------------------------------------------------------- words
@@ -253,265 +324,6 @@ def _rows_in_draw_order(ruin_rows: list[list], rule: str) -> list[list]:
     return list(reversed(ruin_rows)) if rule == "pyramid" else list(ruin_rows)
 
 
-# --------------------------------------------------------------------------- a seat's picture: geometry
-
-BAR_TOP = TITLE_H + 12
-BAR_H = 100
-SHEET_TOP = BAR_TOP + BAR_H + 12
-PITCH = 54
-CELL = 48
-RUINS_X0, RUINS_X1 = 24, 700
-MID_X0, MID_X1 = 712, 1040
-RIGHT_X0, RIGHT_X1 = 1052, WIDTH - 24
-HEAD_H = 64  # the rule in capitals, then the ruin's name
-ROW_COINS_H = 26  # "full rows → 6/13/21" above a ruin's footer
-
-
-def ruin_coins_words(ruin: dict) -> str:
-    """The coins a ruin pays per completed row, as printed under it ("full rows → 6/13/21")."""
-    coins = [int(c) for c in (ruin.get("row_coins") or [])[1:]]
-    return f"full rows → {'/'.join(map(str, coins))}" if coins else ""
-
-
-def _ruin_boxes() -> dict[int, tuple[int, int, int, int]]:
-    """Tile box per ruin number on the private sheet."""
-    y0 = SHEET_TOP
-    h1 = HEAD_H + 4 * PITCH + ROW_COINS_H + 46
-    w3, w4 = 3 * PITCH + 24, 4 * PITCH + 24
-    x = RUINS_X0
-    boxes = {1: (x, y0, x + w3, y0 + h1)}
-    x += w3 + 5
-    boxes[2] = (x, y0, x + w4, y0 + h1)
-    boxes[6] = (RUINS_X1 - w4, y0, RUINS_X1, y0 + h1)
-    y1 = y0 + h1 + 10
-    h2 = HEAD_H + 2 * PITCH + 62 + ROW_COINS_H + 46
-    boxes[4] = (RUINS_X0, y1, RUINS_X0 + w4, y1 + h2)
-    boxes[5] = (RUINS_X0 + w4 + 5, y1, RUINS_X0 + 2 * w4 + 5, y1 + h2)
-    y2 = y1 + h2 + 10
-    boxes[3] = (RUINS_X0, y2, RUINS_X1, y2 + HEAD_H + 28 + PITCH + 14)
-    return boxes
-
-
-RUIN_BOXES = _ruin_boxes()
-PRIVATE_H = RUIN_BOXES[3][3] + 14
-LUCKY_BOX = (RUIN_BOXES[5][2] + 10, RUIN_BOXES[5][1], RUINS_X1, RUIN_BOXES[5][3])
-ENCH_TOP = SHEET_TOP
-ENCH_ROW = 54
-ENCH_BOX = (MID_X0, ENCH_TOP, MID_X1, ENCH_TOP + 48 + 6 * ENCH_ROW + 8)
-PEARL_BOX = (MID_X0, ENCH_BOX[3] + 10, MID_X1, ENCH_BOX[3] + 10 + 48 + 2 * 54 + 8)
-SHELL_BOX = (MID_X0, PEARL_BOX[3] + 10, MID_X1, RUIN_BOXES[3][3])
-REEF_BOX = (RIGHT_X0, SHEET_TOP, RIGHT_X1, SHEET_TOP + 48 + 8 * 38 + 14 + 36)
-SCORE_BOX = (RIGHT_X0, REEF_BOX[3] + 10, RIGHT_X1, RUIN_BOXES[3][3])
-
-
-def _grid_origin(number: int, rows: list, rule: str) -> tuple[float, float]:
-    x0, y0, x1, _ = RUIN_BOXES[number]
-    cols = max(_lengths(rows)) if rows else 1
-    if number == 3:
-        return x0 + 14, y0 + HEAD_H + 28
-    return (x0 + x1) / 2 - cols * PITCH / 2, y0 + HEAD_H
-
-
-def _slot_centres(ruin: dict, number: int) -> dict[int, tuple[float, float]]:
-    rows = list(ruin.get("rows") or [])
-    rule = str(ruin.get("rule", ""))
-    gx, gy = _grid_origin(number, rows, rule)
-    centres = {}
-    for r, row in enumerate(_ruin_layout(rows, rule)):
-        for col, slot in row:
-            centres[slot] = (gx + col * PITCH + PITCH / 2, gy + r * PITCH + PITCH / 2)
-    return centres
-
-
-def _enchant_space(section: int, space: int) -> tuple[float, float, float, float]:
-    y = ENCH_TOP + 48 + section * ENCH_ROW
-    x = MID_X0 + 74 + space * 48
-    return x, y + 3, x + 45, y + ENCH_ROW - 3
-
-
-def _pearl_box(index: int) -> tuple[float, float, float, float]:
-    x = MID_X0 + 12 + (index % 6) * 51
-    y = PEARL_BOX[1] + 48 + (index // 6) * 54
-    return x, y, x + 47, y + 50
-
-
-def _shell_centre(index: int) -> tuple[float, float]:
-    return SHELL_BOX[0] + 30 + (index % 8) * 38, SHELL_BOX[1] + 66 + (index // 8) * 40
-
-
-def _reef_geometry(reef: dict) -> tuple[float, float, float]:
-    rows, cols = int(reef.get("rows", 7)), int(reef.get("cols", 7))
-    pitch = min(44, (RIGHT_X1 - RIGHT_X0 - 20) // cols, (8 * 38) // rows)
-    x = (RIGHT_X0 + RIGHT_X1) / 2 - cols * pitch / 2
-    return x, REEF_BOX[1] + 48, pitch
-
-
-@lru_cache(maxsize=8)
-def _private_background(board_key: str) -> Image.Image:
-    """The printed sheet: ruins, enchantments, pearl bonuses, shells, the reef (drawn once per board)."""
-    board = json.loads(board_key)
-    image, draw = canvas(GAME, PRIVATE_H, WIDTH)
-    panel(draw, (24, BAR_TOP, WIDTH - 24, BAR_TOP + BAR_H), fill=(230, 242, 244))
-    # ruins
-    for ruin in board.get("ruins") or []:
-        number = int(ruin.get("number", 0))
-        if number not in RUIN_BOXES:
-            continue
-        x0, y0, x1, y1 = RUIN_BOXES[number]
-        panel(draw, (x0, y0, x1, y1), fill=PAPER, radius=14)
-        draw.ellipse((x0 + 8, y0 + 6, x0 + 38, y0 + 36), fill=INK)
-        draw.text((x0 + 23, y0 + 21), str(number), font=font("bold", 22), fill=WHITE, anchor="mm")
-        rule = str(ruin.get("rule", ""))
-        word = RULE_WORDS.get(rule, rule.upper())
-        text_in_box(draw, (x0 + 40, y0 + 4, x1 - 4, y0 + 38), word, "bold", 26, 18, INK, "left", pad=4)
-        text_in_box(
-            draw, (x0 + 4, y0 + 36, x1 - 4, y0 + 62), str(ruin.get("name", "")), "bold", 20, 15, MUTED, "left"
-        )
-        words = ruin_coins_words(ruin)
-        spare = len(ruin.get("rows") or []) < 4 and number in (1, 2)  # a free row under the grid
-        if words and spare and text_width(words, "bold", 21) > x1 - x0 - 12:
-            head, tail = words.split("→", 1)
-            y = y1 - 46 - ROW_COINS_H
-            draw_text(draw, ((x0 + x1) / 2, y - 14), head.strip() + " →", "bold", 21, GOLD, "mm")
-            draw_text(draw, ((x0 + x1) / 2, y + 12), tail.strip(), "bold", 21, GOLD, "mm")
-        elif words:
-            box = (x0 + 4, y1 - 46 - ROW_COINS_H, x1 - 4, y1 - 46)
-            text_in_box(draw, box, words, "bold", 21, 15, GOLD, "center")
-        centres = _slot_centres(ruin, number)
-        for cx, cy in centres.values():
-            draw.rectangle(
-                (cx - CELL / 2, cy - CELL / 2, cx + CELL / 2, cy + CELL / 2),
-                fill=WHITE,
-                outline=CELL_LINE,
-                width=2,
-            )
-        if rule in ("odds", "evens"):
-            sums = ruin.get("column_sums") or []
-            coins = ruin.get("column_coins") or []
-            gx, gy = _grid_origin(number, list(ruin.get("rows") or []), rule)
-            y = gy + len(ruin.get("rows") or []) * PITCH + 17
-            for c, total in enumerate(sums):
-                cx = gx + c * PITCH + PITCH / 2
-                draw.text((cx, y), f"={total}", font=font("bold", 22), fill=MUTED, anchor="mm")
-                if c < len(coins):
-                    paste_centred(image, coin_image(int(coins[c]), 24), (cx, y + 28))
-        if rule == "plus-minus-one":
-            reach = list(ruin.get("reach_coins") or [])[1:]
-            for slot, (cx, cy) in sorted(centres.items()):
-                if slot < len(reach):
-                    draw.text(
-                        (cx, cy - PITCH / 2 - 13),
-                        str(reach[slot]),
-                        font=font("bold", 20),
-                        fill=GOLD,
-                        anchor="mm",
-                    )
-    # lucky number box
-    panel(draw, LUCKY_BOX, fill=PAPER, radius=14)
-    draw_text(draw, ((LUCKY_BOX[0] + LUCKY_BOX[2]) / 2, LUCKY_BOX[1] + 24), "Lucky", "bold", 26, INK, "mm")
-    draw_text(draw, ((LUCKY_BOX[0] + LUCKY_BOX[2]) / 2, LUCKY_BOX[1] + 52), "number", "bold", 26, INK, "mm")
-    cx, cy = (LUCKY_BOX[0] + LUCKY_BOX[2]) / 2, LUCKY_BOX[1] + 130
-    draw.ellipse((cx - 46, cy - 46, cx + 46, cy + 46), fill=WHITE, outline=INK, width=3)
-    # enchantments
-    panel(draw, ENCH_BOX, fill=PAPER, radius=14)
-    draw_text(draw, (MID_X0 + 14, ENCH_TOP + 24), "Enchantments", "bold", 28, INK, "lm")
-    for section in board.get("enchantments") or []:
-        s = int(section.get("section", 0))
-        if not 0 <= s < 6:
-            continue
-        y = ENCH_TOP + 48 + s * ENCH_ROW
-        draw.rounded_rectangle((MID_X0 + 10, y + 6, MID_X0 + 44, y + ENCH_ROW - 6), radius=8, fill=INK)
-        draw.text(
-            (MID_X0 + 27, y + ENCH_ROW / 2),
-            str(section.get("sum")),
-            font=font("bold", 24),
-            fill=WHITE,
-            anchor="mm",
-        )
-        draw.text(
-            (MID_X0 + 59, y + ENCH_ROW / 2),
-            f"→{section.get('ruin')}",
-            font=font("bold", 18),
-            fill=MUTED,
-            anchor="mm",
-        )
-        for k, space in enumerate((section.get("spaces") or [])[:5]):
-            x0, y0, x1, y1 = _enchant_space(s, k)
-            draw.rounded_rectangle((x0, y0, x1, y1), radius=6, fill=WHITE, outline=CELL_LINE, width=2)
-            paste_centred(image, coin_image(int(space.get("coins", 0)), 22), (x0 + 13, y0 + 13))
-            icon = boon_icon(space.get("boon"), int(space.get("value", 0)), 22)
-            _paste(image, icon, (x1 - 13, y1 - 13))
-    # pearl bonuses
-    panel(draw, PEARL_BOX, fill=PAPER, radius=14)
-    paste_centred(image, pearl_image(28), (MID_X0 + 26, PEARL_BOX[1] + 24))
-    for i, bonus in enumerate((board.get("pearl_bonuses") or [])[:12]):
-        x0, y0, x1, y1 = _pearl_box(i)
-        draw.rounded_rectangle((x0, y0, x1, y1), radius=6, fill=WHITE, outline=CELL_LINE, width=2)
-        kind = bonus.get("type")
-        if kind == "coins":
-            icon = coin_image(int(bonus.get("value", 0)), 34)
-        else:
-            icon = boon_icon(kind, int(bonus.get("value", 0)), 32)
-        _paste(image, icon, ((x0 + x1) / 2, (y0 + y1) / 2))
-    # shells
-    panel(draw, SHELL_BOX, fill=PAPER, radius=14)
-    paste_centred(image, shell_image(28), (MID_X0 + 26, SHELL_BOX[1] + 24))
-    for i in range(int(board.get("shell_pairs", 15))):
-        cx, cy = _shell_centre(i)
-        draw.ellipse((cx - 6, cy - 6, cx - 0, cy + 6), outline=CELL_LINE, width=2)
-        draw.ellipse((cx + 1, cy - 6, cx + 7, cy + 6), outline=CELL_LINE, width=2)
-    # reef
-    reef = board.get("reef") or {}
-    panel(draw, REEF_BOX, fill=PAPER, radius=14)
-    x, y, pitch = _reef_geometry(reef)
-    rows, cols = int(reef.get("rows", 7)), int(reef.get("cols", 7))
-    if "values" in reef:
-        highlighted = {tuple(p) for p in reef.get("highlighted") or []}
-        for r, row in enumerate(reef.get("values") or []):
-            for c, value in enumerate(row):
-                box = (x + c * pitch, y + r * pitch, x + (c + 1) * pitch, y + (r + 1) * pitch)
-                draw.rectangle(
-                    box, fill=GREEN if (r, c) in highlighted else WHITE, outline=CELL_LINE, width=2
-                )
-                label = "S" if value == 0 else str(value)
-                draw.text(
-                    ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
-                    label,
-                    font=font("bold", 24),
-                    fill=INK,
-                    anchor="mm",
-                )
-        legend = "Pearls: green spaces, full lines"
-    else:
-        for r in range(rows):
-            for c in range(cols):
-                box = (x + c * pitch, y + r * pitch, x + (c + 1) * pitch, y + (r + 1) * pitch)
-                draw.rectangle(box, fill=WHITE, outline=CELL_LINE, width=1)
-        for t, texture in enumerate(reef.get("textures") or []):
-            tint = TEXTURE_TINTS[t % len(TEXTURE_TINTS)]
-            cells = {tuple(p) for p in texture.get("cells") or []}
-            for r, c in cells:
-                draw.rectangle(
-                    (x + c * pitch + 1, y + r * pitch + 1, x + (c + 1) * pitch - 1, y + (r + 1) * pitch - 1),
-                    fill=tint,
-                )
-            _outline(draw, cells, x, y, pitch, INK, 3)
-        legend = "Pearls: full rows and columns"
-    draw.rectangle((x, y, x + cols * pitch, y + rows * pitch), outline=INK, width=3)
-    text_in_box(
-        draw,
-        (RIGHT_X0 + 4, REEF_BOX[3] - 40, RIGHT_X1 - 4, REEF_BOX[3] - 4),
-        legend,
-        "regular",
-        22,
-        16,
-        MUTED,
-    )
-    # score
-    panel(draw, SCORE_BOX, fill=PAPER, radius=14)
-    return image
-
-
 def _outline(
     draw: ImageDraw.ImageDraw,
     cells: set[tuple[int, int]],
@@ -534,17 +346,339 @@ def _outline(
             draw.line((left + pitch, top, left + pitch, top + pitch), fill=colour, width=width)
 
 
+# --------------------------------------------------------------------------- a seat's picture: geometry
+
+MARGIN, GAP = 14, 8
+COL_W = (WIDTH - 2 * MARGIN - GAP) // 2
+L0, L1 = MARGIN, MARGIN + COL_W
+R0, R1 = WIDTH - MARGIN - COL_W, WIDTH - MARGIN
+BAR_TOP = TITLE_H + 10
+BAR_H = 140
+DIE, DIE_PITCH = 60, 74
+SHEET_TOP = BAR_TOP + BAR_H + GAP
+HEAD_H = 44  # a ruin's number and rule in capitals; its coins and multiplier on the right
+PITCH = 44  # a ruin's cells
+PITCH_SUMS = 50  # odds and evens: room for "=10" under each column
+PITCH_LINE = 56  # the +/- ONE ruin's single row
+SUMS_H, COINS_H = 30, 42
+LINE_H = 28  # one line of text
+ENCH_ROW = 50
+REEF_PITCH = 46
+
+
+def ruin_coins_words(ruin: dict) -> str:
+    """The coins a ruin pays per completed row, as printed beside it ("full rows → 6/13/21")."""
+    coins = [int(c) for c in (ruin.get("row_coins") or [])[1:]]
+    return f"full rows → {'/'.join(map(str, coins))}" if coins else ""
+
+
+def _ruin_boxes() -> dict[int, tuple[int, int, int, int]]:
+    """Box per ruin number: 1 and 2, then 6 and 4, then 5 (beside the lucky number and the
+    score), then 3 across the sheet."""
+    y1 = SHEET_TOP
+    h1 = HEAD_H + 3 * PITCH + 10
+    y2 = y1 + h1 + GAP
+    h2 = HEAD_H + 4 * PITCH + 10
+    y3 = y2 + h2 + GAP
+    h3 = HEAD_H + 2 * PITCH_SUMS + SUMS_H + COINS_H + 10
+    y4 = y3 + h3 + GAP
+    h4 = HEAD_H + LINE_H + PITCH_LINE + 16
+    return {
+        1: (L0, y1, L1, y1 + h1),
+        2: (R0, y1, R1, y1 + h1),
+        6: (L0, y2, L1, y2 + h2),
+        4: (R0, y2, R1, y2 + h2),
+        5: (L0, y3, L1, y3 + h3),
+        3: (L0, y4, R1, y4 + h4),
+    }
+
+
+RUIN_BOXES = _ruin_boxes()
+LUCKY_BOX = (R0, RUIN_BOXES[5][1], R0 + 120, RUIN_BOXES[5][3])
+SCORE_BOX = (R0 + 128, RUIN_BOXES[5][1], R1, RUIN_BOXES[5][3])
+LOW_TOP = RUIN_BOXES[3][3] + GAP
+ENCH_BOX = (L0, LOW_TOP, L1, LOW_TOP + 40 + 6 * ENCH_ROW + 8)
+PEARL_BOX = (L0, ENCH_BOX[3] + GAP, L1, ENCH_BOX[3] + GAP + 40 + 2 * 54 + 6)
+REEF_BOX = (R0, LOW_TOP, R1, LOW_TOP + 40 + 7 * REEF_PITCH + 40)
+SHELL_BOX = (R0, REEF_BOX[3] + GAP, R1, PEARL_BOX[3])
+PRIVATE_H = PEARL_BOX[3] + 10
+
+
+def _pitch(rule: str, number: int) -> int:
+    if number == 3:
+        return PITCH_LINE
+    return PITCH_SUMS if rule in ("odds", "evens") else PITCH
+
+
+def _grid_origin(number: int, rule: str) -> tuple[float, float]:
+    x0, y0, _, _ = RUIN_BOXES[number]
+    if number == 3:
+        return x0 + 14, y0 + HEAD_H + LINE_H
+    return x0 + 14, y0 + HEAD_H
+
+
+def _slot_centres(ruin: dict, number: int) -> tuple[dict[int, tuple[float, float]], int]:
+    """Centre of each slot of a ruin on the sheet, and the cell pitch."""
+    rows = list(ruin.get("rows") or [])
+    rule = str(ruin.get("rule", ""))
+    pitch = _pitch(rule, number)
+    gx, gy = _grid_origin(number, rule)
+    centres = {}
+    for r, row in enumerate(_ruin_layout(rows, rule)):
+        for col, slot in row:
+            centres[slot] = (gx + col * pitch + pitch / 2, gy + r * pitch + pitch / 2)
+    return centres, pitch
+
+
+def text_column(number: int, ruin: dict) -> tuple[float, float, float]:
+    """Left, right and top of the words beside a ruin's grid (its name, its coins per full row)."""
+    _, y0, x1, _ = RUIN_BOXES[number]
+    rule = str(ruin.get("rule", ""))
+    cols = max(_lengths(list(ruin.get("rows") or [])) or [1])
+    gx, _ = _grid_origin(number, rule)
+    return gx + cols * _pitch(rule, number) + 12, x1 - 8, y0 + HEAD_H
+
+
+def _enchant_space(section: int, space: int) -> tuple[float, float, float, float]:
+    y = ENCH_BOX[1] + 40 + section * ENCH_ROW
+    x = L0 + 96 + space * 56
+    return x, y + 3, x + 53, y + ENCH_ROW - 3
+
+
+def _pearl_box(index: int) -> tuple[float, float, float, float]:
+    x = L0 + 10 + (index % 6) * 61
+    y = PEARL_BOX[1] + 40 + (index // 6) * 54
+    return x, y, x + 57, y + 50
+
+
+def _shell_centre(index: int) -> tuple[float, float]:
+    return SHELL_BOX[0] + 30 + (index % 8) * 46, SHELL_BOX[1] + 52 + (index // 8) * 30
+
+
+def _reef_geometry(reef: dict) -> tuple[float, float, float]:
+    rows, cols = int(reef.get("rows", 7)), int(reef.get("cols", 7))
+    pitch = min(REEF_PITCH, (COL_W - 20) // cols, (7 * REEF_PITCH) // rows)
+    x = (R0 + R1) / 2 - cols * pitch / 2
+    return x, REEF_BOX[1] + 40, pitch
+
+
+# ------------------------------------------------------------------- a seat's picture: the printed sheet
+
+
+@lru_cache(maxsize=8)
+def _private_background(board_key: str) -> Image.Image:
+    """The printed sheet: ruins, lucky box, enchantments, pearl bonuses, shells, the reef (drawn once)."""
+    board = json.loads(board_key)
+    image, draw = canvas(GAME, PRIVATE_H, WIDTH)
+    panel(draw, (MARGIN, BAR_TOP, WIDTH - MARGIN, BAR_TOP + BAR_H), fill=BAR_FILL)
+    for ruin in board.get("ruins") or []:
+        if int(ruin.get("number", 0)) in RUIN_BOXES:
+            _print_ruin(image, draw, ruin)
+    _print_lucky(draw, board)
+    panel(draw, SCORE_BOX, fill=PAPER, radius=14)
+    _print_enchantments(image, draw, board)
+    _print_pearls(image, draw, board)
+    _print_shells(image, draw, board)
+    _print_reef(draw, board.get("reef") or {})
+    return image
+
+
+def _number_disc(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], number: int, radius: int = 17
+) -> None:
+    cx, cy = centre
+    draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=INK)
+    draw.text((cx, cy), str(number), font=font("bold", TEXT), fill=WHITE, anchor="mm")
+
+
+def _print_ruin(image: Image.Image, draw: ImageDraw.ImageDraw, ruin: dict) -> None:
+    """One printed ruin: number, rule, name, its empty cells and their printed coins."""
+    number = int(ruin.get("number", 0))
+    x0, y0, x1, y1 = RUIN_BOXES[number]
+    rule = str(ruin.get("rule", ""))
+    panel(draw, (x0, y0, x1, y1), fill=PAPER, radius=14)
+    _number_disc(draw, (x0 + 24, y0 + 23), number)
+    word = RULE_WORDS.get(rule, rule.upper())
+    draw_text(draw, (x0 + 48, y0 + 23), word, "bold", 28, INK, "lm")
+    name = str(ruin.get("name", ""))
+    if number == 3:  # a whole row of the sheet: the name fits beside the rule
+        left = x0 + 48 + text_width(word, "bold", 28) + 16
+        text_in_box(
+            draw, (left, y0 + 4, x1 - 110, y0 + 42), name, "regular", TEXT, TEXT, MUTED, "left", pad=0
+        )
+    else:
+        tx0, tx1, ty = text_column(number, ruin)
+        lines = wrap(name, "regular", TEXT, tx1 - tx0, max_lines=3)
+        for i, line in enumerate(lines):
+            draw_text(draw, (tx0, ty + i * LINE_H + LINE_H / 2), line, "regular", TEXT, MUTED, "lm")
+        words = ruin_coins_words(ruin)
+        if words:
+            head, tail = (part.strip() for part in words.split("→", 1))
+            y = ty + (len(lines) + 0.5) * LINE_H + 6
+            draw_text(draw, (tx0, y), head + " →", "bold", TEXT, GOLD, "lm")
+            draw_text(draw, (tx0, y + LINE_H), tail, "bold", TEXT, GOLD, "lm")
+    centres, pitch = _slot_centres(ruin, number)
+    cell = pitch - 4
+    for cx, cy in centres.values():
+        draw.rectangle(
+            (cx - cell / 2, cy - cell / 2, cx + cell / 2, cy + cell / 2),
+            fill=WHITE,
+            outline=CELL_LINE,
+            width=2,
+        )
+    if rule in ("odds", "evens"):
+        _print_column_coins(image, draw, ruin, number, pitch)
+    if rule == "plus-minus-one":
+        reach = list(ruin.get("reach_coins") or [])[1:]
+        for slot, (cx, cy) in sorted(centres.items()):
+            if slot < len(reach):
+                draw.text(
+                    (cx, cy - pitch / 2 - LINE_H / 2),
+                    str(reach[slot]),
+                    font=font("bold", TEXT),
+                    fill=GOLD,
+                    anchor="mm",
+                )
+
+
+def _print_column_coins(
+    image: Image.Image, draw: ImageDraw.ImageDraw, ruin: dict, number: int, pitch: int
+) -> None:
+    """Odds and evens: each column's sum to reach and the coins it pays, under the column."""
+    sums = ruin.get("column_sums") or []
+    coins = ruin.get("column_coins") or []
+    gx, gy = _grid_origin(number, str(ruin.get("rule", "")))
+    y = gy + len(ruin.get("rows") or []) * pitch + SUMS_H / 2
+    for c, total in enumerate(sums):
+        cx = gx + c * pitch + pitch / 2
+        draw.text((cx, y), f"={total}", font=font("bold", TEXT), fill=MUTED, anchor="mm")
+        if c < len(coins):
+            paste_centred(image, coin_image(int(coins[c]), 40), (cx, y + SUMS_H / 2 + COINS_H / 2))
+
+
+def _print_lucky(draw: ImageDraw.ImageDraw, board: dict) -> None:
+    x0, y0, x1, y1 = LUCKY_BOX
+    cx = (x0 + x1) / 2
+    panel(draw, LUCKY_BOX, fill=PAPER, radius=14)
+    draw_text(draw, (cx, y0 + 24), "Lucky", "bold", TEXT, INK, "mm")
+    draw.ellipse((cx - 42, y0 + 56, cx + 42, y0 + 140), fill=WHITE, outline=INK, width=3)
+    coins = int(board.get("lucky_coins", 0))
+    draw_text(draw, (cx, y1 - 52), f"{coins} coin{_s(coins)}", "regular", TEXT, MUTED, "mm")
+    draw_text(draw, (cx, y1 - 24), "each", "regular", TEXT, MUTED, "mm")
+
+
+def _print_enchantments(image: Image.Image, draw: ImageDraw.ImageDraw, board: dict) -> None:
+    panel(draw, ENCH_BOX, fill=PAPER, radius=14)
+    draw_text(draw, (L0 + 14, ENCH_BOX[1] + 22), "Enchantments", "bold", 26, INK, "lm")
+    for section in board.get("enchantments") or []:
+        s = int(section.get("section", 0))
+        if not 0 <= s < 6:
+            continue
+        y = ENCH_BOX[1] + 40 + s * ENCH_ROW
+        draw.rounded_rectangle((L0 + 8, y + 5, L0 + 50, y + ENCH_ROW - 5), radius=8, fill=INK)
+        draw.text(
+            (L0 + 29, y + ENCH_ROW / 2),
+            str(section.get("sum")),
+            font=font("bold", TEXT),
+            fill=WHITE,
+            anchor="mm",
+        )
+        draw.text(
+            (L0 + 54, y + ENCH_ROW / 2),
+            f"→{section.get('ruin')}",
+            font=font("bold", TEXT),
+            fill=MUTED,
+            anchor="lm",
+        )
+        for k, space in enumerate((section.get("spaces") or [])[:5]):
+            x0, y0, x1, y1 = _enchant_space(s, k)
+            draw.rounded_rectangle((x0, y0, x1, y1), radius=6, fill=WHITE, outline=CELL_LINE, width=2)
+            draw.text(
+                (x0 + 13, y0 + 14),
+                str(space.get("coins", 0)),
+                font=font("bold", TEXT),
+                fill=GOLD,
+                anchor="mm",
+            )
+            icon = boon_icon(space.get("boon"), int(space.get("value", 0)), TEXT + 2)
+            _paste(image, icon, (x1 - 15, y1 - 14))
+
+
+def _print_pearls(image: Image.Image, draw: ImageDraw.ImageDraw, board: dict) -> None:
+    panel(draw, PEARL_BOX, fill=PAPER, radius=14)
+    paste_centred(image, pearl_image(28), (L0 + 24, PEARL_BOX[1] + 22))
+    for i, bonus in enumerate((board.get("pearl_bonuses") or [])[:12]):
+        x0, y0, x1, y1 = _pearl_box(i)
+        draw.rounded_rectangle((x0, y0, x1, y1), radius=6, fill=WHITE, outline=CELL_LINE, width=2)
+        kind = bonus.get("type")
+        if kind == "coins":
+            icon = coin_image(int(bonus.get("value", 0)), 40)
+        else:
+            icon = boon_icon(kind, int(bonus.get("value", 0)), 36)
+        _paste(image, icon, ((x0 + x1) / 2, (y0 + y1) / 2))
+
+
+def _print_shells(image: Image.Image, draw: ImageDraw.ImageDraw, board: dict) -> None:
+    panel(draw, SHELL_BOX, fill=PAPER, radius=14)
+    paste_centred(image, shell_image(28), (R0 + 24, SHELL_BOX[1] + 22))
+    for i in range(int(board.get("shell_pairs", 15))):
+        cx, cy = _shell_centre(i)
+        draw.ellipse((cx - 7, cy - 7, cx - 1, cy + 7), outline=CELL_LINE, width=2)
+        draw.ellipse((cx + 1, cy - 7, cx + 7, cy + 7), outline=CELL_LINE, width=2)
+
+
+def _print_reef(draw: ImageDraw.ImageDraw, reef: dict) -> None:
+    panel(draw, REEF_BOX, fill=PAPER, radius=14)
+    x, y, pitch = _reef_geometry(reef)
+    rows, cols = int(reef.get("rows", 7)), int(reef.get("cols", 7))
+    if "values" in reef:
+        highlighted = {tuple(p) for p in reef.get("highlighted") or []}
+        for r, row in enumerate(reef.get("values") or []):
+            for c, value in enumerate(row):
+                box = (x + c * pitch, y + r * pitch, x + (c + 1) * pitch, y + (r + 1) * pitch)
+                draw.rectangle(
+                    box, fill=GREEN if (r, c) in highlighted else WHITE, outline=CELL_LINE, width=2
+                )
+                draw.text(
+                    ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+                    "S" if value == 0 else str(value),
+                    font=font("bold", 26),
+                    fill=INK,
+                    anchor="mm",
+                )
+        legend = "Pearls: green, full lines"
+    else:
+        for r in range(rows):
+            for c in range(cols):
+                box = (x + c * pitch, y + r * pitch, x + (c + 1) * pitch, y + (r + 1) * pitch)
+                draw.rectangle(box, fill=WHITE, outline=CELL_LINE, width=1)
+        for t, texture in enumerate(reef.get("textures") or []):
+            tint = TEXTURE_TINTS[t % len(TEXTURE_TINTS)]
+            cells = {tuple(p) for p in texture.get("cells") or []}
+            for r, c in cells:
+                draw.rectangle(
+                    (x + c * pitch + 1, y + r * pitch + 1, x + (c + 1) * pitch - 1, y + (r + 1) * pitch - 1),
+                    fill=tint,
+                )
+            _outline(draw, cells, x, y, pitch, INK, 3)
+        legend = "Pearls: full rows, columns"
+    draw.rectangle((x, y, x + cols * pitch, y + rows * pitch), outline=INK, width=3)
+    draw_text(draw, ((R0 + R1) / 2, REEF_BOX[3] - 22), legend, "regular", TEXT, MUTED, "mm")
+
+
 # --------------------------------------------------------------------------- a seat's picture: drawing
 
 
 def _draw_ruins(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set) -> None:
+    """The written values (lucky ones starred), the +/- ONE turns, each ruin's coins and multiplier."""
     lucky = sheet.get("lucky")
     for ruin in sheet.get("ruins") or []:
         number = int(ruin.get("number", 0))
         if number not in RUIN_BOXES:
             continue
-        x0, y0, x1, y1 = RUIN_BOXES[number]
-        centres = _slot_centres(ruin, number)
+        _, y0, x1, _ = RUIN_BOXES[number]
+        centres, pitch = _slot_centres(ruin, number)
+        cell = pitch - 4
         values = [v for row in ruin.get("rows") or [] for v in row]
         for slot, value in enumerate(values):
             if slot not in centres:
@@ -552,25 +686,21 @@ def _draw_ruins(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, chan
             cx, cy = centres[slot]
             if (number, slot) in changed:
                 draw.rectangle(
-                    (cx - CELL / 2 + 2, cy - CELL / 2 + 2, cx + CELL / 2 - 2, cy + CELL / 2 - 2),
+                    (cx - cell / 2 + 2, cy - cell / 2 + 2, cx + cell / 2 - 2, cy + cell / 2 - 2),
                     fill=HIGHLIGHT,
                 )
             if value is not None:
-                paste_centred(image, written(str(value), 36), (cx, cy + 1))
+                paste_centred(image, written(str(value), 34 if pitch < PITCH_LINE else 38), (cx, cy + 1))
                 if lucky and value == lucky:
-                    paste_centred(image, star_image(14, GOLD), (cx + CELL / 2 - 8, cy - CELL / 2 + 8))
+                    paste_centred(image, star_image(14, GOLD), (cx + cell / 2 - 7, cy - cell / 2 + 7))
         for slot in ruin.get("turns") or []:
             if slot in centres and slot + 1 in centres:
                 cx = (centres[slot][0] + centres[slot + 1][0]) / 2
-                paste_centred(image, ring_image(22), (cx, centres[slot][1] + CELL / 2 + 4))
+                paste_centred(image, ring_image(20), (cx, centres[slot][1] + cell / 2 + 6))
         coins, mult = int(ruin.get("coins", 0)), int(ruin.get("multiplier", 1))
-        if number == 3:
-            fx, fy = x1 - 64, (y0 + y1) / 2 + 12
-        else:
-            fx, fy = (x0 + x1) / 2, y1 - 24
-        paste_centred(image, coin_image(coins, 38) if coins < 100 else written(str(coins), 30), (fx - 24, fy))
-        mult_text = f"×{mult}" if mult > 1 else "×1"
-        paste_centred(image, written(mult_text, 30, MULT if mult > 1 else MUTED), (fx + 24, fy))
+        coin = coin_image(coins, 40) if coins < 100 else written(str(coins), 30)
+        paste_centred(image, coin, (x1 - 70, y0 + 23))
+        paste_centred(image, written(f"×{mult}", 30, MULT if mult > 1 else MUTED), (x1 - 26, y0 + 23))
 
 
 def _draw_enchantments(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set) -> None:
@@ -583,45 +713,36 @@ def _draw_enchantments(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dic
             x0, y0, x1, y1 = _enchant_space(s, k)
             if s in changed and k == crossed - 1:
                 draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=6, outline=HIGHLIGHT, width=5)
-            paste_centred(image, cross_image(40), ((x0 + x1) / 2, (y0 + y1) / 2))
+            paste_centred(image, cross_image(42), ((x0 + x1) / 2, (y0 + y1) / 2))
 
 
 def _draw_pearls(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set) -> None:
     pearls, lost = int(sheet.get("pearls", 0)), int(sheet.get("pearls_lost", 0))
     head = f"Pearls: {pearls}" + (f", {lost} lost" if lost else "")
     text_in_box(
-        draw,
-        (MID_X0 + 44, PEARL_BOX[1] + 4, MID_X1 - 6, PEARL_BOX[1] + 44),
-        head,
-        "bold",
-        26,
-        18,
-        INK,
-        "left",
+        draw, (L0 + 42, PEARL_BOX[1] + 4, L1 - 6, PEARL_BOX[1] + 40), head, "bold", 26, TEXT, INK, "left"
     )
     for i, crossed in enumerate((sheet.get("pearl_bonuses") or [])[:12]):
         if crossed:
             x0, y0, x1, y1 = _pearl_box(i)
             if i in changed:
                 draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=6, outline=HIGHLIGHT, width=5)
-            paste_centred(image, cross_image(42), ((x0 + x1) / 2, (y0 + y1) / 2))
+            paste_centred(image, cross_image(44), ((x0 + x1) / 2, (y0 + y1) / 2))
 
 
 def _draw_shells(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, change: int) -> None:
     shells, earned = int(sheet.get("shells", 0)), int(sheet.get("shells_earned", 0))
     spent = earned - shells
-    head = f"Shells: {shells} pair{_s(shells)}"
-    if change:
-        head += f" ({change:+d})"
-    box = (MID_X0 + 44, SHELL_BOX[1] + 4, MID_X1 - 6, SHELL_BOX[1] + 44)
+    head = f"Shells: {shells} pair{_s(shells)}" + (f" ({change:+d})" if change else "")
+    box = (R0 + 42, SHELL_BOX[1] + 4, R1 - 6, SHELL_BOX[1] + 40)
     if change:
         draw.rounded_rectangle((box[0], box[1] + 2, box[2], box[3] - 2), radius=8, fill=HIGHLIGHT)
-    text_in_box(draw, box, head, "bold", 26, 18, INK, "left")
-    for i in range(min(earned, 15)):
+    text_in_box(draw, box, head, "bold", 26, TEXT, INK, "left")
+    for i in range(min(earned, 16)):
         cx, cy = _shell_centre(i)
-        paste_centred(image, ring_image(30), (cx, cy))
+        paste_centred(image, ring_image(28), (cx, cy))
         if i < spent:
-            paste_centred(image, cross_image(26), (cx, cy))
+            paste_centred(image, cross_image(24), (cx, cy))
 
 
 def _draw_reef(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet: dict, changed: set) -> None:
@@ -629,35 +750,36 @@ def _draw_reef(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet:
     reef = sheet.get("reef") or {}
     x, y, pitch = _reef_geometry(board_reef)
     lucky = sheet.get("lucky")
-    draw_text(
-        draw, (RIGHT_X0 + 14, REEF_BOX[1] + 24), str(view.get("reef_name", "Reef")), "bold", 28, INK, "lm"
-    )
+    text_in_box(
+        draw, (R0 + 6, REEF_BOX[1] + 4, R1 - 6, REEF_BOX[1] + 40), str(view.get("reef_name", "Reef")),
+        "bold", 26, TEXT, INK, "left",
+    )  # fmt: skip
     if "marked" in reef:
         values = board_reef.get("values") or []
         for r, row in enumerate(reef.get("marked") or []):
             for c, mark in enumerate(row):
+                if not (mark or (r, c) in changed):
+                    continue
                 cx, cy = x + (c + 0.5) * pitch, y + (r + 0.5) * pitch
+                value = values[r][c] if r < len(values) and c < len(values[r]) else 0
                 if (r, c) in changed:
                     draw.rectangle(
                         (cx - pitch / 2 + 3, cy - pitch / 2 + 3, cx + pitch / 2 - 3, cy + pitch / 2 - 3),
                         fill=HIGHLIGHT,
                     )
-                    value = values[r][c] if r < len(values) and c < len(values[r]) else 0
                     draw.text(
                         (cx, cy),
                         "S" if value == 0 else str(value),
-                        font=font("bold", 24),
+                        font=font("bold", 26),
                         fill=INK,
                         anchor="mm",
                     )
                 if mark:
                     paste_centred(image, ring_image(int(pitch) - 4), (cx, cy))
-                    value = values[r][c] if r < len(values) and c < len(values[r]) else 0
                     if lucky and value == lucky:
                         paste_centred(image, star_image(14, GOLD), (cx + pitch / 2 - 8, cy - pitch / 2 + 8))
         return
-    shapes = reef.get("shapes") or []
-    for shp in shapes:
+    for shp in reef.get("shapes") or []:
         cells = {tuple(p) for p in shp.get("cells") or []}
         for r, c in cells:
             fill = HIGHLIGHT if (r, c) in changed else LIGHT_PEN
@@ -665,35 +787,48 @@ def _draw_reef(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet:
                 (x + c * pitch + 2, y + r * pitch + 2, x + (c + 1) * pitch - 2, y + (r + 1) * pitch - 2),
                 fill=fill,
             )
-        _outline(draw, cells, x + 0, y + 0, pitch, PEN, 4)
+        _outline(draw, cells, x, y, pitch, PEN, 4)
         if cells:
             r, c = min(cells)
             label = "·" if shp.get("single") else str(shp.get("value", ""))
-            paste_centred(image, written(label, 28), (x + (c + 0.5) * pitch, y + (r + 0.5) * pitch))
+            paste_centred(image, written(label, 30), (x + (c + 0.5) * pitch, y + (r + 0.5) * pitch))
             if shp.get("lucky"):
                 paste_centred(image, star_image(14, GOLD), (x + (c + 1) * pitch - 8, y + r * pitch + 8))
+
+
+def _draw_lucky(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict) -> None:
+    x0, y0, x1, _ = LUCKY_BOX
+    cx, cy = (x0 + x1) / 2, y0 + 98
+    lucky = sheet.get("lucky")
+    if lucky is None:
+        draw_text(draw, (cx, cy), "?", "bold", 48, MUTED, "mm")
+    elif lucky == 0:
+        draw_text(draw, (cx, cy), "fate", "hand_bold", 34, PEN, "mm")
+    else:
+        paste_centred(image, written(str(lucky), 64), (cx, cy))
 
 
 def _draw_score(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet: dict, seat: int) -> None:
     x0, y0, x1, _ = SCORE_BOX
     score = sheet.get("score") or {}
     total = _score(view, seat, sheet)
-    head = "Final score" if isinstance(view.get("result"), dict) else "Score if it ended now"
-    text_in_box(draw, (x0 + 6, y0 + 4, x1 - 6, y0 + 44), head, "bold", 26, 18, INK, "left")
+    head = "Final score" if isinstance(view.get("result"), dict) else "If it ended now"
+    text_in_box(draw, (x0 + 4, y0 + 4, x1 - 4, y0 + 40), head, "bold", TEXT, TEXT, INK, "left")
     lines = (
         ("Ruins", score.get("ruins", 0)),
         ("Enchantments", score.get("enchantments", 0)),
         ("Lucky numbers", score.get("lucky", 0)),
         ("Pearl coins", score.get("pearls", 0)),
     )
-    y = y0 + 70
+    y = y0 + 58
     for label, value in lines:
-        draw_text(draw, (x0 + 16, y), label, "regular", 26, INK, "lm")
-        paste_centred(image, written(str(value), 30), (x1 - 40, y))
-        y += 36
-    draw.line((x0 + 16, y - 14, x1 - 16, y - 14), fill=INK, width=2)
-    draw_text(draw, (x0 + 16, y + 14), "Total", "bold", 30, INK, "lm")
-    paste_centred(image, written(str(total), 44), (x1 - 48, y + 14))
+        draw_text(draw, (x0 + 10, y), label, "regular", TEXT, INK, "lm")
+        paste_centred(image, written(str(value), 30), (x1 - 24, y))
+        y += 30
+    draw.line((x0 + 10, y - 10, x1 - 10, y - 10), fill=INK, width=2)
+    draw_text(draw, (x0 + 10, y + 22), "Total", "bold", 28, INK, "lm")
+    sprite = written(str(total), 46)
+    paste_centred(image, sprite, (x1 - 12 - sprite.width / 2, y + 22))
 
 
 def _status_words(view: dict, you: dict) -> tuple[str, bool]:
@@ -766,52 +901,76 @@ def _final_words(view: dict, seat: int) -> str:
     return words
 
 
+def _changed_sets(changed: dict) -> tuple[set, set, set, set]:
+    ruins = {(int(n), int(s)) for n, s in changed.get("ruins") or []}
+    reef = {(int(r), int(c)) for r, c in changed.get("reef") or []}
+    return ruins, reef, set(changed.get("enchantments") or []), set(changed.get("pearl_bonuses") or [])
+
+
+def _dice_labels(draw: ImageDraw.ImageDraw, image: Image.Image, dice: list, x: float, y: float) -> None:
+    """Under each of the seat's dice: its shell adjustment, or what kind of die it is."""
+    for d in dice:
+        cx = x + int(d.get("index", 0)) * DIE_PITCH + DIE / 2
+        if d.get("shells"):
+            paste_centred(image, written(f"{int(d['shells']):+d}", 28, PEN), (cx, y))
+        elif d.get("kind") != "hydra":
+            word = "roll" if d.get("kind") == "roll" else "boon"
+            draw.text((cx, y), word, font=font("bold", TEXT), fill=GOLD, anchor="mm")
+
+
 def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: dict) -> None:
+    """The round and tracker side, the seat's dice, then what is left to do and the boon."""
     y0, y1 = BAR_TOP, BAR_TOP + BAR_H
-    cy = (y0 + y1) / 2
-    draw_text(draw, (44, cy - 18), _round_words(view), "bold", 32, INK, "lm")
-    draw_text(draw, (44, cy + 22), str(view.get("tracker_name", "")), "regular", 22, MUTED, "lm")
-    x = 330
+    x = MARGIN + 14
+    width = draw_text(draw, (x, y0 + 24), _round_words(view), "bold", 26, INK, "lm")
+    text_in_box(
+        draw, (x + width + 10, y0 + 6, 412, y0 + 42), str(view.get("tracker_name", "")),
+        "regular", TEXT, TEXT, MUTED, "left", pad=0,
+    )  # fmt: skip
+    cy = y0 + 76
     dice = you.get("dice") or []
     if dice:
         row = [(int(d.get("value", 0)), d.get("kind") != "hydra", bool(d.get("used"))) for d in dice]
         picked = you.get("picked")
         if isinstance(picked, int) and 0 <= picked < len(dice):
-            px = x + picked * 76
+            px = x + picked * DIE_PITCH
             draw.rounded_rectangle(
-                (px - 6, cy - 44, px + 70, cy + 32), radius=12, fill=HIGHLIGHT, outline=INK, width=2
+                (px - 6, cy - DIE / 2 - 6, px + DIE + 6, cy + DIE / 2 + 6),
+                radius=12,
+                fill=HIGHLIGHT,
+                outline=INK,
+                width=2,
             )
-        end = _dice_row(image, row, x, cy - 6, 64, 12)
-        for d in dice:
-            if d.get("shells"):
-                sx = x + int(d.get("index", 0)) * 76 + 32
-                paste_centred(image, written(f"{int(d['shells']):+d}", 22, PEN), (sx, y1 - 10))
-            elif d.get("kind") != "hydra":
-                sx = x + int(d.get("index", 0)) * 76 + 32
-                draw.text((sx, y1 - 9), _die_word(d).strip(), font=font("bold", 20), fill=GOLD, anchor="mm")
-        x = end + 8
+        _dice_row(image, row, x, cy, DIE, DIE_PITCH - DIE)
+        _dice_labels(draw, image, dice, x, y1 - 18)
     elif view.get("dice"):
-        x = _dice_row(image, [(int(v), False, False) for v in view["dice"]], x, cy, 64, 12) + 8
-    if _boon_step(view):
-        draw_text(draw, (x, cy), "Dice not rolled yet", "regular", 24, MUTED, "lm")
-        x += 240
+        _dice_row(image, [(int(v), False, False) for v in view["dice"]], x, cy, DIE, DIE_PITCH - DIE)
+    elif _boon_step(view):
+        draw_text(draw, (x, cy - 14), "Hydra dice", "bold", TEXT, MUTED, "lm")
+        draw_text(draw, (x, cy + 16), "not rolled yet", "regular", TEXT, MUTED, "lm")
+    _draw_todo(draw, view, you)
+
+
+def _draw_todo(draw: ImageDraw.ImageDraw, view: dict, you: dict) -> None:
+    """What is left to do (yellow when it is the seat's move), then the round's boon, wrapped."""
+    box = (420, BAR_TOP + 8, WIDTH - MARGIN - 8, BAR_TOP + BAR_H - 8)
     status, mine = _status_words(view, you)
-    box = (max(x, 620), y0 + 10, WIDTH - 40, y1 - 10)
-    boon = _boon_words(view)
+    boon = _boon_words(view) if view.get("phase") == "round" else ""
+    width = box[2] - box[0] - 20
+    lines = 4
+    boon_lines = wrap(boon, "regular", TEXT, width, max_lines=2) if boon else []
+    status_lines = wrap(status, "bold", TEXT, width, max_lines=lines - min(len(boon_lines), 1))
+    boon_lines = boon_lines[: lines - len(status_lines)]
     if mine:
         draw.rounded_rectangle(box, radius=10, fill=HIGHLIGHT, outline=INK, width=2)
-    if boon and view.get("phase") == "round":
-        mid = (box[1] + box[3]) / 2
-        text_in_box(draw, (box[0], box[1], box[2], mid), status, "bold", 26, 18, INK, "left", pad=10)
-        text_in_box(draw, (box[0], mid, box[2], box[3]), boon, "regular", 24, 18, INK, "left", pad=10)
-    else:
-        text_in_box(draw, box, status, "bold", 28, 18, INK, "left", pad=10)
-
-
-def _changed_sets(changed: dict) -> tuple[set, set, set, set]:
-    ruins = {(int(n), int(s)) for n, s in changed.get("ruins") or []}
-    reef = {(int(r), int(c)) for r, c in changed.get("reef") or []}
-    return ruins, reef, set(changed.get("enchantments") or []), set(changed.get("pearl_bonuses") or [])
+    total = len(status_lines) + len(boon_lines)
+    y = (box[1] + box[3]) / 2 - (total - 1) * LINE_H / 2
+    for line in status_lines:
+        draw_text(draw, (box[0] + 10, y), line, "bold", TEXT, INK, "lm")
+        y += LINE_H
+    for line in boon_lines:
+        draw_text(draw, (box[0] + 10, y), line, "regular", TEXT, INK, "lm")
+        y += LINE_H
 
 
 def render_private(view: dict, names: Sequence[object] | None = None) -> Picture:
@@ -824,11 +983,11 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     you = view.get("you") or {}
     image = _private_background(_board_key(view)).copy()
     draw = ImageDraw.Draw(image)
-    label = drawn_name(seat, names)
+    left = title_bar_right(GAME, WIDTH)
     text_in_box(
-        draw, (380, 0, WIDTH - 70, TITLE_H), f"{label} · {_short_round(view)}", "bold", 32, 20, WHITE, "right"
+        draw, (left, 0, WIDTH - 64, TITLE_H), drawn_name(seat, names), "bold", 34, TEXT, WHITE, "right"
     )
-    paste_centred(image, token_image(seat, 20), (WIDTH - 42, TITLE_H / 2))
+    paste_centred(image, _token(seat, 20), (WIDTH - 36, TITLE_H / 2))
     changed = sheet.get("changed") or {}
     ruins, reef, ench, pearls = _changed_sets(changed)
     _draw_bar(image, draw, view, you)
@@ -836,26 +995,16 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     if isinstance(searched, int) and searched in RUIN_BOXES:
         draw.rounded_rectangle(RUIN_BOXES[searched], radius=14, outline=HIGHLIGHT, width=6)
     if isinstance(cast, int) and 0 <= cast < 6:
-        y = ENCH_TOP + 48 + cast * ENCH_ROW
-        draw.rounded_rectangle(
-            (MID_X0 + 4, y, MID_X1 - 4, y + ENCH_ROW), radius=10, outline=HIGHLIGHT, width=5
-        )
+        y = ENCH_BOX[1] + 40 + cast * ENCH_ROW
+        draw.rounded_rectangle((L0 + 3, y, L1 - 3, y + ENCH_ROW), radius=10, outline=HIGHLIGHT, width=5)
     _draw_ruins(image, draw, sheet, ruins)
-    lucky = sheet.get("lucky")
-    cx, cy = (LUCKY_BOX[0] + LUCKY_BOX[2]) / 2, LUCKY_BOX[1] + 130
-    if lucky is None:
-        draw_text(draw, (cx, cy), "?", "bold", 48, MUTED, "mm")
-    elif lucky == 0:
-        draw_text(draw, (cx, cy), "fate", "hand_bold", 34, PEN, "mm")
-    else:
-        paste_centred(image, written(str(lucky), 64), (cx, cy))
-    draw_text(draw, (cx, LUCKY_BOX[3] - 26), "2 coins each", "regular", 20, MUTED, "mm")
+    _draw_lucky(image, draw, sheet)
     _draw_enchantments(image, draw, sheet, ench)
     _draw_pearls(image, draw, sheet, pearls)
     _draw_shells(image, draw, sheet, int(changed.get("shells", 0) or 0))
     _draw_reef(image, draw, view, sheet, reef)
     _draw_score(image, draw, view, sheet, seat)
-    return picture(image, private_alt(view, names), f"reef-seat-{player(seat).letter}.png")
+    return picture(image, private_alt(view, names), f"reef-seat-{player(seat).letter}.png", palette=PALETTE)
 
 
 def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
@@ -882,319 +1031,391 @@ def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     return parts
 
 
-# --------------------------------------------------------------------------- the public table
+# --------------------------------------------------------------------------- the public table: geometry
 
-TOP_Y = TITLE_H + 12
-TOP_H = 112
-CARDS_Y = TOP_Y + TOP_H + 12
-CARD_W, CARD_H, CARD_GAP = 440, 356, 16
-TILE_W, TILE_H = 136, 108
-
+TOP_Y = TITLE_H + 10
+TOP_H = 186
+CARDS_Y = TOP_Y + TOP_H + GAP
+CARD_W = COL_W
+MINI = 24  # a miniature ruin's cell: a written value in the smallest pen a phone reads
+TILE_W = (CARD_W - 16 - 12) // 3
+TILE_HEAD = 30
+ROW_A = 50
+TILE_A = TILE_HEAD + 4 * MINI + 20
+ROW_B = ROW_A + TILE_A + 6
+TILE_B = TILE_HEAD + 2 * MINI + 20
+ROW_C = ROW_B + TILE_B + 6
+TILE_C = 46
+ROW_D = ROW_C + TILE_C + 4
+CARD_H = ROW_D + 34 + 6
+#: Where each ruin's miniature sits on a card: (row top, row height, slot); ruin 3 has a row of its own.
+TILES = {
+    1: (ROW_A, TILE_A, 0),
+    2: (ROW_A, TILE_A, 1),
+    6: (ROW_A, TILE_A, 2),
+    4: (ROW_B, TILE_B, 0),
+    5: (ROW_B, TILE_B, 1),
+}
 
 #: The board's key line: what the five small squares under each ruin are.
-MINI_KEY_H = 40
-MINI_KEY = "under each ruin: its enchantments crossed off (of 5), ×multiplier beside its coins"
+MINI_KEY_H = 72
+MINI_KEY = "under each ruin: its enchantments crossed off (of 5); ×multiplier beside its coins"
 
 
 def board_height(seats: int) -> int:
-    rows = max(1, (seats + 2) // 3)
-    return CARDS_Y + rows * (CARD_H + CARD_GAP) + 4 + MINI_KEY_H
+    """The public picture's height: the top panel, a row of cards per two seats, the key line."""
+    rows = max(1, (seats + 1) // 2)
+    return CARDS_Y + rows * (CARD_H + GAP) + MINI_KEY_H
+
+
+def board_width(seats: int) -> int:
+    """800 px; wider only when 7–8 seats' cards would make it more than twice as tall as wide."""
+    return max(WIDTH, math.ceil(board_height(seats) / MAX_ASPECT))
+
+
+def _offset(seats: int) -> int:
+    """The 800 px layout is centred on a wider picture."""
+    return (board_width(seats) - WIDTH) // 2
 
 
 def _card_origin(seat: int, seats: int) -> tuple[int, int]:
-    row, col = divmod(seat, 3)
-    in_row = min(3, seats - row * 3)
-    width = in_row * CARD_W + (in_row - 1) * CARD_GAP
-    x = (WIDTH - width) // 2 + col * (CARD_W + CARD_GAP)
-    return x, CARDS_Y + row * (CARD_H + CARD_GAP)
+    row, col = divmod(seat, 2)
+    x = (WIDTH - CARD_W) // 2 if seats == 1 else (L0, R0)[col]
+    return _offset(seats) + x, CARDS_Y + row * (CARD_H + GAP)
 
 
-def _tile_origin(number: int) -> tuple[int, int]:
-    i = number - 1
-    return 10 + (i % 3) * (TILE_W + 6), 54 + (i // 3) * (TILE_H + 6)
+def _tile_box(number: int) -> tuple[int, int, int, int]:
+    """A ruin's miniature on a card (relative to the card)."""
+    if number == 3:
+        return 8, ROW_C, CARD_W - 8, ROW_C + TILE_C
+    top, height, slot = TILES[number]
+    x = 8 + slot * (TILE_W + 6)
+    return x, top, x + TILE_W, top + height
 
 
-def _mini_ruin(ruin: dict) -> tuple[float, float, float, dict[int, tuple[float, float]]]:
-    """Pitch and slot centres of a ruin's miniature, relative to its tile."""
+def _mini_centres(ruin: dict, number: int) -> dict[int, tuple[float, float]]:
+    """Slot centres of a ruin's miniature, relative to its card."""
     rows = _lengths(list(ruin.get("rows") or []))
     rule = str(ruin.get("rule", ""))
-    cols = max(rows) if rows else 1
-    pitch = min(124 / cols, 50 / max(1, len(rows)), 20)
-    gx = TILE_W / 2 - cols * pitch / 2
-    gy = 34 + (50 - len(rows) * pitch) / 2
+    x0, y0, x1, y1 = _tile_box(number)
+    if number == 3:
+        gx, gy = 124, y0 + 4
+    else:
+        cols = max(rows) if rows else 1
+        area = y1 - y0 - TILE_HEAD - 20
+        gx, gy = (x0 + x1) / 2 - cols * MINI / 2, y0 + TILE_HEAD + (area - len(rows) * MINI) / 2
     centres = {}
     for r, row in enumerate(_ruin_layout(rows, rule)):
         for col, slot in row:
-            centres[slot] = (gx + col * pitch + pitch / 2, gy + r * pitch + pitch / 2)
-    return gx, gy, pitch, centres
+            centres[slot] = (gx + col * MINI + MINI / 2, gy + r * MINI + MINI / 2)
+    return centres
 
 
-def _mini_reef(board_reef: dict) -> tuple[float, float]:
+def _square(number: int, k: int) -> tuple[float, float]:
+    """Centre of the k-th small square (the linked enchantment section) under a miniature."""
+    x0, _, x1, y1 = _tile_box(number)
+    if number == 3:
+        return x0 + 12 + k * 20, y1 - 9
+    return (x0 + x1) / 2 + (k - 2) * 20, y1 - 12
+
+
+def _mini_reef(board_reef: dict) -> tuple[float, float, int]:
+    """Origin and pitch of the reef's miniature (the third slot of a card's second row)."""
     rows, cols = int(board_reef.get("rows", 7)), int(board_reef.get("cols", 7))
-    pitch = min(66 // rows, 66 // cols)
-    return pitch, 12
+    pitch = min((TILE_W - 12) // cols, (TILE_B - 10) // rows)
+    x = 8 + 2 * (TILE_W + 6) + TILE_W / 2 - cols * pitch / 2
+    return x, ROW_B + TILE_B / 2 - rows * pitch / 2, pitch
+
+
+# ------------------------------------------------------------------- the public table: the empty table
 
 
 @lru_cache(maxsize=16)
 def _board_background(board_key: str, seats: int) -> Image.Image:
     """The top panel, the card frames and each card's empty ruins and reef (drawn once)."""
     board = json.loads(board_key)
-    image, draw = canvas(GAME, board_height(seats), WIDTH)
-    panel(draw, (24, TOP_Y, WIDTH - 24, TOP_Y + TOP_H), fill=(230, 242, 244))
-    reef = board.get("reef") or {}
-    pitch, _ = _mini_reef(reef)
-    rows, cols = int(reef.get("rows", 7)), int(reef.get("cols", 7))
+    width = board_width(seats)
+    image, draw = canvas(GAME, board_height(seats), width)
+    ox = _offset(seats)
+    panel(draw, (ox + MARGIN, TOP_Y, ox + WIDTH - MARGIN, TOP_Y + TOP_H), fill=BAR_FILL)
     for seat in range(seats):
-        cx, cy = _card_origin(seat, seats)
-        style = player(seat)
-        panel(draw, (cx, cy, cx + CARD_W, cy + CARD_H), fill=PAPER, outline=style.colour, radius=16, width=4)
-        draw.rounded_rectangle((cx + 4, cy + 4, cx + CARD_W - 4, cy + 48), radius=12, fill=style.light)
-        paste_centred(image, token_image(seat, 17), (cx + 28, cy + 26))
-        for ruin in board.get("ruins") or []:
-            number = int(ruin.get("number", 0))
-            if not 1 <= number <= 6:
-                continue
-            tx, ty = _tile_origin(number)
-            tx, ty = cx + tx, cy + ty
-            draw.rounded_rectangle(
-                (tx, ty, tx + TILE_W, ty + TILE_H), radius=10, fill=WHITE, outline=PANEL_LINE, width=2
-            )
-            draw.ellipse((tx + 4, ty + 4, tx + 30, ty + 30), fill=INK)
-            draw.text((tx + 17, ty + 17), str(number), font=font("bold", 20), fill=WHITE, anchor="mm")
-            rows_len = [int(n) for n in ruin.get("rows") or []]
-            _, _, p, centres = _mini_ruin({"rows": [[None] * n for n in rows_len], "rule": ruin.get("rule")})
-            for sx, sy in centres.values():
-                draw.rectangle(
-                    (tx + sx - p / 2 + 1, ty + sy - p / 2 + 1, tx + sx + p / 2 - 1, ty + sy + p / 2 - 1),
-                    fill=(246, 246, 246),
-                    outline=CELL_LINE,
-                    width=1,
-                )
-            for k in range(5):
-                px = tx + TILE_W / 2 + (k - 2) * 22
-                draw.rectangle(
-                    (px - 7, ty + TILE_H - 19, px + 7, ty + TILE_H - 5), outline=CELL_LINE, width=2
-                )
-        rx, ry = cx + 14, cy + CARD_H - 80
-        draw.rectangle(
-            (rx - 2, ry - 2, rx + cols * pitch + 2, ry + rows * pitch + 2), fill=WHITE, outline=INK, width=2
-        )
-        if "values" in reef:
-            for r, c in reef.get("highlighted") or []:
-                draw.rectangle(
-                    (rx + c * pitch, ry + r * pitch, rx + (c + 1) * pitch - 1, ry + (r + 1) * pitch - 1),
-                    fill=GREEN,
-                )
-        else:
-            for t, texture in enumerate(reef.get("textures") or []):
-                for r, c in texture.get("cells") or []:
-                    draw.rectangle(
-                        (rx + c * pitch, ry + r * pitch, rx + (c + 1) * pitch - 1, ry + (r + 1) * pitch - 1),
-                        fill=TEXTURE_TINTS[t % len(TEXTURE_TINTS)],
-                    )
-        sx = cx + 14 + cols * pitch + 20
-        draw_text(draw, (sx, cy + CARD_H - 64), "Lucky", "regular", 24, INK, "lm")
-        draw_text(draw, (sx + 150, cy + CARD_H - 64), "Pearls", "regular", 24, INK, "lm")
-        draw_text(draw, (sx, cy + CARD_H - 26), "Shells", "regular", 24, INK, "lm")
-    _draw_mini_key(draw, board_height(seats) - MINI_KEY_H / 2 - 6)
+        _print_card(image, draw, board, seat, _card_origin(seat, seats))
+    _draw_mini_key(draw, ox, board_height(seats) - MINI_KEY_H / 2 - 4)
     return image
 
 
-def _draw_mini_key(draw: ImageDraw.ImageDraw, y: float) -> None:
-    """Five small squares, two crossed off, then what they mean (the key line under the cards)."""
-    x = 30
-    for k in range(5):
-        fill = PEN if k < 2 else None
-        draw.rectangle((x + k * 22 - 7, y - 7, x + k * 22 + 7, y + 7), fill=fill, outline=PEN, width=2)
-    text_in_box(draw, (x + 5 * 22, y - 18, WIDTH - 24, y + 18), MINI_KEY, "regular", 24, 18, INK, "left")
+def _print_card(
+    image: Image.Image, draw: ImageDraw.ImageDraw, board: dict, seat: int, origin: tuple[int, int]
+) -> None:
+    """A seat's card frame with its token, its empty ruin miniatures and reef."""
+    cx, cy = origin
+    style = player(seat)
+    panel(draw, (cx, cy, cx + CARD_W, cy + CARD_H), fill=PAPER, outline=style.colour, radius=16, width=4)
+    draw.rounded_rectangle((cx + 4, cy + 4, cx + CARD_W - 4, cy + 44), radius=12, fill=style.light)
+    paste_centred(image, _token(seat, 18), (cx + 26, cy + 24))
+    for ruin in board.get("ruins") or []:
+        number = int(ruin.get("number", 0))
+        if number != 3 and number not in TILES:
+            continue
+        x0, y0, x1, y1 = _tile_box(number)
+        draw.rounded_rectangle(
+            (cx + x0, cy + y0, cx + x1, cy + y1), radius=10, fill=WHITE, outline=PANEL_LINE, width=2
+        )
+        _number_disc(draw, (cx + x0 + 16, cy + y0 + 16), number, 14)
+        empty = {"rows": [[None] * int(n) for n in ruin.get("rows") or []], "rule": ruin.get("rule")}
+        for sx, sy in _mini_centres(empty, number).values():
+            h = MINI / 2 - 1
+            draw.rectangle(
+                (cx + sx - h, cy + sy - h, cx + sx + h, cy + sy + h),
+                fill=EMPTY_CELL,
+                outline=CELL_LINE,
+                width=1,
+            )
+        for k in range(5):
+            px, py = _square(number, k)
+            draw.rectangle((cx + px - 6, cy + py - 6, cx + px + 6, cy + py + 6), outline=CELL_LINE, width=2)
+    _print_mini_reef(draw, board.get("reef") or {}, cx, cy)
+    y = cy + ROW_D + 17
+    draw_text(draw, (cx + 12, y), "Lucky", "bold", TEXT, INK, "lm")
+    paste_centred(image, pearl_image(26), (cx + 150, y))
+    paste_centred(image, shell_image(26), (cx + 238, y))
 
 
-def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) -> None:
-    y0, y1 = TOP_Y, TOP_Y + TOP_H
-    cy = (y0 + y1) / 2
-    draw_text(draw, (44, cy - 20), _round_words(view), "bold", 34, INK, "lm")
-    draw_text(
-        draw,
-        (44, cy + 24),
-        f"{view.get('reef_name', '')} · {view.get('tracker_name', '')}",
-        "regular",
-        22,
-        MUTED,
-        "lm",
+def _print_mini_reef(draw: ImageDraw.ImageDraw, reef: dict, cx: int, cy: int) -> None:
+    x, y, pitch = _mini_reef(reef)
+    x, y = cx + x, cy + y
+    rows, cols = int(reef.get("rows", 7)), int(reef.get("cols", 7))
+    draw.rectangle(
+        (x - 2, y - 2, x + cols * pitch + 2, y + rows * pitch + 2), fill=WHITE, outline=INK, width=2
     )
-    x = 410
-    dice = [int(v) for v in view.get("dice") or []]
-    boon = view.get("boon") if isinstance(view.get("boon"), dict) else None
-    if dice:
-        x = _dice_row(image, [(v, False, False) for v in dice], x, cy, 70, 12)
-        if boon and boon.get("type") in ("roll", "die"):
-            x = _dice_row(image, [(int(boon.get("value", 0)), True, False)], x + 8, cy, 70, 12)
-        x += 8
-    elif view.get("phase") == "round":  # the boon step: gained before the hydra dice are rolled
-        draw_text(draw, (x, cy - 16), "Hydra dice", "bold", 24, MUTED, "lm")
-        draw_text(draw, (x, cy + 16), "not rolled yet", "regular", 22, MUTED, "lm")
-        x += 210
-    phase = view.get("phase")
-    right = WIDTH - 40
-    seats = int(view.get("seats", len(view.get("sheets") or [])))
-    confirmed = list(view.get("confirmed") or [])
-    if phase in ("lucky", "round"):
-        tw = 44 * seats
-        tx0 = right - tw
-        draw_text(draw, (tx0 + tw / 2, y0 + 22), "Done", "bold", 24, INK, "mm")
-        for seat in range(seats):
-            tcx = tx0 + seat * 44 + 22
-            paste_centred(image, token_image(seat, 16), (tcx, cy + 4))
-            done = seat < len(confirmed) and confirmed[seat]
-            if done:
-                paste_centred(image, tick_image(30), (tcx, y1 - 16))
-            else:
-                draw.text((tcx, y1 - 16), "…", font=font("bold", 24), fill=MUTED, anchor="mm")
-        right = tx0 - 16
-    if phase == "round" and boon:
-        text = boon.get("text", "")
-        if boon.get("type") == "roll":
-            text = f"a rolled {boon.get('value', '?')} for all"
-        box = (max(x, 640), y0 + 8, right, y1 - 8)
-        draw.rounded_rectangle(box, radius=10, fill=(255, 246, 214), outline=GOLD, width=2)
-        mid = (box[1] + box[3]) / 2
-        draw_text(draw, (box[0] + 12, box[1] + 20), "Boon", "bold", 24, GOLD, "lm")
-        width = box[2] - box[0] - 24
-        if text_width(text, "bold", 24) <= width:
-            draw_text(draw, (box[0] + 12, mid + 14), text, "bold", 24, INK, "lm")
-        else:
-            lines = wrap(text, "bold", 22, width, max_lines=2)
-            for i, line in enumerate(lines):
-                draw_text(draw, (box[0] + 12, mid + 2 + i * 26), line, "bold", 22, INK, "lm")
-    elif phase == "round":
-        draw_text(draw, (max(x, 640), cy), "No boon this round", "regular", 26, MUTED, "lm")
-    elif phase == "finished":
-        result = view.get("result") or {}
-        winners = [int(w) for w in result.get("winners") or []]
-        ratings = result.get("ratings") or []
-        if seats == 1 and ratings:
-            words = f"Final score {_score(view, 0, (view.get('sheets') or [{}])[0])}: {ratings[0]}"
-        else:
-            words = _winner_words([drawn_name(w, names) for w in winners])
-        text_in_box(draw, (max(x, 560), y0 + 10, right, y1 - 10), words, "bold", 32, 20, INK, "left")
-    elif phase == "lucky":
-        text_in_box(
-            draw,
-            (max(x, 560), y0 + 10, right, y1 - 10),
-            "Lucky numbers, in seat order, each different",
-            "bold",
-            28,
-            20,
-            INK,
-            "left",
+    if "values" in reef:
+        cells = [(r, c, GREEN) for r, c in reef.get("highlighted") or []]
+    else:
+        cells = [
+            (r, c, TEXTURE_TINTS[t % len(TEXTURE_TINTS)])
+            for t, texture in enumerate(reef.get("textures") or [])
+            for r, c in texture.get("cells") or []
+        ]
+    for r, c, fill in cells:
+        draw.rectangle(
+            (x + c * pitch, y + r * pitch, x + (c + 1) * pitch - 1, y + (r + 1) * pitch - 1), fill=fill
         )
 
 
+def _draw_mini_key(draw: ImageDraw.ImageDraw, ox: int, y: float) -> None:
+    """Five small squares, two crossed off, then what they mean (the key line under the cards)."""
+    x = ox + 30
+    for k in range(5):
+        fill = PEN if k < 2 else None
+        draw.rectangle((x + k * 20 - 6, y - 6, x + k * 20 + 6, y + 6), fill=fill, outline=PEN, width=2)
+    left = x + 5 * 20
+    lines = wrap(MINI_KEY, "regular", TEXT, ox + WIDTH - MARGIN - left, max_lines=2)
+    for i, line in enumerate(lines):
+        draw_text(draw, (left, y + (i - (len(lines) - 1) / 2) * LINE_H), line, "regular", TEXT, INK, "lm")
+
+
+# --------------------------------------------------------------------------- the public table: drawing
+
+
+def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names, ox: int) -> None:
+    """Dice and boon die, who is done, the reef and tracker side, then the boon (or the winner)."""
+    y0 = TOP_Y
+    x = ox + MARGIN + 14
+    cy = y0 + 46
+    dice = [int(v) for v in view.get("dice") or []]
+    boon = view.get("boon") if isinstance(view.get("boon"), dict) else None
+    phase = view.get("phase")
+    if dice:
+        row = [(v, False, False) for v in dice]
+        if boon and boon.get("type") in ("roll", "die"):
+            row.append((int(boon.get("value", 0)), True, False))
+        _dice_row(image, row, x, cy, 64, 12)
+    elif phase == "round":  # the boon step: gained before the hydra dice are rolled
+        draw_text(draw, (x, cy - 15), "Hydra dice", "bold", TEXT, MUTED, "lm")
+        draw_text(draw, (x, cy + 15), "not rolled yet", "regular", TEXT, MUTED, "lm")
+    if phase in ("lucky", "round"):
+        _draw_done(image, draw, view, ox)
+    where = f"{view.get('reef_name', '')} · {view.get('tracker_name', '')}"
+    text_in_box(
+        draw,
+        (x, y0 + 88, ox + WIDTH - MARGIN - 8, y0 + 120),
+        where,
+        "regular",
+        TEXT,
+        TEXT,
+        MUTED,
+        "left",
+        pad=0,
+    )
+    lines = wrap(_top_words(view, names), "bold", TEXT, WIDTH - 2 * MARGIN - 28, max_lines=2)
+    for i, line in enumerate(lines):
+        draw_text(draw, (x, y0 + 138 + i * LINE_H), line, "bold", TEXT, INK, "lm")
+
+
+def _draw_done(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, ox: int) -> None:
+    """Each seat's token with a tick once it is done, "…" while it still plays."""
+    seats = int(view.get("seats", len(view.get("sheets") or [])))
+    confirmed = list(view.get("confirmed") or [])
+    tx0 = ox + WIDTH - MARGIN - 12 - 46 * seats
+    draw_text(draw, (tx0 - 6, TOP_Y + 46), "Done", "bold", TEXT, INK, "rm")
+    for seat in range(seats):
+        tcx = tx0 + seat * 46 + 23
+        paste_centred(image, _token(seat, 19), (tcx, TOP_Y + 28))
+        if seat < len(confirmed) and confirmed[seat]:
+            paste_centred(image, tick_image(30), (tcx, TOP_Y + 66))
+        else:
+            draw.text((tcx, TOP_Y + 64), "…", font=font("bold", TEXT), fill=MUTED, anchor="mm")
+
+
+def _top_words(view: dict, names) -> str:
+    """The line under the dice: the boon, the winner, or the lucky number step."""
+    phase = view.get("phase")
+    boon = view.get("boon") if isinstance(view.get("boon"), dict) else None
+    if phase == "round" and boon:
+        if boon.get("type") == "roll":
+            return f"Boon: a rolled {boon.get('value', '?')} for all"
+        return f"Boon: {boon.get('text', '')}"
+    if phase == "round":
+        return "No boon this round"
+    if phase == "finished":
+        result = view.get("result") or {}
+        ratings = result.get("ratings") or []
+        if int(view.get("seats", 1)) == 1 and ratings:
+            return f"Final score {_score(view, 0, (view.get('sheets') or [{}])[0])}: {ratings[0]}"
+        return _winner_words([drawn_name(int(w), names) for w in result.get("winners") or []])
+    return "Lucky numbers, in seat order, each different"
+
+
 def _draw_card(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, seat: int, names) -> None:
+    """A seat's card: name and score, the ruins' values, coins and crossed squares, reef, stats."""
     sheets = view.get("sheets") or []
     sheet = sheets[seat]
     cx, cy = _card_origin(seat, int(view.get("seats", len(sheets))))
-    total = _score(view, seat, sheet)
-    score_img = written(str(total), 40)
-    sw = score_img.width
-    text_in_box(
-        draw,
-        (cx + 48, cy + 6, cx + CARD_W - sw - 30, cy + 46),
-        drawn_name(seat, names),
-        "bold",
-        28,
-        20,
-        INK,
-        "left",
-        pad=4,
-    )
-    paste_centred(image, score_img, (cx + CARD_W - 14 - sw / 2, cy + 26))
-    lucky = sheet.get("lucky")
+    score = written(str(_score(view, seat, sheet)), 42)
+    right = cx + CARD_W - 12
+    paste_centred(image, score, (right - score.width / 2, cy + 24))
+    right -= score.width + 6
+    confirmed = view.get("confirmed") or []
+    if view.get("phase") in ("lucky", "round") and seat < len(confirmed) and confirmed[seat]:
+        paste_centred(image, tick_image(30), (right - 15, cy + 24))
+        right -= 34
+    name_box = (cx + 48, cy + 6, right, cy + 42)
+    text_in_box(draw, name_box, drawn_name(seat, names), "bold", 28, TEXT, INK, "left", pad=2)
     changed = sheet.get("changed") or {}
     ruins_changed, reef_changed, ench_changed, _ = _changed_sets(changed)
-    ench = {int(e.get("section", 0)): int(e.get("crossed", 0)) for e in sheet.get("enchantments") or []}
+    crossed = {int(e.get("section", 0)): int(e.get("crossed", 0)) for e in sheet.get("enchantments") or []}
     for ruin in sheet.get("ruins") or []:
         number = int(ruin.get("number", 0))
-        if not 1 <= number <= 6:
-            continue
-        tx, ty = _tile_origin(number)
-        tx, ty = cx + tx, cy + ty
-        coins, mult = int(ruin.get("coins", 0)), int(ruin.get("multiplier", 1))
-        paste_centred(image, written(str(coins), 28), (tx + 50, ty + 17))
-        if mult > 1:
-            paste_centred(image, written(f"×{mult}", 26, MULT), (tx + TILE_W - 24, ty + 17))
-        _, _, pitch, centres = _mini_ruin(ruin)
-        values = [v for row in ruin.get("rows") or [] for v in row]
-        size = max(12, int(pitch * 0.9))
-        for slot, value in enumerate(values):
-            if slot not in centres:
-                continue
-            sx, sy = centres[slot]
-            if (number, slot) in ruins_changed:
-                draw.rectangle(
-                    (
-                        tx + sx - pitch / 2 + 1,
-                        ty + sy - pitch / 2 + 1,
-                        tx + sx + pitch / 2 - 1,
-                        ty + sy + pitch / 2 - 1,
-                    ),
-                    fill=HIGHLIGHT,
-                )
-            if value is not None:
-                colour = GOLD if lucky and value == lucky else PEN
-                paste_centred(image, written(str(value), size, colour), (tx + sx, ty + sy + 1))
-        crossed = ench.get(number - 1, 0)
-        for k in range(min(crossed, 5)):
-            px = tx + TILE_W / 2 + (k - 2) * 22
-            fill = HIGHLIGHT if (number - 1) in ench_changed and k == crossed - 1 else PEN
-            draw.rectangle(
-                (px - 7, ty + TILE_H - 19, px + 7, ty + TILE_H - 5), fill=fill, outline=PEN, width=2
-            )
+        if number == 3 or number in TILES:
+            _draw_mini_ruin(image, draw, sheet, ruin, (cx, cy), ruins_changed)
+            _draw_squares(draw, number, crossed.get(number - 1, 0), (number - 1) in ench_changed, (cx, cy))
+    _draw_card_reef(draw, view, sheet, reef_changed, (cx, cy))
+    _draw_stats(image, sheet, int(changed.get("shells", 0) or 0), (cx, cy))
+
+
+def _draw_mini_ruin(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    sheet: dict,
+    ruin: dict,
+    origin: tuple[int, int],
+    changed: set,
+) -> None:
+    cx, cy = origin
+    number = int(ruin.get("number", 0))
+    x0, y0, x1, _ = _tile_box(number)
+    coins, mult = int(ruin.get("coins", 0)), int(ruin.get("multiplier", 1))
+    coin = written(str(coins), HAND + 2)
+    paste_centred(image, coin, (cx + x0 + 34 + coin.width / 2, cy + y0 + 16))
+    if mult > 1:
+        sprite = written(f"×{mult}", HAND + 2, MULT)
+        x = (
+            cx + x1 - 6 - sprite.width / 2
+            if number != 3
+            else cx + x0 + 34 + coin.width + 6 + sprite.width / 2
+        )
+        paste_centred(image, sprite, (x, cy + y0 + 16))
+    lucky = sheet.get("lucky")
+    values = [v for row in ruin.get("rows") or [] for v in row]
+    h = MINI / 2 - 1
+    for slot, (sx, sy) in _mini_centres(ruin, number).items():
+        if (number, slot) in changed:
+            draw.rectangle((cx + sx - h, cy + sy - h, cx + sx + h, cy + sy + h), fill=HIGHLIGHT)
+        value = values[slot] if slot < len(values) else None
+        if value is not None:
+            colour = GOLD if lucky and value == lucky else PEN
+            paste_centred(image, written(str(value), HAND + 1, colour), (cx + sx, cy + sy + 1))
+
+
+def _draw_squares(
+    draw: ImageDraw.ImageDraw, number: int, crossed: int, new: bool, origin: tuple[int, int]
+) -> None:
+    """The linked enchantment section's crossed spaces: filled squares (the last one yellow if new)."""
+    cx, cy = origin
+    for k in range(min(crossed, 5)):
+        px, py = _square(number, k)
+        fill = HIGHLIGHT if new and k == crossed - 1 else PEN
+        draw.rectangle((cx + px - 6, cy + py - 6, cx + px + 6, cy + py + 6), fill=fill, outline=PEN, width=2)
+
+
+def _draw_card_reef(
+    draw: ImageDraw.ImageDraw, view: dict, sheet: dict, changed: set, origin: tuple[int, int]
+) -> None:
     board_reef = (view.get("board") or {}).get("reef") or {}
-    pitch, _ = _mini_reef(board_reef)
-    rx, ry = cx + 14, cy + CARD_H - 80
+    x, y, pitch = _mini_reef(board_reef)
+    x, y = origin[0] + x, origin[1] + y
     reef = sheet.get("reef") or {}
     if "marked" in reef:
         cells = [(r, c) for r, row in enumerate(reef.get("marked") or []) for c, m in enumerate(row) if m]
     else:
         cells = [(r, c) for r, row in enumerate(reef.get("cells") or []) for c, n in enumerate(row) if n]
     for r, c in cells:
-        fill = HIGHLIGHT if (r, c) in reef_changed else PEN
+        fill = HIGHLIGHT if (r, c) in changed else PEN
         draw.rectangle(
-            (rx + c * pitch + 1, ry + r * pitch + 1, rx + (c + 1) * pitch - 2, ry + (r + 1) * pitch - 2),
+            (x + c * pitch + 1, y + r * pitch + 1, x + (c + 1) * pitch - 2, y + (r + 1) * pitch - 2),
             fill=fill,
         )
-    cols = int(board_reef.get("cols", 7))
-    sx = cx + 14 + cols * pitch + 20
-    paste_centred(image, written(_lucky_text(sheet), 30), (sx + 100, cy + CARD_H - 64))
-    paste_centred(image, written(str(sheet.get("pearls", 0)), 30), (sx + 260, cy + CARD_H - 64))
-    shells = int(sheet.get("shells", 0))
-    paste_centred(image, written(str(shells), 30), (sx + 100, cy + CARD_H - 26))
-    change = int(changed.get("shells", 0) or 0)
+
+
+def _draw_stats(image: Image.Image, sheet: dict, change: int, origin: tuple[int, int]) -> None:
+    """Lucky number, pearls and shell pairs (with the last round's change) on a card's last line."""
+    cx, cy = origin
+    y = cy + ROW_D + 17
+    lucky = written(_lucky_text(sheet), HAND + 4)
+    paste_centred(image, lucky, (cx + 98 + lucky.width / 2, y))
+    pearls = written(str(sheet.get("pearls", 0)), HAND + 4)
+    paste_centred(image, pearls, (cx + 168 + pearls.width / 2, y))
+    shells = written(str(int(sheet.get("shells", 0))), HAND + 4)
+    paste_centred(image, shells, (cx + 256 + shells.width / 2, y))
     if change:
-        paste_centred(image, written(f"({change:+d})", 24, MUTED), (sx + 150, cy + CARD_H - 26))
-    phase = view.get("phase")
-    confirmed = view.get("confirmed") or []
-    if phase in ("lucky", "round") and seat < len(confirmed) and confirmed[seat]:
-        paste_centred(image, tick_image(34), (cx + CARD_W - 40, cy + CARD_H - 30))
-        draw_text(draw, (cx + CARD_W - 60, cy + CARD_H - 30), "done", "bold", 24, PEN, "rm")
+        sprite = written(f"({change:+d})", HAND, MUTED)
+        paste_centred(image, sprite, (cx + 256 + shells.width + 6 + sprite.width / 2, y))
 
 
 def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
-    """The public table: round, dice, boon, who confirmed, and every seat's compact sheet."""
+    """The public table: dice, boon, who is done, and every seat's card."""
     sheets = view.get("sheets") or []
     seats = len(sheets)
     if not 1 <= seats <= 8:
         raise RenderError(f"cannot draw {seats} seats (1–8)")
     image = _board_background(_board_key(view), seats).copy()
     draw = ImageDraw.Draw(image)
+    ox = _offset(seats)
+    left = title_bar_right(GAME, image.width)
     text_in_box(
-        draw, (380, 0, WIDTH - 16, TITLE_H), _short_round(view).capitalize(), "bold", 32, 20, WHITE, "right"
+        draw,
+        (left, 0, image.width - 16, TITLE_H),
+        _short_round(view).capitalize(),
+        "bold",
+        32,
+        TEXT,
+        WHITE,
+        "right",
     )
-    _draw_top(image, draw, view, names)
+    _draw_top(image, draw, view, names, ox)
     for seat in range(seats):
         _draw_card(image, draw, view, seat, names)
-    return picture(image, board_alt(view, names), "reef-board.png")
+    return picture(image, board_alt(view, names), "reef-board.png", palette=PALETTE)
 
 
 def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:

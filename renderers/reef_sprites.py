@@ -23,6 +23,8 @@ BOON_FILL = (255, 238, 180)
 MULT = (170, 40, 40)
 SHELL = (236, 150, 120)
 PEARL = (236, 236, 248)
+#: An enchantment (the sparkle of a pearl bonus).
+STAR = (120, 60, 170)
 
 _PIPS = {
     1: ((0.5, 0.5),),
@@ -117,7 +119,7 @@ def shell_image(size: int) -> Image.Image:
 
 
 @lru_cache(maxsize=32)
-def star_image(size: int, colour: tuple[int, int, int] = (120, 60, 170)) -> Image.Image:
+def star_image(size: int, colour: tuple[int, int, int] = STAR) -> Image.Image:
     """A four-pointed sparkle: an enchantment."""
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)

@@ -36,7 +36,7 @@ def check(picture: renderers.Picture, height: int | None = None) -> Image.Image:
     image = Image.open(io.BytesIO(picture.png))
     image.load()
     assert common.MIN_WIDTH <= image.width <= common.MAX_WIDTH
-    assert image.height < image.width  # landscape
+    assert image.height <= image.width * common.MAX_ASPECT  # a phone's portrait picture at most
     if height is not None:
         assert image.height == height
     assert 10_000 < len(picture.png) <= 300_000
@@ -53,6 +53,7 @@ def test_public_and_private_pictures_through_a_game(seats: int, seed: int, reef_
         public = GAME.view(state, None)
         board = renderers.render("reef", public, names)
         check(board, reef.board_height(seats))
+        assert Image.open(io.BytesIO(board.png)).width == reef.WIDTH == common.WIDTH  # narrow, for phones
         assert board.filename == "reef-board.png"
         assert board.alt.startswith("Reef & Ruins table")
         for seat in range(seats):
@@ -67,10 +68,13 @@ def test_public_and_private_pictures_through_a_game(seats: int, seed: int, reef_
         assert f"{common.seat_label(seat, names)} {score}" in board.alt
 
 
-def test_eight_seats_stay_landscape() -> None:
+def test_eight_seats_stay_within_the_aspect_limit() -> None:
+    """Four rows of cards would be more than twice as tall as 800 px: the table widens instead."""
+    assert reef.board_width(6) == reef.WIDTH < reef.board_width(8)
     history = play(8, 5, "arcane-atoll")
     for state in (history[len(history) // 2], history[-1]):
-        check(renderers.render("reef", GAME.view(state, None)), reef.board_height(8))
+        board = check(renderers.render("reef", GAME.view(state, None)), reef.board_height(8))
+        assert board.width == reef.board_width(8)
         check(renderers.render("reef", GAME.view(state, 7)), reef.PRIVATE_H)
 
 
@@ -145,8 +149,13 @@ def test_the_sheet_names_each_ruin_and_its_coins_per_row() -> None:
         words = reef.ruin_coins_words(ruin)
         assert words == (f"full rows → {'/'.join(map(str, coins))}" if coins else "")
     image = check(renderers.render("reef", view), reef.PRIVATE_H)
+    ruins = {ruin["number"]: ruin for ruin in view["board"]["ruins"]}
     for number, (x0, y0, x1, _) in reef.RUIN_BOXES.items():
-        name_line = (x0 + 6, y0 + 40, x1 - 6, y0 + 60)  # the ruin's name, under its rule
+        if number == 3:  # a whole row: the name beside the rule
+            name_line = (x0 + 170, y0 + 10, x1 - 110, y0 + 36)
+        else:  # beside the grid, on the first line
+            left, right, top = reef.text_column(number, ruins[number])
+            name_line = (left, top + 4, right, top + reef.LINE_H - 4)
         colours = image.crop(name_line).convert("RGB").getcolors(maxcolors=10_000)
         assert colours is None or len(colours) > 2, f"ruin {number} has no name drawn"
 
