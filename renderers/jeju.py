@@ -1,29 +1,51 @@
 """Jeju Island pictures: the public board and a seat's own picture, from `engine.jeju.view` views.
 
-Public board (1400x940): the ring of six locations (1 2 3 along the top, 4 5 6
-back along the bottom, so "right" is clockwise), each with its top tile and the
-number of tiles left, its token stack read left to right from bottom to top
-(the top token, which collects, is ringed in gold) and the Harubang statue; the
-face-up point cards with their costs, points and effects (and how many cards
-Card Refresh removed; the alt text names them); each player's tiles,
-cards and score.
+Both are laid out for a phone (Discord shows a picture about 400 px wide): 800 px
+wide, taller than wide, one column read top to bottom, every text at least
+`common.min_size` (24 px here), the numbers a player acts on the biggest.
 
-A seat's picture (1400x800): that seat's tiles, its cards and score, and the
-point cards on offer marked with those it can take now — or, while it pays for a
-card, each way it may pay.
+Public board (800 px wide; 1348, 1456 or 1564 px tall for 2, 3 or 4 seats):
 
-Every tile type has its own colour *and* pictogram; every seat its colour,
-letter and shape; neutral tokens are black with an N.
+1. the title bar with the turn, then a banner with whose move it is and what
+   they are doing (or how the game ended and who won);
+2. one row per player: token, name, score (largest), tiles with their counts,
+   cards taken and how the score splits into cards and leftover tiles;
+3. the ring of six locations (1 2 3 along the top, 4 5 6 back along the bottom,
+   so "right" is clockwise, shown by chevrons on the ring), each with its top
+   tile and the number of tiles left, its token stack read left to right from
+   bottom to top (the top token, which collects, is ringed in gold) and the
+   Harubang statue; two legend lines under it;
+4. the face-up point cards with their points, costs and effects, and the deck
+   size (and how many cards Card Refresh removed; the alt text names them).
+
+A seat's picture (800 px wide; 1008 px tall, up to 1224 as its cards fill four
+rows): that seat's name, score, tiles and cards, then the point cards on offer
+marked with those it can take now — or, while it pays for a card, each way it
+may pay, numbered, in two columns.
+
+Every tile type has its own colour *and* pictogram; every seat its colour and
+shape (and its letter wherever the token is big enough to carry one); neutral
+tokens are dark grey with a white ring. Stack tokens are too small for a
+readable letter, so they carry the seat's shape and colour only: the player
+rows above show which shape is whose.
+
+Speed: the static layers (background, ring, panels, legends) are cached per
+seat count; every piece that repeats between pictures (a card row, a player
+row, a location, a payment line, each text) is drawn once into an opaque or
+masked sprite, cached on exactly what it shows, and pasted.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from renderers import common
 from renderers.common import (
+    BG,
     HIGHLIGHT,
     INK,
     MUTED,
@@ -33,27 +55,37 @@ from renderers.common import (
     WHITE,
     Picture,
     RenderError,
-    canvas,
-    draw_text,
     drawn_name,
+    fit,
     font,
     ink_on,
-    panel,
     paste_centred,
     picture,
     player,
     seat_label,
-    text_in_box,
-    text_width,
-    token_image,
 )
 
 GAME = "jeju"
-WIDTH = 1400
-BOARD_H = 992
-PRIVATE_H = 800
+#: Both pictures are drawn this wide (the house's phone-first width).
+WIDTH = common.WIDTH
+MARGIN = 16
+#: The smallest type anywhere: readable at phone width (9 px digits at 400 px).
+SMALL = common.min_size(WIDTH, "regular")
+SMALL_BOLD = common.min_size(WIDTH, "bold")
+
 GOLD = (191, 144, 0)
 RING = (214, 200, 170)
+RING_INK = (120, 100, 60)
+TITLE_GREEN = common.title_text(GAME).colour
+CARD_BG = (255, 252, 240)
+CARDS_PANEL = (250, 247, 240)
+COIN = (247, 201, 72)
+COIN_LINE = (140, 100, 0)
+EFFECT_INK = (120, 60, 0)
+TAKE_GREEN = (40, 140, 60)
+NEUTRAL_COLOUR = (40, 40, 40)
+NEUTRAL_LINE = (150, 150, 150)
+STONE, STONE_DARK = (150, 146, 138), (60, 58, 54)
 
 #: Tile colours; each tile also has a pictogram, so colour is never the only cue.
 TILE_COLOURS: dict[str, tuple[int, int, int]] = {
@@ -65,6 +97,95 @@ TILE_COLOURS: dict[str, tuple[int, int, int]] = {
     "pig": (236, 150, 178),
     "haenyeo": (18, 52, 96),
 }
+#: Colours inside the pictograms.
+ORANGE_FRUIT, LEAF = (255, 190, 80), (40, 120, 40)
+SNOW, PIG_SKIN, PIG_SNOUT, SEA = (190, 225, 255), (255, 205, 220), (236, 130, 160), (120, 200, 230)
+UNKNOWN_TILE = (150, 150, 150)
+#: An empty tile type is drawn this far towards white.
+FADE = 0.75
+
+#: Every colour this renderer paints with, for the game's fixed PNG palette (the house
+#: colours and the players' are added by `fixed_palette`), faded tiles' colours included.
+COLOURS: tuple[tuple[int, int, int], ...] = (
+    TITLE_GREEN,
+    GOLD,
+    RING,
+    RING_INK,
+    CARD_BG,
+    CARDS_PANEL,
+    COIN,
+    COIN_LINE,
+    EFFECT_INK,
+    TAKE_GREEN,
+    NEUTRAL_COLOUR,
+    NEUTRAL_LINE,
+    STONE,
+    STONE_DARK,
+    *TILE_COLOURS.values(),
+    ORANGE_FRUIT,
+    LEAF,
+    SNOW,
+    PIG_SKIN,
+    PIG_SNOUT,
+    SEA,
+    UNKNOWN_TILE,
+    *(tuple(round(c + (255 - c) * FADE) for c in colour) for colour in TILE_COLOURS.values()),
+)
+
+
+def fixed_palette(colours: tuple[tuple[int, int, int], ...], seats: int = 4) -> Image.Image:
+    """The game's PNG palette: the house colours, the first ``seats`` players' and ``colours``
+    *exactly*, then their anti-aliasing blends (a quarter, half and three quarters of the way
+    towards each surface and panel colour) reduced by a median cut to fill the 256 entries.
+
+    `common.fixed_palette` median-cuts the flat colours together with their blends once the list
+    is long, which moved the players' own colours by up to 47 levels (blue A turned teal): a
+    game with this many colours needs its flat colours kept as they are.
+    """
+    flat = list(
+        dict.fromkeys(
+            (
+                *common.SURFACES,
+                MUTED,
+                PANEL_LINE,
+                HIGHLIGHT,
+                common.BLACK,
+                *(p.colour for p in common.PLAYERS[:seats]),
+                *(p.light for p in common.PLAYERS[:seats]),
+                *colours,
+            )
+        )
+    )
+    grounds = (*common.SURFACES, CARD_BG, CARDS_PANEL, *(p.light for p in common.PLAYERS[:seats]))
+    blends = dict.fromkeys(
+        tuple(round(c + (g - c) * step / 4) for c, g in zip(colour, ground, strict=True))
+        for colour in flat
+        for ground in grounds
+        for step in (1, 2, 3)
+    )
+    # a blend next to a flat colour would take that colour's pixels (Pillow maps through a
+    # coarse colour cache), so blends keep a distance from every flat colour
+    extra = [colour for colour in blends if min(_distance(colour, f) for f in flat) > 6]
+    room = 256 - len(flat)
+    if len(extra) > room:
+        swatch = Image.new("RGB", (len(extra), 1))
+        swatch.putdata(extra)
+        reduced = swatch.quantize(colors=room, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        entries = reduced.getpalette() or []
+        extra = [tuple(entries[i : i + 3]) for i in range(0, 3 * room, 3)]
+    table = [*flat, *extra][:256]
+    table += [table[-1]] * (256 - len(table))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([c for colour in table for c in colour])
+    return palette
+
+
+def _distance(a: Sequence[int], b: Sequence[int]) -> int:
+    return max(abs(x - y) for x, y in zip(a, b, strict=True))
+
+
+PALETTE = fixed_palette(COLOURS)
+
 SHORT_NAMES = {
     "orange": "Orange",
     "cactus": "Cactus",
@@ -76,7 +197,10 @@ SHORT_NAMES = {
 }
 #: Which way a Travel goes round the ring (the engine's "right" adds 1 to the location).
 RING_WORDS = "Travel right ↻ goes 1 → 2 → … → 6 → 1 (clockwise), left ↺ the other way"
+#: The same, as short as a phone line allows (the alt text keeps RING_WORDS).
+RING_LEGEND = "Travel ↻ right: 1 → 2 → … → 6 → 1 · ↺ left: back"
 STACK_WORDS = "tokens stack bottom → top, left to right; the ringed top token collects"
+STACK_LEGEND = "neutral · stacks bottom → top, ringed top collects"
 EFFECT_TEXT = {"harubang": "Instant Harubang", "refresh": "Card refresh", "everlasting": "Everlasting"}
 PHASE_TEXT = {
     "setup_tokens": "Setup: {who} places tokens",
@@ -87,7 +211,131 @@ PHASE_TEXT = {
     "harubang": "{who} moves the Harubang",
     "finished": "Game over",
 }
-NEUTRAL_COLOUR = (40, 40, 40)
+#: The banner under the title bar: the same without the turn, which the title bar shows.
+BANNER_TEXT = {
+    "setup_tokens": "{who} places tokens",
+    "setup_harubang": "{who} places the Harubang",
+    "turn": "{who} to play",
+    "pay": "{who} chooses how to pay",
+    "buying": "{who} may take cards",
+    "harubang": "{who} moves the Harubang",
+}
+TILES_FILE = common.FONT_DIR.parent / "jeju" / "tiles.json"
+
+
+# --------------------------------------------------------------------------- data
+
+
+@lru_cache(maxsize=1)
+def leftover_tiles_per_point() -> int:
+    """How many leftover tiles score one point (data/jeju/tiles.json), for the score line."""
+    return int(json.loads(TILES_FILE.read_text(encoding="utf-8"))["leftover_tiles_per_point"])
+
+
+def _tile_keys(view: dict) -> list[str]:
+    types = view.get("tile_types") or []
+    keys = [str(t["key"]) for t in types if isinstance(t, dict) and "key" in t]
+    return keys or list(TILE_COLOURS)
+
+
+def _joker(view: dict) -> str:
+    """The tile type that scores nothing at the end (the view marks it)."""
+    for kind in view.get("tile_types") or []:
+        if isinstance(kind, dict) and kind.get("joker"):
+            return str(kind.get("key"))
+    return "haenyeo"
+
+
+# --------------------------------------------------------------------------- text sprites
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, kind: str, size: int, anchor: str) -> tuple[Image.Image, int, int, float]:
+    """``text`` (what the font can draw of it) rendered once as a mask, with its offset from the
+    anchor point and its advance width."""
+    text = common.drawable(text, kind)
+    face = font(kind, size)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, left, top, face.getlength(text)
+
+
+def put_text(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    kind: str = "regular",
+    size: int = SMALL,
+    fill: Sequence[int] = INK,
+    anchor: str = "la",
+) -> float:
+    """Draw one line from a cached mask (``anchor`` as Pillow's); returns its width."""
+    mask, left, top, width = _text_mask(text, kind, size, anchor)
+    image.paste(tuple(fill), (round(xy[0]) + left, round(xy[1]) + top), mask)
+    return width
+
+
+@lru_cache(maxsize=1024)
+def _fitted(text: str, kind: str, width: float, max_size: int) -> tuple[str, int]:
+    """`common.fit` down to the phone minimum, remembered (names and labels repeat)."""
+    return fit(text, kind, width, max_size, SMALL_BOLD if kind == "bold" else SMALL)
+
+
+def put_fitted(
+    image: Image.Image,
+    box: tuple[float, float, float, float],
+    text: str,
+    kind: str,
+    max_size: int,
+    fill: Sequence[int] = INK,
+    align: str = "left",
+) -> int:
+    """``text`` as big as fits ``box`` (never under the phone minimum; ellipsized if need be)."""
+    x0, y0, x1, y1 = box
+    line, size = _fitted(text, kind, x1 - x0, max_size)
+    y = (y0 + y1) / 2
+    if align == "right":
+        put_text(image, (x1, y), line, kind, size, fill, "rm")
+    elif align == "center":
+        put_text(image, ((x0 + x1) / 2, y), line, kind, size, fill, "mm")
+    else:
+        put_text(image, (x0, y), line, kind, size, fill, "lm")
+    return size
+
+
+def put_words(
+    image: Image.Image,
+    box: tuple[float, float, float, float],
+    text: str,
+    kind: str = "regular",
+    size: int = SMALL,
+    fill: Sequence[int] = INK,
+) -> None:
+    """``text`` right-aligned in ``box``, word by word from cached masks (numbers and words
+    repeat across pictures, whole lines rarely do); shrunk like `put_fitted` if it is too wide."""
+    words = text.split(" ")
+    space = _text_mask(" ", kind, size, "lm")[3]
+    widths = [_text_mask(word, kind, size, "ls")[3] for word in words]
+    x0, y0, x1, y1 = box
+    if sum(widths) + space * (len(words) - 1) > x1 - x0:
+        put_fitted(image, box, text, kind, size, fill, "right")
+        return
+    x, baseline = x1, _baseline((y0 + y1) / 2, kind, size)
+    for word, width in zip(reversed(words), reversed(widths), strict=True):
+        put_text(image, (x - width, baseline), word, kind, size, fill, "ls")
+        x -= width + space
+
+
+@lru_cache(maxsize=32)
+def _middle_offset(kind: str, size: int) -> float:
+    """How far the baseline lies below the middle Pillow's "m" anchors use."""
+    face = font(kind, size)
+    return face.getbbox("x", anchor="lm")[1] - face.getbbox("x", anchor="ls")[1]
+
+
+def _baseline(middle: float, kind: str, size: int) -> float:
+    return middle + _middle_offset(kind, size)
 
 
 # --------------------------------------------------------------------------- sprites
@@ -102,19 +350,27 @@ def tile_image(key: str, size: int) -> Image.Image:
     line = max(2, s // 24)
     if key == "?":
         draw.rounded_rectangle((1, 1, s - 2, s - 2), radius=s // 6, fill=WHITE, outline=MUTED, width=line)
-        draw.text((s / 2, s / 2), "?", font=font("bold", int(s * 0.6)), fill=MUTED, anchor="mm")
+        draw.text(
+            (s / 2, s / 2), "?", font=font("bold", max(SMALL_BOLD, int(s * 0.6))), fill=MUTED, anchor="mm"
+        )
         return image
-    colour = TILE_COLOURS.get(key, (150, 150, 150))
-    fg = ink_on(colour)
+    colour = TILE_COLOURS.get(key, UNKNOWN_TILE)
     draw.rounded_rectangle((1, 1, s - 2, s - 2), radius=s // 6, fill=colour, outline=INK, width=line)
+    _pictogram(draw, key, s, colour, line)
+    return image
+
+
+def _pictogram(draw: ImageDraw.ImageDraw, key: str, s: int, colour: tuple[int, int, int], line: int) -> None:
+    """The tile's picture, drawn in the ``s`` px square."""
     c = s / 2
+    fg = ink_on(colour)
 
     def box(cx: float, cy: float, rx: float, ry: float) -> tuple[float, float, float, float]:
         return (cx - rx * s, cy - ry * s, cx + rx * s, cy + ry * s)
 
     if key == "orange":
-        draw.ellipse(box(c, c + 0.05 * s, 0.3, 0.3), fill=(255, 190, 80), outline=fg, width=line)
-        draw.ellipse(box(c + 0.1 * s, c - 0.28 * s, 0.12, 0.06), fill=(40, 120, 40), outline=fg, width=1)
+        draw.ellipse(box(c, c + 0.05 * s, 0.3, 0.3), fill=ORANGE_FRUIT, outline=fg, width=line)
+        draw.ellipse(box(c + 0.1 * s, c - 0.28 * s, 0.12, 0.06), fill=LEAF, outline=fg, width=1)
     elif key == "cactus":
         draw.rounded_rectangle(box(c, c + 0.04 * s, 0.09, 0.33), radius=int(0.09 * s), fill=WHITE)
         draw.rounded_rectangle(box(c - 0.2 * s, c - 0.02 * s, 0.06, 0.14), radius=int(0.06 * s), fill=WHITE)
@@ -123,37 +379,43 @@ def tile_image(key: str, size: int) -> Image.Image:
         draw.rectangle(box(c + 0.13 * s, c + 0.04 * s, 0.08, 0.04), fill=WHITE)
     elif key == "mountain":
         draw.polygon([(0.14 * s, 0.78 * s), (0.5 * s, 0.2 * s), (0.86 * s, 0.78 * s)], fill=WHITE)
-        draw.polygon([(0.36 * s, 0.42 * s), (0.5 * s, 0.2 * s), (0.64 * s, 0.42 * s)], fill=(190, 225, 255))
+        draw.polygon([(0.36 * s, 0.42 * s), (0.5 * s, 0.2 * s), (0.64 * s, 0.42 * s)], fill=SNOW)
     elif key == "fish":
         draw.ellipse(box(c - 0.06 * s, c, 0.27, 0.14), fill=WHITE)
         draw.polygon([(0.62 * s, c), (0.88 * s, c - 0.16 * s), (0.88 * s, c + 0.16 * s)], fill=WHITE)
         draw.ellipse(box(c - 0.2 * s, c - 0.03 * s, 0.035, 0.035), fill=colour)
     elif key == "pony":
-        draw.text((c, c + 0.02 * s), "♞", font=font("bold", int(s * 0.7)), fill=WHITE, anchor="mm")
+        size = max(SMALL_BOLD, int(s * 0.7))
+        draw.text((c, c + 0.02 * s), "♞", font=font("bold", size), fill=WHITE, anchor="mm")
     elif key == "pig":
-        draw.ellipse(box(c, c + 0.04 * s, 0.3, 0.27), fill=(255, 205, 220), outline=INK, width=line)
-        draw.polygon([(0.24 * s, 0.34 * s), (0.3 * s, 0.14 * s), (0.42 * s, 0.26 * s)], fill=(255, 205, 220))
-        draw.polygon([(0.76 * s, 0.34 * s), (0.7 * s, 0.14 * s), (0.58 * s, 0.26 * s)], fill=(255, 205, 220))
-        draw.ellipse(box(c, c + 0.1 * s, 0.13, 0.09), fill=(236, 130, 160), outline=INK, width=1)
+        draw.ellipse(box(c, c + 0.04 * s, 0.3, 0.27), fill=PIG_SKIN, outline=INK, width=line)
+        draw.polygon([(0.24 * s, 0.34 * s), (0.3 * s, 0.14 * s), (0.42 * s, 0.26 * s)], fill=PIG_SKIN)
+        draw.polygon([(0.76 * s, 0.34 * s), (0.7 * s, 0.14 * s), (0.58 * s, 0.26 * s)], fill=PIG_SKIN)
+        draw.ellipse(box(c, c + 0.1 * s, 0.13, 0.09), fill=PIG_SNOUT, outline=INK, width=1)
         draw.ellipse(box(c - 0.05 * s, c + 0.1 * s, 0.025, 0.035), fill=INK)
         draw.ellipse(box(c + 0.05 * s, c + 0.1 * s, 0.025, 0.035), fill=INK)
     elif key == "haenyeo":
-        draw.ellipse(box(c, c - 0.12 * s, 0.22, 0.22), fill=(250, 250, 250))
-        draw.rounded_rectangle(
-            box(c, c - 0.13 * s, 0.2, 0.09),
-            radius=int(0.06 * s),
-            fill=(120, 200, 230),
-            outline=INK,
-            width=max(1, line - 1),
-        )
+        draw.ellipse(box(c, c - 0.12 * s, 0.22, 0.22), fill=WHITE)
+        mask = box(c, c - 0.13 * s, 0.2, 0.09)
+        draw.rounded_rectangle(mask, radius=int(0.06 * s), fill=SEA, outline=INK, width=max(1, line - 1))
         for y in (0.66, 0.8):
             points = [
                 (0.12 * s + 0.095 * s * k, y * s + (0.035 * s if k % 2 else -0.035 * s)) for k in range(9)
             ]
-            draw.line(points, fill=(120, 200, 230), width=max(2, s // 18), joint="curve")
+            draw.line(points, fill=SEA, width=max(2, s // 18), joint="curve")
     else:  # a tile type added to the data later: its initials
-        draw.text((c, c), key[:2].title(), font=font("bold", int(s * 0.42)), fill=fg, anchor="mm")
-    return image
+        size = max(SMALL_BOLD, int(s * 0.42))
+        draw.text((c, c), key[:2].title(), font=font("bold", size), fill=fg, anchor="mm")
+
+
+@lru_cache(maxsize=64)
+def _faded(key: str, size: int) -> Image.Image:
+    """A tile type the seat has none of: the tile, `FADE` of the way to white (opaque colours,
+    so the fixed palette holds them exactly)."""
+    sprite = tile_image(key, size)
+    pale = Image.blend(sprite.convert("RGB"), Image.new("RGB", sprite.size, WHITE), FADE)
+    pale.putalpha(sprite.getchannel("A"))
+    return pale
 
 
 @lru_cache(maxsize=8)
@@ -162,54 +424,69 @@ def harubang_image(height: int) -> Image.Image:
     w = int(height * 0.62)
     image = Image.new("RGBA", (w, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
-    stone, dark = (150, 146, 138), (60, 58, 54)
     line = max(2, height // 30)
-    draw.rounded_rectangle(
-        (w * 0.16, height * 0.3, w * 0.84, height * 0.98),
-        radius=int(w * 0.2),
-        fill=stone,
-        outline=INK,
-        width=line,
-    )
-    draw.rounded_rectangle(
-        (w * 0.2, height * 0.04, w * 0.8, height * 0.3),
-        radius=int(w * 0.25),
-        fill=stone,
-        outline=INK,
-        width=line,
-    )
-    draw.rectangle((w * 0.04, height * 0.24, w * 0.96, height * 0.32), fill=dark)
+    body = (w * 0.16, height * 0.3, w * 0.84, height * 0.98)
+    draw.rounded_rectangle(body, radius=int(w * 0.2), fill=STONE, outline=INK, width=line)
+    head = (w * 0.2, height * 0.04, w * 0.8, height * 0.3)
+    draw.rounded_rectangle(head, radius=int(w * 0.25), fill=STONE, outline=INK, width=line)
+    draw.rectangle((w * 0.04, height * 0.24, w * 0.96, height * 0.32), fill=STONE_DARK)
     for ex in (0.36, 0.64):
-        draw.ellipse(
-            (w * ex - w * 0.1, height * 0.4, w * ex + w * 0.1, height * 0.52),
-            fill=WHITE,
-            outline=INK,
-            width=max(1, line - 1),
-        )
-    draw.ellipse((w * 0.42, height * 0.52, w * 0.58, height * 0.68), fill=dark)
-    draw.line((w * 0.3, height * 0.8, w * 0.7, height * 0.78), fill=dark, width=line)
+        eye = (w * ex - w * 0.1, height * 0.4, w * ex + w * 0.1, height * 0.52)
+        draw.ellipse(eye, fill=WHITE, outline=INK, width=max(1, line - 1))
+    draw.ellipse((w * 0.42, height * 0.52, w * 0.58, height * 0.68), fill=STONE_DARK)
+    draw.line((w * 0.3, height * 0.8, w * 0.7, height * 0.78), fill=STONE_DARK, width=line)
     return image
 
 
-@lru_cache(maxsize=8)
-def neutral_image(radius: int) -> Image.Image:
-    """A neutral token: black, with an N."""
+@lru_cache(maxsize=32)
+def stack_token(owner: int, radius: int) -> Image.Image:
+    """A token in a location's stack: the seat's shape in its colour (no letter: too small to read
+    on a phone), or the neutral token, dark grey with a white ring."""
     side = 2 * radius + 8
     image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     c = side / 2
-    draw.ellipse(
-        (c - radius, c - radius, c + radius, c + radius),
-        fill=NEUTRAL_COLOUR,
-        outline=(150, 150, 150),
-        width=max(2, radius // 9),
-    )
-    draw.text((c, c), "N", font=font("bold", radius), fill=WHITE, anchor="mm")
+    if owner < 0:
+        draw.ellipse(
+            (c - radius, c - radius, c + radius, c + radius),
+            fill=NEUTRAL_COLOUR,
+            outline=NEUTRAL_LINE,
+            width=2,
+        )
+        r = radius * 0.5
+        draw.ellipse((c - r, c - r, c + r, c + r), outline=WHITE, width=max(2, radius // 6))
+        return image
+    style = player(owner)
+    common.shape(draw, style.shape, (c, c), radius, style.colour, INK, width=2)
     return image
 
 
-def _token_sprite(owner: int, radius: int) -> Image.Image:
-    return neutral_image(radius) if owner < 0 else token_image(owner, radius)
+@lru_cache(maxsize=32)
+def seat_token(seat: int, radius: int) -> Image.Image:
+    """A seat's token with its letter (like `common.token_image`), the letter never under the
+    phone minimum: the shapes this game uses (A–D) hold a 24 px letter from a radius of 22."""
+    side = 2 * radius + 2 * max(4, radius // 3)
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    style = player(seat)
+    c = side / 2
+    common.shape(draw, style.shape, (c, c), radius, style.colour, INK, width=max(2, round(radius / 9)))
+    size = max(SMALL_BOLD, round(radius * (1.0 if style.shape in ("circle", "square") else 0.85)))
+    cy = c + (radius * 0.28 if style.shape == "triangle" else 0)
+    draw.text((c, cy), style.letter, font=font("bold", size), fill=style.ink, anchor="mm")
+    return image
+
+
+@lru_cache(maxsize=32)
+def _coin(radius: int, points: int) -> Image.Image:
+    """A gold coin with a card's points."""
+    side = 2 * radius + 4
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((2, 2, side - 2, side - 2), fill=COIN, outline=COIN_LINE, width=3)
+    size = max(SMALL_BOLD, round(radius * 1.2))
+    draw.text((side / 2, side / 2), str(points), font=font("bold", size), fill=INK, anchor="mm")
+    return image
 
 
 # --------------------------------------------------------------------------- words
@@ -219,15 +496,51 @@ def _who(seat: int, names: Sequence[object] | None) -> str:
     return seat_label(seat, names)
 
 
+def _acting(view: dict) -> int:
+    return int((view.get("to_act") or [view.get("current", 0)])[0])
+
+
+def _drawn_who(view: dict, names: Sequence[object] | None) -> str:
+    seat = _acting(view)
+    return drawn_name(seat, names) if names else f"Player {player(seat).letter}"
+
+
 def status_text(view: dict, names: Sequence[object] | None) -> str:
-    """One line on where the game stands, e.g. "Turn 12: B · Bo to play"."""
+    """One line on where the game stands, e.g. "Turn 12: B · Bo to play" (for alt text)."""
     phase = view.get("phase", "")
-    acting = view.get("to_act") or [view.get("current", 0)]
-    who = drawn_name(acting[0], names) if names else f"Player {player(acting[0]).letter}"
-    text = PHASE_TEXT.get(phase, "{who} to play").format(who=who, turn=view.get("turn", 0))
+    text = PHASE_TEXT.get(phase, "{who} to play").format(
+        who=_drawn_who(view, names), turn=view.get("turn", 0)
+    )
     if phase == "finished" and view.get("end_reason"):
-        text += " — " + ("no tiles left" if view["end_reason"] == "tiles" else "deck ran out")
+        text += " — " + _end_words(view)
     return text
+
+
+def _end_words(view: dict) -> str:
+    return "no tiles left" if view.get("end_reason") == "tiles" else "deck ran out"
+
+
+def title_words(view: dict) -> str:
+    """The title bar's right side: the turn, "Setup" or "Game over"."""
+    phase = str(view.get("phase", ""))
+    if phase == "finished":
+        return "Game over"
+    if phase.startswith("setup"):
+        return "Setup"
+    return f"Turn {view.get('turn', 0)}"
+
+
+def banner_words(view: dict, names: Sequence[object] | None) -> str:
+    """The banner: who acts and what they do, or how the game ended and who won."""
+    phase = view.get("phase", "")
+    if phase == "finished":
+        text = _end_words(view).capitalize() if view.get("end_reason") else "Game over"
+        winners = (view.get("result") or {}).get("winners") or []
+        if winners:
+            who = " & ".join(drawn_name(int(s), names) for s in winners)
+            text += f": {who} win{'s' if len(winners) == 1 else ''}"
+        return text
+    return BANNER_TEXT.get(phase, "{who} to play").format(who=_drawn_who(view, names))
 
 
 def card_words(card: dict) -> str:
@@ -239,329 +552,14 @@ def tile_name(key: str) -> str:
     return SHORT_NAMES.get(key, str(key).title())
 
 
-# --------------------------------------------------------------------------- drawing pieces
-
-
-def points_badge(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, points: int) -> None:
-    """A gold coin with a card's points and "pts" under them."""
-    cx, cy = centre
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(247, 201, 72), outline=(140, 100, 0), width=3)
-    draw.text((cx, cy - r * 0.16), str(points), font=font("bold", int(r * 0.95)), fill=INK, anchor="mm")
-    if r >= 24:
-        draw.text((cx, cy + r * 0.52), "pts", font=font("bold", int(r * 0.4)), fill=INK, anchor="mm")
-
-
-def draw_card(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    box: tuple[float, float, float, float],
-    card: dict,
-    mark: str = "",
-) -> None:
-    """One point card: points, the tiles it costs, its effect; ``mark`` adds a green badge ("✓ can take")."""
-    x0, y0, x1, y1 = box
-    h = y1 - y0
-    panel(
-        draw,
-        box,
-        fill=(255, 252, 240),
-        outline=(40, 140, 60) if mark else PANEL_LINE,
-        radius=14,
-        width=5 if mark else 3,
-    )
-    r = min(36, h * 0.36)
-    cx, cy = x0 + 14 + r, y0 + h / 2
-    points_badge(draw, (cx, cy), r, int(card.get("points", 0)))
-    cost = [str(k) for k in card.get("cost", [])]
-    size = int(min(52, h * 0.5))
-    tx = cx + r + 14
-    ty = y0 + 8 + size / 2
-    step = size + 6
-    for i, key in enumerate(cost):
-        paste_centred(image, tile_image(key, size), (tx + i * step + size / 2, ty))
+def effect_words(card: dict) -> str:
+    """A card's effect on one short line, with its symbol (★ ↻ ∞), or ""."""
     effect = card.get("effect")
-    words = ""
     if effect == "everlasting" and card.get("everlasting"):
-        words = f"∞ Everlasting {tile_name(card['everlasting'])}"
-    elif effect:
-        words = ("★ " if effect == "harubang" else "↻ ") + EFFECT_TEXT.get(effect, str(effect).title())
-    text_y = y0 + 8 + size + (y1 - y0 - 8 - size) / 2
-    right = x1 - 10
-    if mark:
-        label_w = text_width(mark, "bold", 28) + 24
-        draw.rounded_rectangle((right - label_w, cy - 22, right, cy + 22), radius=10, fill=(40, 140, 60))
-        draw.text((right - label_w / 2, cy), mark, font=font("bold", 28), fill=WHITE, anchor="mm")
-        right -= label_w + 10
-    if words:
-        text_in_box(
-            draw, (tx - 8, text_y - 16, right, text_y + 16), words, "bold", 24, 20, (120, 60, 0), "left"
-        )
-
-
-def draw_tile_row(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    origin: tuple[float, float],
-    tiles: dict,
-    keys: Sequence[str],
-    size: int,
-    step: float,
-    count_size: int,
-    everlasting: Sequence[str] = (),
-    per_row: int = 0,
-    beside: bool = False,
-) -> None:
-    """Tiles in a grid of ``per_row`` columns with their counts underneath (or ``beside`` them);
-    a type the seat has none of is faded."""
-    x, top = origin
-    per_row = per_row or len(keys)
-    row_h = size + 10 if beside else size + count_size * 1.4
-    for i, key in enumerate(keys):
-        count = int(tiles.get(key, 0))
-        cx = x + (i % per_row) * step + size / 2
-        y = top + (i // per_row) * row_h
-        sprite = tile_image(key, size)
-        if count == 0:
-            sprite = _faded(key, size)
-        paste_centred(image, sprite, (cx, y + size / 2))
-        label = f"×{count}"
-        fill = INK if count else MUTED
-        if beside:
-            draw.text(
-                (cx + size / 2 + 3, y + size / 2),
-                label,
-                font=font("bold", count_size),
-                fill=fill,
-                anchor="lm",
-            )
-        else:
-            draw.text(
-                (cx, y + size + count_size * 0.7),
-                label,
-                font=font("bold", count_size),
-                fill=fill,
-                anchor="mm",
-            )
-        if key in everlasting:
-            br = max(12, size // 4)
-            bx, by = cx + size / 2 - 4, y + 4
-            draw.ellipse((bx - br, by - br, bx + br, by + br), fill=HIGHLIGHT, outline=INK, width=2)
-            draw.text((bx, by), "∞", font=font("bold", int(br * 1.5)), fill=INK, anchor="mm")
-
-
-@lru_cache(maxsize=64)
-def _faded(key: str, size: int) -> Image.Image:
-    sprite = tile_image(key, size).copy()
-    alpha = sprite.getchannel("A").point(lambda a: a * 30 // 100)
-    sprite.putalpha(alpha)
-    return sprite
-
-
-def _tile_keys(view: dict) -> list[str]:
-    types = view.get("tile_types") or []
-    keys = [str(t["key"]) for t in types if isinstance(t, dict) and "key" in t]
-    return keys or list(TILE_COLOURS)
-
-
-# --------------------------------------------------------------------------- public board
-
-_COL_W, _ROW_H, _GAP_X, _GAP_Y = 276, 262, 16, 18
-_RING_X, _RING_Y = 24, TITLE_H + 18
-
-
-def _location_box(index: int) -> tuple[int, int, int, int]:
-    """1 2 3 along the top, then 4 5 6 back along the bottom (clockwise)."""
-    col, row = (index, 0) if index < 3 else (5 - index, 1)
-    x = _RING_X + col * (_COL_W + _GAP_X)
-    y = _RING_Y + row * (_ROW_H + _GAP_Y)
-    return x, y, x + _COL_W, y + _ROW_H
-
-
-@lru_cache(maxsize=8)
-def _board_background(seats: int) -> Image.Image:
-    """Static layer of the public board: the ring, the six empty locations and their numbers, the panels."""
-    image, draw = canvas(GAME, BOARD_H, WIDTH)
-    first, last = _location_box(0), _location_box(5)
-    inset = 60
-    draw.rounded_rectangle(
-        (first[0] + inset, first[1] + inset, _location_box(2)[2] - inset, last[3] - inset),
-        radius=90,
-        outline=RING,
-        width=26,
-    )
-    for index in range(6):
-        box = _location_box(index)
-        panel(draw, box, fill=PANEL, outline=PANEL_LINE, radius=20, width=3)
-        cx, cy = box[0] + 34, box[1] + 34
-        draw.ellipse((cx - 24, cy - 24, cx + 24, cy + 24), fill=(36, 82, 58))
-        draw.text((cx, cy), str(index + 1), font=font("bold", 30), fill=WHITE, anchor="mm")
-    # clockwise arrows on the ring between the rows
-    for x, y, text in (
-        (_location_box(2)[2] - 30, _RING_Y + _ROW_H + _GAP_Y / 2, "↓"),
-        (_location_box(5)[0] + 30, _RING_Y + _ROW_H + _GAP_Y / 2, "↑"),
-    ):
-        draw.text((x, y), text, font=font("bold", 30), fill=(120, 100, 60), anchor="mm")
-    cards = _cards_box()
-    panel(draw, cards, fill=(250, 247, 240), outline=PANEL_LINE, radius=20, width=3)
-    draw_text(draw, (cards[0] + 18, cards[1] + 26), "Point cards", "bold", 30, INK, "lm")
-    draw_text(
-        draw,
-        (_RING_X, _RING_Y + 2 * _ROW_H + _GAP_Y + 22),
-        f"{RING_WORDS}.",
-        "bold",
-        24,
-        (120, 100, 60),
-        "lm",
-    )
-    draw_text(
-        draw,
-        (_RING_X, _RING_Y + 2 * _ROW_H + _GAP_Y + 54),
-        STACK_WORDS[:1].upper() + STACK_WORDS[1:] + ".",
-        "regular",
-        22,
-        MUTED,
-        "lm",
-    )
-    return image
-
-
-def _cards_box() -> tuple[int, int, int, int]:
-    x0 = _location_box(2)[2] + 22
-    return x0, _RING_Y, WIDTH - 24, _RING_Y + 2 * _ROW_H + _GAP_Y
-
-
-def _draw_location(image: Image.Image, draw: ImageDraw.ImageDraw, loc: dict, moved: str) -> None:
-    box = _location_box(int(loc.get("index", 0)))
-    x0, y0, x1, _ = box
-    if loc.get("harubang"):
-        panel(draw, box, fill=None, outline=HIGHLIGHT, radius=20, width=8)
-        paste_centred(image, harubang_image(62), (x1 - 36, y0 + 40))
-        draw.text((x0 + 68, y0 + 34), "Harubang", font=font("bold", 26), fill=INK, anchor="lm")
-    elif moved:
-        draw.text((x0 + 68, y0 + 34), moved, font=font("bold", 26), fill=MUTED, anchor="lm")
-    # top tile and stack size
-    left = int(loc.get("tiles_left", 0))
-    top = loc.get("top_tile")
-    tx, ty = x0 + 18, y0 + 70
-    if top and left:
-        paste_centred(image, tile_image(str(top), 92), (tx + 46, ty + 46))
-        draw.text((tx + 106, ty + 30), f"×{left}", font=font("bold", 40), fill=INK, anchor="lm")
-        draw.text((tx + 108, ty + 70), tile_name(str(top)), font=font("regular", 24), fill=MUTED, anchor="lm")
-    else:
-        draw.rounded_rectangle((tx, ty, tx + 92, ty + 92), radius=15, outline=PANEL_LINE, width=3)
-        draw.text((tx + 106, ty + 46), "no tiles", font=font("bold", 28), fill=MUTED, anchor="lm")
-    # token stack: left = bottom, right = top
-    tokens = [int(t) for t in loc.get("tokens", [])]
-    if not tokens:
-        draw.text((x0 + 20, y0 + 210), "no tokens", font=font("regular", 24), fill=MUTED, anchor="lm")
-        return
-    per_row, step, radius = (6, 42, 18) if len(tokens) <= 12 else (7, 36, 16)
-    rows = (len(tokens) + per_row - 1) // per_row
-    row_h = 44
-    sy = y0 + 212 - (rows - 1) * row_h / 2
-    for i, owner in enumerate(tokens):
-        cx = x0 + 30 + (i % per_row) * step
-        cy = sy + (i // per_row) * row_h
-        if i == len(tokens) - 1:
-            draw.ellipse(
-                (cx - radius - 7, cy - radius - 7, cx + radius + 7, cy + radius + 7),
-                fill=HIGHLIGHT,
-                outline=GOLD,
-                width=3,
-            )
-        paste_centred(image, _token_sprite(owner, radius), (cx, cy))
-
-
-def _draw_players_strip(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names, keys) -> None:
-    players = view.get("players") or []
-    seats = max(1, len(players))
-    top = BOARD_H - 262
-    gap = 14
-    width = (WIDTH - 48 - gap * (seats - 1)) / seats
-    acting = set(view.get("to_act") or [])
-    for i, p in enumerate(players):
-        seat = int(p.get("seat", i))
-        x0 = 24 + i * (width + gap)
-        box = (x0, top, x0 + width, BOARD_H - 14)
-        style = player(seat)
-        panel(
-            draw,
-            box,
-            fill=style.light,
-            outline=GOLD if seat in acting else PANEL_LINE,
-            radius=16,
-            width=6 if seat in acting else 2,
-        )
-        paste_centred(image, token_image(seat, 20), (x0 + 32, top + 32))
-        score = f"{p.get('score', 0)} pts"
-        score_w = text_width(score, "bold", 32)
-        draw.text((x0 + width - 14, top + 32), score, font=font("bold", 32), fill=INK, anchor="rm")
-        text_in_box(
-            draw,
-            (x0 + 54, top + 8, x0 + width - score_w - 20, top + 56),
-            drawn_name(seat, names),
-            "bold",
-            28,
-            22,
-            INK,
-            "left",
-        )
-        single = (width - 24) / len(keys) - 6
-        area_top, area_bottom = top + 54, BOARD_H - 60
-        if single >= 46:
-            per_row, tile_size, count_size = len(keys), int(min(58, single)), 26
-            block_h = tile_size + count_size * 1.4
-        else:  # four seats: two rows
-            per_row, count_size = (len(keys) + 1) // 2, 22
-            tile_size = int(min((width - 24) / per_row - 20, (area_bottom - area_top) / 2 - count_size * 1.4))
-            block_h = 2 * (tile_size + count_size * 1.4)
-        draw_tile_row(
-            image,
-            draw,
-            (x0 + 12, area_top + (area_bottom - area_top - block_h) / 2),
-            p.get("tiles", {}),
-            keys,
-            tile_size,
-            (width - 24) / per_row,
-            count_size,
-            p.get("everlasting", []),
-            per_row,
-        )
-        cards = p.get("cards", [])
-        plural = "s" if len(cards) != 1 else ""
-        tiles = int(p.get("tile_points", 0))
-        line = f"{len(cards)} card{plural}: {p.get('card_points', 0)} pts + tiles {tiles} pt{_s(tiles)}"
-        text_in_box(
-            draw, (x0 + 6, BOARD_H - 64, x0 + width - 6, BOARD_H - 20), line, "regular", 26, 20, INK, "left"
-        )
-
-
-def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
-    """The public board."""
-    keys = _tile_keys(view)
-    seats = int(view.get("seats") or len(view.get("players") or []) or 2)
-    image = _board_background(seats).copy()
-    draw = ImageDraw.Draw(image)
-    text_in_box(draw, (620, 0, WIDTH - 16, TITLE_H), status_text(view, names), "bold", 32, 22, WHITE, "right")
-    last = view.get("last_travel") or {}
-    for loc in view.get("locations", []):
-        moved = ""
-        if last and last.get("from") == loc.get("index") and last.get("seat") is not None:
-            arrow = "↻" if last.get("direction") == "right" else "↺"
-            moved = f"{player(int(last['seat'])).letter} moved {arrow}"
-        _draw_location(image, draw, loc, moved)
-    cards_box = _cards_box()
-    deck = f"deck {view.get('deck_size', 0)}"
-    if view.get("removed"):
-        deck += f" · {len(view['removed'])} refreshed away"
-    draw.text((cards_box[2] - 16, cards_box[1] + 26), deck, font=font("regular", 24), fill=MUTED, anchor="rm")
-    display = view.get("display", [])
-    card_h = (cards_box[3] - cards_box[1] - 60) / 5
-    for i, card in enumerate(display[:5]):
-        y = cards_box[1] + 52 + i * card_h
-        draw_card(image, draw, (cards_box[0] + 10, y, cards_box[2] - 10, y + card_h - 8), card)
-    _draw_players_strip(image, draw, view, names, keys)
-    return picture(image, board_alt(view, names), "jeju-board.png")
+        return f"∞ Everlasting {tile_name(card['everlasting'])}"
+    if effect:
+        return ("★ " if effect == "harubang" else "↻ ") + EFFECT_TEXT.get(effect, str(effect).title())
+    return ""
 
 
 def _s(count: int) -> str:
@@ -570,6 +568,375 @@ def _s(count: int) -> str:
 
 def _n(count: int, word: str) -> str:
     return f"{count} {word}{_s(count)}"
+
+
+def _card_key(card: dict) -> tuple:
+    """What a card's picture shows: its points, its cost and its effect."""
+    return (
+        int(card.get("points", 0)),
+        tuple(str(k) for k in card.get("cost", [])),
+        card.get("effect"),
+        card.get("everlasting"),
+    )
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+def _opaque(width: int, height: int, fill: Sequence[int] = BG) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    image = Image.new("RGB", (width, height), tuple(fill))
+    return image, ImageDraw.Draw(image)
+
+
+CARD_W = WIDTH - 2 * MARGIN - 20
+CARD_H = 64  # one line: coin, cost, effect (the board)
+OFFER_H = 84  # two lines: cost over effect, room for the "can take" badge (a seat's picture)
+CARD_TILE = 48
+
+
+@lru_cache(maxsize=256)
+def card_row(key: tuple, height: int, mark: str = "", back: tuple = CARDS_PANEL) -> Image.Image:
+    """A point card as one opaque row: coin with its points, the tiles it costs, its effect
+    (beside the cost on a one-line row, under it on a taller one), and ``mark`` as a green badge."""
+    points, cost, effect, everlasting = key
+    card = {"points": points, "cost": cost, "effect": effect, "everlasting": everlasting}
+    image, draw = _opaque(CARD_W, height, back)
+    draw.rounded_rectangle(
+        (0, 0, CARD_W - 1, height - 1),
+        radius=12,
+        fill=CARD_BG,
+        outline=TAKE_GREEN if mark else PANEL_LINE,
+        width=5 if mark else 2,
+    )
+    radius = min(30, height // 2 - 6)
+    paste_centred(image, _coin(radius, points), (12 + radius, height / 2))
+    x = 24 + 2 * radius
+    one_line = height < 2 * CARD_TILE
+    tiles_y = height / 2 if one_line else 10 + CARD_TILE / 2
+    for i, tile in enumerate(cost):
+        paste_centred(image, tile_image(tile, CARD_TILE), (x + i * (CARD_TILE + 6) + CARD_TILE / 2, tiles_y))
+    right = CARD_W - 12
+    if mark:
+        badge_w = common.text_width(mark, "bold", SMALL_BOLD) + 24
+        mid = height / 2
+        draw.rounded_rectangle((right - badge_w, mid - 20, right, mid + 20), radius=10, fill=TAKE_GREEN)
+        put_text(image, (right - badge_w / 2, mid), mark, "bold", SMALL_BOLD, WHITE, "mm")
+        right -= badge_w + 10
+    words = effect_words(card)
+    if words:
+        if one_line:
+            left = x + max(len(cost), 3) * (CARD_TILE + 6) + 6
+            put_fitted(image, (left, 0, right, height), words, "bold", SMALL_BOLD, EFFECT_INK)
+        else:
+            top = 10 + CARD_TILE
+            put_fitted(image, (x, top, right, height - 4), words, "bold", SMALL_BOLD, EFFECT_INK)
+    return image
+
+
+CHIP_W, CHIP_H, CHIP_TILE = (WIDTH - 2 * MARGIN - 40 - 12) // 2, 64, 40
+
+
+@lru_cache(maxsize=128)
+def card_chip(key: tuple, back: tuple) -> Image.Image:
+    """A card the seat has taken, small: its points, the tiles it cost, its effect's symbol."""
+    points, cost, effect, everlasting = key
+    image, draw = _opaque(CHIP_W, CHIP_H, back)
+    draw.rounded_rectangle(
+        (0, 0, CHIP_W - 1, CHIP_H - 1), radius=10, fill=CARD_BG, outline=PANEL_LINE, width=2
+    )
+    radius = CHIP_H // 2 - 6
+    paste_centred(image, _coin(radius, points), (6 + radius, CHIP_H / 2))
+    x = 14 + 2 * radius
+    step = CHIP_TILE + 3
+    for i, tile in enumerate(cost):
+        paste_centred(image, tile_image(tile, CHIP_TILE), (x + i * step + CHIP_TILE / 2, CHIP_H / 2))
+    right = CHIP_W - 8
+    if effect == "everlasting" and everlasting:
+        paste_centred(image, tile_image(str(everlasting), CHIP_TILE), (right - CHIP_TILE / 2, CHIP_H / 2))
+        put_text(image, (right - CHIP_TILE - 2, CHIP_H / 2), "∞", "bold", SMALL_BOLD + 4, EFFECT_INK, "rm")
+    elif effect:
+        symbol = "★" if effect == "harubang" else "↻"
+        put_text(image, (right, CHIP_H / 2), symbol, "bold", SMALL_BOLD + 6, EFFECT_INK, "rm")
+    return image
+
+
+def _everlasting_badge(image: Image.Image, corner: tuple[float, float]) -> None:
+    """A gold ∞ disc on a tile's top-right corner: the seat never gives up one of these."""
+    draw = ImageDraw.Draw(image)
+    bx, by = corner
+    r = 15
+    draw.ellipse((bx - r, by - r, bx + r, by + r), fill=HIGHLIGHT, outline=INK, width=2)
+    put_text(image, (bx, by), "∞", "bold", SMALL_BOLD, INK, "mm")
+
+
+# --------------------------------------------------------------------------- public board
+
+BANNER_TOP, BANNER_H = TITLE_H + 12, 60
+ROW_H, ROW_GAP = 100, 8
+ROW_W = WIDTH - 2 * MARGIN
+ROW_TILE, ROW_STEP = 40, 66
+CELL_W, CELL_H, RING_GAP = (WIDTH - 2 * MARGIN - 2 * 20) // 3, 222, 20
+TOKEN_R = 16
+LEGEND_LINE = 32
+CARDS_HEAD = 46
+
+
+def _rows_top() -> int:
+    return BANNER_TOP + BANNER_H + 10
+
+
+def _ring_top(seats: int) -> int:
+    return _rows_top() + seats * ROW_H + (seats - 1) * ROW_GAP + 14
+
+
+def _legend_top(seats: int) -> int:
+    return _ring_top(seats) + 2 * CELL_H + RING_GAP + 8
+
+
+def _cards_top(seats: int) -> int:
+    return _legend_top(seats) + 2 * LEGEND_LINE + 8
+
+
+def board_height(seats: int) -> int:
+    """The public board's height for ``seats`` players (one row each)."""
+    return _cards_top(seats) + CARDS_HEAD + 5 * CARD_H + 4 * 6 + 10 + 12
+
+
+def _location_xy(index: int, seats: int) -> tuple[int, int]:
+    """Top-left corner of a location: 1 2 3 along the top, then 4 5 6 back along the bottom (clockwise)."""
+    col, row = (index, 0) if index < 3 else (5 - index, 1)
+    return MARGIN + col * (CELL_W + RING_GAP), _ring_top(seats) + row * (CELL_H + RING_GAP)
+
+
+@lru_cache(maxsize=8)
+def _board_background(seats: int) -> Image.Image:
+    """Static layer of the public board: title bar, banner panel, the ring with its clockwise
+    chevrons, the legends and the cards panel with its heading."""
+    image, draw = common.canvas(GAME, board_height(seats), WIDTH)
+    top = _ring_top(seats)
+    x_mid = [MARGIN + CELL_W / 2 + col * (CELL_W + RING_GAP) for col in (0, 2)]
+    y_mid = [top + CELL_H / 2, top + CELL_H * 1.5 + RING_GAP]
+    # the ring runs through the cells' centres, so only its stretches between them show
+    draw.rounded_rectangle((x_mid[0], y_mid[0], x_mid[1], y_mid[1]), radius=60, outline=RING, width=20)
+    for index in range(6):
+        _chevron(draw, index, seats)
+    legend = _legend_top(seats)
+    put_text(image, (MARGIN, legend + LEGEND_LINE / 2), RING_LEGEND, "bold", SMALL_BOLD, RING_INK, "lm")
+    y = legend + LEGEND_LINE * 1.5
+    paste_centred(image, stack_token(-1, TOKEN_R), (MARGIN + TOKEN_R + 2, y))
+    put_text(image, (MARGIN + 2 * TOKEN_R + 12, y), STACK_LEGEND, "regular", SMALL, MUTED, "lm")
+    cards = _cards_box(seats)
+    common.panel(draw, cards, fill=CARDS_PANEL, outline=PANEL_LINE, radius=18, width=3)
+    put_text(image, (cards[0] + 14, cards[1] + CARDS_HEAD / 2 + 2), "Point cards", "bold", 28, INK, "lm")
+    return image
+
+
+def _chevron(draw: ImageDraw.ImageDraw, index: int, seats: int) -> None:
+    """An arrowhead on the ring between location ``index`` and the next one, pointing clockwise."""
+    x, y = _location_xy(index, seats)
+    nx, ny = _location_xy((index + 1) % 6, seats)
+    if ny == y:  # same row: the gap between the cells, pointing right on top, left below
+        cx, cy = (min(x, nx) + CELL_W + RING_GAP / 2, y + CELL_H / 2)
+        d = 1 if nx > x else -1
+        points = [(cx + 9 * d, cy), (cx - 7 * d, cy - 12), (cx - 7 * d, cy + 12)]
+    else:  # down the right side, up the left
+        cx, cy = (x + CELL_W / 2, max(y, ny) - RING_GAP / 2)
+        d = 1 if ny > y else -1
+        points = [(cx, cy + 9 * d), (cx - 12, cy - 7 * d), (cx + 12, cy - 7 * d)]
+    draw.polygon(points, fill=RING_INK)
+
+
+def _cards_box(seats: int) -> tuple[int, int, int, int]:
+    top = _cards_top(seats)
+    return MARGIN, top, WIDTH - MARGIN, board_height(seats) - 12
+
+
+@lru_cache(maxsize=64)
+def _cell_base(index: int, harubang: bool, moved: str) -> Image.Image:
+    """A location's frame: its number, and the Harubang (gold frame) or who just left it."""
+    image, draw = _opaque(CELL_W, CELL_H)
+    outline = (HIGHLIGHT, 7) if harubang else (PANEL_LINE, 3)
+    draw.rounded_rectangle(
+        (0, 0, CELL_W - 1, CELL_H - 1), radius=18, fill=PANEL, outline=outline[0], width=outline[1]
+    )
+    draw.ellipse((8, 8, 52, 52), fill=TITLE_GREEN)
+    put_text(image, (30, 30), str(index + 1), "bold", 28, WHITE, "mm")
+    if harubang:
+        paste_centred(image, harubang_image(44), (CELL_W - 26, 32))
+        put_fitted(image, (60, 8, CELL_W - 44, 52), "Harubang", "bold", SMALL_BOLD)
+    elif moved:
+        put_fitted(image, (60, 8, CELL_W - 10, 52), moved, "bold", SMALL_BOLD, MUTED)
+    return image
+
+
+TOP_W, TOP_H = CELL_W - 20, 80
+
+
+@lru_cache(maxsize=128)
+def _top_tile(top_tile: str | None, tiles_left: int) -> Image.Image:
+    """A location's top tile with the number of tiles left and the tile's name, or "no tiles"."""
+    image, draw = _opaque(TOP_W, TOP_H, PANEL)
+    if top_tile and tiles_left:
+        paste_centred(image, tile_image(top_tile, 76), (40, 40))
+        put_text(image, (86, 24), f"×{tiles_left}", "bold", 44, INK, "lm")
+        put_fitted(image, (88, 46, TOP_W, 74), tile_name(top_tile), "regular", SMALL, MUTED)
+    else:
+        draw.rounded_rectangle((2, 2, 78, 78), radius=13, outline=PANEL_LINE, width=3)
+        put_text(image, (88, 40), "no tiles", "bold", 28, MUTED, "lm")
+    return image
+
+
+def draw_location(image: Image.Image, origin: tuple[int, int], loc: dict, moved: str) -> None:
+    """One location at ``origin``: its number, the Harubang (or who just left it), its top tile
+    with the tiles left, its token stack (left = bottom, right = top; the top one ringed in gold)."""
+    x, y = origin
+    image.paste(_cell_base(int(loc.get("index", 0)), bool(loc.get("harubang")), moved), origin)
+    top = str(loc["top_tile"]) if loc.get("top_tile") else None
+    image.paste(_top_tile(top, int(loc.get("tiles_left", 0))), (x + 10, y + 58))
+    _draw_stack(image, origin, [int(t) for t in loc.get("tokens", [])])
+
+
+@lru_cache(maxsize=1)
+def _top_ring() -> Image.Image:
+    """The gold ring behind a stack's top token (the one that collects)."""
+    r = TOKEN_R + 6
+    image = Image.new("RGBA", (2 * r + 2, 2 * r + 2), (0, 0, 0, 0))
+    ImageDraw.Draw(image).ellipse((1, 1, 2 * r + 1, 2 * r + 1), fill=HIGHLIGHT, outline=GOLD, width=3)
+    return image
+
+
+def _draw_stack(image: Image.Image, origin: tuple[int, int], tokens: list[int]) -> None:
+    """The token stack in two rows at most, left to right from the bottom token to the top one."""
+    x, y = origin
+    if not tokens:
+        put_text(image, (x + 14, y + 178), "no tokens", "regular", SMALL, MUTED, "lm")
+        return
+    per_row = max(5, (len(tokens) + 1) // 2)
+    step = (CELL_W - 2 * 26) / (per_row - 1)
+    for i, owner in enumerate(tokens):
+        centre = (x + 26 + (i % per_row) * step, y + 160 + (i // per_row) * 38)
+        if i == len(tokens) - 1:
+            paste_centred(image, _top_ring(), centre)
+        paste_centred(image, stack_token(owner, TOKEN_R), centre)
+
+
+#: Room kept right of a player's name for the largest score (two digits) and "pts".
+SCORE_ROOM = 150
+
+
+@lru_cache(maxsize=32)
+def _row_base(seat: int, name: str, acting: bool) -> Image.Image:
+    """A player row's frame: the seat's tint (gold outline when it acts), token, name, "pts"."""
+    style = player(seat)
+    image, draw = _opaque(ROW_W, ROW_H)
+    outline = (GOLD, 6) if acting else (PANEL_LINE, 2)
+    draw.rounded_rectangle(
+        (0, 0, ROW_W - 1, ROW_H - 1), radius=16, fill=style.light, outline=outline[0], width=outline[1]
+    )
+    paste_centred(image, seat_token(seat, 22), (34, 30))
+    put_text(image, (ROW_W - 14, 34), "pts", "bold", SMALL_BOLD, INK, "rs")
+    put_fitted(image, (66, 6, ROW_W - SCORE_ROOM, 54), name, "bold", 30)
+    return image
+
+
+@lru_cache(maxsize=512)
+def _tile_count(key: str, count: int, everlasting: bool, back: tuple, size: int = ROW_TILE) -> Image.Image:
+    """A tile with its count beside it (faded when none), opaque on ``back``; ∞ when everlasting."""
+    image, _ = _opaque(ROW_STEP - 2, size + 14, back)
+    sprite = tile_image(key, size) if count else _faded(key, size)
+    image.paste(sprite, (0, 10), sprite)
+    put_text(image, (size + 4, size / 2 + 10), str(count), "bold", 26, INK if count else MUTED, "lm")
+    if everlasting:
+        _everlasting_badge(image, (size - 4, 15))
+    return image
+
+
+def draw_player_row(
+    image: Image.Image, origin: tuple[int, int], view: dict, p: dict, names: Sequence[object] | None
+) -> None:
+    """One player at ``origin``: token, name and score on top; tiles with counts, then cards and
+    the score's split below. The acting seat's row has a thick gold outline."""
+    x, y = origin
+    seat = int(p.get("seat", 0))
+    image.paste(_row_base(seat, drawn_name(seat, names), seat in (view.get("to_act") or [])), origin)
+    pts_w = _text_mask("pts", "bold", SMALL_BOLD, "rs")[3]
+    put_text(image, (x + ROW_W - 20 - pts_w, y + 34), str(p.get("score", 0)), "bold", 46, INK, "rs")
+    back = player(seat).light
+    tiles = p.get("tiles", {})
+    everlasting = p.get("everlasting", [])
+    keys = _tile_keys(view)
+    for i, key in enumerate(keys):
+        sprite = _tile_count(key, int(tiles.get(key, 0)), key in everlasting, back)
+        image.paste(sprite, (x + 12 + i * ROW_STEP, y + 44))
+    cards = len(p.get("cards", []))
+    split = f"{_n(cards, 'card')}: {p.get('card_points', 0)} + tiles {p.get('tile_points', 0)}"
+    left = x + 12 + len(keys) * ROW_STEP
+    put_words(image, (left, y + 54, x + ROW_W - 12, y + 96), split, "regular", SMALL, INK)
+
+
+@lru_cache(maxsize=64)
+def banner(words: str, seat: int | None) -> Image.Image:
+    """The line under the title bar: the acting seat's token and what it does, big."""
+    width = WIDTH - 2 * MARGIN
+    image, draw = _opaque(width, BANNER_H)
+    outline = GOLD if seat is not None else PANEL_LINE
+    draw.rounded_rectangle((0, 0, width - 1, BANNER_H - 1), radius=14, fill=PANEL, outline=outline, width=4)
+    left = 16
+    if seat is not None:
+        paste_centred(image, seat_token(seat, 22), (36, BANNER_H / 2))
+        left = 68
+    put_fitted(image, (left, 0, width - 16, BANNER_H), words, "bold", 34)
+    return image
+
+
+def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
+    """The public board."""
+    players = view.get("players") or []
+    seats = len(players) or int(view.get("seats") or 2)
+    image = _board_background(seats).copy()
+    _title(image, title_words(view))
+    acting = None if view.get("phase") == "finished" else _acting(view)
+    image.paste(banner(banner_words(view, names), acting), (MARGIN, BANNER_TOP))
+    for i, p in enumerate(players):
+        draw_player_row(image, (MARGIN, _rows_top() + i * (ROW_H + ROW_GAP)), view, p, names)
+    _paste_locations(image, view, seats)
+    _paste_offer(image, view, seats)
+    return picture(image, board_alt(view, names), "jeju-board.png", palette=PALETTE)
+
+
+def _title(image: Image.Image, words: str) -> None:
+    """The title bar's right side (the turn), as big as fits."""
+    left = common.title_bar_right(GAME, WIDTH)
+    put_fitted(image, (left, 0, WIDTH - 20, TITLE_H), words, "bold", 36, WHITE, "right")
+
+
+def _paste_locations(image: Image.Image, view: dict, seats: int) -> None:
+    last = view.get("last_travel") or {}
+    for loc in view.get("locations", []):
+        index = int(loc.get("index", 0))
+        moved = ""
+        if last and last.get("from") == index and last.get("seat") is not None:
+            arrow = "↻" if last.get("direction") == "right" else "↺"
+            moved = f"{player(int(last['seat'])).letter} moved {arrow}"
+        draw_location(image, _location_xy(index, seats), loc, moved)
+
+
+def _deck_words(view: dict) -> str:
+    deck = f"deck {view.get('deck_size', 0)}"
+    if view.get("removed"):
+        deck += f" · {len(view['removed'])} refreshed away"
+    return deck
+
+
+def _paste_offer(image: Image.Image, view: dict, seats: int) -> None:
+    box = _cards_box(seats)
+    mid = box[1] + CARDS_HEAD / 2 + 2
+    put_words(
+        image, (box[0] + 200, mid - 20, box[2] - 14, mid + 20), _deck_words(view), "regular", SMALL, MUTED
+    )
+    for i, card in enumerate(view.get("display", [])[:5]):
+        y = box[1] + CARDS_HEAD + i * (CARD_H + 6)
+        image.paste(card_row(_card_key(card), CARD_H), (box[0] + 10, y))
 
 
 def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
@@ -604,6 +971,50 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
 
 # --------------------------------------------------------------------------- a seat's picture
 
+YOU_TOP = TITLE_H + 12
+YOU_TILE, YOU_STEP = 80, 104
+#: At most this many rows of the seat's own cards (two a row); the picture grows with them.
+CHIP_ROWS = 4
+OFFER_HEAD = 46
+OFFER_PANEL_H = OFFER_HEAD + 5 * OFFER_H + 4 * 6 + 10
+WAY_H, WAY_TILE = 58, 48
+
+
+def chip_rows(cards: int) -> int:
+    """Rows the seat's cards take (one for "none yet"), at most `CHIP_ROWS`."""
+    return max(1, min(CHIP_ROWS, (cards + 1) // 2))
+
+
+def _you_bottom(rows: int) -> int:
+    return YOU_TOP + 304 + rows * (CHIP_H + 8) + 8
+
+
+def private_height(cards: int) -> int:
+    """A seat's picture's height when it holds ``cards`` point cards."""
+    return _you_bottom(chip_rows(cards)) + 12 + OFFER_PANEL_H + 12
+
+
+@lru_cache(maxsize=16)
+def _private_background(seat: int, yours: bool, rows: int) -> Image.Image:
+    """Static layer of a seat's picture: title bar, the seat's panel (gold when it is its move)
+    with room for ``rows`` rows of its cards, the offer panel."""
+    image, draw = common.canvas(GAME, _you_bottom(rows) + 12 + OFFER_PANEL_H + 12, WIDTH)
+    style = player(seat)
+    you = (MARGIN, YOU_TOP, WIDTH - MARGIN, _you_bottom(rows))
+    common.panel(
+        draw, you, fill=style.light, outline=GOLD if yours else PANEL_LINE, radius=20, width=6 if yours else 3
+    )
+    paste_centred(image, seat_token(seat, 24), (you[0] + 38, you[1] + 38))
+    put_text(image, (you[2] - 18, you[1] + 54), "pts", "bold", 28, INK, "rs")
+    offer = _offer_box(rows)
+    common.panel(draw, offer, fill=CARDS_PANEL, outline=PANEL_LINE, radius=18, width=3)
+    return image
+
+
+def _offer_box(rows: int) -> tuple[int, int, int, int]:
+    top = _you_bottom(rows) + 12
+    return MARGIN, top, WIDTH - MARGIN, top + OFFER_PANEL_H
+
 
 def render_private(view: dict, names: Sequence[object] | None = None) -> Picture:
     """One seat's picture: its tiles, cards and score; the cards it can take, or its ways to pay."""
@@ -612,150 +1023,134 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     if not 0 <= seat < len(players):
         raise RenderError(f"seat {seat} is not at this table")
     me = players[seat]
-    keys = _tile_keys(view)
-    style = player(seat)
-    image, draw = canvas(GAME, PRIVATE_H, WIDTH)
-    label = drawn_name(seat, names)
     yours = seat in (view.get("to_act") or [])
-    text_in_box(
-        draw,
-        (560, 0, WIDTH - 16, TITLE_H),
-        f"{label}: {'your move' if yours else 'your tiles'}",
-        "bold",
-        32,
-        22,
-        WHITE,
-        "right",
-    )
-    # left: the seat's tiles, score and cards
-    left = (24, TITLE_H + 18, 700, PRIVATE_H - 18)
-    panel(
-        draw,
-        left,
-        fill=style.light,
-        outline=GOLD if yours else PANEL_LINE,
-        radius=20,
-        width=6 if yours else 3,
-    )
-    paste_centred(image, token_image(seat, 24), (left[0] + 40, left[1] + 40))
-    draw_text(draw, (left[0] + 76, left[1] + 40), "Your tiles", "bold", 32, INK, "lm")
-    draw.text(
-        (left[2] - 20, left[1] + 40),
-        f"{me.get('score', 0)} pts",
-        font=font("bold", 40),
-        fill=INK,
-        anchor="rm",
-    )
-    draw_tile_row(
-        image,
-        draw,
-        (left[0] + 22, left[1] + 80),
-        me.get("tiles", {}),
-        keys,
-        80,
-        92,
-        32,
-        me.get("everlasting", []),
-    )
-    y = left[1] + 80 + 80 + 56
-    score_line = (
-        f"Cards {me.get('card_points', 0)} pts + leftover tiles {me.get('tile_points', 0)} pts "
-        f"(2 tiles = 1 pt, Haenyeo 0)"
-    )
-    text_in_box(draw, (left[0] + 10, y, left[2] - 10, y + 40), score_line, "regular", 26, 20, INK, "left")
-    y += 52
-    cards = me.get("cards", [])
-    draw_text(draw, (left[0] + 22, y + 18), f"Your cards ({len(cards)})", "bold", 30, INK, "lm")
-    y += 44
-    chip_w, chip_h = 310, 66
-    max_rows = int((left[3] - 12 - y) // (chip_h + 8))
-    shown = cards if len(cards) <= 2 * max_rows else cards[: 2 * max_rows - 1]
-    for i, card in enumerate(shown):
-        cx = left[0] + 22 + (i % 2) * (chip_w + 16)
-        cy = y + (i // 2) * (chip_h + 8)
-        _card_chip(image, draw, (cx, cy, cx + chip_w, cy + chip_h), card)
-    if len(shown) < len(cards):
-        i = len(shown)
-        cx = left[0] + 22 + (i % 2) * (chip_w + 16)
-        cy = y + (i // 2) * (chip_h + 8)
-        draw_text(
-            draw, (cx + 16, cy + chip_h / 2), f"+{len(cards) - len(shown)} more", "bold", 26, MUTED, "lm"
-        )
-    if not cards:
-        draw_text(draw, (left[0] + 22, y + 24), "none yet", "regular", 26, MUTED, "lm")
-    # right: ways to pay, or the cards on offer
-    right = (720, TITLE_H + 18, WIDTH - 24, PRIVATE_H - 18)
-    panel(draw, right, fill=(250, 247, 240), outline=PANEL_LINE, radius=20, width=3)
+    rows = chip_rows(len(me.get("cards", [])))
+    image = _private_background(seat, yours, rows).copy()
+    _title(image, "Your move" if yours else title_words(view))
+    _draw_you(image, view, me, seat, names)
     payments = view.get("payments")
     pending = view.get("pending") or {}
     if payments and pending.get("card"):
-        _draw_payments(image, draw, right, pending["card"], payments, keys)
+        _draw_payments(image, _offer_box(rows), pending["card"], payments, _tile_keys(view))
     else:
-        affordable = set(view.get("affordable") or [])
-        draw_text(draw, (right[0] + 18, right[1] + 28), "Point cards on offer", "bold", 30, INK, "lm")
-        draw.text(
-            (right[2] - 16, right[1] + 28),
-            f"deck {view.get('deck_size', 0)}",
-            font=font("regular", 24),
-            fill=MUTED,
-            anchor="rm",
-        )
-        card_h = (right[3] - right[1] - 60) / 5
-        for i, card in enumerate(view.get("display", [])[:5]):
-            cy = right[1] + 54 + i * card_h
-            mark = "✓ can take" if card.get("id") in affordable else ""
-            draw_card(image, draw, (right[0] + 10, cy, right[2] - 10, cy + card_h - 8), card, mark)
-    return picture(image, private_alt(view, names), f"jeju-seat-{style.letter}.png")
+        _draw_offer(image, _offer_box(rows), view)
+    return picture(image, private_alt(view, names), f"jeju-seat-{player(seat).letter}.png", palette=PALETTE)
 
 
-def _card_chip(
-    image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], card: dict
+def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequence[object] | None) -> None:
+    """The seat's panel: name and score, its tiles, how the score splits, its cards."""
+    x0, y0, x1 = MARGIN, YOU_TOP, WIDTH - MARGIN
+    back = player(seat).light
+    pts_w = _text_mask("pts", "bold", 28, "rs")[3]
+    score_w = put_text(image, (x1 - 24 - pts_w, y0 + 54), str(me.get("score", 0)), "bold", 56, INK, "rs")
+    name_box = (x0 + 72, y0 + 12, x1 - 36 - pts_w - score_w, y0 + 64)
+    put_fitted(image, name_box, drawn_name(seat, names), "bold", 32)
+    tiles = me.get("tiles", {})
+    everlasting = set(me.get("everlasting", []))
+    for i, key in enumerate(_tile_keys(view)):
+        sprite = _big_tile(key, int(tiles.get(key, 0)), key in everlasting, back)
+        image.paste(sprite, (x0 + 20 + i * YOU_STEP, y0 + 72))
+    y = y0 + 80 + YOU_TILE + 48
+    per = leftover_tiles_per_point()
+    for line in _score_lines(int(me.get("card_points", 0)), int(me.get("tile_points", 0)), per, _joker(view)):
+        put_text(image, (x0 + 20, y + 16), line, "regular", SMALL, INK, "lm")
+        y += 32
+    cards = me.get("cards", [])
+    put_text(image, (x0 + 20, y + 24), f"Your cards ({len(cards)})", "bold", 28, INK, "lm")
+    _draw_chips(image, cards, (x0 + 20, y + 46), back)
+
+
+@lru_cache(maxsize=256)
+def _big_tile(key: str, count: int, everlasting: bool, back: tuple) -> Image.Image:
+    """One of the seat's tile types, big, its count under it (faded when none), opaque on ``back``."""
+    image, _ = _opaque(YOU_STEP - 4, YOU_TILE + 52, back)
+    sprite = tile_image(key, YOU_TILE) if count else _faded(key, YOU_TILE)
+    image.paste(sprite, (0, 8), sprite)
+    put_text(image, (YOU_TILE / 2, YOU_TILE + 30), f"×{count}", "bold", 34, INK if count else MUTED, "mm")
+    if everlasting:
+        _everlasting_badge(image, (YOU_TILE - 4, 15))
+    return image
+
+
+@lru_cache(maxsize=256)
+def _score_lines(card_points: int, tile_points: int, per: int, joker: str) -> list[str]:
+    """How the score splits, then the leftover tile rule (``per`` from data/jeju/tiles.json)."""
+    return [
+        f"Cards {card_points} pts + leftover tiles {tile_points} pt{_s(tile_points)}",
+        f"({per} leftover tiles = 1 pt, {tile_name(joker)} tiles score 0)",
+    ]
+
+
+def _draw_chips(image: Image.Image, cards: list, origin: tuple[int, int], back: tuple) -> None:
+    """The seat's cards, two a row; past `CHIP_ROWS` rows the last place says how many more."""
+    x0, y0 = origin
+    slots = 2 * CHIP_ROWS
+    shown = cards if len(cards) <= slots else cards[: slots - 1]
+    for i, card in enumerate(shown):
+        xy = (x0 + (i % 2) * (CHIP_W + 12), y0 + (i // 2) * (CHIP_H + 8))
+        image.paste(card_chip(_card_key(card), back), xy)
+    if len(shown) < len(cards):
+        i = len(shown)
+        x, y = x0 + (i % 2) * (CHIP_W + 12), y0 + (i // 2) * (CHIP_H + 8)
+        put_text(image, (x + 16, y + CHIP_H / 2), f"+{len(cards) - len(shown)} more", "bold", 28, MUTED, "lm")
+    if not cards:
+        put_text(image, (x0, y0 + 24), "none yet", "regular", SMALL, MUTED, "lm")
+
+
+def _draw_offer(image: Image.Image, box: tuple[int, int, int, int], view: dict) -> None:
+    """The face-up cards, those the seat can take now badged."""
+    x0, y0, x1, _ = box
+    put_text(image, (x0 + 14, y0 + OFFER_HEAD / 2 + 2), "Point cards on offer", "bold", 28, INK, "lm")
+    put_text(
+        image,
+        (x1 - 14, y0 + OFFER_HEAD / 2 + 2),
+        f"deck {view.get('deck_size', 0)}",
+        "regular",
+        SMALL,
+        MUTED,
+        "rm",
+    )
+    affordable = set(view.get("affordable") or [])
+    for i, card in enumerate(view.get("display", [])[:5]):
+        mark = "✓ can take" if card.get("id") in affordable else ""
+        y = y0 + OFFER_HEAD + i * (OFFER_H + 6)
+        image.paste(card_row(_card_key(card), OFFER_H, mark), (x0 + 10, y))
+
+
+@lru_cache(maxsize=256)
+def payment_way(number: int, tiles: tuple[str, ...]) -> Image.Image:
+    """One way to pay, opaque: its number and the tiles it gives up."""
+    width = (CARD_W - 12) // 2
+    image, _ = _opaque(width, WAY_H, CARDS_PANEL)
+    put_text(image, (4, WAY_H / 2), f"{number}.", "bold", 30, INK, "lm")
+    x = 62  # room for "10."
+    for key in tiles:
+        if x + WAY_TILE > width:
+            break
+        paste_centred(image, tile_image(key, WAY_TILE), (x + WAY_TILE / 2, WAY_H / 2))
+        x += WAY_TILE + 4
+    return image
+
+
+def _draw_payments(
+    image: Image.Image, box: tuple[int, int, int, int], card: dict, payments: list, keys: Sequence[str]
 ) -> None:
-    """A taken card, small: its points, the tiles it cost, its effect."""
-    x0, y0, x1, y1 = box
-    panel(draw, box, fill=(255, 252, 240), outline=PANEL_LINE, radius=10, width=2)
-    r = (y1 - y0) / 2 - 5
-    cx, cy = x0 + 6 + r, (y0 + y1) / 2
-    points_badge(draw, (cx, cy), r, int(card.get("points", 0)))
-    x = cx + r + 8
-    size = 38
-    for key in card.get("cost", []):
-        paste_centred(image, tile_image(str(key), size), (x + size / 2, cy))
-        x += size + 3
-    effect = card.get("effect")
-    if effect == "everlasting" and card.get("everlasting"):
-        words = "∞"
-        paste_centred(image, tile_image(str(card["everlasting"]), size), (x1 - 8 - size / 2, cy))
-        draw.text((x1 - 16 - size, cy), words, font=font("bold", 30), fill=(120, 60, 0), anchor="rm")
-    elif effect:
-        draw.text(
-            (x1 - 10, cy),
-            "★" if effect == "harubang" else "↻",
-            font=font("bold", 30),
-            fill=(120, 60, 0),
-            anchor="rm",
-        )
-
-
-def _draw_payments(image, draw, box, card: dict, payments: list, keys: Sequence[str]) -> None:
-    x0, y0, x1, y1 = box
-    draw_text(draw, (x0 + 18, y0 + 28), "Choose how to pay for", "bold", 30, INK, "lm")
-    draw_card(image, draw, (x0 + 10, y0 + 56, x1 - 10, y0 + 166), card)
-    y = y0 + 186
-    row_h = 70
-    max_rows = int((y1 - 12 - y) // row_h)
-    for i, payment in enumerate(payments[:max_rows]):
-        top = y + i * row_h
-        draw_text(draw, (x0 + 20, top + 30), f"{i + 1}.", "bold", 30, INK, "lm")
-        x = x0 + 70
-        for key in keys:
-            for _ in range(int(payment.get(key, 0))):
-                if x + 56 > x1 - 10:
-                    break
-                paste_centred(image, tile_image(key, 52), (x + 26, top + 30))
-                x += 58
-    if len(payments) > max_rows:
-        draw_text(draw, (x0 + 20, y1 - 24), f"+{len(payments) - max_rows} more ways", "bold", 24, MUTED, "lm")
+    """The card being paid for and every way to pay, numbered, two columns; "+N more" past them."""
+    x0, y0, _, y1 = box
+    put_text(image, (x0 + 14, y0 + OFFER_HEAD / 2 + 2), "Choose how to pay for", "bold", 28, INK, "lm")
+    image.paste(card_row(_card_key(card), OFFER_H), (x0 + 10, y0 + OFFER_HEAD))
+    top = y0 + OFFER_HEAD + OFFER_H + 10
+    rows = (y1 - 10 - top) // WAY_H
+    slots = 2 * rows
+    shown = payments if len(payments) <= slots else payments[: slots - 2]
+    for i, payment in enumerate(shown):
+        tiles = tuple(key for key in keys for _ in range(int(payment.get(key, 0))))
+        x = x0 + 10 + (i // rows) * ((CARD_W - 12) // 2 + 12)
+        image.paste(payment_way(i + 1, tiles), (x, top + (i % rows) * WAY_H))
+    if len(shown) < len(payments):
+        x = x0 + 10 + ((CARD_W - 12) // 2 + 12)
+        y = top + (rows - 1) * WAY_H + WAY_H / 2
+        put_text(image, (x + 4, y), f"+{len(payments) - len(shown)} more ways", "bold", 28, MUTED, "lm")
 
 
 def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
@@ -798,4 +1193,4 @@ def render(view: dict, names: Sequence[object] | None = None) -> Picture:
     return render_board(view, names)  # public, or a spectator's view: the board
 
 
-__all__ = ["render", "render_board", "render_private", "tile_image"]
+__all__ = ["board_height", "render", "render_board", "render_private", "tile_image"]

@@ -23,6 +23,8 @@ def check(picture: renderers.Picture, height: int) -> None:
     image = Image.open(io.BytesIO(picture.png))
     image.load()
     assert image.size == (jeju.WIDTH, height)
+    assert common.MIN_WIDTH <= jeju.WIDTH <= 900 and height <= jeju.WIDTH * common.MAX_ASPECT
+    assert image.mode == "P"  # the game's fixed palette
     assert 10_000 < len(picture.png) <= 300_000
     assert picture.alt and len(picture.alt) <= common.ALT_MAX
 
@@ -34,13 +36,14 @@ def test_public_and_private_pictures_through_a_game(seats: int, seed: int) -> No
     for state in random_states("jeju", seats, seed, moments=4):
         public = GAME.view(state, None)
         board = renderers.render("jeju", public, names)
-        check(board, jeju.BOARD_H)
+        check(board, jeju.board_height(seats))
         assert board.filename == "jeju-board.png"
         for player in public["players"]:
             assert f"{player['score']} point{'' if player['score'] == 1 else 's'}" in board.alt
         for seat in range(seats):
-            own = renderers.render("jeju", GAME.view(state, seat), names)
-            check(own, jeju.PRIVATE_H)
+            own_view = GAME.view(state, seat)
+            own = renderers.render("jeju", own_view, names)
+            check(own, jeju.private_height(len(own_view["players"][seat]["cards"])))
             assert own.filename == f"jeju-seat-{'ABCD'[seat]}.png"
             assert own.alt.startswith("Your Jeju Island picture")
     final = GAME.view(state, None)
@@ -76,7 +79,7 @@ def test_payment_choices_are_drawn_for_the_paying_seat() -> None:
             view = GAME.view(state, seat)
             if view.get("payments"):
                 picture = renderers.render("jeju", view, ["Ann", "Bo"])
-                check(picture, jeju.PRIVATE_H)
+                check(picture, jeju.private_height(len(view["players"][seat]["cards"])))
                 assert "Pay for" in picture.alt
                 return
             state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, rng))
@@ -134,3 +137,29 @@ def test_the_haenyeo_tile_and_tile_points_have_the_engines_words() -> None:
     state = next(iter(random_states("jeju", 2, 1, moments=3)))
     own = renderers.render("jeju", GAME.view(state, 0))
     assert "from leftover tiles" in own.alt and "tiles 0." not in own.alt
+
+
+def test_pictures_are_laid_out_for_a_phone() -> None:
+    """Narrow and taller than wide: one row per player on the board, the seat's picture grows
+    with its cards (up to four rows of them), never past `common.MAX_ASPECT`."""
+    heights = [jeju.board_height(seats) for seats in (2, 3, 4)]
+    assert jeju.WIDTH < heights[0] < heights[1] < heights[2] <= jeju.WIDTH * common.MAX_ASPECT
+    assert jeju.private_height(0) == jeju.private_height(2) < jeju.private_height(3)
+    assert jeju.private_height(8) == jeju.private_height(13) <= jeju.WIDTH * common.MAX_ASPECT
+    assert jeju.SMALL == common.min_size(jeju.WIDTH) == 24
+
+
+def test_the_fixed_palette_keeps_every_flat_colour() -> None:
+    """Flat colours map to themselves (no banding, blue A stays blue); blends fill the rest."""
+    flat = [*jeju.COLOURS, *common.SURFACES, common.MUTED, common.HIGHLIGHT]
+    flat += [style.colour for style in common.PLAYERS[:4]] + [style.light for style in common.PLAYERS[:4]]
+    swatch = Image.new("RGB", (len(flat), 1))
+    swatch.putdata(flat)
+    mapped = swatch.quantize(palette=jeju.PALETTE, dither=Image.Dither.NONE).convert("RGB")
+    assert [mapped.getpixel((x, 0)) for x in range(len(flat))] == flat
+
+
+def test_the_leftover_tile_rule_comes_from_the_data() -> None:
+    from engine.jeju.components import BOARD
+
+    assert jeju.leftover_tiles_per_point() == BOARD["leftover_tiles_per_point"]
