@@ -33,6 +33,7 @@ from hosting import ratings
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 from hosting.store import (
+    _BACKFILL_BOARD_SIZES,
     _BACKFILL_GUILD_RATINGS,
     _BACKFILL_SOLO_BEST,
     _CHANGE_COLUMNS,
@@ -48,6 +49,7 @@ from hosting.store import (
     _loads,
     _message_columns,
     _move_columns,
+    _moved_up,
     _rating_row,
     _seat,
     _seat_row,
@@ -208,6 +210,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX solo_best_board ON solo_best (game, scope, best DESC, user_id)",
         _BACKFILL_SOLO_BEST,
+        """CREATE TABLE board_sizes (
+            board TEXT NOT NULL,
+            game TEXT NOT NULL,
+            scope BIGINT NOT NULL,
+            games INTEGER NOT NULL,
+            players INTEGER NOT NULL,
+            PRIMARY KEY (board, game, scope, games)
+        )""",
+        _BACKFILL_BOARD_SIZES,
     ),
 )
 
@@ -230,6 +241,7 @@ TABLES = (
     "player_stats",
     "guild_ratings",
     "solo_best",
+    "board_sizes",
 )
 
 #: A table's seats as one JSON array, beside a row of ``game_tables`` called ``g``.
@@ -310,6 +322,16 @@ async def _missing_or_stale(conn: asyncpg.Connection | asyncpg.Pool, table_id: i
     if await conn.fetchval("SELECT 1 FROM game_tables WHERE id = $1", table_id) is None:
         raise TableNotFound()
     raise StaleVersion()
+
+
+async def _resize(conn: asyncpg.Connection, sizes: Sequence[tuple[Any, ...]]) -> None:
+    """Apply `board_sizes` changes: (board, game, scope, games, +1 or -1), in one order for every writer."""
+    if sizes:
+        await conn.executemany(
+            "INSERT INTO board_sizes AS z (board, game, scope, games, players) VALUES ($1, $2, $3, $4, $5) "
+            "ON CONFLICT (board, game, scope, games) DO UPDATE SET players = z.players + excluded.players",
+            sorted(sizes),
+        )
 
 
 def _record(row: asyncpg.Record) -> TableRecord:
@@ -550,7 +572,13 @@ class PostgresStore:
         board, order, params = self._board(game, guild_id, min_games)
         n = len(params)
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
-            total = await conn.fetchval(f"SELECT count(*) FROM ({board}) b", *params)
+            total = await conn.fetchval(
+                "SELECT coalesce(sum(players), 0) FROM board_sizes WHERE board = 'rating' AND game = $1 "
+                "AND scope = $3 AND games >= $2",
+                game,
+                min_games,
+                guild_id or 0,
+            )
             rows = await conn.fetch(
                 f"{board} ORDER BY {order} LIMIT ${n + 1} OFFSET ${n + 2}", *params, limit, offset
             )
@@ -582,7 +610,10 @@ class PostgresStore:
         scope = guild_id or 0
         async with self._pool.acquire() as conn, conn.transaction(readonly=True):
             total = await conn.fetchval(
-                "SELECT count(*) FROM solo_best WHERE game = $1 AND scope = $2", game, scope
+                "SELECT coalesce(sum(players), 0) FROM board_sizes "
+                "WHERE board = 'solo' AND game = $1 AND scope = $2",
+                game,
+                scope,
             )
             rows = await conn.fetch(
                 "SELECT user_id, best, table_id FROM solo_best WHERE game = $1 AND scope = $2 "
@@ -829,14 +860,23 @@ class PostgresStore:
                 "VALUES ($1, $2, $3, $4, $5, $6)",
                 *_solo_row(scored, now),
             )
-            await conn.executemany(
-                "INSERT INTO solo_best AS b (game, scope, user_id, best, table_id) "
-                "VALUES ($1, $2, $3, $4, $5) "
-                "ON CONFLICT (game, scope, user_id) DO UPDATE SET best = excluded.best, "
-                "table_id = excluded.table_id WHERE excluded.best > b.best "
-                "OR (excluded.best = b.best AND excluded.table_id < b.table_id)",
-                _solo_best_rows(scored),
-            )
+            sizes = []
+            for row in _solo_best_rows(scored):
+                added = await conn.execute(
+                    "INSERT INTO solo_best (game, scope, user_id, best, table_id) "
+                    "VALUES ($1, $2, $3, $4, $5) "
+                    "ON CONFLICT (game, scope, user_id) DO NOTHING",
+                    *row,
+                )
+                if _count(added):
+                    sizes.append(("solo", row[0], row[1], 0, 1))  # a new player on this solo board
+                else:
+                    await conn.execute(
+                        "UPDATE solo_best SET best = $4, table_id = $5 WHERE game = $1 AND scope = $2 "
+                        "AND user_id = $3 AND ($4 > best OR ($4 = best AND $5 < table_id))",
+                        *row,
+                    )
+            await _resize(conn, sizes)
             return
         users = sorted(s.user_id for s in scored.seats)  # one lock order for every writer
         fresh = ratings.initial(0, scored.game)
@@ -865,13 +905,18 @@ class PostgresStore:
         await conn.executemany(
             "UPDATE guild_ratings SET ordinal = $3 WHERE user_id = $1 AND game = $2", ordinals
         )
+        sizes = [delta for c in changes for delta in _moved_up(c.game, 0, c.games)]
         if scored.guild_id is not None:
-            await conn.executemany(
-                "INSERT INTO guild_ratings AS g (game, guild_id, user_id, games, ordinal) "
-                "VALUES ($2, $4, $1, 1, $3) "
-                "ON CONFLICT (game, guild_id, user_id) DO UPDATE SET games = g.games + 1",
-                [(*row, scored.guild_id) for row in ordinals],
-            )
+            for row in ordinals:
+                games = await conn.fetchval(
+                    "INSERT INTO guild_ratings AS g (game, guild_id, user_id, games, ordinal) "
+                    "VALUES ($2, $4, $1, 1, $3) "
+                    "ON CONFLICT (game, guild_id, user_id) DO UPDATE SET games = g.games + 1 RETURNING games",
+                    *row,
+                    scored.guild_id,
+                )
+                sizes.extend(_moved_up(scored.game, scored.guild_id, games))
+        await _resize(conn, sizes)
 
     async def set_messages(
         self,

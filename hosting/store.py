@@ -46,6 +46,13 @@ _BACKFILL_GUILD_RATINGS = f"""INSERT INTO guild_ratings (game, guild_id, user_id
         (SELECT {_ORDINAL} FROM ratings r WHERE r.user_id = e.user_id AND r.game = e.game)
     FROM rating_events e WHERE e.guild_id IS NOT NULL GROUP BY e.game, e.guild_id, e.user_id"""
 
+#: Schema 5 counts the players on every board by their number of rated games (both stores).
+_BACKFILL_BOARD_SIZES = """INSERT INTO board_sizes (board, game, scope, games, players)
+    SELECT 'rating', game, 0, games, count(*) FROM ratings GROUP BY game, games
+    UNION ALL SELECT 'rating', game, guild_id, games, count(*) FROM guild_ratings
+        GROUP BY game, guild_id, games
+    UNION ALL SELECT 'solo', game, scope, 0, count(*) FROM solo_best GROUP BY game, scope"""
+
 #: Schema 5 fills `solo_best` from the solo scores (both stores run this text).
 _BACKFILL_SOLO_BEST = """INSERT INTO solo_best (game, scope, user_id, best, table_id)
     SELECT game, scope, user_id, best, (SELECT min(table_id) FROM solo_scores o
@@ -211,6 +218,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX solo_best_board ON solo_best (game, scope, best DESC, user_id)",
         _BACKFILL_SOLO_BEST,
+        # How many players each board has, by their rated games on it (solo boards: 0), so a
+        # board's size is a sum of a few rows, not a count of its players.
+        """CREATE TABLE board_sizes (
+            board TEXT NOT NULL,
+            game TEXT NOT NULL,
+            scope INTEGER NOT NULL,
+            games INTEGER NOT NULL,
+            players INTEGER NOT NULL,
+            PRIMARY KEY (board, game, scope, games)
+        )""",
+        _BACKFILL_BOARD_SIZES,
     ),
 )
 
@@ -485,15 +503,16 @@ READS: dict[str, str] = {
     "player_stats": "SELECT game, played, wins, score_total FROM player_stats "
     "WHERE user_id = ?1 ORDER BY game",
     # Rating boards (?1 game, ?2 min games; server boards ?3 the server): pages walk the index.
-    "board_count": "SELECT count(*) FROM ratings WHERE game = ?1 AND games >= ?2",
+    "board_count": "SELECT coalesce(sum(players), 0) FROM board_sizes "
+    "WHERE board = 'rating' AND game = ?1 AND scope = 0 AND games >= ?2",
     "board_page": "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = ?1 AND games >= ?2 "
     f"ORDER BY {_ORDINAL} DESC, user_id LIMIT ?3 OFFSET ?4",
     "board_mine": "SELECT user_id, game, mu, sigma, games FROM ratings "
     "WHERE game = ?1 AND games >= ?2 AND user_id = ?3",
     "board_ahead": f"SELECT count(*) FROM ratings WHERE game = ?1 AND games >= ?2 "
     f"AND ({_ORDINAL} > ?3 OR ({_ORDINAL} = ?3 AND user_id < ?4))",
-    "guild_board_count": "SELECT count(*) FROM guild_ratings "
-    "WHERE game = ?1 AND guild_id = ?3 AND games >= ?2",
+    "guild_board_count": "SELECT coalesce(sum(players), 0) FROM board_sizes "
+    "WHERE board = 'rating' AND game = ?1 AND scope = ?3 AND games >= ?2",
     "guild_board_page": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games FROM guild_ratings g "
     "JOIN ratings r ON r.user_id = g.user_id AND r.game = g.game "
     "WHERE g.game = ?1 AND g.guild_id = ?3 AND g.games >= ?2 "
@@ -504,7 +523,8 @@ READS: dict[str, str] = {
     "guild_board_ahead": "SELECT count(*) FROM guild_ratings WHERE game = ?1 AND guild_id = ?3 "
     "AND games >= ?2 AND (ordinal > ?4 OR (ordinal = ?4 AND user_id < ?5))",
     # Solo boards (?2: the server, or 0 across servers).
-    "solo_count": "SELECT count(*) FROM solo_best WHERE game = ?1 AND scope = ?2",
+    "solo_count": "SELECT coalesce(sum(players), 0) FROM board_sizes "
+    "WHERE board = 'solo' AND game = ?1 AND scope = ?2",
     "solo_page": "SELECT user_id, best, table_id FROM solo_best WHERE game = ?1 AND scope = ?2 "
     "ORDER BY best DESC, user_id LIMIT ?3 OFFSET ?4",
     "solo_mine": "SELECT user_id, best, table_id FROM solo_best "
@@ -699,13 +719,22 @@ def _record_scored(conn: sqlite3.Connection, scored: ScoredGame, now: float) -> 
             "VALUES (?, ?, ?, ?, ?, ?)",
             _solo_row(scored, now),
         )
-        conn.executemany(
-            "INSERT INTO solo_best (game, scope, user_id, best, table_id) VALUES (?, ?, ?, ?, ?) "
-            "ON CONFLICT (game, scope, user_id) DO UPDATE SET best = excluded.best, "
-            "table_id = excluded.table_id "
-            "WHERE excluded.best > best OR (excluded.best = best AND excluded.table_id < table_id)",
-            _solo_best_rows(scored),
-        )
+        sizes = []
+        for game, scope, user, best, table_id in _solo_best_rows(scored):
+            added = conn.execute(
+                "INSERT INTO solo_best (game, scope, user_id, best, table_id) VALUES (?1, ?2, ?3, ?4, ?5) "
+                "ON CONFLICT (game, scope, user_id) DO NOTHING",
+                (game, scope, user, best, table_id),
+            ).rowcount
+            if added:
+                sizes.append(("solo", game, scope, 0, 1))  # a new player on this solo board
+            else:
+                conn.execute(
+                    "UPDATE solo_best SET best = ?4, table_id = ?5 WHERE game = ?1 AND scope = ?2 "
+                    "AND user_id = ?3 AND (?4 > best OR (?4 = best AND ?5 < table_id))",
+                    (game, scope, user, best, table_id),
+                )
+        _resize(conn, sizes)
         return
     users = json.dumps([s.user_id for s in scored.seats])
     current = {row[0]: Rating(*row) for row in _fetch(conn, "ratings_in", (scored.game, users))}
@@ -730,12 +759,34 @@ def _record_guild_ratings(
     """One more rated game in this server, and the players' new ordinal on every server board."""
     rows = [(c.user_id, c.game, c.mu - ratings.Z * c.sigma) for c in changes]
     conn.executemany("UPDATE guild_ratings SET ordinal = ?3 WHERE user_id = ?1 AND game = ?2", rows)
+    sizes = [delta for c in changes for delta in _moved_up(c.game, 0, c.games)]
     if scored.guild_id is not None:
-        conn.executemany(
-            "INSERT INTO guild_ratings (game, guild_id, user_id, games, ordinal) VALUES (?2, ?4, ?1, 1, ?3) "
-            "ON CONFLICT (game, guild_id, user_id) DO UPDATE SET games = games + 1",
-            [(*row, scored.guild_id) for row in rows],
-        )
+        for row in rows:
+            (games,) = conn.execute(
+                "INSERT INTO guild_ratings (game, guild_id, user_id, games, ordinal) "
+                "VALUES (?2, ?4, ?1, 1, ?3) "
+                "ON CONFLICT (game, guild_id, user_id) DO UPDATE SET games = games + 1 RETURNING games",
+                (*row, scored.guild_id),
+            ).fetchone()
+            sizes.extend(_moved_up(scored.game, scored.guild_id, games))
+    _resize(conn, sizes)
+
+
+def _moved_up(game: str, scope: int, games: int) -> list[tuple[Any, ...]]:
+    """`board_sizes` changes for a player who now has ``games`` rated games on a board (both stores)."""
+    moved = [("rating", game, scope, games, 1)]
+    if games > 1:
+        moved.append(("rating", game, scope, games - 1, -1))
+    return moved
+
+
+def _resize(conn: sqlite3.Connection, sizes: Sequence[tuple[Any, ...]]) -> None:
+    """Apply `board_sizes` changes: (board, game, scope, games, +1 or -1)."""
+    conn.executemany(
+        "INSERT INTO board_sizes (board, game, scope, games, players) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (board, game, scope, games) DO UPDATE SET players = players + excluded.players",
+        sizes,
+    )
 
 
 def _solo_best_rows(scored: ScoredGame) -> list[tuple[Any, ...]]:

@@ -111,6 +111,7 @@ BACK_TO_4 = (
     "DROP TABLE player_stats",
     "DROP TABLE guild_ratings",
     "DROP TABLE solo_best",
+    "DROP TABLE board_sizes",
     "DROP INDEX game_tables_host",
     "DROP INDEX game_tables_channel_open",
     "DROP INDEX game_tables_channel_thread",
