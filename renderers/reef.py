@@ -51,6 +51,7 @@ from renderers.common import (
     fixed_palette,
     font,
     min_size,
+    ordinal,
     panel,
     paste_centred,
     picture,
@@ -923,10 +924,11 @@ def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: di
     y0, y1 = BAR_TOP, BAR_TOP + BAR_H
     x = MARGIN + 14
     width = draw_text(draw, (x, y0 + 24), _round_words(view), "bold", 26, INK, "lm")
-    text_in_box(
-        draw, (x + width + 10, y0 + 6, 412, y0 + 42), str(view.get("tracker_name", "")),
-        "regular", TEXT, TEXT, MUTED, "left", pad=0,
-    )  # fmt: skip
+    tracker = str(view.get("tracker_name", ""))
+    if x + width + 10 + text_width(tracker, "regular", TEXT) <= 412:
+        draw_text(draw, (x + width + 10, y0 + 25), tracker, "regular", TEXT, MUTED, "lm")
+    elif not (you.get("dice") or view.get("dice")):  # no dice (lucky numbers): the line under is free
+        draw_text(draw, (x, y0 + 58), tracker, "regular", TEXT, MUTED, "lm")
     cy = y0 + 76
     dice = you.get("dice") or []
     if dice:
@@ -1233,12 +1235,23 @@ def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names, 
     elif phase == "round":  # the boon step: gained before the hydra dice are rolled
         draw_text(draw, (x, cy - 15), "Hydra dice", "bold", TEXT, MUTED, "lm")
         draw_text(draw, (x, cy + 15), "not rolled yet", "regular", TEXT, MUTED, "lm")
+    right = ox + WIDTH - MARGIN - 12
     if phase in ("lucky", "round"):
-        _draw_done(image, draw, view, ox)
+        right = _draw_done(image, draw, view, ox) - 12
+    words = _top_words(view, names)
+    if phase != "round":  # no dice: the winner or the lucky number step, large, where they would be
+        size = next((n for n in (34, 28) if len(wrap(words, "bold", n, right - x)) <= 2), TEXT)
+        lines = wrap(words, "bold", size, right - x, max_lines=2)
+        for i, line in enumerate(lines):
+            draw_text(draw, (x, cy + (i - (len(lines) - 1) / 2) * (size + 6)), line, "bold", size, INK, "lm")
+        words = ""
+        if phase == "finished":
+            _draw_ranking(image, draw, view, x, right)
     where = f"{view.get('reef_name', '')} · {view.get('tracker_name', '')}"
+    wy = y0 + (148 if phase == "finished" else 88)  # the final places come first
     text_in_box(
         draw,
-        (x, y0 + 88, ox + WIDTH - MARGIN - 8, y0 + 120),
+        (x, wy, ox + WIDTH - MARGIN - 8, wy + 32),
         where,
         "regular",
         TEXT,
@@ -1247,16 +1260,17 @@ def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names, 
         "left",
         pad=0,
     )
-    lines = wrap(_top_words(view, names), "bold", TEXT, WIDTH - 2 * MARGIN - 28, max_lines=2)
+    lines = wrap(words, "bold", TEXT, WIDTH - 2 * MARGIN - 28, max_lines=2) if words else []
     for i, line in enumerate(lines):
         draw_text(draw, (x, y0 + 138 + i * LINE_H), line, "bold", TEXT, INK, "lm")
 
 
-def _draw_done(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, ox: int) -> None:
-    """Each seat's token with a tick once it is done, "…" while it still plays."""
+def _draw_done(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, ox: int) -> float:
+    """Each seat's token with a tick once it is done, "…" while it still plays; returns the left edge."""
     seats = int(view.get("seats", len(view.get("sheets") or [])))
     confirmed = list(view.get("confirmed") or [])
     tx0 = ox + WIDTH - MARGIN - 12 - 46 * seats
+    label = tx0 - 6 - text_width("Done", "bold", TEXT)
     draw_text(draw, (tx0 - 6, TOP_Y + 46), "Done", "bold", TEXT, INK, "rm")
     for seat in range(seats):
         tcx = tx0 + seat * 46 + 23
@@ -1265,6 +1279,27 @@ def _draw_done(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, ox: in
             paste_centred(image, tick_image(30), (tcx, TOP_Y + 66))
         else:
             draw.text((tcx, TOP_Y + 64), "…", font=font("bold", TEXT), fill=MUTED, anchor="mm")
+    return label
+
+
+def _draw_ranking(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, x0: float, right: float) -> None:
+    """The final places under the winner: place, the seat's token and its score, best first."""
+    result = view.get("result") or {}
+    ranking, scores = result.get("ranking") or [], result.get("scores") or []
+    if len(scores) < 2:
+        return
+    order = sorted(range(len(scores)), key=lambda seat: (ranking[seat] if seat < len(ranking) else 99, seat))
+    x, y = x0, TOP_Y + 98
+    for seat in order:
+        place = ordinal(ranking[seat]) if seat < len(ranking) else "?"
+        score = written(str(scores[seat]), 32)
+        width = text_width(place, "bold", TEXT) + 4 + 38 + 4 + score.width
+        if x > x0 and x + width > right:
+            x, y = x0, y + 37
+        x += draw_text(draw, (x, y), place, "bold", TEXT, INK, "lm") + 4
+        paste_centred(image, _token(seat, 17), (x + 19, y))
+        paste_centred(image, score, (x + 42 + score.width / 2, y))
+        x += width - text_width(place, "bold", TEXT) - 4 + 22
 
 
 def _top_words(view: dict, names) -> str:
