@@ -888,27 +888,23 @@ class TableService:
         await self.store.set_dm_reminders(user_id, on)
 
     async def public_events(self, table_id: int, last: int = 15) -> list[Event]:
-        """The table's most recent public events, rebuilt from its log."""
+        """The table's most recent public events, rebuilt from its log in a worker thread.
+
+        A long game's log takes tens of milliseconds to play again: never on the event loop.
+        """
         table = await self.store.get_table(table_id)
         if table.seed is None:
             return []
-        game = engine.get(table.game)
-        state = game.new(len(table.seats), table.seed, game_options(table.options))
-        events: list[Event] = []
-        for logged in await self.store.actions(table_id):
-            state, new = game.apply(state, logged.seat, game.load_action(logged.action))
-            events.extend(e for e in new if not e.get("private"))
-        return events[-last:]
+        logged = await self.store.actions(table_id)
+        _, events = await asyncio.to_thread(_play_log, table, logged)
+        return [e for e in events if not e.get("private")][-last:]
 
     async def replay(self, table_id: int) -> State:
-        """Rebuild a table's state from its seed and action log (the log is the game)."""
+        """Rebuild a table's state from its seed and action log (the log is the game), in a worker thread."""
         table = await self.store.get_table(table_id)
-        game = engine.get(table.game)
         if table.seed is None:
             raise TableError("This table has not started yet.")
-        state = game.new(len(table.seats), table.seed, game_options(table.options))
-        for logged in await self.store.actions(table_id):
-            state, _ = game.apply(state, logged.seat, game.load_action(logged.action))
+        state, _ = await asyncio.to_thread(_play_log, table, await self.store.actions(table_id))
         return state
 
     # ------------------------------------------- ratings, history, replays, rematch
@@ -992,6 +988,17 @@ class TableService:
                 if person is not None and person != user_id and person not in people:
                     people.append(person)
         return table, people
+
+
+def _play_log(table: TableRecord, log: list[Any]) -> tuple[State, list[Event]]:
+    """A started table's state after its logged actions, and every event they made."""
+    game = engine.get(table.game)
+    state = game.new(len(table.seats), table.seed, game_options(table.options))
+    events: list[Event] = []
+    for logged in log:
+        state, new = game.apply(state, logged.seat, game.load_action(logged.action))
+        events.extend(new)
+    return state, events
 
 
 def game_options(options: dict[str, str]) -> dict[str, str]:
