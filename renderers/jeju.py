@@ -272,8 +272,29 @@ def put_text(
 ) -> float:
     """Draw one line from a cached mask (``anchor`` as Pillow's); returns its width."""
     mask, left, top, width = _text_mask(text, kind, size, anchor)
-    image.paste(tuple(fill), (round(xy[0]) + left, round(xy[1]) + top), mask)
+    x, y = round(xy[0]) + left, round(xy[1]) + top
+    image.im.paste(tuple(fill), (x, y, x + mask.width, y + mask.height), mask.im)  # see `blit`
     return width
+
+
+def blit(target: Image.Image, sprite: Image.Image, xy: tuple[float, float]) -> None:
+    """Paste ``sprite`` at ``xy`` (through its own alpha when it has one).
+
+    Straight to Pillow's core: `Image.paste` re-checks modes, loads and copy-on-write state on
+    every call, which cost more than the copying itself for the hundred small sprites of a
+    picture. Targets here are always fresh, loaded, writable RGB images.
+    """
+    x, y = round(xy[0]), round(xy[1])
+    box = (x, y, x + sprite.width, y + sprite.height)
+    if sprite.mode == "RGBA":
+        target.im.paste(sprite.im, box, sprite.im)
+    else:
+        target.im.paste(sprite.im, box)
+
+
+def blit_centred(target: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+    """`blit` with ``sprite`` centred on ``centre``."""
+    blit(target, sprite, (centre[0] - sprite.width / 2, centre[1] - sprite.height / 2))
 
 
 @lru_cache(maxsize=1024)
@@ -790,9 +811,9 @@ def draw_location(image: Image.Image, origin: tuple[int, int], loc: dict, moved:
     """One location at ``origin``: its number, the Harubang (or who just left it), its top tile
     with the tiles left, its token stack (left = bottom, right = top; the top one ringed in gold)."""
     x, y = origin
-    image.paste(_cell_base(int(loc.get("index", 0)), bool(loc.get("harubang")), moved), origin)
+    blit(image, _cell_base(int(loc.get("index", 0)), bool(loc.get("harubang")), moved), origin)
     top = str(loc["top_tile"]) if loc.get("top_tile") else None
-    image.paste(_top_tile(top, int(loc.get("tiles_left", 0))), (x + 10, y + 58))
+    blit(image, _top_tile(top, int(loc.get("tiles_left", 0))), (x + 10, y + 58))
     _draw_stack(image, origin, [int(t) for t in loc.get("tokens", [])])
 
 
@@ -816,8 +837,8 @@ def _draw_stack(image: Image.Image, origin: tuple[int, int], tokens: list[int]) 
     for i, owner in enumerate(tokens):
         centre = (x + 26 + (i % per_row) * step, y + 160 + (i // per_row) * 38)
         if i == len(tokens) - 1:
-            paste_centred(image, _top_ring(), centre)
-        paste_centred(image, stack_token(owner, TOKEN_R), centre)
+            blit_centred(image, _top_ring(), centre)
+        blit_centred(image, stack_token(owner, TOKEN_R), centre)
 
 
 #: Room kept right of a player's name for the largest score (two digits) and "pts".
@@ -858,7 +879,7 @@ def draw_player_row(
     the score's split below. The acting seat's row has a thick gold outline."""
     x, y = origin
     seat = int(p.get("seat", 0))
-    image.paste(_row_base(seat, drawn_name(seat, names), seat in (view.get("to_act") or [])), origin)
+    blit(image, _row_base(seat, drawn_name(seat, names), seat in (view.get("to_act") or [])), origin)
     pts_w = _text_mask("pts", "bold", SMALL_BOLD, "rs")[3]
     put_text(image, (x + ROW_W - 20 - pts_w, y + 34), str(p.get("score", 0)), "bold", 46, INK, "rs")
     back = player(seat).light
@@ -867,7 +888,7 @@ def draw_player_row(
     keys = _tile_keys(view)
     for i, key in enumerate(keys):
         sprite = _tile_count(key, int(tiles.get(key, 0)), key in everlasting, back)
-        image.paste(sprite, (x + 12 + i * ROW_STEP, y + 44))
+        blit(image, sprite, (x + 12 + i * ROW_STEP, y + 44))
     cards = len(p.get("cards", []))
     split = f"{_n(cards, 'card')}: {p.get('card_points', 0)} + tiles {p.get('tile_points', 0)}"
     left = x + 12 + len(keys) * ROW_STEP
@@ -896,7 +917,7 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     image = _board_background(seats).copy()
     _title(image, title_words(view))
     acting = None if view.get("phase") == "finished" else _acting(view)
-    image.paste(banner(banner_words(view, names), acting), (MARGIN, BANNER_TOP))
+    blit(image, banner(banner_words(view, names), acting), (MARGIN, BANNER_TOP))
     for i, p in enumerate(players):
         draw_player_row(image, (MARGIN, _rows_top() + i * (ROW_H + ROW_GAP)), view, p, names)
     _paste_locations(image, view, seats)
@@ -936,7 +957,7 @@ def _paste_offer(image: Image.Image, view: dict, seats: int) -> None:
     )
     for i, card in enumerate(view.get("display", [])[:5]):
         y = box[1] + CARDS_HEAD + i * (CARD_H + 6)
-        image.paste(card_row(_card_key(card), CARD_H), (box[0] + 10, y))
+        blit(image, card_row(_card_key(card), CARD_H), (box[0] + 10, y))
 
 
 def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
@@ -973,6 +994,8 @@ def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
 
 YOU_TOP = TITLE_H + 12
 YOU_TILE, YOU_STEP = 80, 104
+#: Where the score lines and the cards start, below the panel's top.
+YOU_LINES, YOU_CHIPS = 80 + YOU_TILE + 44, 80 + YOU_TILE + 44 + 2 * 32 + 46
 #: At most this many rows of the seat's own cards (two a row); the picture grows with them.
 CHIP_ROWS = 4
 OFFER_HEAD = 46
@@ -986,7 +1009,7 @@ def chip_rows(cards: int) -> int:
 
 
 def _you_bottom(rows: int) -> int:
-    return YOU_TOP + 304 + rows * (CHIP_H + 8) + 8
+    return YOU_TOP + YOU_CHIPS + rows * (CHIP_H + 8) + 6
 
 
 def private_height(cards: int) -> int:
@@ -1049,15 +1072,15 @@ def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequen
     everlasting = set(me.get("everlasting", []))
     for i, key in enumerate(_tile_keys(view)):
         sprite = _big_tile(key, int(tiles.get(key, 0)), key in everlasting, back)
-        image.paste(sprite, (x0 + 20 + i * YOU_STEP, y0 + 72))
-    y = y0 + 80 + YOU_TILE + 48
+        blit(image, sprite, (x0 + 20 + i * YOU_STEP, y0 + 72))
+    y = y0 + YOU_LINES
     per = leftover_tiles_per_point()
     for line in _score_lines(int(me.get("card_points", 0)), int(me.get("tile_points", 0)), per, _joker(view)):
         put_text(image, (x0 + 20, y + 16), line, "regular", SMALL, INK, "lm")
         y += 32
     cards = me.get("cards", [])
-    put_text(image, (x0 + 20, y + 24), f"Your cards ({len(cards)})", "bold", 28, INK, "lm")
-    _draw_chips(image, cards, (x0 + 20, y + 46), back)
+    put_text(image, (x0 + 20, y0 + YOU_CHIPS - 22), f"Your cards ({len(cards)})", "bold", 28, INK, "lm")
+    _draw_chips(image, cards, (x0 + 20, y0 + YOU_CHIPS), back)
 
 
 @lru_cache(maxsize=256)
@@ -1088,7 +1111,7 @@ def _draw_chips(image: Image.Image, cards: list, origin: tuple[int, int], back: 
     shown = cards if len(cards) <= slots else cards[: slots - 1]
     for i, card in enumerate(shown):
         xy = (x0 + (i % 2) * (CHIP_W + 12), y0 + (i // 2) * (CHIP_H + 8))
-        image.paste(card_chip(_card_key(card), back), xy)
+        blit(image, card_chip(_card_key(card), back), xy)
     if len(shown) < len(cards):
         i = len(shown)
         x, y = x0 + (i % 2) * (CHIP_W + 12), y0 + (i // 2) * (CHIP_H + 8)
@@ -1114,7 +1137,7 @@ def _draw_offer(image: Image.Image, box: tuple[int, int, int, int], view: dict) 
     for i, card in enumerate(view.get("display", [])[:5]):
         mark = "✓ can take" if card.get("id") in affordable else ""
         y = y0 + OFFER_HEAD + i * (OFFER_H + 6)
-        image.paste(card_row(_card_key(card), OFFER_H, mark), (x0 + 10, y))
+        blit(image, card_row(_card_key(card), OFFER_H, mark), (x0 + 10, y))
 
 
 @lru_cache(maxsize=256)
@@ -1138,7 +1161,7 @@ def _draw_payments(
     """The card being paid for and every way to pay, numbered, two columns; "+N more" past them."""
     x0, y0, _, y1 = box
     put_text(image, (x0 + 14, y0 + OFFER_HEAD / 2 + 2), "Choose how to pay for", "bold", 28, INK, "lm")
-    image.paste(card_row(_card_key(card), OFFER_H), (x0 + 10, y0 + OFFER_HEAD))
+    blit(image, card_row(_card_key(card), OFFER_H), (x0 + 10, y0 + OFFER_HEAD))
     top = y0 + OFFER_HEAD + OFFER_H + 10
     rows = (y1 - 10 - top) // WAY_H
     slots = 2 * rows
@@ -1146,7 +1169,7 @@ def _draw_payments(
     for i, payment in enumerate(shown):
         tiles = tuple(key for key in keys for _ in range(int(payment.get(key, 0))))
         x = x0 + 10 + (i // rows) * ((CARD_W - 12) // 2 + 12)
-        image.paste(payment_way(i + 1, tiles), (x, top + (i % rows) * WAY_H))
+        blit(image, payment_way(i + 1, tiles), (x, top + (i % rows) * WAY_H))
     if len(shown) < len(payments):
         x = x0 + 10 + ((CARD_W - 12) // 2 + 12)
         y = top + (rows - 1) * WAY_H + WAY_H / 2
