@@ -28,7 +28,6 @@ to one fixed palette (`PALETTE`).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from functools import lru_cache
@@ -36,24 +35,29 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from renderers.common import (
+    BG,
+    BLACK,
     HIGHLIGHT,
     INK,
     MAX_ASPECT,
     MUTED,
     PANEL_LINE,
+    PLAYERS,
     TITLE_H,
+    TITLES,
     WHITE,
     Picture,
     RenderError,
     canvas,
     draw_text,
+    drawable,
     drawn_name,
+    fit,
     fixed_palette,
     font,
     min_size,
     ordinal,
     panel,
-    paste_centred,
     picture,
     player,
     seat_label,
@@ -145,8 +149,38 @@ def _palette_colours() -> tuple[tuple[int, int, int], ...]:
     return tuple(dict.fromkeys((*own, *faded, *blends)))
 
 
+def _flat_colours() -> tuple[tuple[int, int, int], ...]:
+    """The colours reef fills areas with: each must come out of the palette exactly."""
+    players = [c for p in PLAYERS for c in (p.colour, p.light)]
+    house = (TITLES[GAME].colour, BG, WHITE, INK, MUTED, PANEL_LINE, HIGHLIGHT, BLACK, *players)
+    own = (
+        PAPER, CELL_LINE, GREEN, LIGHT_PEN, BAR_FILL, BOON_BOX, EMPTY_CELL, PEN, GOLD, MULT, COIN,
+        BOON_FILL, SHELL, PEARL, STAR, *TEXTURE_TINTS,
+    )  # fmt: skip
+    return tuple(dict.fromkeys((*house, *own)))
+
+
+def _exact(palette: Image.Image, colours: tuple[tuple[int, int, int], ...]) -> Image.Image:
+    """``palette`` with each of ``colours`` snapped into the entry nearest to it.
+
+    `common.fixed_palette` reduces more than 256 entries by a median cut, which averages
+    a flat colour with its neighbouring blends: the title bar and the ink came out
+    visibly off. Snapping the flat colours back keeps the blends and makes them exact."""
+    flat = palette.getpalette()[: 256 * 3]
+    entries = [tuple(flat[i : i + 3]) for i in range(0, len(flat), 3)]
+    taken: set[int] = set()
+    for colour in colours:
+        free = (i for i in range(len(entries)) if i not in taken)
+        best = min(free, key=lambda i: sum((a - b) ** 2 for a, b in zip(entries[i], colour, strict=True)))
+        entries[best] = colour
+        taken.add(best)
+    image = Image.new("P", (1, 1))
+    image.putpalette([c for entry in entries for c in entry])
+    return image
+
+
 #: The fixed palette every reef picture is encoded to (built once).
-PALETTE = fixed_palette(_palette_colours())
+PALETTE = _exact(fixed_palette(_palette_colours()), _flat_colours())
 
 
 @lru_cache(maxsize=64)
@@ -165,6 +199,78 @@ def _token(seat: int, radius: int) -> Image.Image:
     shift = {"triangle": 0.3, "star": 0.08}.get(style.shape, 0.0) * radius
     draw.text((centre, centre + shift), style.letter, font=font("bold", TEXT), fill=style.ink, anchor="mm")
     return image
+
+
+@lru_cache(maxsize=2048)
+def _label(text: str, kind: str, size: int, colour: tuple[int, int, int]) -> tuple[Image.Image, int]:
+    """One line of text rasterised once as an RGBA sprite, and its left margin.
+
+    FreeType rasterising is most of a picture's drawing; the texts of a table repeat
+    (round words, boons, names), so they are drawn once and pasted. The sprite is as
+    tall as the font's ascent plus descent: its middle is Pillow's "m" anchor."""
+    face = font(kind, size)
+    ascent, descent = face.getmetrics()
+    pad = max(2, size // 5)
+    image = Image.new("RGBA", (math.ceil(face.getlength(text)) + 2 * pad, ascent + descent), (0, 0, 0, 0))
+    ImageDraw.Draw(image).text((pad, 0), text, font=face, fill=colour, anchor="la")
+    return image, pad
+
+
+def _text(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    kind: str = "regular",
+    size: int = TEXT,
+    fill: tuple[int, int, int] = INK,
+    anchor: str = "lm",
+) -> float:
+    """Paste one line at ``xy`` (anchors "lm", "mm", "rm"); returns its width."""
+    text = drawable(text, kind)
+    if not text.strip():
+        return 0.0
+    sprite, pad = _label(text, kind, size, tuple(fill))
+    width = sprite.width - 2 * pad
+    x = xy[0] - {"l": 0, "m": width / 2, "r": width}[anchor[0]]
+    left, top = round(x - pad), round(xy[1] - sprite.height / 2)
+    image.im.paste(sprite.im, (left, top, left + sprite.width, top + sprite.height), sprite.im)
+    return width
+
+
+@lru_cache(maxsize=1024)
+def _fitted(text: str, kind: str, width: float, max_size: int, min_size: int) -> tuple[str, int]:
+    return fit(text, kind, width, max_size, min_size)
+
+
+def _text_box(
+    image: Image.Image,
+    box: tuple[float, float, float, float],
+    text: str,
+    kind: str = "regular",
+    max_size: int = 32,
+    min_size: int = TEXT,
+    fill: tuple[int, int, int] = INK,
+    align: str = "center",
+    pad: float = 8,
+) -> int:
+    """`common.text_in_box`, pasted from cached sprites: as big as fits, then ellipsized."""
+    x0, y0, x1, y1 = box
+    max_size = min(max_size, int((y1 - y0) * 0.8))
+    line, size = _fitted(text, kind, x1 - x0 - 2 * pad, max_size, min(min_size, max_size))
+    y = (y0 + y1) / 2
+    if align == "left":
+        _text(image, (x0 + pad, y), line, kind, size, fill, "lm")
+    elif align == "right":
+        _text(image, (x1 - pad, y), line, kind, size, fill, "rm")
+    else:
+        _text(image, ((x0 + x1) / 2, y), line, kind, size, fill, "mm")
+    return size
+
+
+@lru_cache(maxsize=1024)
+def _lines(text: str, kind: str, size: int, width: float, max_lines: int = 0) -> tuple[str, ...]:
+    """`common.wrap`, cached (status and boon texts repeat)."""
+    return tuple(wrap(text, kind, size, width, max_lines))
 
 
 # --------------------------------------------------------------------------- words
@@ -276,9 +382,27 @@ def _changed_words(changed: dict) -> str:
 # --------------------------------------------------------------------------- shared drawing
 
 
-def _board_key(view: dict) -> str:
-    """The printed components as a cache key (they are static per reef and tracker side)."""
-    return json.dumps(view.get("board") or {}, sort_keys=True)
+#: The printed components of each (reef, tracker side) seen, for the cached layers to draw from.
+_BOARDS: dict[tuple[str, str], dict] = {}
+
+
+def _board_key(view: dict) -> tuple[str, str]:
+    """The cache key of the printed components: the engine prints them from the reef and the
+    tracker side alone (`engine.reef.view.board`), so the pair names them without hashing them."""
+    key = (str(view.get("reef", "")), str(view.get("tracker", "")))
+    if key not in _BOARDS:
+        _BOARDS[key] = view.get("board") or {}
+    return key
+
+
+def paste_centred(target: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+    """Paste an RGBA ``sprite`` centred at ``centre`` (`common.paste_centred` without its checks).
+
+    A sheet pastes some eighty sprites; `Image.paste`'s argument handling was a fifth of
+    the drawing. Sprites here are always RGBA and inside the picture, pasted on RGB."""
+    x = round(centre[0] - sprite.width / 2)
+    y = round(centre[1] - sprite.height / 2)
+    target.im.paste(sprite.im, (x, y, x + sprite.width, y + sprite.height), sprite.im)
 
 
 def _paste(image: Image.Image, sprite: Image.Image | None, centre: tuple[float, float]) -> None:
@@ -467,9 +591,9 @@ def _reef_geometry(reef: dict) -> tuple[float, float, float]:
 
 
 @lru_cache(maxsize=8)
-def _private_background(board_key: str) -> Image.Image:
+def _private_background(board_key: tuple[str, str]) -> Image.Image:
     """The printed sheet: ruins, lucky box, enchantments, pearl bonuses, shells, the reef (drawn once)."""
-    board = json.loads(board_key)
+    board = _BOARDS[board_key]
     image, draw = canvas(GAME, PRIVATE_H, WIDTH)
     panel(draw, (MARGIN, BAR_TOP, WIDTH - MARGIN, BAR_TOP + BAR_H), fill=BAR_FILL)
     for ruin in board.get("ruins") or []:
@@ -720,8 +844,8 @@ def _draw_enchantments(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dic
 def _draw_pearls(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set) -> None:
     pearls, lost = int(sheet.get("pearls", 0)), int(sheet.get("pearls_lost", 0))
     head = f"Pearls: {pearls}" + (f", {lost} lost" if lost else "")
-    text_in_box(
-        draw, (L0 + 42, PEARL_BOX[1] + 4, L1 - 6, PEARL_BOX[1] + 40), head, "bold", 26, TEXT, INK, "left"
+    _text_box(
+        image, (L0 + 42, PEARL_BOX[1] + 4, L1 - 6, PEARL_BOX[1] + 40), head, "bold", 26, TEXT, INK, "left"
     )
     for i, crossed in enumerate((sheet.get("pearl_bonuses") or [])[:12]):
         if crossed:
@@ -738,7 +862,7 @@ def _draw_shells(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, cha
     box = (R0 + 42, SHELL_BOX[1] + 4, R1 - 6, SHELL_BOX[1] + 40)
     if change:
         draw.rounded_rectangle((box[0], box[1] + 2, box[2], box[3] - 2), radius=8, fill=HIGHLIGHT)
-    text_in_box(draw, box, head, "bold", 26, TEXT, INK, "left")
+    _text_box(image, box, head, "bold", 26, TEXT, INK, "left")
     for i in range(min(earned, 16)):
         cx, cy = _shell_centre(i)
         paste_centred(image, ring_image(28), (cx, cy))
@@ -751,8 +875,8 @@ def _draw_reef(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet:
     reef = sheet.get("reef") or {}
     x, y, pitch = _reef_geometry(board_reef)
     lucky = sheet.get("lucky")
-    text_in_box(
-        draw, (R0 + 6, REEF_BOX[1] + 4, R1 - 6, REEF_BOX[1] + 40), str(view.get("reef_name", "Reef")),
+    _text_box(
+        image, (R0 + 6, REEF_BOX[1] + 4, R1 - 6, REEF_BOX[1] + 40), str(view.get("reef_name", "Reef")),
         "bold", 26, TEXT, INK, "left",
     )  # fmt: skip
     if "marked" in reef:
@@ -768,13 +892,7 @@ def _draw_reef(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet:
                         (cx - pitch / 2 + 3, cy - pitch / 2 + 3, cx + pitch / 2 - 3, cy + pitch / 2 - 3),
                         fill=HIGHLIGHT,
                     )
-                    draw.text(
-                        (cx, cy),
-                        "S" if value == 0 else str(value),
-                        font=font("bold", 26),
-                        fill=INK,
-                        anchor="mm",
-                    )
+                    _text(image, (cx, cy), "S" if value == 0 else str(value), "bold", 26, INK, "mm")
                 if mark:
                     paste_centred(image, ring_image(int(pitch) - 4), (cx, cy))
                     if lucky and value == lucky:
@@ -802,9 +920,9 @@ def _draw_lucky(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict) -> N
     cx, cy = (x0 + x1) / 2, y0 + 98
     lucky = sheet.get("lucky")
     if lucky is None:
-        draw_text(draw, (cx, cy), "?", "bold", 48, MUTED, "mm")
+        _text(image, (cx, cy), "?", "bold", 48, MUTED, "mm")
     elif lucky == 0:
-        draw_text(draw, (cx, cy), "fate", "hand_bold", 34, PEN, "mm")
+        _text(image, (cx, cy), "fate", "hand_bold", 34, PEN, "mm")
     else:
         paste_centred(image, written(str(lucky), 64), (cx, cy))
 
@@ -814,7 +932,7 @@ def _draw_score(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet
     score = sheet.get("score") or {}
     total = _score(view, seat, sheet)
     head = "Final score" if isinstance(view.get("result"), dict) else "If it ended now"
-    text_in_box(draw, (x0 + 4, y0 + 4, x1 - 4, y0 + 40), head, "bold", TEXT, TEXT, INK, "left")
+    _text_box(image, (x0 + 4, y0 + 4, x1 - 4, y0 + 40), head, "bold", TEXT, TEXT, INK, "left")
     lines = (
         ("Ruins", score.get("ruins", 0)),
         ("Enchantments", score.get("enchantments", 0)),
@@ -823,11 +941,11 @@ def _draw_score(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet
     )
     y = y0 + 58
     for label, value in lines:
-        draw_text(draw, (x0 + 10, y), label, "regular", TEXT, INK, "lm")
+        _text(image, (x0 + 10, y), label, "regular", TEXT, INK, "lm")
         paste_centred(image, written(str(value), 30), (x1 - 24, y))
         y += 30
     draw.line((x0 + 10, y - 10, x1 - 10, y - 10), fill=INK, width=2)
-    draw_text(draw, (x0 + 10, y + 22), "Total", "bold", 28, INK, "lm")
+    _text(image, (x0 + 10, y + 22), "Total", "bold", 28, INK, "lm")
     sprite = written(str(total), 46)
     paste_centred(image, sprite, (x1 - 12 - sprite.width / 2, y + 22))
 
@@ -916,19 +1034,19 @@ def _dice_labels(draw: ImageDraw.ImageDraw, image: Image.Image, dice: list, x: f
             paste_centred(image, written(f"{int(d['shells']):+d}", 28, PEN), (cx, y))
         elif d.get("kind") != "hydra":
             word = "roll" if d.get("kind") == "roll" else "boon"
-            draw.text((cx, y), word, font=font("bold", TEXT), fill=GOLD, anchor="mm")
+            _text(image, (cx, y), word, "bold", TEXT, GOLD, "mm")
 
 
 def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: dict) -> None:
     """The round and tracker side, the seat's dice, then what is left to do and the boon."""
     y0, y1 = BAR_TOP, BAR_TOP + BAR_H
     x = MARGIN + 14
-    width = draw_text(draw, (x, y0 + 24), _round_words(view), "bold", 26, INK, "lm")
+    width = _text(image, (x, y0 + 24), _round_words(view), "bold", 26, INK, "lm")
     tracker = str(view.get("tracker_name", ""))
     if x + width + 10 + text_width(tracker, "regular", TEXT) <= 412:
-        draw_text(draw, (x + width + 10, y0 + 25), tracker, "regular", TEXT, MUTED, "lm")
+        _text(image, (x + width + 10, y0 + 25), tracker, "regular", TEXT, MUTED, "lm")
     elif not (you.get("dice") or view.get("dice")):  # no dice (lucky numbers): the line under is free
-        draw_text(draw, (x, y0 + 58), tracker, "regular", TEXT, MUTED, "lm")
+        _text(image, (x, y0 + 58), tracker, "regular", TEXT, MUTED, "lm")
     cy = y0 + 76
     dice = you.get("dice") or []
     if dice:
@@ -948,30 +1066,30 @@ def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: di
     elif view.get("dice"):
         _dice_row(image, [(int(v), False, False) for v in view["dice"]], x, cy, DIE, DIE_PITCH - DIE)
     elif _boon_step(view):
-        draw_text(draw, (x, cy - 14), "Hydra dice", "bold", TEXT, MUTED, "lm")
-        draw_text(draw, (x, cy + 16), "not rolled yet", "regular", TEXT, MUTED, "lm")
-    _draw_todo(draw, view, you)
+        _text(image, (x, cy - 14), "Hydra dice", "bold", TEXT, MUTED, "lm")
+        _text(image, (x, cy + 16), "not rolled yet", "regular", TEXT, MUTED, "lm")
+    _draw_todo(image, draw, view, you)
 
 
-def _draw_todo(draw: ImageDraw.ImageDraw, view: dict, you: dict) -> None:
+def _draw_todo(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: dict) -> None:
     """What is left to do (yellow when it is the seat's move), then the round's boon, wrapped."""
     box = (420, BAR_TOP + 8, WIDTH - MARGIN - 8, BAR_TOP + BAR_H - 8)
     status, mine = _status_words(view, you)
     boon = _boon_words(view) if view.get("phase") == "round" else ""
     width = box[2] - box[0] - 20
     lines = 4
-    boon_lines = wrap(boon, "regular", TEXT, width, max_lines=2) if boon else []
-    status_lines = wrap(status, "bold", TEXT, width, max_lines=lines - min(len(boon_lines), 1))
+    boon_lines = _lines(boon, "regular", TEXT, width, max_lines=2) if boon else []
+    status_lines = _lines(status, "bold", TEXT, width, max_lines=lines - min(len(boon_lines), 1))
     boon_lines = boon_lines[: lines - len(status_lines)]
     if mine:
         draw.rounded_rectangle(box, radius=10, fill=HIGHLIGHT, outline=INK, width=2)
     total = len(status_lines) + len(boon_lines)
     y = (box[1] + box[3]) / 2 - (total - 1) * LINE_H / 2
     for line in status_lines:
-        draw_text(draw, (box[0] + 10, y), line, "bold", TEXT, INK, "lm")
+        _text(image, (box[0] + 10, y), line, "bold", TEXT, INK, "lm")
         y += LINE_H
     for line in boon_lines:
-        draw_text(draw, (box[0] + 10, y), line, "regular", TEXT, INK, "lm")
+        _text(image, (box[0] + 10, y), line, "regular", TEXT, INK, "lm")
         y += LINE_H
 
 
@@ -986,8 +1104,8 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     image = _private_background(_board_key(view)).copy()
     draw = ImageDraw.Draw(image)
     left = title_bar_right(GAME, WIDTH)
-    text_in_box(
-        draw, (left, 0, WIDTH - 64, TITLE_H), drawn_name(seat, names), "bold", 34, TEXT, WHITE, "right"
+    _text_box(
+        image, (left, 0, WIDTH - 64, TITLE_H), drawn_name(seat, names), "bold", 34, TEXT, WHITE, "right"
     )
     paste_centred(image, _token(seat, 20), (WIDTH - 36, TITLE_H / 2))
     changed = sheet.get("changed") or {}
@@ -1133,9 +1251,9 @@ def _mini_reef(board_reef: dict) -> tuple[float, float, int]:
 
 
 @lru_cache(maxsize=16)
-def _board_background(board_key: str, seats: int) -> Image.Image:
+def _board_background(board_key: tuple[str, str], seats: int) -> Image.Image:
     """The top panel, the card frames and each card's empty ruins and reef (drawn once)."""
-    board = json.loads(board_key)
+    board = _BOARDS[board_key]
     width = board_width(seats)
     image, draw = canvas(GAME, board_height(seats), width)
     ox = _offset(seats)
@@ -1233,24 +1351,24 @@ def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names, 
             row.append((int(boon.get("value", 0)), True, False))
         _dice_row(image, row, x, cy, 64, 12)
     elif phase == "round":  # the boon step: gained before the hydra dice are rolled
-        draw_text(draw, (x, cy - 15), "Hydra dice", "bold", TEXT, MUTED, "lm")
-        draw_text(draw, (x, cy + 15), "not rolled yet", "regular", TEXT, MUTED, "lm")
+        _text(image, (x, cy - 15), "Hydra dice", "bold", TEXT, MUTED, "lm")
+        _text(image, (x, cy + 15), "not rolled yet", "regular", TEXT, MUTED, "lm")
     right = ox + WIDTH - MARGIN - 12
     if phase in ("lucky", "round"):
         right = _draw_done(image, draw, view, ox) - 12
     words = _top_words(view, names)
     if phase != "round":  # no dice: the winner or the lucky number step, large, where they would be
-        size = next((n for n in (34, 28) if len(wrap(words, "bold", n, right - x)) <= 2), TEXT)
-        lines = wrap(words, "bold", size, right - x, max_lines=2)
+        size = next((n for n in (34, 28) if len(_lines(words, "bold", n, right - x)) <= 2), TEXT)
+        lines = _lines(words, "bold", size, right - x, max_lines=2)
         for i, line in enumerate(lines):
-            draw_text(draw, (x, cy + (i - (len(lines) - 1) / 2) * (size + 6)), line, "bold", size, INK, "lm")
+            _text(image, (x, cy + (i - (len(lines) - 1) / 2) * (size + 6)), line, "bold", size, INK, "lm")
         words = ""
         if phase == "finished":
             _draw_ranking(image, draw, view, x, right)
     where = f"{view.get('reef_name', '')} · {view.get('tracker_name', '')}"
     wy = y0 + (148 if phase == "finished" else 88)  # the final places come first
-    text_in_box(
-        draw,
+    _text_box(
+        image,
         (x, wy, ox + WIDTH - MARGIN - 8, wy + 32),
         where,
         "regular",
@@ -1260,9 +1378,9 @@ def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names, 
         "left",
         pad=0,
     )
-    lines = wrap(words, "bold", TEXT, WIDTH - 2 * MARGIN - 28, max_lines=2) if words else []
+    lines = _lines(words, "bold", TEXT, WIDTH - 2 * MARGIN - 28, max_lines=2) if words else []
     for i, line in enumerate(lines):
-        draw_text(draw, (x, y0 + 138 + i * LINE_H), line, "bold", TEXT, INK, "lm")
+        _text(image, (x, y0 + 138 + i * LINE_H), line, "bold", TEXT, INK, "lm")
 
 
 def _draw_done(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, ox: int) -> float:
@@ -1271,14 +1389,14 @@ def _draw_done(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, ox: in
     confirmed = list(view.get("confirmed") or [])
     tx0 = ox + WIDTH - MARGIN - 12 - 46 * seats
     label = tx0 - 6 - text_width("Done", "bold", TEXT)
-    draw_text(draw, (tx0 - 6, TOP_Y + 46), "Done", "bold", TEXT, INK, "rm")
+    _text(image, (tx0 - 6, TOP_Y + 46), "Done", "bold", TEXT, INK, "rm")
     for seat in range(seats):
         tcx = tx0 + seat * 46 + 23
         paste_centred(image, _token(seat, 19), (tcx, TOP_Y + 28))
         if seat < len(confirmed) and confirmed[seat]:
             paste_centred(image, tick_image(30), (tcx, TOP_Y + 66))
         else:
-            draw.text((tcx, TOP_Y + 64), "…", font=font("bold", TEXT), fill=MUTED, anchor="mm")
+            _text(image, (tcx, TOP_Y + 64), "…", "bold", TEXT, MUTED, "mm")
     return label
 
 
@@ -1296,7 +1414,7 @@ def _draw_ranking(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, x0:
         width = text_width(place, "bold", TEXT) + 4 + 38 + 4 + score.width
         if x > x0 and x + width > right:
             x, y = x0, y + 37
-        x += draw_text(draw, (x, y), place, "bold", TEXT, INK, "lm") + 4
+        x += _text(image, (x, y), place, "bold", TEXT, INK, "lm") + 4
         paste_centred(image, _token(seat, 17), (x + 19, y))
         paste_centred(image, score, (x + 42 + score.width / 2, y))
         x += width - text_width(place, "bold", TEXT) - 4 + 22
@@ -1335,7 +1453,7 @@ def _draw_card(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, seat: 
         paste_centred(image, tick_image(30), (right - 15, cy + 24))
         right -= 34
     name_box = (cx + 48, cy + 6, right, cy + 42)
-    text_in_box(draw, name_box, drawn_name(seat, names), "bold", 28, TEXT, INK, "left", pad=2)
+    _text_box(image, name_box, drawn_name(seat, names), "bold", 28, TEXT, INK, "left", pad=2)
     changed = sheet.get("changed") or {}
     ruins_changed, reef_changed, ench_changed, _ = _changed_sets(changed)
     crossed = {int(e.get("section", 0)): int(e.get("crossed", 0)) for e in sheet.get("enchantments") or []}
@@ -1437,8 +1555,8 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     draw = ImageDraw.Draw(image)
     ox = _offset(seats)
     left = title_bar_right(GAME, image.width)
-    text_in_box(
-        draw,
+    _text_box(
+        image,
         (left, 0, image.width - 16, TITLE_H),
         _short_round(view).capitalize(),
         "bold",
