@@ -41,6 +41,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from renderers.common import (
+    BG,
     BLACK,
     HIGHLIGHT,
     INK,
@@ -53,8 +54,9 @@ from renderers.common import (
     Picture,
     RenderError,
     canvas,
-    draw_text,
+    drawable,
     drawn_name,
+    fit,
     font,
     ink_on,
     min_size,
@@ -113,7 +115,8 @@ PART_COLOURS: dict[str, tuple[int, int, int]] = {
 }
 #: The part bands beside the rows: the part colour, darker.
 BAND_COLOURS = {part: tuple(max(0, c - 60) for c in colour) for part, colour in PART_COLOURS.items()}
-PART_NAMES = {"surface": "Surface", "shallow": "Shallow sea", "deep": "Deep sea", "pearl": "Pearls"}
+#: The parts' names on their bands (a band of four 50 px rows holds about 190 px of bold type).
+PART_NAMES = {"surface": "Surface", "shallow": "Shallow", "deep": "Deep sea", "pearl": "Pearls"}
 SEAFOOD = ("conch", "abalone", "mustard", "urchin", "octopus")
 ITEM_WORDS = {
     "conch": "conch",
@@ -250,6 +253,87 @@ def palette() -> Image.Image:
     image = Image.new("P", (1, 1))
     image.putpalette([c for colour in table for c in colour])
     return image
+
+
+# --------------------------------------------------------------------------- text, drawn once
+
+
+@lru_cache(maxsize=4096)
+def _glyphs(text: str, kind: str, size: int, anchor: str) -> tuple[Image.Image, int, int, float]:
+    """A line of text as a mask, its offset from the anchor point and its advance (drawn once:
+    rasterizing text is most of a picture's drawing time, and the same words recur)."""
+    face = font(kind, size)
+    text = drawable(text, kind)
+    x0, y0, x1, y1 = face.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    ImageDraw.Draw(mask).text((-x0, -y0), text, font=face, fill=255, anchor=anchor)
+    return mask, x0, y0, face.getlength(text)
+
+
+@lru_cache(maxsize=4096)
+def _text_block(
+    text: str, kind: str, size: int, anchor: str, fill: tuple, ground: tuple
+) -> tuple[Image.Image, int, int, float]:
+    """A line of text already laid on a flat ``ground`` colour: pasted without a mask (fastest)."""
+    mask, dx, dy, advance = _glyphs(text, kind, size, anchor)
+    block = Image.new("RGB", mask.size, ground)
+    block.paste(fill, (0, 0, *mask.size), mask)
+    return block, dx, dy, advance
+
+
+def put_text(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    kind: str = "regular",
+    size: int = SMALL,
+    fill: Sequence[int] = INK,
+    anchor: str = "la",
+    ground: Sequence[int] | None = None,
+) -> float:
+    """`common.draw_text` from a cached mask: draw one line at ``xy`` (Pillow's ``anchor``); its width.
+
+    With ``ground`` (the flat colour under the whole line) the line is pasted as a ready block."""
+    if ground is not None:
+        block, dx, dy, advance = _text_block(text, kind, size, anchor, tuple(fill), tuple(ground))
+        image.paste(block, (round(xy[0]) + dx, round(xy[1]) + dy))
+        return advance
+    mask, dx, dy, advance = _glyphs(text, kind, size, anchor)
+    x, y = round(xy[0]) + dx, round(xy[1]) + dy
+    image.paste(tuple(fill), (x, y, x + mask.width, y + mask.height), mask)
+    return advance
+
+
+@lru_cache(maxsize=2048)
+def _fitted(text: str, kind: str, room: float, largest: int, smallest: int) -> tuple[str, int]:
+    return fit(text, kind, room, largest, smallest)
+
+
+def put_box(
+    image: Image.Image,
+    box: tuple[float, float, float, float],
+    text: str,
+    kind: str = "regular",
+    largest: int = 32,
+    smallest: int = SMALL,
+    fill: Sequence[int] = INK,
+    align: str = "center",
+    pad: float = 8,
+    ground: Sequence[int] | None = None,
+) -> int:
+    """`common.text_in_box` from cached masks: one line as big as fits in ``box``
+    (on ``ground``, see `put_text`); returns the size."""
+    x0, y0, x1, y1 = box
+    largest = min(largest, int((y1 - y0) * 0.8))
+    line, size = _fitted(text, kind, x1 - x0 - 2 * pad, largest, min(smallest, largest))
+    y = (y0 + y1) / 2
+    if align == "left":
+        put_text(image, (x0 + pad, y), line, kind, size, fill, "lm", ground)
+    elif align == "right":
+        put_text(image, (x1 - pad, y), line, kind, size, fill, "rm", ground)
+    else:
+        put_text(image, ((x0 + x1) / 2, y), line, kind, size, fill, "mm", ground)
+    return size
 
 
 # --------------------------------------------------------------------------- words
@@ -550,25 +634,29 @@ def _draw_status_frame(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
     """The status panel, the round track (scoring rounds are stars) and its key."""
     panel(draw, (MARGIN, STATUS_TOP, RIGHT, STATUS_TOP + STATUS_H), radius=14, width=2)
     for r in range(1, 9):
-        _draw_round(draw, r, r in (3, 6, 8), WHITE, INK)
+        _draw_round(image, draw, r, r in (3, 6, 8), WHITE, INK)
     x = _round_centre(8)[0] + 40
     cy = _round_centre(1)[1]
     _star(draw, (x + 12, cy), 13, GOLD)
-    draw_text(draw, (x + 30, cy), "scoring", "regular", SMALL, MUTED, "lm")
+    put_text(image, (x + 30, cy), "scoring", "regular", SMALL, MUTED, "lm")
 
 
 def _star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, fill) -> None:
     shape(draw, "star", centre, radius, fill, INK, width=2)
 
 
-def _draw_round(draw: ImageDraw.ImageDraw, r: int, scoring: bool, fill, ink, ring=INK) -> None:
+def _draw_round(
+    image: Image.Image, draw: ImageDraw.ImageDraw, r: int, scoring: bool, fill, ink, ring=INK
+) -> None:
     """One round of the track: a circle, or a star for a scoring round, with its number."""
     cx, cy = _round_centre(r)
     if scoring:
         shape(draw, "star", (cx, cy), 19, fill if fill != WHITE else PALE_GOLD, ring, width=3)
     else:
         draw.ellipse((cx - 18, cy - 18, cx + 18, cy + 18), fill=fill, outline=ring, width=3)
-    draw.text((cx, cy + (2 if scoring else 0)), str(r), font=font("bold", SMALL_BOLD), fill=ink, anchor="mm")
+    # a circle's number sits wholly on its fill: paste it as a ready block
+    ground = None if scoring else fill
+    put_text(image, (cx, cy + (2 if scoring else 0)), str(r), "bold", SMALL_BOLD, ink, "mm", ground)
 
 
 def _draw_table_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, seats: int) -> None:
@@ -602,7 +690,7 @@ def _draw_sea_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Board
         fill = WHITE if part != "pearl" else PALE_GOLD
         cy = y + ROW_H / 2
         draw.ellipse((BADGE_X - 18, cy - 18, BADGE_X + 18, cy + 18), fill=fill, outline=INK, width=3)
-        draw.text((BADGE_X, cy), str(zone), font=font("bold", SMALL_BOLD), fill=INK, anchor="mm")
+        put_text(image, (BADGE_X, cy), str(zone), "bold", SMALL_BOLD, INK, "mm")
     for part, first, last in (("surface", 0, 0), ("shallow", 1, 4), ("deep", 5, 10), ("pearl", 11, 11)):
         y0, y1 = layout.row_y(first), layout.row_y(last) + ROW_H - 1
         band = BAND_COLOURS[part]
@@ -620,10 +708,10 @@ def _draw_sea_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Board
             sprite = sprite.rotate(90, expand=True)
             image.paste(sprite, (SEA_X0, y0), sprite)
     draw.rectangle((SEA_X0, layout.sea_top, SEA_X1, layout.row_y(12)), outline=INK, width=3)
-    draw_text(draw, (SLOT_X0, layout.row_y(0) + ROW_H / 2), "Surface", "bold", SMALL_BOLD, INK, "lm")
+    put_text(image, (SLOT_X0, layout.row_y(0) + ROW_H / 2), "Surface", "bold", SMALL_BOLD, INK, "lm")
     y11 = layout.row_y(11) + ROW_H / 2
     paste_centred(image, item_image("pearl", 34), (SLOT_X0 + 17, y11))
-    draw_text(draw, (SLOT_X0 + 42, y11), "Pearls: 1 per Haenyeo", "bold", SMALL_BOLD, WHITE, "lm")
+    put_text(image, (SLOT_X0 + 42, y11), "Pearls: 1 per Haenyeo", "bold", SMALL_BOLD, WHITE, "lm")
 
 
 def _legend_icon(key: str) -> Image.Image:
@@ -643,7 +731,7 @@ def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLay
         for key, word, x in row:
             icon_w = _legend_icon_w(key)
             paste_centred(image, _legend_icon(key), (x + icon_w / 2, cy))
-            draw_text(draw, (x + icon_w + 6, cy), word, "regular", SMALL, INK, "lm")
+            put_text(image, (x + icon_w + 6, cy), word, "regular", SMALL, INK, "lm")
 
 
 def _draw_tile(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, tile: tuple) -> None:
@@ -651,8 +739,8 @@ def _draw_tile(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayou
     name, _, trash = tile
     top = layout.tile_top
     panel(draw, (MARGIN, top, RIGHT, top + layout.tile_h), fill=TILE_FILL, radius=14, width=2)
-    text_in_box(
-        draw,
+    put_box(
+        image,
         (MARGIN + 4, top + 4, RIGHT - 4, top + 42),
         f"Score tile: {name}",
         "bold",
@@ -661,16 +749,16 @@ def _draw_tile(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayou
         INK,
         "left",
     )
-    _draw_trash_steps(draw, top + 62, trash)
+    _draw_trash_steps(image, draw, top + 62, trash)
     for r, y0, _y1, chips in _tile_layout(tile)[1]:
         by = top + y0 + 4 + CHIP_H / 2
         draw.rounded_rectangle((TILE_BADGE_X0, by - 18, TILE_BADGE_X0 + 56, by + 18), radius=8, fill=SEA_BLUE)
-        draw.text((TILE_BADGE_X0 + 28, by), f"R{r}", font=font("bold", SMALL_BOLD), fill=WHITE, anchor="mm")
+        put_text(image, (TILE_BADGE_X0 + 28, by), f"R{r}", "bold", SMALL_BOLD, WHITE, "mm")
         for x, y, width, segments in chips:
             _draw_chip(image, draw, (x, top + y, x + width, top + y + CHIP_H), segments)
 
 
-def _draw_trash_steps(draw: ImageDraw.ImageDraw, cy: float, trash: tuple) -> None:
+def _draw_trash_steps(image: Image.Image, draw: ImageDraw.ImageDraw, cy: float, trash: tuple) -> None:
     """ "Trash 2=10 3=15 … 9+=90": points by number of trash types (the flat tail folded into "+")."""
     last = len(trash) - 1
     while last > 2 and trash[last] == trash[last - 1]:
@@ -679,10 +767,8 @@ def _draw_trash_steps(draw: ImageDraw.ImageDraw, cy: float, trash: tuple) -> Non
     if not steps:
         return
     steps[-1] = steps[-1].replace("=", "+=")
-    x = MARGIN + 12 + draw_text(draw, (MARGIN + 12, cy), "Trash", "bold", SMALL_BOLD, INK, "lm") + 10
-    text_in_box(
-        draw, (x, cy - 18, RIGHT - 6, cy + 18), " ".join(steps), "regular", SMALL, SMALL, INK, "left", 0
-    )
+    x = MARGIN + 12 + put_text(image, (MARGIN + 12, cy), "Trash", "bold", SMALL_BOLD, INK, "lm") + 10
+    put_box(image, (x, cy - 18, RIGHT - 6, cy + 18), " ".join(steps), "regular", SMALL, SMALL, INK, "left", 0)
 
 
 def _draw_chip(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple, segments: tuple) -> None:
@@ -696,7 +782,7 @@ def _draw_chip(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple, segmen
             paste_centred(image, item_image(value, CHIP_ICON), (x + CHIP_ICON / 2, cy))
             x += CHIP_ICON + 5
         else:
-            text_in_box(draw, (x, y0, x1 - 6, y1), value, "regular", SMALL, SMALL, INK, "left", 0)
+            put_box(image, (x, y0, x1 - 6, y1), value, "regular", SMALL, SMALL, INK, "left", 0)
             x += text_width(value, "regular", SMALL) + 5
 
 
@@ -710,17 +796,17 @@ def _draw_rounds(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
     scoring = set(view.get("scoring_rounds") or (3, 6, 8))
     for r in range(1, 9):
         if r < current or (done and r == current):
-            _draw_round(draw, r, r in scoring, PAST_FILL, MUTED)
+            _draw_round(image, draw, r, r in scoring, PAST_FILL, MUTED)
         elif r == current:
-            _draw_round(draw, r, r in scoring, SEA_BLUE, WHITE, HIGHLIGHT)
+            _draw_round(image, draw, r, r in scoring, SEA_BLUE, WHITE, HIGHLIGHT)
     first = view.get("first_player")
     if isinstance(first, int):
         cy = _round_centre(1)[1]
         x = 524
-        x += draw_text(draw, (x, cy), "First", "bold", SMALL_BOLD, INK, "lm") + 26
+        x += put_text(image, (x, cy), "First", "bold", SMALL_BOLD, INK, "lm", WHITE) + 26
         paste_centred(image, diver_image(first, DIVER_R), (x, cy))
-        text_in_box(
-            draw,
+        put_box(
+            image,
             (x + 22, cy - 20, RIGHT - 6, cy + 20),
             drawn_name(first, names),
             "bold",
@@ -729,6 +815,7 @@ def _draw_rounds(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
             INK,
             "left",
             4,
+            WHITE,
         )
 
 
@@ -739,147 +826,189 @@ def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
     cy = (box[1] + box[3]) / 2
     phase = view.get("phase")
     if phase == "select":
-        x = x0 + draw_text(draw, (x0, cy), "Choosing cards:", "bold", 28, INK, "lm") + 30
+        x = x0 + put_text(image, (x0, cy), "Choosing cards:", "bold", 28, INK, "lm", WHITE) + 30
         waiting = view.get("to_act") or []
         for seat in waiting:
             paste_centred(image, diver_image(int(seat), DIVER_R), (x, cy))
             x += 44
         if not waiting:
-            draw_text(draw, (x - 10, cy), "all ready", "regular", 28, MUTED, "lm")
+            put_text(image, (x - 10, cy), "all ready", "regular", 28, MUTED, "lm", WHITE)
         return
     if phase != "actions":
-        draw_text(draw, (x0, cy), "Game over: final scores", "bold", 30, INK, "lm")
+        put_text(image, (x0, cy), "Game over: final scores", "bold", 30, INK, "lm", WHITE)
         return
     current = view.get("current") or {}
     waiting = current.get("waiting_for")
     words = f"Zone {current.get('zone', 0)}:" if waiting else f"Zone {current.get('zone', 0)} acts"
     if waiting:
         draw.rounded_rectangle(box, radius=10, fill=HIGHLIGHT, outline=INK, width=2)
-    x = x0 + draw_text(draw, (x0, cy), words, "bold", 30, INK, "lm") + 10
+    ground = HIGHLIGHT if waiting else WHITE
+    x = x0 + put_text(image, (x0, cy), words, "bold", 30, INK, "lm", ground) + 10
     if waiting:
         paste_centred(image, diver_image(waiting["seat"], DIVER_R), (x + 20, cy))
         ask = f"{_short(waiting['seat'], names)} {DECISIONS.get(waiting.get('decision'), 'to choose')}"
-        text_in_box(draw, (x + 42, box[1], x1, box[3]), ask, "bold", 30, SMALL_BOLD, INK, "left", 4)
+        put_box(image, (x + 42, box[1], x1, box[3]), ask, "bold", 30, SMALL_BOLD, INK, "left", 4, ground)
 
 
-def _draw_table(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, layout: BoardLayout, names
-) -> None:
+def _draw_table(image: Image.Image, view: dict, layout: BoardLayout, names) -> None:
     """One row per seat: token, name, seafood, eggs, trash, pearls, and the score (biggest)."""
     final = isinstance(view.get("result"), dict)
     head_y = layout.table_top + TABLE_HEAD_H / 2
-    draw_text(
-        draw,
-        (NAME_X0 - 40, head_y),
-        "Final scores" if final else "Scores so far",
-        "regular",
-        SMALL,
-        MUTED,
-        "lm",
-    )
-    draw_text(draw, (SCORE_X, head_y), "Final" if final else "Score", "bold", SMALL_BOLD, INK, "mm")
+    head = "Final scores" if final else "Scores so far"
+    put_text(image, (NAME_X0 - 40, head_y), head, "regular", SMALL, MUTED, "lm", BG)
+    put_text(image, (SCORE_X, head_y), "Final" if final else "Score", "bold", SMALL_BOLD, INK, "mm", BG)
     acting = set(view.get("to_act") or [])
     select = view.get("phase") == "select"
     for i, p in enumerate(view.get("players") or []):
         seat = int(p.get("seat", i))
-        top = layout.table_top + TABLE_HEAD_H + i * TABLE_ROW_H
-        cy = top + TABLE_ROW_H / 2
-        if seat in acting:
-            draw.rounded_rectangle(
-                (MARGIN, top + 2, RIGHT, top + TABLE_ROW_H - 2), radius=12, outline=GOLD, width=5
-            )
-        paste_centred(image, diver_image(seat, DIVER_R), (40, cy))
-        if select and p.get("confirmed"):  # a green tick on the token: cards locked in
-            draw.ellipse((44, cy - 2, 70, cy + 24), fill=TICK_GREEN, outline=WHITE, width=2)
-            draw.text((57, cy + 11), "✓", font=font("bold", SMALL_BOLD), fill=WHITE, anchor="mm")
-        text_in_box(
-            draw,
-            (NAME_X0, top, NAME_X1, top + TABLE_ROW_H),
-            drawn_name(seat, names),
-            "bold",
-            26,
-            SMALL_BOLD,
-            INK,
-            "left",
-            2,
-        )
         food = p.get("seafood") or {}
         eggs, used = int(p.get("turtle_eggs", 0)), int(p.get("turtle_eggs_used", 0))
         types = len(p.get("trash") or [])
-        cells = [(x, int(food.get(key, 0))) for key, x in zip(SEAFOOD, SEAFOOD_X, strict=True)]
-        cells += [(EGG_X, eggs - used), (USED_X, used)]
-        for x, count in cells:
-            draw.text(
-                (x, cy), str(count), font=font("bold", SMALL_BOLD), fill=INK if count else MUTED, anchor="mm"
-            )
-        for x, words in (
-            (TRASH_X, f"{types}={trash_points(view, types)}"),
-            (PEARL_X, f"{int(p.get('pearls', 0))}={p.get('pearl_points', 0)}"),
-        ):
-            text_in_box(
-                draw,
-                (x - 40, top, x + 40, top + TABLE_ROW_H),
-                words,
-                "bold",
-                SMALL_BOLD,
-                SMALL_BOLD,
-                INK,
-                "center",
-                1,
-            )
-        draw.text((SCORE_X, cy), str(_score(view, seat, p)), font=font("bold", 36), fill=INK, anchor="mm")
+        counts = (*(int(food.get(key, 0)) for key in SEAFOOD), eggs - used, used)
+        pairs = (
+            f"{types}={trash_points(view, types)}",
+            f"{int(p.get('pearls', 0))}={p.get('pearl_points', 0)}",
+        )
+        row = _table_row(
+            seat,
+            drawn_name(seat, names),
+            counts,
+            pairs,
+            _score(view, seat, p),
+            seat in acting,
+            bool(select and p.get("confirmed")),
+        )
+        image.paste(row, (0, layout.table_top + TABLE_HEAD_H + i * TABLE_ROW_H))
+
+
+@lru_cache(maxsize=256)
+def _table_row(
+    seat: int, name: str, counts: tuple[int, ...], pairs: tuple[str, str], score: int, hot: bool, tick: bool
+) -> Image.Image:
+    """A seat's row of the players' table, drawn once per content (it changes only on a move)."""
+    style = player(seat)
+    image = Image.new("RGB", (WIDTH, TABLE_ROW_H), BG)
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle(
+        (MARGIN, 2, RIGHT, TABLE_ROW_H - 2),
+        radius=12,
+        fill=style.light,
+        outline=GOLD if hot else PANEL_LINE,
+        width=5 if hot else 2,
+    )
+    cy = TABLE_ROW_H / 2
+    paste_centred(image, diver_image(seat, DIVER_R), (40, cy))
+    if tick:  # a green tick on the token: cards locked in
+        draw.ellipse((44, cy - 2, 70, cy + 24), fill=TICK_GREEN, outline=WHITE, width=2)
+        put_text(image, (57, cy + 11), "✓", "bold", SMALL_BOLD, WHITE, "mm")
+    put_box(image, (NAME_X0, 0, NAME_X1, TABLE_ROW_H), name, "bold", 26, SMALL_BOLD, INK, "left", 2)
+    for x, count in zip((*SEAFOOD_X, EGG_X, USED_X), counts, strict=True):
+        put_text(image, (x, cy), str(count), "bold", SMALL_BOLD, INK if count else MUTED, "mm")
+    for x, words in zip((TRASH_X, PEARL_X), pairs, strict=True):
+        put_box(
+            image, (x - 40, 0, x + 40, TABLE_ROW_H), words, "bold", SMALL_BOLD, SMALL_BOLD, INK, "center", 1
+        )
+    put_text(image, (SCORE_X, cy), str(score), "bold", 36, INK, "mm")
+    return image
 
 
 # --------------------------------------------------------------------------- the sea
 
 
-def _draw_slot(
-    image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], slot: dict
-) -> None:
-    """A sea-card slot: its items (a trash slot names its type); a taken one is netted, with its taker."""
-    x0, y0, x1, y1 = box
-    items = [str(i) for i in slot.get("items") or []]
-    taken = slot.get("taken_by")
+@lru_cache(maxsize=512)
+def _slot_image(items: tuple[str, ...], taken: int | str | None, ground: tuple[int, int, int]) -> Image.Image:
+    """A sea-card slot on its row's colour: its items (a trash slot names its type); a taken one
+    is netted and carries its taker's token. Drawn once per content, pasted without a mask."""
+    w, h = SLOT_W + 1, ROW_H - 10 + 1
+    image = Image.new("RGB", (w, h), ground)
+    draw = ImageDraw.Draw(image)
     faded = taken is not None
     trash = len(items) == 1 and items[0].startswith("trash:")
     fill = TAKEN_FILL if faded else MINE_FILL if trash else WHITE
-    draw.rounded_rectangle(box, radius=10, fill=fill, outline=INK, width=2)
-    cy = (y0 + y1) / 2
+    draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=10, fill=fill, outline=INK, width=2)
+    cy = h / 2
     if trash:
         label = TRASH_SHORT.get(items[0][6:], items[0][6:])
-        text_in_box(draw, box, label, "regular", SMALL, SMALL, MUTED if faded else INK, "center", 3)
+        put_box(
+            image, (0, 0, w - 1, h - 1), label, "regular", SMALL, SMALL, MUTED if faded else INK, "center", 3
+        )
     elif items:
-        size = int(min(34, (x1 - x0 - 10 - 3 * (len(items) - 1)) / len(items)))
-        x = (x0 + x1) / 2 - (len(items) * (size + 3) - 3) / 2 + size / 2
+        size = int(min(34, (w - 10 - 3 * (len(items) - 1)) / len(items)))
+        x = w / 2 - (len(items) * (size + 3) - 3) / 2 + size / 2
         for item in items:
             key = "trash" if item.startswith("trash:") else item
             paste_centred(image, item_image(key, size, faded), (x, cy))
             x += size + 3
     if faded:
-        net = net_image(x1 - x0 - 4, y1 - y0 - 4)
-        image.paste(net, (x0 + 2, y0 + 2), net)
-        paste_centred(image, diver_image(taken, 17), ((x0 + x1) / 2, cy))
+        net = net_image(w - 4, h - 4)
+        image.paste(net, (2, 2), net)
+        paste_centred(image, diver_image(taken, 17), (w / 2, cy))
+    return image
 
 
-def _draw_pieces(image: Image.Image, zone_view: dict, cy: float) -> None:
-    """The zone's divers (tokens) then creatures (fish), closer together when many."""
-    pieces: list[tuple[str, int | str]] = [("diver", d) for d in zone_view.get("divers") or []]
-    pieces += [
-        ("creature", c.get("owner")) for c in zone_view.get("creatures") or [] if c.get("owner") is not None
+def _pieces(zone_view: dict) -> tuple[tuple[str, int | str], ...]:
+    """The zone's pieces in drawing order: divers, then creatures (by owner)."""
+    divers = [("diver", d) for d in zone_view.get("divers") or []]
+    creatures = [
+        ("creature", c["owner"]) for c in zone_view.get("creatures") or [] if c.get("owner") is not None
     ]
+    return tuple(divers + creatures)
+
+
+def _draw_pieces(image: Image.Image, pieces: tuple[tuple[str, int | str], ...], x0: float, cy: float) -> None:
+    """The divers (tokens) then creatures (fish) from ``x0``, closer together when many."""
     if not pieces:
         return
     widths = [2 * DIVER_R + 6 if kind == "diver" else int(CREATURE_H * 1.5) + 4 for kind, _ in pieces]
-    room = SEA_X1 - 6 - MARK_X0
-    squeeze = min(1.0, room / sum(widths))
-    x = MARK_X0
+    squeeze = min(1.0, (SEA_X1 - 6 - MARK_X0) / sum(widths))
+    x = x0
     for (kind, owner), width in zip(pieces, widths, strict=True):
         sprite = diver_image(owner, DIVER_R) if kind == "diver" else creature_image(owner, CREATURE_H)
-        paste_centred(image, sprite, (x + width * squeeze / 2 if squeeze < 1 else x + width / 2, cy))
+        paste_centred(image, sprite, (x + width * squeeze / 2, cy))
         x += width * squeeze
 
 
-def _draw_sea(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, layout: BoardLayout) -> None:
+def _rope_state(zone: int, revealed: bool, reach: object, connected: object) -> str:
+    """How the rope crosses a zone's row: "through", "end" (it stops here), "cut" (✗) or ""."""
+    if not revealed:
+        return ""
+    if connected is False:
+        return "cut"
+    if isinstance(reach, int) and zone <= reach:
+        return "through" if zone < reach else "end"
+    return ""
+
+
+@lru_cache(maxsize=1024)
+def _sea_row(
+    background: tuple, zone: int, slots: tuple, pieces: tuple, acting: bool, rope: str
+) -> Image.Image:
+    """One zone's row right of its band (the background's row, then the rope, its slots, its
+    pieces, the acting ring), drawn once per content and pasted whole: most rows stay the same
+    from one picture to the next."""
+    layout = board_layout(*background)
+    top = layout.row_y(zone)
+    image = _board_background(*background).crop((BAND_X1, top, SEA_X1 - 2, top + ROW_H))
+    draw = ImageDraw.Draw(image)
+    rope_x, cy = ROPE_X - BAND_X1, ROW_H / 2
+    if rope in ("through", "end"):
+        draw.line(
+            (rope_x, 6 if zone == 0 else 0, rope_x, ROW_H if rope == "through" else cy), fill=ROPE, width=8
+        )
+        draw.ellipse((rope_x - 9, cy - 9, rope_x + 9, cy + 9), fill=ROPE, outline=INK, width=2)
+    elif rope == "cut":
+        draw.ellipse((rope_x - 14, cy - 14, rope_x + 14, cy + 14), fill=RED, outline=WHITE, width=2)
+        put_text(image, (rope_x, cy + 1), "✗", "bold", SMALL_BOLD, WHITE, "mm", RED)
+    ground = PART_COLOURS[_part(zone)]
+    for i, (items, taken) in enumerate(slots[:4]):
+        image.paste(_slot_image(items, taken, ground), (SLOT_X0 - BAND_X1 + i * (SLOT_W + SLOT_GAP), 5))
+    _draw_pieces(image, pieces, MARK_X0 - BAND_X1, cy)
+    if acting:
+        draw.rectangle((2, 2, image.width - 1, ROW_H - 3), outline=HIGHLIGHT, width=5)
+    return image
+
+
+def _draw_sea(image: Image.Image, view: dict, layout: BoardLayout, background: tuple) -> None:
     """This round's slots, the pieces, the rope and the cut-off marks, the acting zone ringed."""
     zones = view.get("zones") or []
     if not zones:
@@ -887,36 +1016,27 @@ def _draw_sea(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, layout:
     revealed = bool(view.get("revealed"))
     current = (view.get("current") or {}).get("zone")
     reach = view.get("reach")
-    if revealed and isinstance(reach, int):
-        bottom = layout.row_y(max(0, min(11, reach))) + ROW_H / 2
-        draw.line((ROPE_X, layout.sea_top + 6, ROPE_X, bottom), fill=ROPE, width=8)
+    actions = view.get("phase") == "actions"
     for zone_view in zones[:12]:
         zone = int(zone_view.get("zone", 0))
-        y = layout.row_y(zone)
-        cy = y + ROW_H / 2
-        if current == zone and view.get("phase") == "actions":
-            draw.rectangle((BAND_X1 + 2, y + 2, SEA_X1 - 3, y + ROW_H - 3), outline=HIGHLIGHT, width=5)
-        connected = zone_view.get("connected")
-        if revealed and connected:
-            draw.ellipse((ROPE_X - 9, cy - 9, ROPE_X + 9, cy + 9), fill=ROPE, outline=INK, width=2)
-        elif revealed and connected is False:
-            draw.ellipse((ROPE_X - 14, cy - 14, ROPE_X + 14, cy + 14), fill=RED, outline=WHITE, width=2)
-            draw.text((ROPE_X, cy + 1), "✗", font=font("bold", SMALL_BOLD), fill=WHITE, anchor="mm")
-        for i, slot in enumerate((zone_view.get("slots") or [])[:4]):
-            x = SLOT_X0 + i * (SLOT_W + SLOT_GAP)
-            _draw_slot(image, draw, (x, y + 5, x + SLOT_W, y + ROW_H - 5), slot)
-        _draw_pieces(image, zone_view, cy)
-    _draw_surface_words(image, draw, view, layout, revealed, reach)
+        slots = tuple(
+            (tuple(str(item) for item in slot.get("items") or []), slot.get("taken_by"))
+            for slot in zone_view.get("slots") or []
+        )
+        rope = _rope_state(zone, revealed, reach, zone_view.get("connected"))
+        row = _sea_row(background, zone, slots, _pieces(zone_view), actions and current == zone, rope)
+        image.paste(row, (BAND_X1, layout.row_y(zone)))
+    _draw_surface_words(image, view, layout, revealed, reach)
 
 
-def _draw_surface_words(image, draw, view: dict, layout: BoardLayout, revealed: bool, reach) -> None:
+def _draw_surface_words(image: Image.Image, view: dict, layout: BoardLayout, revealed: bool, reach) -> None:
     """Beside "Surface": who still waits for a 3rd Haenyeo (before the reveal), or the rope's reach."""
     cy = layout.row_y(0) + ROW_H / 2
     x = SLOT_X0 + text_width("Surface", "bold", SMALL_BOLD) + 18
     if revealed:
         if isinstance(reach, int):
-            text_in_box(
-                draw,
+            put_box(
+                image,
                 (x, cy - 22, MARK_X0 - 8, cy + 22),
                 _rope_words(reach),
                 "regular",
@@ -925,11 +1045,17 @@ def _draw_surface_words(image, draw, view: dict, layout: BoardLayout, revealed: 
                 INK,
                 "left",
                 0,
+                PART_COLOURS["surface"],
             )
         return
     waiting = [p for p in view.get("players") or [] if not p.get("third_gained")]
     if waiting:
-        x += draw_text(draw, (x, cy), "3rd Haenyeo waits:", "regular", SMALL, INK, "lm") + 26
+        x += (
+            put_text(
+                image, (x, cy), "3rd Haenyeo waits:", "regular", SMALL, INK, "lm", PART_COLOURS["surface"]
+            )
+            + 26
+        )
         for p in waiting:
             paste_centred(image, diver_image(int(p.get("seat", 0)), DIVER_R), (x, cy))
             x += 44
@@ -944,10 +1070,11 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     npc = bool(view.get("npc"))
     tile = _tile_key(view)
     layout = board_layout(seats, npc, tile)
-    image = _board_background(seats, npc, tile).copy()
+    background = (seats, npc, tile)
+    image = _board_background(*background).copy()
     draw = ImageDraw.Draw(image)
-    text_in_box(
-        draw,
+    put_box(
+        image,
         (title_bar_right(GAME, WIDTH), 0, RIGHT, TITLE_H),
         short_status(view),
         "bold",
@@ -955,11 +1082,12 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
         SMALL_BOLD,
         WHITE,
         "right",
+        ground=title_text(GAME).colour,
     )
     _draw_rounds(image, draw, view, names)
     _draw_status(image, draw, view, names)
-    _draw_table(image, draw, view, layout, names)
-    _draw_sea(image, draw, view, layout)
+    _draw_table(image, view, layout, names)
+    _draw_sea(image, view, layout, background)
     _draw_next_round(draw, view, layout, tile)
     return picture(image, board_alt(view, names), "haenyeo-board.png", palette=palette())
 
@@ -1090,23 +1218,23 @@ def _card_image(zone: int, creature: str, chosen: bool, seat: int) -> Image.Imag
     box = (pad, pad, pad + CARD_W, pad + CARD_H)
     fill = PART_COLOURS[_part(zone)]
     outline = INK if chosen else player(seat).colour
-    draw.rounded_rectangle(box, radius=12, fill=fill, outline=outline, width=7 if chosen else 3)
+    draw.rounded_rectangle(box, radius=12, fill=fill, outline=outline, width=5 if chosen else 3)
     cx = pad + CARD_W / 2
     draw.text((cx, pad + 38), str(zone), font=font("bold", 48), fill=ink_on(fill), anchor="mm")
     if creature:
         name = CREATURE_SHORT.get(creature, creature)
         # bold when it fits, else the narrower regular face: never smaller, never cut if avoidable
-        kind = "bold" if text_width(name, "bold", SMALL_BOLD) <= CARD_W - 14 else "regular"
+        kind = "bold" if text_width(name, "bold", SMALL_BOLD) <= CARD_W - 12 else "regular"
         text_in_box(
             draw,
-            (pad + 3, pad + 64, pad + CARD_W - 3, pad + 94),
+            (pad + 1, pad + 64, pad + CARD_W - 1, pad + 94),
             name,
             kind,
             SMALL_BOLD,
             SMALL_BOLD,
             ink_on(fill),
             "center",
-            2,
+            1,
         )
     if chosen:
         tx, ty = pad + CARD_W - 6, pad + 6
@@ -1139,27 +1267,27 @@ def _private_background(seat: int, sheet: tuple) -> Image.Image:
     panel(draw, (MARGIN, CARDS_TOP, RIGHT, CARDS_BOTTOM), fill=CARDS_FILL, radius=14, width=2)
     panel(draw, (MARGIN, SHEET_TOP, RIGHT, PRIVATE_H - 14), fill=SHEET_FILL, radius=14, width=2)
     paste_centred(image, diver_image(seat, DIVER_R), (LABEL_X + 18, SHEET_TOP + 30))
-    draw_text(draw, (LABEL_X + 46, SHEET_TOP + 30), "Your sheet", "bold", 28, INK, "lm")
+    put_text(image, (LABEL_X + 46, SHEET_TOP + 30), "Your sheet", "bold", 28, INK, "lm")
     for k, (key, length) in enumerate(zip(SEAFOOD, tracks, strict=True)):
         y = TRACK_TOP + k * TRACK_STEP
         paste_centred(image, item_image(key, 34), (LABEL_X + 17, y))
-        draw_text(draw, (LABEL_X + 42, y), SEAFOOD_SHORT[key], "bold", SMALL_BOLD, INK, "lm")
+        put_text(image, (LABEL_X + 42, y), SEAFOOD_SHORT[key], "bold", SMALL_BOLD, INK, "lm")
         for b in range(length):
             left = TRACK_X + b * BOX_STEP
             draw.rectangle((left, y - BOX / 2, left + BOX, y + BOX / 2), fill=WHITE, outline=INK, width=2)
     paste_centred(image, item_image("egg", 34), (LABEL_X + 17, EGG_Y))
-    draw_text(draw, (LABEL_X + 42, EGG_Y), "Eggs", "bold", SMALL_BOLD, INK, "lm")
+    put_text(image, (LABEL_X + 42, EGG_Y), "Eggs", "bold", SMALL_BOLD, INK, "lm")
     for k in range(egg_spaces):
         cx = TRACK_X + EGG_R + k * EGG_STEP
         draw.ellipse((cx - EGG_R, EGG_Y - EGG_R, cx + EGG_R, EGG_Y + EGG_R), outline=PANEL_LINE, width=3)
     paste_centred(image, item_image("pearl", 34), (LABEL_X + 17, PEARL_Y))
-    draw_text(draw, (LABEL_X + 42, PEARL_Y), "Pearls", "bold", SMALL_BOLD, INK, "lm")
-    draw_text(draw, (LABEL_X + 42, PEARL_COUNT_Y), "pearls", "regular", SMALL, MUTED, "lm")
+    put_text(image, (LABEL_X + 42, PEARL_Y), "Pearls", "bold", SMALL_BOLD, INK, "lm")
+    put_text(image, (LABEL_X + 42, PEARL_COUNT_Y), "pearls", "regular", SMALL, MUTED, "lm")
     for k, (points, bonus) in enumerate(pearls):
         _draw_pearl_space(image, draw, k, len(pearls), points, bonus, False)
-    draw_text(draw, (LABEL_X + 42, PEARL_Y + 44), "bonus", "regular", SMALL, MUTED, "lm")
+    put_text(image, (LABEL_X + 42, PEARL_Y + 44), "bonus", "regular", SMALL, MUTED, "lm")
     for k, (_key, word) in enumerate(trash):
-        _draw_trash_chip(draw, k, word, False)
+        _draw_trash_chip(image, draw, k, word, False)
     return image
 
 
@@ -1169,12 +1297,12 @@ def _draw_pearl_space(image, draw, k: int, count: int, points: int, bonus: str, 
     cx = left + PEARL_W / 2
     if not marked:
         label = f"{k + 1}+" if k == count - 1 else str(k + 1)
-        draw.text((cx, PEARL_COUNT_Y), label, font=font("regular", SMALL), fill=MUTED, anchor="mm")
+        put_text(image, (cx, PEARL_COUNT_Y), label, "regular", SMALL, MUTED, "mm")
         if bonus == "trash":
             paste_centred(image, item_image("trash", 30), (cx, PEARL_Y + 44))
         elif bonus:  # the seafood bonus: two seafood of the player's choice
-            draw.text((cx, PEARL_Y + 40), "×2", font=font("bold", SMALL_BOLD), fill=BONUS_BROWN, anchor="mm")
-            draw.text((cx, PEARL_Y + 66), "food", font=font("regular", SMALL), fill=BONUS_BROWN, anchor="mm")
+            put_text(image, (cx, PEARL_Y + 40), "×2", "bold", SMALL_BOLD, BONUS_BROWN, "mm")
+            put_text(image, (cx, PEARL_Y + 66), "food", "regular", SMALL, BONUS_BROWN, "mm")
     draw.rounded_rectangle(
         (left, PEARL_Y - 22, left + PEARL_W, PEARL_Y + 22),
         radius=8,
@@ -1183,16 +1311,19 @@ def _draw_pearl_space(image, draw, k: int, count: int, points: int, bonus: str, 
         width=4 if marked else 2,
     )
     # a space worth nothing (the first ones) shows a dash instead of a number
-    draw.text(
+    put_text(
+        image,
         (cx, PEARL_Y),
         str(points) if points else "–",
-        font=font("bold", SMALL_BOLD),
-        fill=INK if points else MUTED,
-        anchor="mm",
+        "bold",
+        SMALL_BOLD,
+        INK if points else MUTED,
+        "mm",
+        PALE_GOLD if marked else WHITE,
     )
 
 
-def _draw_trash_chip(draw: ImageDraw.ImageDraw, k: int, word: str, mine: bool) -> None:
+def _draw_trash_chip(image: Image.Image, draw: ImageDraw.ImageDraw, k: int, word: str, mine: bool) -> None:
     """One of the ten trash types, two columns; a type the seat holds is grey and ticked."""
     x = MARGIN + 14 + (k % 2) * (CHIP_W + 12)
     y = TRASH_ROWS_TOP + (k // 2) * TRASH_STEP
@@ -1200,8 +1331,8 @@ def _draw_trash_chip(draw: ImageDraw.ImageDraw, k: int, word: str, mine: bool) -
     draw.rounded_rectangle(
         box, radius=8, fill=MINE_FILL if mine else WHITE, outline=INK if mine else PANEL_LINE, width=2
     )
-    text_in_box(
-        draw,
+    put_box(
+        image,
         box,
         ("✓ " if mine else "") + word,
         "bold" if mine else "regular",
@@ -1210,30 +1341,46 @@ def _draw_trash_chip(draw: ImageDraw.ImageDraw, k: int, word: str, mine: bool) -
         INK if mine else MUTED,
         "left",
         8,
+        MINE_FILL if mine else WHITE,
     )
 
 
-def _draw_hand(image: Image.Image, draw: ImageDraw.ImageDraw, you: dict, seat: int, revealed: bool) -> None:
+def _draw_hand(image: Image.Image, you: dict, seat: int, revealed: bool) -> None:
     """The seat's twelve diving cards in two rows, with how many it must still choose."""
-    selected = set(you.get("selected") or [])
+    selected = frozenset(int(z) for z in you.get("selected") or [])
     must = int(you.get("must_select", 2))
     if revealed:
         head = "Your diving cards this round"
     else:
         head = "Your diving cards: confirmed" if you.get("confirmed") else f"Your diving cards: choose {must}"
-    y = CARDS_TOP + 28
-    draw_text(draw, (MARGIN + 14, y), head, "bold", 28, INK, "lm")
-    note = f"{len(selected)} of {must}"
-    draw_text(draw, (RIGHT - 14, y), note, "bold", 28, GOLD if selected else MUTED, "rm")
-    for i, card in enumerate((you.get("hand") or [])[:12]):
-        zone = int(card.get("zone", i))
+    hand = tuple(
+        (int(card.get("zone", i)), str(card.get("creature") or ""))
+        for i, card in enumerate((you.get("hand") or [])[:12])
+    )
+    image.paste(_hand_image(hand, selected, seat, head, f"{len(selected)} of {must}"), (0, CARDS_TOP))
+
+
+@lru_cache(maxsize=64)
+def _hand_image(
+    hand: tuple[tuple[int, str], ...], selected: frozenset[int], seat: int, head: str, note: str
+) -> Image.Image:
+    """The whole cards panel as one block (its cards change only when the selection does)."""
+    image = Image.new("RGB", (WIDTH, CARDS_BOTTOM - CARDS_TOP + 1), BG)
+    draw = ImageDraw.Draw(image)
+    panel(draw, (MARGIN, 0, RIGHT, CARDS_BOTTOM - CARDS_TOP), fill=CARDS_FILL, radius=14, width=2)
+    put_text(image, (MARGIN + 14, 28), head, "bold", 28, INK, "lm")
+    put_text(image, (RIGHT - 14, 28), note, "bold", 28, GOLD if selected else MUTED, "rm")
+    for i, (zone, creature) in enumerate(hand):
         chosen = zone in selected
         x, top = _card_origin(i)
-        sprite = _card_image(zone, str(card.get("creature") or ""), chosen, seat)
-        image.paste(sprite, (round(x - 12), round(top - 12 - (8 if chosen else 0))), sprite)
+        sprite = _card_image(zone, creature, chosen, seat)
+        image.paste(sprite, (round(x - 12), round(top - CARDS_TOP - 12 - (8 if chosen else 0))), sprite)
+    return image
 
 
-def _draw_banner(draw: ImageDraw.ImageDraw, view: dict, you: dict, seat: int, names) -> None:
+def _draw_banner(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: dict, seat: int, names
+) -> None:
     """The top line: what the seat must do now (on gold), or where the round stands."""
     current = view.get("current") or {}
     waiting = current.get("waiting_for") or {}
@@ -1245,7 +1392,7 @@ def _draw_banner(draw: ImageDraw.ImageDraw, view: dict, you: dict, seat: int, na
     else:
         text, fill = status_text(view, names), WHITE
     draw.rounded_rectangle(BANNER, radius=12, fill=fill, outline=INK, width=2)
-    text_in_box(draw, BANNER, text, "bold", 30, SMALL_BOLD, INK, "center", 10)
+    put_box(image, BANNER, text, "bold", 30, SMALL_BOLD, INK, "center", 10, fill)
 
 
 def _draw_own_sheet(
@@ -1253,7 +1400,7 @@ def _draw_own_sheet(
 ) -> None:
     """The seat's counts on its sheet: boxes filled, eggs drawn and crossed, pearls and trash marked."""
     tracks, egg_spaces, pearls, trash = sheet
-    draw_text(draw, (RIGHT - 16, SHEET_TOP + 30), _score_words(view, me), "bold", 34, INK, "rm")
+    put_text(image, (RIGHT - 16, SHEET_TOP + 30), _score_words(view, me), "bold", 34, INK, "rm", SHEET_FILL)
     food = me.get("seafood") or {}
     for k, (key, length) in enumerate(zip(SEAFOOD, tracks, strict=True)):
         y = TRACK_TOP + k * TRACK_STEP
@@ -1261,12 +1408,15 @@ def _draw_own_sheet(
         for b in range(min(count, length)):
             left = TRACK_X + b * BOX_STEP
             draw.rectangle((left, y - BOX / 2, left + BOX, y + BOX / 2), fill=INK)
-        draw.text(
+        put_text(
+            image,
             (TRACK_X + 16 * BOX_STEP + 10, y),
             f"{count}/{length}",
-            font=font("bold", SMALL_BOLD),
-            fill=INK,
-            anchor="lm",
+            "bold",
+            SMALL_BOLD,
+            INK,
+            "lm",
+            SHEET_FILL,
         )
     eggs, used = int(me.get("turtle_eggs", 0)), int(me.get("turtle_eggs_used", 0))
     for k in range(min(eggs, egg_spaces)):
@@ -1281,53 +1431,72 @@ def _draw_own_sheet(
             draw.line((cx - 10, EGG_Y - 10, cx + 10, EGG_Y + 10), fill=RED, width=4)
             draw.line((cx - 10, EGG_Y + 10, cx + 10, EGG_Y - 10), fill=RED, width=4)
     words = f"{eggs - used} unused" + (f", {used} used" if used else "")
-    draw.text(
-        (TRACK_X + egg_spaces * EGG_STEP + 8, EGG_Y),
-        words,
-        font=font("bold", SMALL_BOLD),
-        fill=INK,
-        anchor="lm",
+    put_text(
+        image, (TRACK_X + egg_spaces * EGG_STEP + 8, EGG_Y), words, "bold", SMALL_BOLD, INK, "lm", SHEET_FILL
     )
     for k in range(min(int(me.get("pearls", 0)), len(pearls))):
         _draw_pearl_space(image, draw, k, len(pearls), pearls[k][0], pearls[k][1], True)
     held = set(me.get("trash") or [])
     types = len(held)
-    draw_text(
-        draw,
+    put_text(
+        image,
         (MARGIN + 14, TRASH_TOP),
-        f"Trash: {types} types = {trash_points(view, types)} pts",
+        f"Trash: {types} type{_s(types)} = {trash_points(view, types)} pts",
         "bold",
         28,
         INK,
         "lm",
+        SHEET_FILL,
     )
     for k, (key, word) in enumerate(trash):
         if key in held:
-            _draw_trash_chip(draw, k, word, True)
+            _draw_trash_chip(image, draw, k, word, True)
 
 
-def _draw_own_scores(draw: ImageDraw.ImageDraw, view: dict, me: dict) -> None:
+def _draw_own_scores(image: Image.Image, view: dict, me: dict) -> None:
     """The round scores, the Haenyeo count, and the next scoring round's rules."""
     x0, x1 = MARGIN + 14, RIGHT - 14
     y = SCORES_TOP
     scores = me.get("round_scores") or {}
     words = "   ".join(f"R{r}: {scores.get(str(r), '–')}" for r in view.get("scoring_rounds") or (3, 6, 8))
-    text_in_box(draw, (x0 - 8, y, x1, y + 36), "Round scores   " + words, "bold", 26, SMALL_BOLD, INK, "left")
+    put_box(
+        image,
+        (x0 - 8, y, x1, y + 36),
+        "Round scores   " + words,
+        "bold",
+        26,
+        SMALL_BOLD,
+        INK,
+        "left",
+        8,
+        SHEET_FILL,
+    )
     y += 40
     haenyeo = f"{me.get('pawns', 2)} Haenyeo" + (
         "" if me.get("third_gained") else "; 3rd costs 2 eggs at zone 0"
     )
-    text_in_box(draw, (x0 - 8, y, x1, y + 36), haenyeo, "regular", 26, SMALL, INK, "left")
+    put_box(image, (x0 - 8, y, x1, y + 36), haenyeo, "regular", 26, SMALL, INK, "left", 8, SHEET_FILL)
     y += 42
     nxt = _next_scoring(view)
     if not nxt:
         return
     r, rules = nxt
-    draw_text(draw, (x0, y + 16), f"Next scoring, after round {r}:", "bold", SMALL_BOLD, INK, "lm")
+    put_text(
+        image, (x0, y + 16), f"Next scoring, after round {r}:", "bold", SMALL_BOLD, INK, "lm", SHEET_FILL
+    )
     y += 36
     for rule in rules[:4]:
-        text_in_box(
-            draw, (x0 - 8, y, x1, y + 32), "• " + rule_text(rule), "regular", SMALL, SMALL, INK, "left"
+        put_box(
+            image,
+            (x0 - 8, y, x1, y + 32),
+            "• " + rule_text(rule),
+            "regular",
+            SMALL,
+            SMALL,
+            INK,
+            "left",
+            8,
+            SHEET_FILL,
         )
         y += 32
 
@@ -1349,13 +1518,21 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     else:
         asked = ((view.get("current") or {}).get("waiting_for") or {}).get("seat") == seat
         sub = f"{label}: your move" if asked else f"{label} · {short_status(view)}"
-    text_in_box(
-        draw, (title_bar_right(GAME, WIDTH), 0, RIGHT, TITLE_H), sub, "bold", 32, SMALL_BOLD, WHITE, "right"
+    put_box(
+        image,
+        (title_bar_right(GAME, WIDTH), 0, RIGHT, TITLE_H),
+        sub,
+        "bold",
+        32,
+        SMALL_BOLD,
+        WHITE,
+        "right",
+        ground=title_text(GAME).colour,
     )
-    _draw_banner(draw, view, you, seat, names)
-    _draw_hand(image, draw, you, seat, bool(view.get("revealed")))
+    _draw_banner(image, draw, view, you, seat, names)
+    _draw_hand(image, you, seat, bool(view.get("revealed")))
     _draw_own_sheet(image, draw, view, me, sheet)
-    _draw_own_scores(draw, view, me)
+    _draw_own_scores(image, view, me)
     return picture(
         image, private_alt(view, names), f"haenyeo-seat-{player(seat).letter}.png", palette=palette()
     )
