@@ -333,19 +333,24 @@ def put_words(
     size: int = SMALL,
     fill: Sequence[int] = INK,
 ) -> None:
-    """``text`` right-aligned in ``box``, word by word from cached masks (numbers and words
-    repeat across pictures, whole lines rarely do); shrunk like `put_fitted` if it is too wide."""
-    words = text.split(" ")
+    """``text`` right-aligned in ``box`` from cached masks of its words, numbers digit by digit
+    (words and digits repeat across pictures, whole lines rarely do: a turn, a deck size, a
+    score split); shrunk like `put_fitted` if it is too wide."""
+    pieces: list[tuple[str, bool]] = []  # (piece, a space follows it)
+    for word in text.split(" "):
+        parts = list(word) if word.isdigit() else [word]
+        pieces += [(part, i == len(parts) - 1) for i, part in enumerate(parts)]
     space = _text_mask(" ", kind, size, "lm")[3]
-    widths = [_text_mask(word, kind, size, "ls")[3] for word in words]
+    widths = [_text_mask(piece, kind, size, "ls")[3] for piece, _ in pieces]
     x0, y0, x1, y1 = box
-    if sum(widths) + space * (len(words) - 1) > x1 - x0:
+    if sum(widths) + space * (len(text.split(" ")) - 1) > x1 - x0:
         put_fitted(image, box, text, kind, size, fill, "right")
         return
     x, baseline = x1, _baseline((y0 + y1) / 2, kind, size)
-    for word, width in zip(reversed(words), reversed(widths), strict=True):
-        put_text(image, (x - width, baseline), word, kind, size, fill, "ls")
-        x -= width + space
+    for (piece, spaced), width in zip(reversed(pieces), reversed(widths), strict=True):
+        x -= space if spaced and x < x1 else 0
+        put_text(image, (x - width, baseline), piece, kind, size, fill, "ls")
+        x -= width
 
 
 @lru_cache(maxsize=32)
@@ -685,7 +690,7 @@ def _everlasting_badge(image: Image.Image, corner: tuple[float, float]) -> None:
     """A gold ∞ disc on a tile's top-right corner: the seat never gives up one of these."""
     draw = ImageDraw.Draw(image)
     bx, by = corner
-    r = 15
+    r = 14
     draw.ellipse((bx - r, by - r, bx + r, by + r), fill=HIGHLIGHT, outline=INK, width=2)
     put_text(image, (bx, by), "∞", "bold", SMALL_BOLD, INK, "mm")
 
@@ -855,7 +860,7 @@ def _row_base(seat: int, name: str, acting: bool) -> Image.Image:
         (0, 0, ROW_W - 1, ROW_H - 1), radius=16, fill=style.light, outline=outline[0], width=outline[1]
     )
     paste_centred(image, seat_token(seat, 22), (34, 30))
-    put_text(image, (ROW_W - 14, 34), "pts", "bold", SMALL_BOLD, INK, "rs")
+    put_text(image, (ROW_W - 14, 42), "pts", "bold", SMALL_BOLD, INK, "rs")
     put_fitted(image, (66, 6, ROW_W - SCORE_ROOM, 54), name, "bold", 30)
     return image
 
@@ -863,12 +868,13 @@ def _row_base(seat: int, name: str, acting: bool) -> Image.Image:
 @lru_cache(maxsize=512)
 def _tile_count(key: str, count: int, everlasting: bool, back: tuple, size: int = ROW_TILE) -> Image.Image:
     """A tile with its count beside it (faded when none), opaque on ``back``; ∞ when everlasting."""
-    image, _ = _opaque(ROW_STEP - 2, size + 14, back)
+    # no taller than the row's inside, so the acting row's gold outline stays whole
+    image, _ = _opaque(ROW_STEP - 2, size + 10, back)
     sprite = tile_image(key, size) if count else _faded(key, size)
-    image.paste(sprite, (0, 10), sprite)
-    put_text(image, (size + 4, size / 2 + 10), str(count), "bold", 26, INK if count else MUTED, "lm")
+    image.paste(sprite, (0, 6), sprite)
+    put_text(image, (size + 4, size / 2 + 6), str(count), "bold", 26, INK if count else MUTED, "lm")
     if everlasting:
-        _everlasting_badge(image, (size - 4, 15))
+        _everlasting_badge(image, (size - 4, 14))
     return image
 
 
@@ -881,7 +887,7 @@ def draw_player_row(
     seat = int(p.get("seat", 0))
     blit(image, _row_base(seat, drawn_name(seat, names), seat in (view.get("to_act") or [])), origin)
     pts_w = _text_mask("pts", "bold", SMALL_BOLD, "rs")[3]
-    put_text(image, (x + ROW_W - 20 - pts_w, y + 34), str(p.get("score", 0)), "bold", 46, INK, "rs")
+    put_text(image, (x + ROW_W - 20 - pts_w, y + 42), str(p.get("score", 0)), "bold", 46, INK, "rs")
     back = player(seat).light
     tiles = p.get("tiles", {})
     everlasting = p.get("everlasting", [])
@@ -928,7 +934,7 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
 def _title(image: Image.Image, words: str) -> None:
     """The title bar's right side (the turn), as big as fits."""
     left = common.title_bar_right(GAME, WIDTH)
-    put_fitted(image, (left, 0, WIDTH - 20, TITLE_H), words, "bold", 36, WHITE, "right")
+    put_words(image, (left, 0, WIDTH - 20, TITLE_H), words, "bold", 36, WHITE)
 
 
 def _paste_locations(image: Image.Image, view: dict, seats: int) -> None:
@@ -1124,15 +1130,8 @@ def _draw_offer(image: Image.Image, box: tuple[int, int, int, int], view: dict) 
     """The face-up cards, those the seat can take now badged."""
     x0, y0, x1, _ = box
     put_text(image, (x0 + 14, y0 + OFFER_HEAD / 2 + 2), "Point cards on offer", "bold", 28, INK, "lm")
-    put_text(
-        image,
-        (x1 - 14, y0 + OFFER_HEAD / 2 + 2),
-        f"deck {view.get('deck_size', 0)}",
-        "regular",
-        SMALL,
-        MUTED,
-        "rm",
-    )
+    mid = y0 + OFFER_HEAD / 2 + 2
+    put_words(image, (x0 + 300, mid - 20, x1 - 14, mid + 20), f"deck {view.get('deck_size', 0)}", fill=MUTED)
     affordable = set(view.get("affordable") or [])
     for i, card in enumerate(view.get("display", [])[:5]):
         mark = "✓ can take" if card.get("id") in affordable else ""
