@@ -19,7 +19,7 @@ every connected zone and a cut-off zone gets a red ✗. Under the sea the icon
 legend, then the score tile: each scoring round's rules as icon chips (the
 next scoring round ringed in gold) and the trash points.
 
-A seat's picture (800x1420): what the seat is asked now (or where the round
+A seat's picture (800x1440): what the seat is asked now (or where the round
 stands), its 12 diving cards in two rows (the selected ones raised, ringed and
 ticked), then its sheet: the score, the five seafood tracks space by space, the
 turtle-egg circles (drawn, crossed out), the pearl track with its points and
@@ -91,7 +91,7 @@ WIDTH = 800
 SMALL = min_size(WIDTH, "regular")
 SMALL_BOLD = min_size(WIDTH, "bold")
 #: The seat's picture's height (the board's depends on the seat count: `board_layout`).
-PRIVATE_H = 1420
+PRIVATE_H = 1440
 GOLD = (191, 144, 0)
 RED = CROSS
 ROPE = (150, 100, 50)
@@ -1186,7 +1186,9 @@ BANNER = (MARGIN, TITLE_H + 8, RIGHT, TITLE_H + 62)
 CARDS_TOP = BANNER[3] + 8
 CARD_W, CARD_H, CARD_GAP = 118, 100, 8
 CARD_X0 = (WIDTH - 6 * CARD_W - 5 * CARD_GAP) / 2
-CARDS_BOTTOM = CARDS_TOP + 54 + 2 * (CARD_H + 12)
+#: The cards' rows start under the panel's head, with room for a raised card's tick.
+CARDS_ROW0 = 64
+CARDS_BOTTOM = CARDS_TOP + CARDS_ROW0 - 2 + 2 * (CARD_H + 12)
 SHEET_TOP = CARDS_BOTTOM + 10
 LABEL_X, TRACK_X = 30, 184
 TRACK_TOP = SHEET_TOP + 80  # the first seafood track's centre line
@@ -1206,7 +1208,7 @@ SCORES_TOP = TRASH_ROWS_TOP + 5 * TRASH_STEP + 10
 def _card_origin(index: int) -> tuple[float, float]:
     """The top left corner of the ``index``-th diving card (two rows of six)."""
     row, col = divmod(index, 6)
-    return CARD_X0 + col * (CARD_W + CARD_GAP), CARDS_TOP + 56 + row * (CARD_H + 12)
+    return CARD_X0 + col * (CARD_W + CARD_GAP), CARDS_TOP + CARDS_ROW0 + row * (CARD_H + 12)
 
 
 @lru_cache(maxsize=256)
