@@ -16,7 +16,7 @@ Run ``python -m bench.scale [--tables N] [--active N] [--moves N] [--pg]``.
    next wake-up and its first pass of due tables).
 3. **A sustained stream** of ``--moves`` moves (default 3,000) on random running
    tables through `TableService` (players' moves, then the bot seats' replies),
-   from ``--clicks`` concurrent clicks (default 4), each followed by one of the
+   from ``--clicks`` concurrent clicks (default 1), each followed by one of the
    reads the bot makes, in turn: a player's open tables (`/games`), their stats
    (`/stats`), a channel's table (every `/game` command), the clock's due tables,
    a player's history (`/history`), a leaderboard page with the caller's place.
@@ -590,7 +590,7 @@ def summary_rows(found: dict[str, Any]) -> list[str]:
         figures = found[backend]["figures"]
         where = f"{name}, {found['tables']:,} tables"
         move = figures["move"]
-        met = _status(move["p99_ms"] <= move_target)
+        met = _verdict(move["p99_ms"] <= move_target)
         rows.append(
             f"| scale: the move transaction ({where}) | p50 {move['p50_ms']:.2f} ms, "
             f"p99 {move['p99_ms']:.2f} ms | p99 ≤ {move_target:g} ms | {met} |"
@@ -600,7 +600,7 @@ def summary_rows(found: dict[str, Any]) -> list[str]:
                 rows.append(
                     f"| scale: read — {label} ({where}) | p50 {figure['p50_ms']:.2f} ms, "
                     f"p99 {figure['p99_ms']:.2f} ms | p99 ≤ {TARGET_READ_P99_MS:g} ms | "
-                    f"{_status(figure['p99_ms'] <= TARGET_READ_P99_MS)} |"
+                    f"{_verdict(figure['p99_ms'] <= TARGET_READ_P99_MS)} |"
                 )
         startup = found[backend]["startup_s"] * 1000
         rows.append(
@@ -610,7 +610,7 @@ def summary_rows(found: dict[str, Any]) -> list[str]:
     return rows
 
 
-def _status(met: bool) -> str:
+def _verdict(met: bool) -> str:
     return "met" if met else "**not met**"
 
 
@@ -657,7 +657,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--tables", type=int, default=100_000, help="tables in the database")
     parser.add_argument("--active", type=int, default=1_000, help="of them running, with a bot seat")
     parser.add_argument("--moves", type=int, default=3_000, help="move transactions in the stream")
-    parser.add_argument("--clicks", type=int, default=4, help="clicks in flight at once")
+    parser.add_argument("--clicks", type=int, default=1, help="clicks in flight at once")
     parser.add_argument("--pg", action="store_true", help="also on PostgreSQL (a copy of the same tables)")
     parser.add_argument("--url", help="the PostgreSQL server for --pg (its role may create databases)")
     parser.add_argument("--keep", type=Path, help="keep the SQLite file here (and reuse it if it exists)")

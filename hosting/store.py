@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -819,9 +820,15 @@ class Store:
     and need no lock of their own.
     """
 
-    def __init__(self, conn: sqlite3.Connection, executor: ThreadPoolExecutor) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        executor: ThreadPoolExecutor,
+        checkpointer: _Checkpointer | None = None,
+    ) -> None:
         self._conn = conn
         self._executor = executor
+        self._checkpointer = checkpointer
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -833,12 +840,13 @@ class Store:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
         loop = asyncio.get_running_loop()
+        in_file = str(path) != ":memory:"
         try:
-            conn = await loop.run_in_executor(executor, _connect, str(path))
+            conn = await loop.run_in_executor(executor, _connect, str(path), in_file)
         except BaseException:
             executor.shutdown(wait=False)
             raise
-        store = cls(conn, executor)
+        store = cls(conn, executor, _Checkpointer(str(path)) if in_file else None)
         try:
             await store._call(_migrate)
         except BaseException:
@@ -853,7 +861,9 @@ class Store:
         )
 
     async def close(self) -> None:
-        """Close the connection (checkpointing the WAL) and stop its thread."""
+        """Close the connection (checkpointing the WAL) and stop its threads."""
+        if self._checkpointer is not None:
+            await asyncio.to_thread(self._checkpointer.stop)
         await self._call(sqlite3.Connection.close)
         self._executor.shutdown(wait=False)
 
@@ -1131,8 +1141,13 @@ class Store:
         return await self._call(_integrity)
 
 
-def _connect(path: str) -> sqlite3.Connection:
-    """The store's connection, made on (and only ever used from) the database thread."""
+def _connect(path: str, checkpointed: bool = False) -> sqlite3.Connection:
+    """The store's connection, made on (and only ever used from) the database thread.
+
+    ``checkpointed``: a `_Checkpointer` copies the WAL into the file, so this
+    connection's commits never do (SQLite's automatic checkpoint runs inside the
+    commit that crosses 1,000 pages, fsync included: the slowest moves were those).
+    """
     conn = sqlite3.connect(path, isolation_level=None)  # autocommit; transactions are explicit
     try:
         conn.execute("PRAGMA journal_mode=WAL")
@@ -1141,10 +1156,47 @@ def _connect(path: str) -> sqlite3.Connection:
         # Wait at most 1 s for another connection's write lock (a backup, `check`), then fail:
         # interactive paths must answer within Discord's 3 s, and our own writes are ~1 ms.
         conn.execute("PRAGMA busy_timeout=1000")
+        if checkpointed:
+            conn.execute("PRAGMA wal_autocheckpoint=0")
     except BaseException:
         conn.close()
         raise
     return conn
+
+
+#: How often the checkpointer copies the WAL into the database file (seconds).
+CHECKPOINT_EVERY = 0.5
+
+
+class _Checkpointer:
+    """Copies the WAL into the database file from a thread and a connection of its own.
+
+    A PASSIVE checkpoint never waits for the store's connection and never makes it
+    wait: commits append to the WAL while the pages before them are copied, and the
+    next commit after a complete checkpoint starts the WAL over, so it stays small.
+    """
+
+    def __init__(self, path: str) -> None:
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(path,), name="sqlite-checkpoint", daemon=True)
+        self._thread.start()
+
+    def _run(self, path: str) -> None:
+        conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            conn.execute("PRAGMA busy_timeout=1000")
+            while not self._stopping.wait(CHECKPOINT_EVERY):
+                try:
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error:
+                    continue  # busy or interrupted: the next round copies what this one did not
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        """Stop after the round in progress (the store's close checkpoints the rest)."""
+        self._stopping.set()
+        self._thread.join()
 
 
 def _user_version(conn: sqlite3.Connection) -> int:
