@@ -332,25 +332,29 @@ def put_words(
     kind: str = "regular",
     size: int = SMALL,
     fill: Sequence[int] = INK,
+    align: str = "right",
 ) -> None:
-    """``text`` right-aligned in ``box`` from cached masks of its words, numbers digit by digit
-    (words and digits repeat across pictures, whole lines rarely do: a turn, a deck size, a
-    score split); shrunk like `put_fitted` if it is too wide."""
-    pieces: list[tuple[str, bool]] = []  # (piece, a space follows it)
+    """``text`` right- (or left-) aligned in ``box``, its numbers and the runs of words between
+    them each from a cached mask: the words repeat across pictures and so do the numbers, while
+    whole lines (a turn, a deck size, a score split) rarely do. Shrunk like `put_fitted` if it
+    is too wide."""
+    pieces: list[str] = []
     for word in text.split(" "):
-        parts = list(word) if word.isdigit() else [word]
-        pieces += [(part, i == len(parts) - 1) for i, part in enumerate(parts)]
+        if pieces and not word.isdigit() and not pieces[-1].isdigit():
+            pieces[-1] += " " + word
+        else:
+            pieces.append(word)
     space = _text_mask(" ", kind, size, "lm")[3]
-    widths = [_text_mask(piece, kind, size, "ls")[3] for piece, _ in pieces]
+    widths = [_text_mask(piece, kind, size, "ls")[3] for piece in pieces]
     x0, y0, x1, y1 = box
-    if sum(widths) + space * (len(text.split(" ")) - 1) > x1 - x0:
-        put_fitted(image, box, text, kind, size, fill, "right")
+    total = sum(widths) + space * (len(pieces) - 1)
+    if total > x1 - x0:
+        put_fitted(image, box, text, kind, size, fill, align)
         return
-    x, baseline = x1, _baseline((y0 + y1) / 2, kind, size)
-    for (piece, spaced), width in zip(reversed(pieces), reversed(widths), strict=True):
-        x -= space if spaced and x < x1 else 0
-        put_text(image, (x - width, baseline), piece, kind, size, fill, "ls")
-        x -= width
+    x, baseline = (x1 - total if align == "right" else x0), _baseline((y0 + y1) / 2, kind, size)
+    for piece, width in zip(pieces, widths, strict=True):
+        put_text(image, (x, baseline), piece, kind, size, fill, "ls")
+        x += width + space
 
 
 @lru_cache(maxsize=32)
@@ -933,8 +937,12 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
 
 def _title(image: Image.Image, words: str) -> None:
     """The title bar's right side (the turn), as big as fits."""
-    left = common.title_bar_right(GAME, WIDTH)
-    put_words(image, (left, 0, WIDTH - 20, TITLE_H), words, "bold", 36, WHITE)
+    put_words(image, (_title_left(), 0, WIDTH - 20, TITLE_H), words, "bold", 36, WHITE)
+
+
+@lru_cache(maxsize=1)
+def _title_left() -> float:
+    return common.title_bar_right(GAME, WIDTH)
 
 
 def _paste_locations(image: Image.Image, view: dict, seats: int) -> None:
@@ -1023,21 +1031,24 @@ def private_height(cards: int) -> int:
     return _you_bottom(chip_rows(cards)) + 12 + OFFER_PANEL_H + 12
 
 
+#: Four seats times four heights; about 3.5 MB each.
 @lru_cache(maxsize=16)
-def _private_background(seat: int, yours: bool, rows: int) -> Image.Image:
-    """Static layer of a seat's picture: title bar, the seat's panel (gold when it is its move)
-    with room for ``rows`` rows of its cards, the offer panel."""
+def _private_background(seat: int, rows: int) -> Image.Image:
+    """Static layer of a seat's picture: title bar, the seat's panel with room for ``rows`` rows
+    of its cards, the offer panel. (The gold outline of "your move" is drawn over it.)"""
     image, draw = common.canvas(GAME, _you_bottom(rows) + 12 + OFFER_PANEL_H + 12, WIDTH)
     style = player(seat)
-    you = (MARGIN, YOU_TOP, WIDTH - MARGIN, _you_bottom(rows))
-    common.panel(
-        draw, you, fill=style.light, outline=GOLD if yours else PANEL_LINE, radius=20, width=6 if yours else 3
-    )
+    you = _you_box(rows)
+    common.panel(draw, you, fill=style.light, outline=PANEL_LINE, radius=20, width=3)
     paste_centred(image, seat_token(seat, 24), (you[0] + 38, you[1] + 38))
     put_text(image, (you[2] - 18, you[1] + 54), "pts", "bold", 28, INK, "rs")
     offer = _offer_box(rows)
     common.panel(draw, offer, fill=CARDS_PANEL, outline=PANEL_LINE, radius=18, width=3)
     return image
+
+
+def _you_box(rows: int) -> tuple[int, int, int, int]:
+    return MARGIN, YOU_TOP, WIDTH - MARGIN, _you_bottom(rows)
 
 
 def _offer_box(rows: int) -> tuple[int, int, int, int]:
@@ -1054,7 +1065,9 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     me = players[seat]
     yours = seat in (view.get("to_act") or [])
     rows = chip_rows(len(me.get("cards", [])))
-    image = _private_background(seat, yours, rows).copy()
+    image = _private_background(seat, rows).copy()
+    if yours:  # a thick gold outline over the panel's thin one
+        ImageDraw.Draw(image).rounded_rectangle(_you_box(rows), radius=20, outline=GOLD, width=6)
     _title(image, "Your move" if yours else title_words(view))
     _draw_you(image, view, me, seat, names)
     payments = view.get("payments")
@@ -1082,14 +1095,15 @@ def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequen
     y = y0 + YOU_LINES
     per = leftover_tiles_per_point()
     for line in _score_lines(int(me.get("card_points", 0)), int(me.get("tile_points", 0)), per, _joker(view)):
-        put_text(image, (x0 + 20, y + 16), line, "regular", SMALL, INK, "lm")
+        put_words(image, (x0 + 20, y, x1 - 20, y + 32), line, "regular", SMALL, INK, "left")
         y += 32
     cards = me.get("cards", [])
-    put_text(image, (x0 + 20, y0 + YOU_CHIPS - 22), f"Your cards ({len(cards)})", "bold", 28, INK, "lm")
+    heading = (x0 + 20, y0 + YOU_CHIPS - 40, x1 - 20, y0 + YOU_CHIPS - 4)
+    put_words(image, heading, f"Your cards ({len(cards)})", "bold", 28, INK, "left")
     _draw_chips(image, cards, (x0 + 20, y0 + YOU_CHIPS), back)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)
 def _big_tile(key: str, count: int, everlasting: bool, back: tuple) -> Image.Image:
     """One of the seat's tile types, big, its count under it (faded when none), opaque on ``back``."""
     image, _ = _opaque(YOU_STEP - 4, YOU_TILE + 52, back)
