@@ -29,10 +29,11 @@ to one fixed palette (`PALETTE`).
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from renderers.common import (
     BG,
@@ -382,7 +383,8 @@ def _changed_words(changed: dict) -> str:
 # --------------------------------------------------------------------------- shared drawing
 
 
-#: The printed components of each (reef, tracker side) seen, for the cached layers to draw from.
+#: The printed components of each (reef, tracker side) seen, for the cached layers to draw from,
+#: with the reef's and the side's names.
 _BOARDS: dict[tuple[str, str], dict] = {}
 
 
@@ -391,8 +393,30 @@ def _board_key(view: dict) -> tuple[str, str]:
     tracker side alone (`engine.reef.view.board`), so the pair names them without hashing them."""
     key = (str(view.get("reef", "")), str(view.get("tracker", "")))
     if key not in _BOARDS:
-        _BOARDS[key] = view.get("board") or {}
+        where = f"{view.get('reef_name', '')} · {view.get('tracker_name', '')}"
+        _BOARDS[key] = {**(view.get("board") or {}), "where": where}
     return key
+
+
+_SCRATCH = threading.local()
+
+
+def _fresh(layer: Image.Image) -> Image.Image:
+    """A copy of a cached layer, in a picture buffer this thread keeps for the layer's size.
+
+    Allocating a new 800x1600 picture for every render cost more than drawing on it (its
+    memory is fresh pages each time); a picture is finished with once encoded, so each
+    thread reuses one buffer per size and overwrites it with the layer."""
+    buffers = getattr(_SCRATCH, "buffers", None)
+    if buffers is None:
+        buffers = _SCRATCH.buffers = {}
+    image = buffers.get(layer.size)
+    if image is None:
+        if len(buffers) >= 4:  # seat counts come and go: keep a few sizes only
+            buffers.clear()
+        image = buffers[layer.size] = Image.new("RGB", layer.size)
+    image.im.paste(layer.im, (0, 0, *layer.size))
+    return image
 
 
 def paste_centred(target: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
@@ -591,7 +615,7 @@ def _reef_geometry(reef: dict) -> tuple[float, float, float]:
 
 
 @lru_cache(maxsize=8)
-def _private_background(board_key: tuple[str, str]) -> Image.Image:
+def _private_background(board_key: tuple[str, str], final: bool) -> Image.Image:
     """The printed sheet: ruins, lucky box, enchantments, pearl bonuses, shells, the reef (drawn once)."""
     board = _BOARDS[board_key]
     image, draw = canvas(GAME, PRIVATE_H, WIDTH)
@@ -600,7 +624,7 @@ def _private_background(board_key: tuple[str, str]) -> Image.Image:
         if int(ruin.get("number", 0)) in RUIN_BOXES:
             _print_ruin(image, draw, ruin)
     _print_lucky(draw, board)
-    panel(draw, SCORE_BOX, fill=PAPER, radius=14)
+    _print_score(draw, final)
     _print_enchantments(image, draw, board)
     _print_pearls(image, draw, board)
     _print_shells(image, draw, board)
@@ -927,26 +951,39 @@ def _draw_lucky(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict) -> N
         paste_centred(image, written(str(lucky), 64), (cx, cy))
 
 
-def _draw_score(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet: dict, seat: int) -> None:
+#: The score box's lines: the label printed and the key of the sheet's score it reads.
+SCORE_LINES = (
+    ("Ruins", "ruins"),
+    ("Enchantments", "enchantments"),
+    ("Lucky numbers", "lucky"),
+    ("Pearl coins", "pearls"),
+)
+SCORE_PITCH = 30
+
+
+def _print_score(draw: ImageDraw.ImageDraw, final: bool) -> None:
+    """The score box's printed words: its heading, the four categories, the total's line."""
     x0, y0, x1, _ = SCORE_BOX
-    score = sheet.get("score") or {}
-    total = _score(view, seat, sheet)
-    head = "Final score" if isinstance(view.get("result"), dict) else "If it ended now"
-    _text_box(image, (x0 + 4, y0 + 4, x1 - 4, y0 + 40), head, "bold", TEXT, TEXT, INK, "left")
-    lines = (
-        ("Ruins", score.get("ruins", 0)),
-        ("Enchantments", score.get("enchantments", 0)),
-        ("Lucky numbers", score.get("lucky", 0)),
-        ("Pearl coins", score.get("pearls", 0)),
-    )
+    panel(draw, SCORE_BOX, fill=PAPER, radius=14)
+    head = "Final score" if final else "If it ended now"
+    text_in_box(draw, (x0 + 4, y0 + 4, x1 - 4, y0 + 40), head, "bold", TEXT, TEXT, INK, "left")
     y = y0 + 58
-    for label, value in lines:
-        _text(image, (x0 + 10, y), label, "regular", TEXT, INK, "lm")
-        paste_centred(image, written(str(value), 30), (x1 - 24, y))
-        y += 30
+    for label, _ in SCORE_LINES:
+        draw_text(draw, (x0 + 10, y), label, "regular", TEXT, INK, "lm")
+        y += SCORE_PITCH
     draw.line((x0 + 10, y - 10, x1 - 10, y - 10), fill=INK, width=2)
-    _text(image, (x0 + 10, y + 22), "Total", "bold", 28, INK, "lm")
-    sprite = written(str(total), 46)
+    draw_text(draw, (x0 + 10, y + 22), "Total", "bold", 28, INK, "lm")
+
+
+def _draw_score(image: Image.Image, view: dict, sheet: dict, seat: int) -> None:
+    """The score as it would end now (or the final one): each category, then the total, large."""
+    _, y0, x1, _ = SCORE_BOX
+    score = sheet.get("score") or {}
+    y = y0 + 58
+    for _, key in SCORE_LINES:
+        paste_centred(image, written(str(score.get(key, 0)), 30), (x1 - 24, y))
+        y += SCORE_PITCH
+    sprite = written(str(_score(view, seat, sheet)), 46)
     paste_centred(image, sprite, (x1 - 12 - sprite.width / 2, y + 22))
 
 
@@ -1101,7 +1138,7 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
         raise RenderError(f"seat {seat} is not at this table")
     sheet = sheets[seat]
     you = view.get("you") or {}
-    image = _private_background(_board_key(view)).copy()
+    image = _fresh(_private_background(_board_key(view), isinstance(view.get("result"), dict)))
     draw = ImageDraw.Draw(image)
     left = title_bar_right(GAME, WIDTH)
     _text_box(
@@ -1123,7 +1160,7 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     _draw_pearls(image, draw, sheet, pearls)
     _draw_shells(image, draw, sheet, int(changed.get("shells", 0) or 0))
     _draw_reef(image, draw, view, sheet, reef)
-    _draw_score(image, draw, view, sheet, seat)
+    _draw_score(image, view, sheet, seat)
     return picture(image, private_alt(view, names), f"reef-seat-{player(seat).letter}.png", palette=PALETTE)
 
 
@@ -1250,14 +1287,24 @@ def _mini_reef(board_reef: dict) -> tuple[float, float, int]:
 # ------------------------------------------------------------------- the public table: the empty table
 
 
-@lru_cache(maxsize=16)
-def _board_background(board_key: tuple[str, str], seats: int) -> Image.Image:
-    """The top panel, the card frames and each card's empty ruins and reef (drawn once)."""
+@lru_cache(maxsize=24)
+def _board_background(board_key: tuple[str, str], seats: int, finished: bool) -> Image.Image:
+    """The top panel (the reef and side; while playing, who is done's tokens), the card frames
+    and each card's empty ruins and reef (drawn once)."""
     board = _BOARDS[board_key]
     width = board_width(seats)
     image, draw = canvas(GAME, board_height(seats), width)
     ox = _offset(seats)
     panel(draw, (ox + MARGIN, TOP_Y, ox + WIDTH - MARGIN, TOP_Y + TOP_H), fill=BAR_FILL)
+    x = ox + MARGIN + 14
+    wy = TOP_Y + (148 if finished else 88)  # the final places come first
+    box = (x, wy, ox + WIDTH - MARGIN - 8, wy + 32)
+    text_in_box(draw, box, str(board.get("where", "")), "regular", TEXT, TEXT, MUTED, "left", pad=0)
+    if not finished:
+        tx0 = _done_left(seats, ox)
+        draw_text(draw, (tx0 - 6, TOP_Y + 46), "Done", "bold", TEXT, INK, "rm")
+        for seat in range(seats):
+            paste_centred(image, _token(seat, 19), (tx0 + seat * 46 + 23, TOP_Y + 28))
     for seat in range(seats):
         _print_card(image, draw, board, seat, _card_origin(seat, seats))
     _draw_mini_key(draw, ox, board_height(seats) - MINI_KEY_H / 2 - 4)
@@ -1365,19 +1412,6 @@ def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names, 
         words = ""
         if phase == "finished":
             _draw_ranking(image, draw, view, x, right)
-    where = f"{view.get('reef_name', '')} · {view.get('tracker_name', '')}"
-    wy = y0 + (148 if phase == "finished" else 88)  # the final places come first
-    _text_box(
-        image,
-        (x, wy, ox + WIDTH - MARGIN - 8, wy + 32),
-        where,
-        "regular",
-        TEXT,
-        TEXT,
-        MUTED,
-        "left",
-        pad=0,
-    )
     lines = _lines(words, "bold", TEXT, WIDTH - 2 * MARGIN - 28, max_lines=2) if words else []
     for i, line in enumerate(lines):
         _text(image, (x, y0 + 138 + i * LINE_H), line, "bold", TEXT, INK, "lm")
@@ -1387,17 +1421,19 @@ def _draw_done(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, ox: in
     """Each seat's token with a tick once it is done, "…" while it still plays; returns the left edge."""
     seats = int(view.get("seats", len(view.get("sheets") or [])))
     confirmed = list(view.get("confirmed") or [])
-    tx0 = ox + WIDTH - MARGIN - 12 - 46 * seats
-    label = tx0 - 6 - text_width("Done", "bold", TEXT)
-    _text(image, (tx0 - 6, TOP_Y + 46), "Done", "bold", TEXT, INK, "rm")
+    tx0 = _done_left(seats, ox)  # the label and the tokens are printed on the layer
     for seat in range(seats):
         tcx = tx0 + seat * 46 + 23
-        paste_centred(image, _token(seat, 19), (tcx, TOP_Y + 28))
         if seat < len(confirmed) and confirmed[seat]:
             paste_centred(image, tick_image(30), (tcx, TOP_Y + 66))
         else:
             _text(image, (tcx, TOP_Y + 64), "…", "bold", TEXT, MUTED, "mm")
-    return label
+    return tx0 - 6 - text_width("Done", "bold", TEXT)
+
+
+def _done_left(seats: int, ox: int) -> int:
+    """Where the row of who is done's tokens starts (right-aligned in the top panel)."""
+    return ox + WIDTH - MARGIN - 12 - 46 * seats
 
 
 def _draw_ranking(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, x0: float, right: float) -> None:
@@ -1462,7 +1498,7 @@ def _draw_card(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, seat: 
         if number == 3 or number in TILES:
             _draw_mini_ruin(image, draw, sheet, ruin, (cx, cy), ruins_changed)
             _draw_squares(draw, number, crossed.get(number - 1, 0), (number - 1) in ench_changed, (cx, cy))
-    _draw_card_reef(draw, view, sheet, reef_changed, (cx, cy))
+    _draw_card_reef(image, draw, view, sheet, reef_changed, (cx, cy))
     _draw_stats(image, sheet, int(changed.get("shells", 0) or 0), (cx, cy))
 
 
@@ -1511,23 +1547,52 @@ def _draw_squares(
         draw.rectangle((cx + px - 6, cy + py - 6, cx + px + 6, cy + py + 6), fill=fill, outline=PEN, width=2)
 
 
+@lru_cache(maxsize=8)
+def _cell_mask(rows: int, cols: int, pitch: int) -> Image.Image:
+    """A mask of a miniature reef's cells (each inset so the grid shows between marks)."""
+    mask = Image.new("L", (cols * pitch, rows * pitch), 0)
+    draw = ImageDraw.Draw(mask)
+    for r in range(rows):
+        for c in range(cols):
+            draw.rectangle((c * pitch + 1, r * pitch + 1, (c + 1) * pitch - 2, (r + 1) * pitch - 2), fill=255)
+    return mask
+
+
 def _draw_card_reef(
-    draw: ImageDraw.ImageDraw, view: dict, sheet: dict, changed: set, origin: tuple[int, int]
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: dict,
+    sheet: dict,
+    changed: set,
+    origin: tuple[int, int],
 ) -> None:
+    """The seat's marked reef spaces in pen, this round's in yellow, on the miniature reef.
+
+    One paste through a mask of the marked cells rather than a rectangle per cell."""
     board_reef = (view.get("board") or {}).get("reef") or {}
     x, y, pitch = _mini_reef(board_reef)
     x, y = origin[0] + x, origin[1] + y
+    rows, cols = int(board_reef.get("rows", 7)), int(board_reef.get("cols", 7))
     reef = sheet.get("reef") or {}
-    if "marked" in reef:
-        cells = [(r, c) for r, row in enumerate(reef.get("marked") or []) for c, m in enumerate(row) if m]
-    else:
-        cells = [(r, c) for r, row in enumerate(reef.get("cells") or []) for c, n in enumerate(row) if n]
-    for r, c in cells:
-        fill = HIGHLIGHT if (r, c) in changed else PEN
-        draw.rectangle(
-            (x + c * pitch + 1, y + r * pitch + 1, x + (c + 1) * pitch - 2, y + (r + 1) * pitch - 2),
-            fill=fill,
-        )
+    grid = reef.get("marked") if "marked" in reef else reef.get("cells")
+    marks = bytes(
+        255 if r < len(grid or []) and c < len(grid[r]) and grid[r][c] else 0
+        for r in range(rows)
+        for c in range(cols)
+    )
+    if not any(marks):
+        return
+    small = Image.frombytes("L", (cols, rows), marks)
+    mask = ImageChops.multiply(
+        small.resize((cols * pitch, rows * pitch), Image.Resampling.NEAREST), _cell_mask(rows, cols, pitch)
+    )
+    image.paste(PEN, (round(x), round(y)), mask)
+    for r, c in changed:
+        if 0 <= r < rows and 0 <= c < cols and grid[r][c]:
+            draw.rectangle(
+                (x + c * pitch + 1, y + r * pitch + 1, x + (c + 1) * pitch - 2, y + (r + 1) * pitch - 2),
+                fill=HIGHLIGHT,
+            )
 
 
 def _draw_stats(image: Image.Image, sheet: dict, change: int, origin: tuple[int, int]) -> None:
@@ -1551,7 +1616,7 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     seats = len(sheets)
     if not 1 <= seats <= 8:
         raise RenderError(f"cannot draw {seats} seats (1–8)")
-    image = _board_background(_board_key(view), seats).copy()
+    image = _fresh(_board_background(_board_key(view), seats, view.get("phase") == "finished"))
     draw = ImageDraw.Draw(image)
     ox = _offset(seats)
     left = title_bar_right(GAME, image.width)
