@@ -456,12 +456,22 @@ class PostgresStore:
         return _record(row)
 
     async def tables_of_user(
-        self, user_id: int, *, statuses: Iterable[str] = OPEN_STATUSES, guild_id: int | None = None
+        self,
+        user_id: int,
+        *,
+        statuses: Iterable[str] = OPEN_STATUSES,
+        guild_id: int | None = None,
+        snapshots: bool = True,
     ) -> list[TableRecord]:
-        """Tables where the user holds a seat or is the host, newest first."""
+        """Tables where the user holds a seat or is the host, newest first.
+
+        ``snapshots=False`` leaves every table's ``state`` out (None): for lists of
+        finished games, which show results and never play the state on.
+        """
         # The host's tables and the seated player's tables each come from an index (see the SQLite twin).
+        select = _SELECT_TABLE if snapshots else _SELECT_TABLE.replace("state,", "NULL AS state,", 1)
         query = (
-            f"{_SELECT_TABLE} WHERE id IN (SELECT id FROM game_tables WHERE host_id = $2 "
+            f"{select} WHERE id IN (SELECT id FROM game_tables WHERE host_id = $2 "
             "AND status = ANY($1::text[]) "
             "UNION SELECT table_id FROM seats WHERE user_id = $2 AND kind = 'human') "
             "AND status = ANY($1::text[])"

@@ -918,8 +918,8 @@ class TableService:
         return await self.store.rating_changes(table_id)
 
     async def finished_tables(self, user_id: int) -> list[TableRecord]:
-        """Every finished game a player held a seat in, newest first."""
-        found = await self.store.tables_of_user(user_id, statuses=(FINISHED,))
+        """Every finished game a player held a seat in, newest first (without their snapshots)."""
+        found = await self.store.tables_of_user(user_id, statuses=(FINISHED,), snapshots=False)
         return [t for t in found if t.held_by(user_id) and t.result]
 
     async def replay_steps(self, table_id: int) -> tuple[TableRecord, list[replays.Step]]:

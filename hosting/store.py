@@ -469,20 +469,29 @@ def _solo_scopes(scored: ScoredGame) -> list[int]:
 
 _SEAT_COLUMNS = "seat, name, kind, user_id, policy, moves, timeouts, former"
 
+#: A player's tables (?1 the player; ?2: a JSON list of statuses; ?3: a server or NULL). The host's
+#: and the seated player's tables each come from an index; OR-ing them in one WHERE would scan.
+_OF_USER = (
+    "id IN (SELECT id FROM game_tables WHERE host_id = ?1 AND status IN (SELECT value FROM json_each(?2)) "
+    "UNION SELECT table_id FROM seats WHERE user_id = ?1 AND kind = 'human') "
+    "AND status IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR guild_id = ?3) ORDER BY id DESC"
+)
+#: `_TABLE_COLUMNS` with NULL for the snapshot, where it is known or not wanted.
+_WITHOUT_STATE = _TABLE_COLUMNS.replace("state,", "NULL,")
+
 READS: dict[str, str] = {
     "table": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id = ?1",
     "table_exists": "SELECT 1 FROM game_tables WHERE id = ?1",
     # After a move: the snapshot just written is known, so it is not read back and parsed again.
-    "table_moved": f"SELECT {_TABLE_COLUMNS.replace('state,', 'NULL,')} FROM game_tables WHERE id = ?1",
+    "table_moved": f"SELECT {_WITHOUT_STATE} FROM game_tables WHERE id = ?1",
     # The seats of several tables at once (?1: a JSON list of table ids).
     "seats": f"SELECT table_id, {_SEAT_COLUMNS} FROM seats "
     "WHERE table_id IN (SELECT value FROM json_each(?1)) ORDER BY table_id, seat",
     # A player's tables (?2: a JSON list of statuses; ?3: a server or NULL). The host's and the
     # seated player's tables each come from an index; OR-ing them in one WHERE would scan.
-    "user_tables": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id IN ("
-    "SELECT id FROM game_tables WHERE host_id = ?1 AND status IN (SELECT value FROM json_each(?2)) "
-    "UNION SELECT table_id FROM seats WHERE user_id = ?1 AND kind = 'human') "
-    "AND status IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR guild_id = ?3) ORDER BY id DESC",
+    "user_tables": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE {_OF_USER}",
+    # The same without the snapshots: a history needs results, not states (a busy player has hundreds).
+    "user_tables_unplayed": f"SELECT {_WITHOUT_STATE} FROM game_tables WHERE {_OF_USER}",
     "table_ids": "SELECT id FROM game_tables WHERE status = ?1 ORDER BY id",
     "table_ids_with_bots": "SELECT id FROM game_tables g WHERE status = ?1 AND EXISTS "
     "(SELECT 1 FROM seats s WHERE s.table_id = g.id AND s.kind = 'bot') ORDER BY id",
@@ -886,10 +895,20 @@ class Store:
         return await self._call(run)
 
     async def tables_of_user(
-        self, user_id: int, *, statuses: Iterable[str] = OPEN_STATUSES, guild_id: int | None = None
+        self,
+        user_id: int,
+        *,
+        statuses: Iterable[str] = OPEN_STATUSES,
+        guild_id: int | None = None,
+        snapshots: bool = True,
     ) -> list[TableRecord]:
-        """Tables where the user holds a seat or is the host, newest first."""
-        return await self._tables("user_tables", user_id, json.dumps(list(statuses)), guild_id)
+        """Tables where the user holds a seat or is the host, newest first.
+
+        ``snapshots=False`` leaves every table's ``state`` out (None): for lists of
+        finished games, which show results and never play the state on.
+        """
+        read = "user_tables" if snapshots else "user_tables_unplayed"
+        return await self._tables(read, user_id, json.dumps(list(statuses)), guild_id)
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""
