@@ -199,7 +199,6 @@ SHORT_NAMES = {
 RING_WORDS = "Travel right ↻ goes 1 → 2 → … → 6 → 1 (clockwise), left ↺ the other way"
 #: The same, as short as a phone line allows (the alt text keeps RING_WORDS).
 RING_LEGEND = "Travel ↻ right: 1 → 2 → … → 6 → 1 · ↺ left: back"
-STACK_WORDS = "tokens stack bottom → top, left to right; the ringed top token collects"
 STACK_LEGEND = "neutral · stacks bottom → top, ringed top collects"
 EFFECT_TEXT = {"harubang": "Instant Harubang", "refresh": "Card refresh", "everlasting": "Everlasting"}
 PHASE_TEXT = {
