@@ -504,6 +504,8 @@ R0, R1 = WIDTH - MARGIN - COL_W, WIDTH - MARGIN
 BAR_TOP = TITLE_H + 10
 BAR_H = 140
 DIE, DIE_PITCH = 60, 74
+TODO_X = 420  # the to-do box's left edge; the dice have the room before it
+DICE_ROOM = TODO_X - (MARGIN + 14) - 8
 SHEET_TOP = BAR_TOP + BAR_H + GAP
 HEAD_H = 44  # a ruin's number and rule in capitals; its coins and multiplier on the right
 PITCH = 44  # a ruin's cells
@@ -1063,15 +1065,24 @@ def _changed_sets(changed: dict) -> tuple[set, set, set, set]:
     return ruins, reef, set(changed.get("enchantments") or []), set(changed.get("pearl_bonuses") or [])
 
 
-def _dice_labels(draw: ImageDraw.ImageDraw, image: Image.Image, dice: list, x: float, y: float) -> None:
-    """Under each of the seat's dice: its shell adjustment, or what kind of die it is."""
+def _dice_geometry(count: int) -> tuple[int, int]:
+    """Die size and pitch for ``count`` dice left of the to-do box (boon dice can make six or more)."""
+    pitch = min(DIE_PITCH, DICE_ROOM // max(1, count))
+    return min(DIE, pitch - 10), pitch
+
+
+def _dice_labels(image: Image.Image, dice: list, x: float, y: float, size: int, pitch: int) -> None:
+    """Under each of the seat's dice: its shell adjustment, or what kind of die it is.
+
+    "boon" is written only where it fits between its neighbours; a boon die is gold anyway."""
     for d in dice:
-        cx = x + int(d.get("index", 0)) * DIE_PITCH + DIE / 2
+        cx = x + int(d.get("index", 0)) * pitch + size / 2
         if d.get("shells"):
             paste_centred(image, written(f"{int(d['shells']):+d}", 28, PEN), (cx, y))
-        elif d.get("kind") != "hydra":
-            word = "roll" if d.get("kind") == "roll" else "boon"
-            _text(image, (cx, y), word, "bold", TEXT, GOLD, "mm")
+        elif d.get("kind") == "roll":
+            _text(image, (cx, y), "roll", "bold", TEXT, GOLD, "mm")
+        elif d.get("kind") != "hydra" and pitch > text_width("boon", "bold", TEXT) + 4:
+            _text(image, (cx, y), "boon", "bold", TEXT, GOLD, "mm")
 
 
 def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: dict) -> None:
@@ -1080,26 +1091,27 @@ def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: di
     x = MARGIN + 14
     width = _text(image, (x, y0 + 24), _round_words(view), "bold", 26, INK, "lm")
     tracker = str(view.get("tracker_name", ""))
-    if x + width + 10 + text_width(tracker, "regular", TEXT) <= 412:
+    if x + width + 10 + text_width(tracker, "regular", TEXT) <= x + DICE_ROOM:
         _text(image, (x + width + 10, y0 + 25), tracker, "regular", TEXT, MUTED, "lm")
     elif not (you.get("dice") or view.get("dice")):  # no dice (lucky numbers): the line under is free
         _text(image, (x, y0 + 58), tracker, "regular", TEXT, MUTED, "lm")
     cy = y0 + 76
     dice = you.get("dice") or []
     if dice:
+        size, pitch = _dice_geometry(len(dice))
         row = [(int(d.get("value", 0)), d.get("kind") != "hydra", bool(d.get("used"))) for d in dice]
         picked = you.get("picked")
         if isinstance(picked, int) and 0 <= picked < len(dice):
-            px = x + picked * DIE_PITCH
+            px = x + picked * pitch
             draw.rounded_rectangle(
-                (px - 6, cy - DIE / 2 - 6, px + DIE + 6, cy + DIE / 2 + 6),
+                (px - 5, cy - size / 2 - 5, px + size + 5, cy + size / 2 + 5),
                 radius=12,
                 fill=HIGHLIGHT,
                 outline=INK,
                 width=2,
             )
-        _dice_row(image, row, x, cy, DIE, DIE_PITCH - DIE)
-        _dice_labels(draw, image, dice, x, y1 - 18)
+        _dice_row(image, row, x, cy, size, pitch - size)
+        _dice_labels(image, dice, x, y1 - 18, size, pitch)
     elif view.get("dice"):
         _dice_row(image, [(int(v), False, False) for v in view["dice"]], x, cy, DIE, DIE_PITCH - DIE)
     elif _boon_step(view):
@@ -1110,7 +1122,7 @@ def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: di
 
 def _draw_todo(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: dict) -> None:
     """What is left to do (yellow when it is the seat's move), then the round's boon, wrapped."""
-    box = (420, BAR_TOP + 8, WIDTH - MARGIN - 8, BAR_TOP + BAR_H - 8)
+    box = (TODO_X, BAR_TOP + 8, WIDTH - MARGIN - 8, BAR_TOP + BAR_H - 8)
     status, mine = _status_words(view, you)
     boon = _boon_words(view) if view.get("phase") == "round" else ""
     width = box[2] - box[0] - 20
