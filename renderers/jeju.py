@@ -623,43 +623,63 @@ OFFER_H = 84  # two lines: cost over effect, room for the "can take" badge (a se
 CARD_TILE = 48
 
 
-@lru_cache(maxsize=256)
-def card_row(key: tuple, height: int, mark: str = "", back: tuple = CARDS_PANEL) -> Image.Image:
-    """A point card as one opaque row: coin with its points, the tiles it costs, its effect
-    (beside the cost on a one-line row, under it on a taller one), and ``mark`` as a green badge."""
-    points, cost, effect, everlasting = key
-    card = {"points": points, "cost": cost, "effect": effect, "everlasting": everlasting}
-    image, draw = _opaque(CARD_W, height, back)
-    draw.rounded_rectangle(
-        (0, 0, CARD_W - 1, height - 1),
-        radius=12,
-        fill=CARD_BG,
-        outline=TAKE_GREEN if mark else PANEL_LINE,
-        width=5 if mark else 2,
-    )
+def card_frame(draw: ImageDraw.ImageDraw, xy: tuple[int, int], height: int) -> None:
+    """A point card's empty frame (static: drawn into the backgrounds, five slots)."""
+    x, y = xy
+    box = (x, y, x + CARD_W - 1, y + height - 1)
+    draw.rounded_rectangle(box, radius=12, fill=CARD_BG, outline=PANEL_LINE, width=2)
+
+
+@lru_cache(maxsize=96)
+def card_face(key: tuple, height: int) -> Image.Image:
+    """A card's coin with its points and the tiles it costs, opaque on the card's colour."""
+    points, cost, _, _ = key
     radius = min(30, height // 2 - 6)
-    paste_centred(image, _coin(radius, points), (12 + radius, height / 2))
-    x = 24 + 2 * radius
-    one_line = height < 2 * CARD_TILE
-    tiles_y = height / 2 if one_line else 10 + CARD_TILE / 2
+    width = 16 + 2 * radius + len(cost) * (CARD_TILE + 6)
+    image, _ = _opaque(width, height - 10, CARD_BG)
+    mid = (height - 10) / 2
+    paste_centred(image, _coin(radius, points), (4 + radius, mid))
     for i, tile in enumerate(cost):
-        paste_centred(image, tile_image(tile, CARD_TILE), (x + i * (CARD_TILE + 6) + CARD_TILE / 2, tiles_y))
-    right = CARD_W - 12
+        paste_centred(
+            image, tile_image(tile, CARD_TILE), (16 + 2 * radius + i * (CARD_TILE + 6) + CARD_TILE / 2, mid)
+        )
+    return image
+
+
+@lru_cache(maxsize=4)
+def _badge(mark: str) -> Image.Image:
+    """The green "can take" badge."""
+    width = round(common.text_width(mark, "bold", SMALL_BOLD)) + 24
+    image, draw = _opaque(width, 40, CARD_BG)
+    draw.rounded_rectangle((0, 0, width - 1, 39), radius=10, fill=TAKE_GREEN)
+    put_text(image, (width / 2, 20), mark, "bold", SMALL_BOLD, WHITE, "mm")
+    return image
+
+
+def draw_card(image: Image.Image, xy: tuple[int, int], card: dict, height: int, mark: str = "") -> None:
+    """A point card in its frame at ``xy``: coin with its points, the tiles it costs, its effect
+    beside them; ``mark`` as a green badge and a green frame."""
+    x, y = xy
+    key = _card_key(card)
+    face = card_face(key, height)
+    blit(image, face, (x + 8, y + 5))
+    right = x + CARD_W - 12
     if mark:
-        badge_w = common.text_width(mark, "bold", SMALL_BOLD) + 24
-        mid = height / 2
-        draw.rounded_rectangle((right - badge_w, mid - 20, right, mid + 20), radius=10, fill=TAKE_GREEN)
-        put_text(image, (right - badge_w / 2, mid), mark, "bold", SMALL_BOLD, WHITE, "mm")
-        right -= badge_w + 10
+        ImageDraw.Draw(image).rounded_rectangle(
+            (x, y, x + CARD_W - 1, y + height - 1), radius=12, outline=TAKE_GREEN, width=5
+        )
+        badge = _badge(mark)
+        blit(image, badge, (right - badge.width, y + (height - badge.height) / 2))
+        right -= badge.width + 10
     words = effect_words(card)
     if words:
-        if one_line:
-            left = x + max(len(cost), 3) * (CARD_TILE + 6) + 6
-            put_fitted(image, (left, 0, right, height), words, "bold", SMALL_BOLD, EFFECT_INK)
-        else:
-            top = 10 + CARD_TILE
-            put_fitted(image, (x, top, right, height - 4), words, "bold", SMALL_BOLD, EFFECT_INK)
-    return image
+        left = x + 8 + 16 + 2 * min(30, height // 2 - 6) + max(len(key[1]), 3) * (CARD_TILE + 6)
+        put_fitted(image, (left, y, right, y + height), words, "bold", SMALL_BOLD, EFFECT_INK)
+
+
+def _clear(image: Image.Image, box: tuple[float, float, float, float], colour: Sequence[int]) -> None:
+    """Paint ``box`` flat (static card frames that no card fills)."""
+    image.paste(tuple(colour), tuple(round(v) for v in box))
 
 
 CHIP_W, CHIP_H, CHIP_TILE = (WIDTH - 2 * MARGIN - 40 - 12) // 2, 64, 40
@@ -749,6 +769,7 @@ def _board_background(seats: int) -> Image.Image:
     draw.rounded_rectangle((x_mid[0], y_mid[0], x_mid[1], y_mid[1]), radius=60, outline=RING, width=20)
     for index in range(6):
         _chevron(draw, index, seats)
+        _cell_frame(image, draw, index, seats)
     legend = _legend_top(seats)
     put_text(image, (MARGIN, legend + LEGEND_LINE / 2), RING_LEGEND, "bold", SMALL_BOLD, RING_INK, "lm")
     y = legend + LEGEND_LINE * 1.5
@@ -756,6 +777,8 @@ def _board_background(seats: int) -> Image.Image:
     put_text(image, (MARGIN + 2 * TOKEN_R + 12, y), STACK_LEGEND, "regular", SMALL, MUTED, "lm")
     cards = _cards_box(seats)
     common.panel(draw, cards, fill=CARDS_PANEL, outline=PANEL_LINE, radius=18, width=3)
+    for i in range(5):
+        card_frame(draw, (cards[0] + 10, cards[1] + CARDS_HEAD + i * (CARD_H + 6)), CARD_H)
     put_text(image, (cards[0] + 14, cards[1] + CARDS_HEAD / 2 + 2), "Point cards", "bold", 28, INK, "lm")
     return image
 
@@ -780,22 +803,14 @@ def _cards_box(seats: int) -> tuple[int, int, int, int]:
     return MARGIN, top, WIDTH - MARGIN, board_height(seats) - 12
 
 
-@lru_cache(maxsize=64)
-def _cell_base(index: int, harubang: bool, moved: str) -> Image.Image:
-    """A location's frame: its number, and the Harubang (gold frame) or who just left it."""
-    image, draw = _opaque(CELL_W, CELL_H)
-    outline = (HIGHLIGHT, 7) if harubang else (PANEL_LINE, 3)
+def _cell_frame(image: Image.Image, draw: ImageDraw.ImageDraw, index: int, seats: int) -> None:
+    """A location's empty frame and its number (static: part of the board's background)."""
+    x, y = _location_xy(index, seats)
     draw.rounded_rectangle(
-        (0, 0, CELL_W - 1, CELL_H - 1), radius=18, fill=PANEL, outline=outline[0], width=outline[1]
+        (x, y, x + CELL_W - 1, y + CELL_H - 1), radius=18, fill=PANEL, outline=PANEL_LINE, width=3
     )
-    draw.ellipse((8, 8, 52, 52), fill=TITLE_GREEN)
-    put_text(image, (30, 30), str(index + 1), "bold", 28, WHITE, "mm")
-    if harubang:
-        paste_centred(image, harubang_image(44), (CELL_W - 26, 32))
-        put_fitted(image, (60, 8, CELL_W - 44, 52), "Harubang", "bold", SMALL_BOLD)
-    elif moved:
-        put_fitted(image, (60, 8, CELL_W - 10, 52), moved, "bold", SMALL_BOLD, MUTED)
-    return image
+    draw.ellipse((x + 8, y + 8, x + 52, y + 52), fill=TITLE_GREEN)
+    put_text(image, (x + 30, y + 30), str(index + 1), "bold", 28, WHITE, "mm")
 
 
 TOP_W, TOP_H = CELL_W - 20, 80
@@ -819,7 +834,13 @@ def draw_location(image: Image.Image, origin: tuple[int, int], loc: dict, moved:
     """One location at ``origin``: its number, the Harubang (or who just left it), its top tile
     with the tiles left, its token stack (left = bottom, right = top; the top one ringed in gold)."""
     x, y = origin
-    blit(image, _cell_base(int(loc.get("index", 0)), bool(loc.get("harubang")), moved), origin)
+    if loc.get("harubang"):  # a gold frame over the plain one, the statue and its name
+        box = (x, y, x + CELL_W - 1, y + CELL_H - 1)
+        ImageDraw.Draw(image).rounded_rectangle(box, radius=18, outline=HIGHLIGHT, width=7)
+        blit_centred(image, harubang_image(44), (x + CELL_W - 26, y + 32))
+        put_fitted(image, (x + 60, y + 8, x + CELL_W - 44, y + 52), "Harubang", "bold", SMALL_BOLD)
+    elif moved:
+        put_fitted(image, (x + 60, y + 8, x + CELL_W - 10, y + 52), moved, "bold", SMALL_BOLD, MUTED)
     top = str(loc["top_tile"]) if loc.get("top_tile") else None
     blit(image, _top_tile(top, int(loc.get("tiles_left", 0))), (x + 10, y + 58))
     _draw_stack(image, origin, [int(t) for t in loc.get("tokens", [])])
@@ -968,9 +989,15 @@ def _paste_offer(image: Image.Image, view: dict, seats: int) -> None:
     put_words(
         image, (box[0] + 200, mid - 20, box[2] - 14, mid + 20), _deck_words(view), "regular", SMALL, MUTED
     )
-    for i, card in enumerate(view.get("display", [])[:5]):
-        y = box[1] + CARDS_HEAD + i * (CARD_H + 6)
-        blit(image, card_row(_card_key(card), CARD_H), (box[0] + 10, y))
+    display = view.get("display", [])[:5]
+    for i, card in enumerate(display):
+        draw_card(image, (box[0] + 10, box[1] + CARDS_HEAD + i * (CARD_H + 6)), card, CARD_H)
+    if len(display) < 5:  # the last cards are gone: no empty frames
+        _clear(
+            image,
+            (box[0] + 8, box[1] + CARDS_HEAD + len(display) * (CARD_H + 6), box[2] - 8, box[3] - 6),
+            CARDS_PANEL,
+        )
 
 
 def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
@@ -1030,19 +1057,32 @@ def private_height(cards: int) -> int:
     return _you_bottom(chip_rows(cards)) + 12 + OFFER_PANEL_H + 12
 
 
-#: Four seats times four heights; about 3.5 MB each.
-@lru_cache(maxsize=16)
-def _private_background(seat: int, rows: int) -> Image.Image:
-    """Static layer of a seat's picture: title bar, the seat's panel with room for ``rows`` rows
-    of its cards, the offer panel. (The gold outline of "your move" is drawn over it.)"""
+@lru_cache(maxsize=4)
+def _private_background(rows: int) -> Image.Image:
+    """Static layer of a seat's picture with room for ``rows`` rows of its cards: title bar, the
+    seat's (white) panel, the offer panel with five empty card frames. The seat's tinted header
+    and the gold outline of "your move" go over it: one background per height, not per seat."""
     image, draw = common.canvas(GAME, _you_bottom(rows) + 12 + OFFER_PANEL_H + 12, WIDTH)
-    style = player(seat)
-    you = _you_box(rows)
-    common.panel(draw, you, fill=style.light, outline=PANEL_LINE, radius=20, width=3)
-    paste_centred(image, seat_token(seat, 24), (you[0] + 38, you[1] + 38))
-    put_text(image, (you[2] - 18, you[1] + 54), "pts", "bold", 28, INK, "rs")
-    offer = _offer_box(rows)
+    common.panel(draw, _you_box(rows), fill=PANEL, outline=PANEL_LINE, radius=20, width=3)
+    x0, y0, _, _ = offer = _offer_box(rows)
     common.panel(draw, offer, fill=CARDS_PANEL, outline=PANEL_LINE, radius=18, width=3)
+    for i in range(5):
+        card_frame(draw, (x0 + 10, y0 + OFFER_HEAD + i * (OFFER_H + 6)), OFFER_H)
+    return image
+
+
+YOU_HEAD_H = 68
+
+
+@lru_cache(maxsize=8)
+def _you_header(seat: int) -> Image.Image:
+    """The top of the seat's panel in its tint, with its token and "pts" (the name and score go
+    on it); its top corners follow the panel's."""
+    width = WIDTH - 2 * MARGIN - 6
+    image, draw = _opaque(width, YOU_HEAD_H, PANEL)
+    draw.rounded_rectangle((0, 0, width - 1, YOU_HEAD_H + 20), radius=17, fill=player(seat).light)
+    paste_centred(image, seat_token(seat, 24), (35, 35))
+    put_text(image, (width - 15, 51), "pts", "bold", 28, INK, "rs")
     return image
 
 
@@ -1064,7 +1104,8 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     me = players[seat]
     yours = seat in (view.get("to_act") or [])
     rows = chip_rows(len(me.get("cards", [])))
-    image = _private_background(seat, rows).copy()
+    image = _private_background(rows).copy()
+    blit(image, _you_header(seat), (MARGIN + 3, YOU_TOP + 3))
     if yours:  # a thick gold outline over the panel's thin one
         ImageDraw.Draw(image).rounded_rectangle(_you_box(rows), radius=20, outline=GOLD, width=6)
     _title(image, "Your move" if yours else title_words(view))
@@ -1081,7 +1122,7 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
 def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequence[object] | None) -> None:
     """The seat's panel: name and score, its tiles, how the score splits, its cards."""
     x0, y0, x1 = MARGIN, YOU_TOP, WIDTH - MARGIN
-    back = player(seat).light
+    back = PANEL
     pts_w = _text_mask("pts", "bold", 28, "rs")[3]
     score_w = put_text(image, (x1 - 24 - pts_w, y0 + 54), str(me.get("score", 0)), "bold", 56, INK, "rs")
     name_box = (x0 + 72, y0 + 12, x1 - 36 - pts_w - score_w, y0 + 64)
@@ -1146,10 +1187,14 @@ def _draw_offer(image: Image.Image, box: tuple[int, int, int, int], view: dict) 
     mid = y0 + OFFER_HEAD / 2 + 2
     put_words(image, (x0 + 300, mid - 20, x1 - 14, mid + 20), f"deck {view.get('deck_size', 0)}", fill=MUTED)
     affordable = set(view.get("affordable") or [])
-    for i, card in enumerate(view.get("display", [])[:5]):
+    display = view.get("display", [])[:5]
+    for i, card in enumerate(display):
         mark = "✓ can take" if card.get("id") in affordable else ""
-        y = y0 + OFFER_HEAD + i * (OFFER_H + 6)
-        blit(image, card_row(_card_key(card), OFFER_H, mark), (x0 + 10, y))
+        draw_card(image, (x0 + 10, y0 + OFFER_HEAD + i * (OFFER_H + 6)), card, OFFER_H, mark)
+    if len(display) < 5:  # the last cards are gone: no empty frames
+        _clear(
+            image, (x0 + 8, y0 + OFFER_HEAD + len(display) * (OFFER_H + 6), x1 - 8, box[3] - 6), CARDS_PANEL
+        )
 
 
 @lru_cache(maxsize=256)
@@ -1171,10 +1216,11 @@ def _draw_payments(
     image: Image.Image, box: tuple[int, int, int, int], card: dict, payments: list, keys: Sequence[str]
 ) -> None:
     """The card being paid for and every way to pay, numbered, two columns; "+N more" past them."""
-    x0, y0, _, y1 = box
+    x0, y0, x1, y1 = box
     put_text(image, (x0 + 14, y0 + OFFER_HEAD / 2 + 2), "Choose how to pay for", "bold", 28, INK, "lm")
-    blit(image, card_row(_card_key(card), OFFER_H), (x0 + 10, y0 + OFFER_HEAD))
+    draw_card(image, (x0 + 10, y0 + OFFER_HEAD), card, OFFER_H)
     top = y0 + OFFER_HEAD + OFFER_H + 10
+    _clear(image, (x0 + 8, top - 6, x1 - 8, y1 - 6), CARDS_PANEL)  # the other four card frames
     rows = (y1 - 10 - top) // WAY_H
     slots = 2 * rows
     shown = payments if len(payments) <= slots else payments[: slots - 2]
