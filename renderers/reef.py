@@ -570,12 +570,16 @@ def _grid_origin(number: int, rule: str) -> tuple[float, float]:
 
 def _slot_centres(ruin: dict, number: int) -> tuple[dict[int, tuple[float, float]], int]:
     """Centre of each slot of a ruin on the sheet, and the cell pitch."""
-    rows = list(ruin.get("rows") or [])
-    rule = str(ruin.get("rule", ""))
+    rows = tuple(_lengths(list(ruin.get("rows") or [])))
+    return _slot_layout(number, rows, str(ruin.get("rule", "")))
+
+
+@lru_cache(maxsize=32)
+def _slot_layout(number: int, rows: tuple[int, ...], rule: str) -> tuple[dict[int, tuple[float, float]], int]:
     pitch = _pitch(rule, number)
     gx, gy = _grid_origin(number, rule)
     centres = {}
-    for r, row in enumerate(_ruin_layout(rows, rule)):
+    for r, row in enumerate(_ruin_layout(list(rows), rule)):
         for col, slot in row:
             centres[slot] = (gx + col * pitch + pitch / 2, gy + r * pitch + pitch / 2)
     return centres, pitch
@@ -1264,8 +1268,11 @@ def _tile_box(number: int) -> tuple[int, int, int, int]:
 
 def _mini_centres(ruin: dict, number: int) -> dict[int, tuple[float, float]]:
     """Slot centres of a ruin's miniature, relative to its card."""
-    rows = _lengths(list(ruin.get("rows") or []))
-    rule = str(ruin.get("rule", ""))
+    return _mini_layout(number, tuple(_lengths(list(ruin.get("rows") or []))), str(ruin.get("rule", "")))
+
+
+@lru_cache(maxsize=32)
+def _mini_layout(number: int, rows: tuple[int, ...], rule: str) -> dict[int, tuple[float, float]]:
     x0, y0, x1, y1 = _tile_box(number)
     if number == 3:
         gx, gy = 124, y0 + 4
@@ -1274,7 +1281,7 @@ def _mini_centres(ruin: dict, number: int) -> dict[int, tuple[float, float]]:
         area = y1 - y0 - TILE_HEAD - 20
         gx, gy = (x0 + x1) / 2 - cols * MINI / 2, y0 + TILE_HEAD + (area - len(rows) * MINI) / 2
     centres = {}
-    for r, row in enumerate(_ruin_layout(rows, rule)):
+    for r, row in enumerate(_ruin_layout(list(rows), rule)):
         for col, slot in row:
             centres[slot] = (gx + col * MINI + MINI / 2, gy + r * MINI + MINI / 2)
     return centres
