@@ -167,3 +167,17 @@ def test_the_table_explains_the_squares_under_each_ruin() -> None:
     y = reef.board_height(4) - reef.MINI_KEY_H
     colours = image.crop((24, y, reef.WIDTH - 24, reef.board_height(4))).convert("RGB").getcolors(10_000)
     assert colours is None or len(colours) > 2, "the key line under the cards is empty"
+
+
+def test_the_fixed_palette_keeps_every_flat_colour_exact() -> None:
+    """The median cut of `common.fixed_palette` must not shift a colour the pictures fill areas with."""
+    flat = reef.PALETTE.getpalette()[: 256 * 3]
+    entries = {tuple(flat[i : i + 3]) for i in range(0, len(flat), 3)}
+    missing = [colour for colour in reef._flat_colours() if colour not in entries]
+    assert not missing
+
+
+def test_the_sheet_is_a_portrait_for_phones() -> None:
+    view = GAME.view(GAME.new(2, seed=3), 0)
+    image = check(renderers.render("reef", view), reef.PRIVATE_H)
+    assert image.width == reef.WIDTH and image.width < image.height <= image.width * common.MAX_ASPECT
