@@ -29,10 +29,16 @@ tokens are dark grey with a white ring. Stack tokens are too small for a
 readable letter, so they carry the seat's shape and colour only: the player
 rows above show which shape is whose.
 
-Speed: the static layers (background, ring, panels, legends) are cached per
-seat count; every piece that repeats between pictures (a card row, a player
-row, a location, a payment line, each text) is drawn once into an opaque or
-masked sprite, cached on exactly what it shows, and pasted.
+Speed: the static layers (title bar, ring, the empty frames of the locations,
+cards and panels, legends) are cached per seat count (board) or height (a
+seat's picture); every piece that repeats between pictures (a card's face, a
+row's frame with the name, a tile with its count, a top tile, a payment line,
+each word run and number) is drawn once into an opaque or masked sprite, cached
+on exactly what it shows, and pasted through Pillow's core (`blit`). The caches
+hold about 50 MB at most, most of it the five backgrounds.
+
+The palette: `fixed_palette` here, not `common.fixed_palette`, which median-cuts
+flat colours together with their blends once a game lists this many colours.
 """
 
 from __future__ import annotations
@@ -685,7 +691,7 @@ def _clear(image: Image.Image, box: tuple[float, float, float, float], colour: S
 CHIP_W, CHIP_H, CHIP_TILE = (WIDTH - 2 * MARGIN - 40 - 12) // 2, 64, 40
 
 
-@lru_cache(maxsize=128)
+@lru_cache(maxsize=64)
 def card_chip(key: tuple, back: tuple) -> Image.Image:
     """A card the seat has taken, small: its points, the tiles it cost, its effect's symbol."""
     points, cost, effect, everlasting = key
@@ -925,7 +931,7 @@ def draw_player_row(
     put_words(image, (left, y + 54, x + ROW_W - 12, y + 96), split, "regular", SMALL, INK)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=32)
 def banner(words: str, seat: int | None) -> Image.Image:
     """The line under the title bar: the acting seat's token and what it does, big."""
     width = WIDTH - 2 * MARGIN
@@ -1143,7 +1149,7 @@ def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequen
     _draw_chips(image, cards, (x0 + 20, y0 + YOU_CHIPS), back)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=128)
 def _big_tile(key: str, count: int, everlasting: bool, back: tuple) -> Image.Image:
     """One of the seat's tile types, big, its count under it (faded when none), opaque on ``back``."""
     image, _ = _opaque(YOU_STEP - 4, YOU_TILE + 52, back)
@@ -1197,7 +1203,7 @@ def _draw_offer(image: Image.Image, box: tuple[int, int, int, int], view: dict) 
         )
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def payment_way(number: int, tiles: tuple[str, ...]) -> Image.Image:
     """One way to pay, opaque: its number and the tiles it gives up."""
     width = (CARD_W - 12) // 2
