@@ -18,7 +18,7 @@ Public board (800 px wide; 1348, 1456 or 1564 px tall for 2, 3 or 4 seats):
 4. the face-up point cards with their points, costs and effects, and the deck
    size (and how many cards Card Refresh removed; the alt text names them).
 
-A seat's picture (800 px wide; 1008 px tall, up to 1224 as its cards fill four
+A seat's picture (800 px wide; 1016 px tall, up to 1232 as its cards fill four
 rows): that seat's name, score, tiles and cards, then the point cards on offer
 marked with those it can take now — or, while it pays for a card, each way it
 may pay, numbered, in two columns.
@@ -35,7 +35,7 @@ seat's picture); every piece that repeats between pictures (a card's face, a
 row's frame with the name, a tile with its count, a top tile, a payment line,
 each word run and number) is drawn once into an opaque or masked sprite, cached
 on exactly what it shows, and pasted through Pillow's core (`blit`). The caches
-hold about 50 MB at most, most of it the five backgrounds.
+hold about 50 MB at most, most of it the seven backgrounds.
 
 The palette: `fixed_palette` here, not `common.fixed_palette`, which median-cuts
 flat colours together with their blends once a game lists this many colours.
@@ -624,8 +624,8 @@ def _opaque(width: int, height: int, fill: Sequence[int] = BG) -> tuple[Image.Im
 
 
 CARD_W = WIDTH - 2 * MARGIN - 20
-CARD_H = 64  # one line: coin, cost, effect (the board)
-OFFER_H = 84  # two lines: cost over effect, room for the "can take" badge (a seat's picture)
+CARD_H = 64  # a card row on the board: coin, cost, effect
+OFFER_H = 84  # on a seat's picture: taller, bigger to tap by eye, room for the "can take" badge
 CARD_TILE = 48
 
 
