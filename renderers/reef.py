@@ -1093,12 +1093,13 @@ def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: di
     """The round and tracker side, the seat's dice, then what is left to do and the boon."""
     y0, y1 = BAR_TOP, BAR_TOP + BAR_H
     x = MARGIN + 14
-    width = _text(image, (x, y0 + 24), _round_words(view), "bold", 26, INK, "lm")
     tracker = str(view.get("tracker_name", ""))
-    if x + width + 10 + text_width(tracker, "regular", TEXT) <= x + DICE_ROOM:
-        _text(image, (x + width + 10, y0 + 25), tracker, "regular", TEXT, MUTED, "lm")
-    elif not (you.get("dice") or view.get("dice")):  # no dice (lucky numbers): the line under is free
-        _text(image, (x, y0 + 58), tracker, "regular", TEXT, MUTED, "lm")
+    room = DICE_ROOM if (you.get("dice") or view.get("dice") or _boon_step(view)) else WIDTH - 2 * x
+    words = _round_words(view)
+    if text_width(words, "bold", 26) + 10 + text_width(tracker, "regular", TEXT) > room:
+        words = _short_round(view).capitalize()  # "Round 12/18": the tracker side still fits
+    width = _text(image, (x, y0 + 24), words, "bold", 26, INK, "lm")
+    _text(image, (x + width + 10, y0 + 25), tracker, "regular", TEXT, MUTED, "lm")
     cy = y0 + 76
     dice = you.get("dice") or []
     if dice:
@@ -1127,20 +1128,25 @@ def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: di
 def _draw_todo(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: dict) -> None:
     """What is left to do (yellow when it is the seat's move), then the round's boon, wrapped."""
     box = (TODO_X, BAR_TOP + 8, WIDTH - MARGIN - 8, BAR_TOP + BAR_H - 8)
+    lines = 4
+    if not (you.get("dice") or view.get("dice") or _boon_step(view)):  # lucky numbers, game over
+        box, lines = (MARGIN + 8, BAR_TOP + 46, WIDTH - MARGIN - 8, BAR_TOP + BAR_H - 8), 2
     status, mine = _status_words(view, you)
     boon = _boon_words(view) if view.get("phase") == "round" else ""
     width = box[2] - box[0] - 20
-    lines = 4
     boon_lines = _lines(boon, "regular", TEXT, width, max_lines=2) if boon else []
-    status_lines = _lines(status, "bold", TEXT, width, max_lines=lines - min(len(boon_lines), 1))
+    size = 32 if view.get("phase") == "finished" else TEXT  # the final score stands out
+    step = size + 4
+    status_lines = _lines(status, "bold", size, width, max_lines=lines - min(len(boon_lines), 1))
     boon_lines = boon_lines[: lines - len(status_lines)]
     if mine:
         draw.rounded_rectangle(box, radius=10, fill=HIGHLIGHT, outline=INK, width=2)
-    total = len(status_lines) + len(boon_lines)
-    y = (box[1] + box[3]) / 2 - (total - 1) * LINE_H / 2
+    height = len(status_lines) * step + len(boon_lines) * LINE_H
+    y = (box[1] + box[3]) / 2 - height / 2 + step / 2
     for line in status_lines:
-        _text(image, (box[0] + 10, y), line, "bold", TEXT, INK, "lm")
-        y += LINE_H
+        _text(image, (box[0] + 10, y), line, "bold", size, INK, "lm")
+        y += step
+    y += (LINE_H - step) / 2
     for line in boon_lines:
         _text(image, (box[0] + 10, y), line, "regular", TEXT, INK, "lm")
         y += LINE_H
