@@ -825,7 +825,7 @@ class Play(commands.Cog):
             if table_channel_id(table) != here:
                 raise TableError(f"Table #{table_id} does not play here: {table_link(table)}")
             return table
-        candidates = [t for t in await self.service.store.open_tables_in(here) if table_channel_id(t) == here]
+        candidates = await self.service.store.open_tables_here(here)
         user = interaction.user.id
         mine = [t for t in candidates if t.host_id == user or t.held_by(user)]
         if len(mine) == 1 or (not mine and len(candidates) == 1):
@@ -845,7 +845,7 @@ class Play(commands.Cog):
     ) -> list[app_commands.Choice[int]]:
         """Autocomplete for ``table``: the open tables playing in this channel, the caller's first."""
         here = interaction.channel_id
-        found = [t for t in await self.service.store.open_tables_in(here) if table_channel_id(t) == here]
+        found = await self.service.store.open_tables_here(here)
         user = interaction.user.id
         found.sort(key=lambda t: (not (t.host_id == user or t.held_by(user)), -t.id))
         choices = [

@@ -169,7 +169,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # guild_ratings and solo_best, filled from the rows already there.
         "DROP INDEX IF EXISTS game_tables_channel",
         "CREATE INDEX game_tables_host ON game_tables (host_id, status)",
-        "CREATE INDEX game_tables_channel_open ON game_tables (channel_id, status)",
+        "CREATE INDEX game_tables_channel_open ON game_tables (channel_id, status, thread_id)",
+        "DROP INDEX IF EXISTS seats_user",
+        "CREATE INDEX seats_user ON seats (user_id, kind, table_id)",
         "CREATE INDEX game_tables_channel_thread ON game_tables (channel_id, thread_id)",
         "DROP INDEX IF EXISTS ratings_board",
         f"CREATE INDEX ratings_ordinal ON ratings (game, {_ORDINAL} DESC, user_id, games)",
@@ -507,6 +509,17 @@ class PostgresStore:
             f"{_SELECT_TABLE} WHERE id IN (SELECT id FROM game_tables WHERE thread_id = $1 "
             "AND status = ANY($2::text[]) UNION "
             "SELECT id FROM game_tables WHERE channel_id = $1 AND status = ANY($2::text[])) ORDER BY id DESC",
+            channel_id,
+            list(OPEN_STATUSES),
+        )
+        return [_record(row) for row in rows]
+
+    async def open_tables_here(self, channel_id: int) -> list[TableRecord]:
+        """Open tables playing in this thread, or in this channel without a thread of theirs, newest first."""
+        rows = await self._pool.fetch(
+            f"{_SELECT_TABLE} WHERE id IN (SELECT id FROM game_tables WHERE thread_id = $1 "
+            "AND status = ANY($2::text[]) UNION SELECT id FROM game_tables WHERE channel_id = $1 "
+            "AND status = ANY($2::text[]) AND thread_id IS NULL) ORDER BY id DESC",
             channel_id,
             list(OPEN_STATUSES),
         )

@@ -177,7 +177,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # have their own indexes (the plain channel index is a prefix of two of them).
         "DROP INDEX IF EXISTS game_tables_channel",
         "CREATE INDEX game_tables_host ON game_tables (host_id, status)",
-        "CREATE INDEX game_tables_channel_open ON game_tables (channel_id, status)",
+        "CREATE INDEX game_tables_channel_open ON game_tables (channel_id, status, thread_id)",
+        # A player's tables from their seats without reading a seat row.
+        "DROP INDEX IF EXISTS seats_user",
+        "CREATE INDEX seats_user ON seats (user_id, kind, table_id)",
         "CREATE INDEX game_tables_channel_thread ON game_tables (channel_id, thread_id)",
         # The board across servers walks the ratings in their order (μ − 3σ, the `_ORDINAL`
         # expression); ``games`` rides along so the count needs no row.
@@ -503,6 +506,12 @@ READS: dict[str, str] = {
     "open_tables_in": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id IN ("
     "SELECT id FROM game_tables WHERE thread_id = ?1 AND status IN (?2, ?3) UNION "
     "SELECT id FROM game_tables WHERE channel_id = ?1 AND status IN (?2, ?3)) ORDER BY id DESC",
+    # The open tables playing in this very thread or channel (not in a thread of it): what every
+    # `/game` command asks. Two seeks of exactly those rows (game_tables_channel_open ends in thread_id).
+    "open_tables_here": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE id IN ("
+    "SELECT id FROM game_tables WHERE thread_id = ?1 AND status IN (?2, ?3) UNION "
+    "SELECT id FROM game_tables WHERE channel_id = ?1 AND status IN (?2, ?3) AND thread_id IS NULL) "
+    "ORDER BY id DESC",
     "open_tables_in_guild": f"SELECT {_TABLE_COLUMNS} FROM game_tables "
     "WHERE status IN (?2, ?3) AND guild_id = ?1 ORDER BY id DESC",
     "actions": "SELECT seq, seat, action, created_at FROM actions WHERE table_id = ?1 ORDER BY seq",
@@ -923,6 +932,10 @@ class Store:
     async def open_tables_in(self, channel_id: int) -> list[TableRecord]:
         """Open tables (lobby or running) in this thread or channel, or in a thread of it, newest first."""
         return await self._tables("open_tables_in", channel_id, *OPEN_STATUSES)
+
+    async def open_tables_here(self, channel_id: int) -> list[TableRecord]:
+        """Open tables playing in this thread, or in this channel without a thread of theirs, newest first."""
+        return await self._tables("open_tables_here", channel_id, *OPEN_STATUSES)
 
     async def open_tables_in_guild(self, guild_id: int) -> list[TableRecord]:
         """Open tables (lobby or running) of one server, newest first."""

@@ -114,6 +114,8 @@ BACK_TO_4 = (
     "DROP TABLE board_sizes",
     "DROP INDEX game_tables_host",
     "DROP INDEX game_tables_channel_open",
+    "DROP INDEX seats_user",
+    "CREATE INDEX seats_user ON seats (user_id)",
     "DROP INDEX game_tables_channel_thread",
     "DROP INDEX ratings_ordinal",
     "CREATE INDEX ratings_board ON ratings (game, games)",

@@ -141,6 +141,8 @@ async def session(service: TableService, store: Store) -> None:
     await store.table_in_channel(20)
     await store.table_in_channel(2)
     await store.open_tables_in(2)
+    await store.open_tables_here(2)
+    await store.open_tables_here(20)
     await store.open_tables_in_guild(1)
     await store.table_ids(ACTIVE, with_bots=True)
     await store.table_ids(FINISHED)
