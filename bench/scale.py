@@ -396,10 +396,11 @@ async def one_read(store: Any, built: Built, rng: random.Random, timed: Timed, n
         await timed.call(kind, store.tables_of_user(user))
     elif kind == "stats":
         await timed.call(kind, store.player_stats(user))
-    elif kind == "a channel's table":  # what every /game command asks: the thread's table, or the channel's
+    elif kind == "a channel's table":  # what every /game command asks: the open tables playing here,
+        # then (none open) the newest table here; mostly in a table's thread, sometimes in a channel.
         where = rng.choice(built.threads) if rng.random() < 0.8 else rng.choice(built.channels)
-        await timed.call(kind, store.table_in_channel(where))
-        await timed.call(kind + " (open ones)", store.open_tables_in(where))
+        await timed.call(kind, store.open_tables_here(where))
+        await timed.call(kind + " (the newest)", store.table_in_channel(where))
     elif kind == "due deadlines":
         await timed.call(kind, store.due_tables(NOW))
     elif kind == "history":
