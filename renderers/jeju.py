@@ -4,7 +4,7 @@ Both are laid out for a phone (Discord shows a picture about 400 px wide): 800 p
 wide, taller than wide, one column read top to bottom, every text at least
 `common.min_size` (24 px here), the numbers a player acts on the biggest.
 
-Public board (800 px wide; 1348, 1456 or 1564 px tall for 2, 3 or 4 seats):
+Public board (800 px wide; 1356, 1468 or 1580 px tall for 2, 3 or 4 seats):
 
 1. the title bar with the turn, then a banner with whose move it is and what
    they are doing (or how the game ended and who won);
@@ -727,7 +727,7 @@ def _everlasting_badge(image: Image.Image, corner: tuple[float, float]) -> None:
 # --------------------------------------------------------------------------- public board
 
 BANNER_TOP, BANNER_H = TITLE_H + 12, 60
-ROW_H, ROW_GAP = 100, 8
+ROW_H, ROW_GAP = 104, 8
 ROW_W = WIDTH - 2 * MARGIN
 ROW_TILE, ROW_STEP = 40, 66
 CELL_W, CELL_H, RING_GAP = (WIDTH - 2 * MARGIN - 2 * 20) // 3, 222, 20
@@ -776,6 +776,10 @@ def _board_background(seats: int) -> Image.Image:
     for index in range(6):
         _chevron(draw, index, seats)
         _cell_frame(image, draw, index, seats)
+    banner = (MARGIN, BANNER_TOP, WIDTH - MARGIN - 1, BANNER_TOP + BANNER_H - 1)
+    draw.rounded_rectangle(banner, radius=14, fill=PANEL, outline=PANEL_LINE, width=4)
+    for seat in range(seats):
+        _row_frame(image, draw, seat)
     legend = _legend_top(seats)
     put_text(image, (MARGIN, legend + LEGEND_LINE / 2), RING_LEGEND, "bold", SMALL_BOLD, RING_INK, "lm")
     y = legend + LEGEND_LINE * 1.5
@@ -880,31 +884,26 @@ def _draw_stack(image: Image.Image, origin: tuple[int, int], tokens: list[int]) 
 SCORE_ROOM = 150
 
 
-@lru_cache(maxsize=32)
-def _row_base(seat: int, name: str, acting: bool) -> Image.Image:
-    """A player row's frame: the seat's tint (gold outline when it acts), token, name, "pts"."""
-    style = player(seat)
-    image, draw = _opaque(ROW_W, ROW_H)
-    outline = (GOLD, 6) if acting else (PANEL_LINE, 2)
-    draw.rounded_rectangle(
-        (0, 0, ROW_W - 1, ROW_H - 1), radius=16, fill=style.light, outline=outline[0], width=outline[1]
-    )
-    paste_centred(image, seat_token(seat, 22), (34, 30))
-    put_text(image, (ROW_W - 14, 42), "pts", "bold", SMALL_BOLD, INK, "rs")
-    put_fitted(image, (66, 6, ROW_W - SCORE_ROOM, 54), name, "bold", 30)
-    return image
+def _row_frame(image: Image.Image, draw: ImageDraw.ImageDraw, seat: int) -> None:
+    """A player row's frame in the seat's tint, its token and "pts" (static: in the background)."""
+    x, y = MARGIN, _rows_top() + seat * (ROW_H + ROW_GAP)
+    box = (x, y, x + ROW_W - 1, y + ROW_H - 1)
+    draw.rounded_rectangle(box, radius=16, fill=player(seat).light, outline=PANEL_LINE, width=2)
+    paste_centred(image, seat_token(seat, 21), (x + 33, y + 28))
+    put_text(image, (x + ROW_W - 14, y + 44), "pts", "bold", SMALL_BOLD, INK, "rs")
 
 
 @lru_cache(maxsize=512)
 def _tile_count(key: str, count: int, everlasting: bool, back: tuple, size: int = ROW_TILE) -> Image.Image:
     """A tile with its count beside it (faded when none), opaque on ``back``; ∞ when everlasting."""
-    # no taller than the row's inside, so the acting row's gold outline stays whole
-    image, _ = _opaque(ROW_STEP - 2, size + 10, back)
+    # from just under the token to the row's inside bottom: the token and the acting row's gold
+    # outline stay whole
+    image, _ = _opaque(ROW_STEP - 2, size + 8, back)
     sprite = tile_image(key, size) if count else _faded(key, size)
-    image.paste(sprite, (0, 6), sprite)
-    put_text(image, (size + 4, size / 2 + 6), str(count), "bold", 26, INK if count else MUTED, "lm")
+    image.paste(sprite, (0, 4), sprite)
+    put_text(image, (size + 4, size / 2 + 4), str(count), "bold", 26, INK if count else MUTED, "lm")
     if everlasting:
-        _everlasting_badge(image, (size - 4, 14))
+        _everlasting_badge(image, (size - 4, 13))
     return image
 
 
@@ -915,35 +914,36 @@ def draw_player_row(
     the score's split below. The acting seat's row has a thick gold outline."""
     x, y = origin
     seat = int(p.get("seat", 0))
-    blit(image, _row_base(seat, drawn_name(seat, names), seat in (view.get("to_act") or [])), origin)
+    if seat in (view.get("to_act") or []):
+        box = (x, y, x + ROW_W - 1, y + ROW_H - 1)
+        ImageDraw.Draw(image).rounded_rectangle(box, radius=16, outline=GOLD, width=6)
+    put_fitted(image, (x + 62, y + 6, x + ROW_W - SCORE_ROOM, y + 50), drawn_name(seat, names), "bold", 30)
     pts_w = _text_mask("pts", "bold", SMALL_BOLD, "rs")[3]
-    put_text(image, (x + ROW_W - 20 - pts_w, y + 42), str(p.get("score", 0)), "bold", 46, INK, "rs")
+    put_text(image, (x + ROW_W - 20 - pts_w, y + 44), str(p.get("score", 0)), "bold", 46, INK, "rs")
     back = player(seat).light
     tiles = p.get("tiles", {})
     everlasting = p.get("everlasting", [])
     keys = _tile_keys(view)
     for i, key in enumerate(keys):
         sprite = _tile_count(key, int(tiles.get(key, 0)), key in everlasting, back)
-        blit(image, sprite, (x + 12 + i * ROW_STEP, y + 44))
+        blit(image, sprite, (x + 12 + i * ROW_STEP, y + 50))
     cards = len(p.get("cards", []))
     split = f"{_n(cards, 'card')}: {p.get('card_points', 0)} + tiles {p.get('tile_points', 0)}"
     left = x + 12 + len(keys) * ROW_STEP
-    put_words(image, (left, y + 54, x + ROW_W - 12, y + 96), split, "regular", SMALL, INK)
+    put_words(image, (left, y + 54, x + ROW_W - 12, y + 94), split, "regular", SMALL, INK)
 
 
-@lru_cache(maxsize=32)
-def banner(words: str, seat: int | None) -> Image.Image:
-    """The line under the title bar: the acting seat's token and what it does, big."""
+def draw_banner(image: Image.Image, words: str, seat: int | None) -> None:
+    """The line under the title bar: the acting seat's token and what it does, big (its frame
+    is in the background, gold while someone is to act)."""
     width = WIDTH - 2 * MARGIN
-    image, draw = _opaque(width, BANNER_H)
-    outline = GOLD if seat is not None else PANEL_LINE
-    draw.rounded_rectangle((0, 0, width - 1, BANNER_H - 1), radius=14, fill=PANEL, outline=outline, width=4)
-    left = 16
+    left = MARGIN + 16
     if seat is not None:
-        paste_centred(image, seat_token(seat, 22), (36, BANNER_H / 2))
-        left = 68
-    put_fitted(image, (left, 0, width - 16, BANNER_H), words, "bold", 34)
-    return image
+        box = (MARGIN, BANNER_TOP, MARGIN + width - 1, BANNER_TOP + BANNER_H - 1)
+        ImageDraw.Draw(image).rounded_rectangle(box, radius=14, outline=GOLD, width=4)
+        blit_centred(image, seat_token(seat, 22), (MARGIN + 36, BANNER_TOP + BANNER_H / 2))
+        left = MARGIN + 68
+    put_fitted(image, (left, BANNER_TOP, MARGIN + width - 16, BANNER_TOP + BANNER_H), words, "bold", 34)
 
 
 def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
@@ -953,7 +953,7 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     image = _board_background(seats).copy()
     _title(image, title_words(view))
     acting = None if view.get("phase") == "finished" else _acting(view)
-    blit(image, banner(banner_words(view, names), acting), (MARGIN, BANNER_TOP))
+    draw_banner(image, banner_words(view, names), acting)
     for i, p in enumerate(players):
         draw_player_row(image, (MARGIN, _rows_top() + i * (ROW_H + ROW_GAP)), view, p, names)
     _paste_locations(image, view, seats)
