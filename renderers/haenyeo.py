@@ -789,18 +789,61 @@ def _draw_chip(image: Image.Image, draw: ImageDraw.ImageDraw, box: tuple, segmen
 # --------------------------------------------------------------------------- status and table
 
 
-def _draw_rounds(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) -> None:
+def _status_key(view: dict, names: Sequence[object] | None) -> tuple:
+    """All the status panel and the title bar show: (subtitle, round, phase, scoring rounds, first
+    seat, its name, seats still choosing, acting zone, the seat asked, what it is asked)."""
+    current = view.get("current") or {}
+    waiting = current.get("waiting_for") if view.get("phase") == "actions" else None
+    first = view.get("first_player")
+    first = first if isinstance(first, int) else None
+    ask = (
+        f"{_short(waiting['seat'], names)} {DECISIONS.get(waiting.get('decision'), 'to choose')}"
+        if waiting
+        else ""
+    )
+    return (
+        short_status(view),
+        int(view.get("round", 1)),
+        str(view.get("phase")),
+        tuple(int(r) for r in view.get("scoring_rounds") or (3, 6, 8)),
+        first,
+        drawn_name(first, names) if first is not None else "",
+        tuple(int(seat) for seat in view.get("to_act") or []),
+        int(current.get("zone", 0)),
+        waiting["seat"] if waiting else None,
+        ask,
+    )
+
+
+@lru_cache(maxsize=64)
+def _status_block(background: tuple, key: tuple) -> Image.Image:
+    """The title bar and the status panel filled in, as one block (they change once a move)."""
+    image = _board_background(*background).crop((0, 0, WIDTH, STATUS_TOP + STATUS_H + 1))
+    draw = ImageDraw.Draw(image)
+    subtitle, current, phase, scoring, first, first_name, to_act, zone, waiting, ask = key
+    box = (title_bar_right(GAME, WIDTH), 0, RIGHT, TITLE_H)
+    put_box(image, box, subtitle, "bold", 34, SMALL_BOLD, WHITE, "right", ground=title_text(GAME).colour)
+    _draw_rounds(image, draw, current, phase == "end", scoring, first, first_name)
+    _draw_status(image, draw, phase, to_act, zone, waiting, ask)
+    return image
+
+
+def _draw_rounds(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    current: int,
+    done: bool,
+    scoring: tuple[int, ...],
+    first: int | None,
+    first_name: str,
+) -> None:
     """Played rounds greyed, the current one dark and ringed; then the first player."""
-    current = int(view.get("round", 1))
-    done = view.get("phase") == "end"
-    scoring = set(view.get("scoring_rounds") or (3, 6, 8))
     for r in range(1, 9):
         if r < current or (done and r == current):
             _draw_round(image, draw, r, r in scoring, PAST_FILL, MUTED)
         elif r == current:
             _draw_round(image, draw, r, r in scoring, SEA_BLUE, WHITE, HIGHLIGHT)
-    first = view.get("first_player")
-    if isinstance(first, int):
+    if first is not None:
         cy = _round_centre(1)[1]
         x = 524
         x += put_text(image, (x, cy), "First", "bold", SMALL_BOLD, INK, "lm", WHITE) + 26
@@ -808,7 +851,7 @@ def _draw_rounds(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
         put_box(
             image,
             (x + 22, cy - 20, RIGHT - 6, cy + 20),
-            drawn_name(first, names),
+            first_name,
             "bold",
             26,
             SMALL_BOLD,
@@ -819,34 +862,38 @@ def _draw_rounds(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, name
         )
 
 
-def _draw_status(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names) -> None:
+def _draw_status(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    phase: str,
+    to_act: tuple[int, ...],
+    zone: int,
+    waiting: int | str | None,
+    ask: str,
+) -> None:
     """Who owes a decision now, in the board's largest words (on gold when one seat is asked)."""
     box = (MARGIN + 8, STATUS_TOP + 50, RIGHT - 8, STATUS_TOP + STATUS_H - 6)
     x0, x1 = box[0] + 10, box[2] - 10
     cy = (box[1] + box[3]) / 2
-    phase = view.get("phase")
     if phase == "select":
         x = x0 + put_text(image, (x0, cy), "Choosing cards:", "bold", 28, INK, "lm", WHITE) + 30
-        waiting = view.get("to_act") or []
-        for seat in waiting:
-            paste_centred(image, diver_image(int(seat), DIVER_R), (x, cy))
+        for seat in to_act:
+            paste_centred(image, diver_image(seat, DIVER_R), (x, cy))
             x += 44
-        if not waiting:
+        if not to_act:
             put_text(image, (x - 10, cy), "all ready", "regular", 28, MUTED, "lm", WHITE)
         return
     if phase != "actions":
         put_text(image, (x0, cy), "Game over: final scores", "bold", 30, INK, "lm", WHITE)
         return
-    current = view.get("current") or {}
-    waiting = current.get("waiting_for")
-    words = f"Zone {current.get('zone', 0)}:" if waiting else f"Zone {current.get('zone', 0)} acts"
-    if waiting:
+    asked = waiting is not None
+    if asked:
         draw.rounded_rectangle(box, radius=10, fill=HIGHLIGHT, outline=INK, width=2)
-    ground = HIGHLIGHT if waiting else WHITE
+    ground = HIGHLIGHT if asked else WHITE
+    words = f"Zone {zone}:" if asked else f"Zone {zone} acts"
     x = x0 + put_text(image, (x0, cy), words, "bold", 30, INK, "lm", ground) + 10
-    if waiting:
-        paste_centred(image, diver_image(waiting["seat"], DIVER_R), (x + 20, cy))
-        ask = f"{_short(waiting['seat'], names)} {DECISIONS.get(waiting.get('decision'), 'to choose')}"
+    if asked:
+        paste_centred(image, diver_image(waiting, DIVER_R), (x + 20, cy))
         put_box(image, (x + 42, box[1], x1, box[3]), ask, "bold", 30, SMALL_BOLD, INK, "left", 4, ground)
 
 
@@ -1073,19 +1120,7 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     background = (seats, npc, tile)
     image = _board_background(*background).copy()
     draw = ImageDraw.Draw(image)
-    put_box(
-        image,
-        (title_bar_right(GAME, WIDTH), 0, RIGHT, TITLE_H),
-        short_status(view),
-        "bold",
-        34,
-        SMALL_BOLD,
-        WHITE,
-        "right",
-        ground=title_text(GAME).colour,
-    )
-    _draw_rounds(image, draw, view, names)
-    _draw_status(image, draw, view, names)
+    image.paste(_status_block(background, _status_key(view, names)), (0, 0))
     _draw_table(image, view, layout, names)
     _draw_sea(image, view, layout, background)
     _draw_next_round(draw, view, layout, tile)
