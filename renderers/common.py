@@ -587,40 +587,63 @@ SURFACES = (BG, PANEL, INK, WHITE)
 
 
 @lru_cache(maxsize=8)
-def fixed_palette(colours: tuple[tuple[int, int, int], ...]) -> Image.Image:
-    """A palette image for `encode_png`: ``colours``, the house colours, and their blends.
+def fixed_palette(
+    colours: tuple[tuple[int, int, int], ...],
+    grounds: tuple[tuple[int, int, int], ...] = (),
+    seats: int = len(PLAYERS),
+) -> Image.Image:
+    """A palette image for `encode_png`: the house colours, the first ``seats`` players' and
+    ``colours`` *exactly*, then their anti-aliasing blends filling the 256 entries.
 
-    A game lists the colours it paints with; each is blended a quarter, half and
-    three quarters of the way towards every surface, which covers the anti-aliased
-    edges of text and shapes. Mapping a picture to one fixed palette costs about a
-    third less than choosing a palette per picture, and every picture of a game
-    then shares its colours exactly. More than 256 entries are reduced by a
-    median cut over the list, deterministically.
+    A game lists the flat colours it paints with and the ``grounds`` it paints them on
+    (beyond the house surfaces and the players' tints). Each flat colour is blended a
+    quarter, half and three quarters of the way towards every ground, which covers the
+    anti-aliased edges of text and shapes; when the blends do not fit they are reduced
+    by a median cut, never the flat colours (a median cut over everything moved a
+    player's own blue to teal). Mapping pictures to one fixed palette costs about a
+    third less than choosing a palette per picture. Deterministic.
     """
-    base = dict.fromkeys(
-        (
-            *SURFACES,
-            MUTED,
-            PANEL_LINE,
-            HIGHLIGHT,
-            BLACK,
-            *(p.colour for p in PLAYERS),
-            *(p.light for p in PLAYERS),
-            *colours,
+    players = PLAYERS[:seats]
+    flat = list(
+        dict.fromkeys(
+            (
+                *SURFACES,
+                MUTED,
+                PANEL_LINE,
+                HIGHLIGHT,
+                BLACK,
+                *(p.colour for p in players),
+                *(p.light for p in players),
+                *colours,
+            )
         )
+    )[:256]
+    all_grounds = dict.fromkeys((*SURFACES, *(p.light for p in players), *grounds))
+    blends = dict.fromkeys(
+        tuple(round(c + (g - c) * step / 4) for c, g in zip(colour, ground, strict=True))
+        for colour in flat
+        for ground in all_grounds
+        for step in (1, 2, 3)
     )
-    entries = dict.fromkeys(base)
-    for colour in base:
-        for surface in SURFACES:
-            for step in (1, 2, 3):
-                entries[
-                    tuple(round(c + (s - c) * step / 4) for c, s in zip(colour, surface, strict=True))
-                ] = None
-    swatch = Image.new("RGB", (len(entries), 1))
-    swatch.putdata(list(entries))
-    return swatch.quantize(
-        colors=min(256, len(entries)), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
-    )
+    # A blend right beside a flat colour would take that colour's pixels (Pillow maps
+    # through a coarse colour cache), so blends keep a distance from every flat colour.
+    extra = [blend for blend in blends if min(_distance(blend, f) for f in flat) > 6]
+    room = 256 - len(flat)
+    if len(extra) > room > 0:
+        swatch = Image.new("RGB", (len(extra), 1))
+        swatch.putdata(extra)
+        reduced = swatch.quantize(colors=room, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        entries = reduced.getpalette() or []
+        extra = [tuple(entries[i : i + 3]) for i in range(0, 3 * room, 3)]
+    table = [*flat, *extra][:256]
+    table += [table[-1]] * (256 - len(table))
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([c for colour in table for c in colour])
+    return palette
+
+
+def _distance(a: Sequence[int], b: Sequence[int]) -> int:
+    return max(abs(x - y) for x, y in zip(a, b, strict=True))
 
 
 def encode_png(

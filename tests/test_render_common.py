@@ -294,3 +294,15 @@ def test_results_of_real_finished_games_for_every_seat_count(game_key: str) -> N
         check_picture(picture)
         for score in view["result"]["scores"]:
             assert f"{score} points" in picture.alt
+
+
+def test_a_fixed_palette_keeps_every_flat_colour_exact() -> None:
+    """Many colours and grounds: the blends are reduced, never the colours a game paints with."""
+    colours = tuple((r, g, 90) for r in range(0, 256, 40) for g in range(0, 256, 50))
+    palette = common.fixed_palette(colours, grounds=((240, 230, 200), (30, 60, 90)))
+    flat = [*colours, *(p.colour for p in common.PLAYERS), common.BG, common.INK, common.PANEL, common.MUTED]
+    image = Image.new("RGB", (len(flat), 1))
+    image.putdata(flat)
+    mapped = image.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB")
+    assert [mapped.getpixel((x, 0)) for x in range(len(flat))] == flat
+    assert len(palette.getpalette()) == 256 * 3
