@@ -44,7 +44,13 @@ LOBBY_BUTTONS = {
     "cancel": ("Cancel", discord.ButtonStyle.danger, 0),
     "bot": ("Add bot", discord.ButtonStyle.secondary, 1),
     "unbot": ("Remove bot", discord.ButtonStyle.secondary, 1),
+    "hints": ("Hints: off", discord.ButtonStyle.secondary, 1),
 }
+#: What the host's Hints button does, in its description on the lobby card.
+HINTS_ABOUT = (
+    "Hints: players may press **Suggest** on their panel to see the expert's move. "
+    "A game with hints on is not rated."
+)
 #: The "Add a bot" menu: level -> (label, description).
 BOT_LEVEL_CHOICES = {
     "easy": ("Easy bot", "Plays any legal move: gentle for newcomers"),
@@ -66,9 +72,12 @@ def lobby_embed(table: TableRecord) -> discord.Embed:
         description=seated or "Nobody is seated.",
         colour=discord.Colour.teal(),
     )
-    if table.options:
-        words = [f"{game.option_label(k)}: {game.option_label(k, v)}" for k, v in table.options.items()]
+    chosen = {k: v for k, v in table.options.items() if k != "hints"}  # hints have their own field
+    if chosen:
+        words = [f"{game.option_label(k)}: {game.option_label(k, v)}" for k, v in chosen.items()]
         embed.add_field(name="Options", value=", ".join(words))
+    if hints_on(table):
+        embed.add_field(name="Hints", value=HINTS_ABOUT, inline=False)
     embed.add_field(name="Pace", value=timing.pace_label(table.pace))
     if table.status == LOBBY:
         seats = (
@@ -86,12 +95,18 @@ def lobby_view(table: TableRecord) -> discord.ui.View:
     if table.status != LOBBY:
         return view
     for verb in LOBBY_BUTTONS:
-        view.add_item(LobbyButton(verb, table.id))
+        label = ("Hints: on" if hints_on(table) else "Hints: off") if verb == "hints" else None
+        view.add_item(LobbyButton(verb, table.id, label))
     view.add_item(LobbySelect("level", table.id))
     for row, name in enumerate(engine.get(table.game).options, start=3):
         if row < 5:  # a message holds five rows
             view.add_item(LobbySelect(name, table.id, table))
     return view
+
+
+def hints_on(table: TableRecord) -> bool:
+    """Whether the host turned hints on (Suggest on every panel; the game is not rated)."""
+    return table.options.get("hints", "off") != "off"
 
 
 async def refresh_lobby(interaction: discord.Interaction, table: TableRecord) -> None:
@@ -169,9 +184,11 @@ class LobbyButton(
 ):
     """One lobby button; its custom_id is ``lobby:<verb>:<table id>``."""
 
-    def __init__(self, verb: str, table_id: int) -> None:
-        label, style, row = LOBBY_BUTTONS.get(verb, ("?", discord.ButtonStyle.secondary, 0))
-        button = discord.ui.Button(label=label, style=style, custom_id=f"lobby:{verb}:{table_id}", row=row)
+    def __init__(self, verb: str, table_id: int, label: str | None = None) -> None:
+        default, style, row = LOBBY_BUTTONS.get(verb, ("?", discord.ButtonStyle.secondary, 0))
+        button = discord.ui.Button(
+            label=label or default, style=style, custom_id=f"lobby:{verb}:{table_id}", row=row
+        )
         super().__init__(button)
         self.verb = verb
         self.table_id = table_id
@@ -184,7 +201,7 @@ class LobbyButton(
         return cls(match["verb"], int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Join, leave, add a bot, start or cancel, then refresh the lobby message."""
+        """Join, leave, add a bot, turn hints on or off (host), start or cancel; then refresh the lobby."""
         service = tables(interaction)
         user = interaction.user
         try:
@@ -198,6 +215,10 @@ class LobbyButton(
                 table = await service.add_bot(self.table_id, user.id)
             elif self.verb == "unbot":
                 table = await service.remove_bot(self.table_id, user.id)
+            elif self.verb == "hints":
+                table = await service.get(self.table_id)
+                value = "off" if hints_on(table) else "on"
+                table = await service.set_option(self.table_id, user.id, "hints", value)
             elif self.verb == "start":
                 table = await service.start(self.table_id, user.id)
             elif self.verb == "cancel":

@@ -6,6 +6,10 @@ when it is small, or a select menu otherwise. A button's custom_id is
 ``act:<table>:<token>:<index>``; a select's is ``pick:<table>:<token>:<n>`` and
 its values are action indices. The token makes an old panel harmless: a click
 on choices that are no longer current is refused, never misapplied.
+
+At a table whose host turned hints on, the panel also offers **Suggest**
+(``hint:<table>``), which answers privately with the move the expert would
+pick for this seat and why (`cogs.play.Play.suggest`).
 """
 
 from __future__ import annotations
@@ -44,8 +48,8 @@ def _chunks(choices: list[Choice], size: int) -> list[list[Choice]]:
     return [choices[i : i + size] for i in range(0, len(choices), size)]
 
 
-def plan_rows(choices: list[Choice]) -> list[tuple[str, str, list[Choice]]]:
-    """Lay choices out in at most five rows: ("buttons" | "select", title, choices) per row.
+def plan_rows(choices: list[Choice], rows_free: int = ROWS) -> list[tuple[str, str, list[Choice]]]:
+    """Lay choices out in at most ``rows_free`` rows: ("buttons" | "select", title, choices) per row.
 
     Small groups become buttons and big ones selects; when that needs more than
     five rows, every group becomes a select, and past that the groups share
@@ -58,19 +62,19 @@ def plan_rows(choices: list[Choice]) -> list[tuple[str, str, list[Choice]]]:
             rows.append(("buttons", group, members))
         else:
             rows.extend(("select", group, chunk) for chunk in _chunks(members, OPTIONS_PER_SELECT))
-    if len(rows) <= ROWS:
+    if len(rows) <= rows_free:
         return rows
     rows = [
         ("select", group, chunk)
         for group, members in groups
         for chunk in _chunks(members, OPTIONS_PER_SELECT)
     ]
-    if len(rows) <= ROWS:
+    if len(rows) <= rows_free:
         return rows
     rows = [("select", "Choose a move", chunk) for chunk in _chunks(choices, OPTIONS_PER_SELECT)]
-    if len(rows) > ROWS:
-        log.warning("a panel has %d choices; only the first %d are offered", len(choices), ROWS * 25)
-    return rows[:ROWS]
+    if len(rows) > rows_free:
+        log.warning("a panel has %d choices; only the first %d are offered", len(choices), rows_free * 25)
+    return rows[:rows_free]
 
 
 def placeholder(title: str, part: int = 0, parts: int = 1) -> str:
@@ -158,10 +162,34 @@ class ChoiceSelect(
         await interaction.client.get_cog("Play").choose(interaction, self.table_id, self.token, index)
 
 
-def panel_view(table_id: int, panel: Panel) -> discord.ui.View:
-    """The controls for a seat's panel (empty when it owes nothing)."""
+class SuggestButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hint:(?P<table>\d+)"):
+    """**Suggest** on a panel at a table with hints: the expert's move for this seat, privately."""
+
+    def __init__(self, table_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Suggest", emoji="💡", style=discord.ButtonStyle.secondary, custom_id=f"hint:{table_id}"
+            )
+        )
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match
+    ) -> SuggestButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Answer with the expert's suggestion."""
+        await interaction.client.get_cog("Play").suggest(interaction, self.table_id)
+
+
+def panel_view(table_id: int, panel: Panel, hints: bool = False) -> discord.ui.View:
+    """The controls for a seat's panel (empty when it owes nothing); ``hints`` adds Suggest below."""
     view = discord.ui.View(timeout=None)
-    rows = plan_rows(panel.choices)
+    hinting = hints and bool(panel.choices)
+    rows = plan_rows(panel.choices, ROWS - 1 if hinting else ROWS)
     menus = [title for kind, title, _ in rows if kind == "select"]
     seen: dict[str, int] = {}
     for row, (kind, title, choices) in enumerate(rows):
@@ -175,4 +203,8 @@ def panel_view(table_id: int, panel: Panel) -> discord.ui.View:
             select = ChoiceSelect(table_id, panel.token, row, title, choices, part, menus.count(title))
             select.row = row
             view.add_item(select)
+    if hinting:
+        suggest = SuggestButton(table_id)
+        suggest.row = len(rows)
+        view.add_item(suggest)
     return view

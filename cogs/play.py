@@ -15,6 +15,7 @@ import json
 import logging
 import re
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -48,9 +49,10 @@ from cogs.lobby import RematchButton
 from cogs.panels import panel_view
 from engine.base import Game, State
 from hosting import ratings
+from hosting.botpool import wall_alarm
 from hosting.errors import TableError
 from hosting.service import Move, Panel, TableService, keyed_lock
-from hosting.store import ACTIVE, FINISHED, TableRecord
+from hosting.store import ACTIVE, FINISHED, Seat, TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +64,39 @@ EVENT_LINES = 8
 DESCRIPTION_LIMIT = 1000
 #: Running tables whose "already pinged in this step" list is kept (most recently posted).
 PINGED_TABLES = 2048
+#: A bot decision that takes longer than this (seconds) is shown on the board: "… is thinking…".
+THINKING_NOTE_AFTER = 1.0
+
+
+@dataclass(frozen=True)
+class BoardWords:
+    """A posted board's words, kept so the board can say a bot is thinking without being rebuilt."""
+
+    message_id: int
+    header: str
+    lines: list[str]
+    hidden: int
+    waiting: str | None
+    described: str | None
+
+    def text(self, waiting: str | None = None) -> str:
+        """The board's words, with another "Waiting for" line when given."""
+        return board_text(self.header, self.lines, self.hidden, waiting or self.waiting, self.described)
+
+
+def hints_note(table: TableRecord) -> str | None:
+    """What the results say about hints: used, offered but unused, or nothing (hints off)."""
+    hints = table.options.get("hints", "off")
+    if hints == "used":
+        return "💡 Hints were used at this table (Suggest), so it is not rated."
+    if hints == "on":
+        return "💡 Hints were on at this table (nobody asked for one), so it is not rated."
+    return None
+
+
+def thinking_line(seat: Seat) -> str:
+    """ "🤔 **Bot Dol (expert)** is thinking…": the board's note while a bot's decision takes long."""
+    return f"🤔 **{plain(seat.name)}** is thinking…"
 
 
 class TableGone(Exception):
@@ -360,6 +395,12 @@ class Play(commands.Cog):
         self._pinged: OrderedDict[int, set[int]] = OrderedDict()
         # Whom each table's latest board waited for: a board within the same turn collapses its predecessor.
         self._awaited_at_board: OrderedDict[int, frozenset[int]] = OrderedDict()
+        # The latest board's words, for tables with a bot that thinks in a worker (at most
+        # `PINGED_TABLES`), and the board each table's "is thinking" note is on now.
+        self._board_words: OrderedDict[int, BoardWords] = OrderedDict()
+        self._noted: dict[int, int] = {}
+        # Board edits for the thinking note go out one at a time per table, in order.
+        self._noting: dict[int, Any] = {}
         self._tasks: set[asyncio.Task] = set()
 
     @property
@@ -469,7 +510,7 @@ class Play(commands.Cog):
                     break
                 await asyncio.sleep(self.bot_delay)  # a moment, so people can follow
                 try:
-                    move = await self.service.play_bot(table_id)
+                    move = await self._bot_move(table)
                 except Exception:
                     # Not a Discord failure: the clock comes back for this table.
                     log.exception(
@@ -484,13 +525,90 @@ class Play(commands.Cog):
                 public.extend(e for e in move.events if not e.get("private"))
             if public:
                 await self.post_board(await self.service.get(table_id), public)
+            self._unnote(await self.service.get(table_id))
         if table.status != ACTIVE:
             self.forget(table_id)
+
+    async def _bot_move(self, table: TableRecord) -> Move | None:
+        """`TableService.play_bot`; when the decision takes over `THINKING_NOTE_AFTER`, the board says so.
+
+        The note is one board edit in the background: the game never waits for it.
+        """
+        seat = self.service.next_bot(table)
+        thinking = asyncio.ensure_future(self.service.play_bot(table.id))
+        try:
+            if seat is not None and self.service.thinks_long(seat, table.game):
+                alarm, timer = wall_alarm(THINKING_NOTE_AFTER)
+                try:
+                    await asyncio.wait({thinking, alarm}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    timer.cancel()
+                    alarm.cancel()
+                if not thinking.done():
+                    self._note_thinking(table, seat)
+            return await thinking
+        finally:
+            thinking.cancel()  # only when this chain was stopped (a restart): the new one asks again
+
+    def _note_thinking(self, table: TableRecord, seat: Seat) -> None:
+        """Put "… is thinking…" on the table's live board (in the background)."""
+        words = self._board_words.get(table.id)
+        if words is None or words.message_id != table.board_message_id:
+            return  # posted by an earlier run of the bot: its words are not known here
+        self._noted[table.id] = words.message_id
+        waiting = "\n".join(line for line in (words.waiting, thinking_line(seat)) if line)
+        self.spawn(self._edit_words(table, words, waiting))
+
+    def _unnote(self, table: TableRecord) -> None:
+        """The bots are done: the live board loses its thinking note, its "Waiting for" brought up to date.
+
+        A board that is no longer the live one keeps its note, as the log of what happened.
+        """
+        noted = self._noted.pop(table.id, None)
+        words = self._board_words.get(table.id)
+        if noted is None or words is None or noted != table.board_message_id or noted != words.message_id:
+            return
+        waiting = None
+        if table.status == ACTIVE:
+            game = engine.get(table.game)
+            state = self.service.state_of(table)
+            awaited = game.to_act(state)
+            waiting = waiting_for(table, awaited, what_to_press(table, game, state, awaited))
+        self.spawn(self._edit_words(table, words, waiting))
+
+    async def _edit_words(self, table: TableRecord, words: BoardWords, waiting: str | None) -> None:
+        """Edit a board's words (its picture and buttons stay); a failure only loses the note."""
+        async with keyed_lock(self._noting, table.id):
+            try:
+                channel = await table_channel(self.bot, table)
+                if channel is None:
+                    return
+                old = channel.get_partial_message(words.message_id)  # type: ignore[union-attr]
+                await old.edit(content=words.text(waiting), allowed_mentions=NO_PINGS)
+            except (discord.HTTPException, AttributeError) as error:
+                log.info(
+                    "table %s: could not update its board's thinking note (%s)",
+                    table.id,
+                    error,
+                    extra={"table_id": table.id},
+                )
 
     def forget(self, table_id: int) -> None:
         """A table closed: nothing about its steps is kept any more (its posting lock goes by itself)."""
         self._pinged.pop(table_id, None)
         self._awaited_at_board.pop(table_id, None)
+        self._board_words.pop(table_id, None)
+        self._noted.pop(table_id, None)
+
+    def _remember_words(self, table: TableRecord, words: BoardWords) -> None:
+        """Keep a board's words when the table has a bot that may think long (`PINGED_TABLES` at most)."""
+        if not any(s.is_bot and self.service.thinks_long(s, table.game) for s in table.seats):
+            self._board_words.pop(table.id, None)
+            return
+        self._board_words[table.id] = words
+        self._board_words.move_to_end(table.id)
+        while len(self._board_words) > PINGED_TABLES:
+            self._board_words.popitem(last=False)
 
     def _remember_awaited(self, table_id: int, awaited: frozenset[int]) -> None:
         """Who the table's latest board waited for (at most `PINGED_TABLES` tables remembered)."""
@@ -604,6 +722,7 @@ class Play(commands.Cog):
         )
         mentions = pinging(self._to_ping(table, awaited, mover))
         perms = bot_permissions(channel)
+        described = None
         if picture is not None and (perms is None or perms.attach_files):
             text = board_text(header, shown, len(events) - len(shown), waiting)
             try:
@@ -621,6 +740,9 @@ class Play(commands.Cog):
             text = board_text(header, shown, len(events) - len(shown), waiting, described)
             message = await channel.send(text, view=board_view(table), allowed_mentions=mentions)
         await self.service.attach(table.id, board_message_id=message.id)
+        self._remember_words(
+            table, BoardWords(message.id, header, shown, len(events) - len(shown), waiting, described)
+        )
         if table.board_message_id:
             # The same seats still to act: a move within a turn, whose picture the new board replaces.
             within_turn = self._awaited_at_board.get(table.id) == awaited
@@ -651,6 +773,9 @@ class Play(commands.Cog):
             )
         notes = [in_words(note, table)[:1000] for note in result.get("notes", [])[:3]]
         unrated = ratings.unrated_reason(table, result)
+        hints = hints_note(table)
+        if hints:
+            notes.append(hints)
         if unrated and not changes:
             notes.append(unrated)
         title = f"{game.title} — final ranking"
@@ -727,7 +852,27 @@ class Play(commands.Cog):
         else:
             status = "Nothing to do right now. " + waiting_for(table, game.to_act(state))
         content = "\n".join(line for line in (note, status) if line)[:2000]
-        return {"content": content, "attachments": as_files(picture), "view": panel_view(table.id, panel)}
+        hints = table.options.get("hints", "off") != "off" and table.status == ACTIVE
+        view = panel_view(table.id, panel, hints=hints)
+        return {"content": content, "attachments": as_files(picture), "view": view}
+
+    async def suggest(self, interaction: discord.Interaction, table_id: int) -> None:
+        """**Suggest**: the move the expert would pick for the clicker's seat, and why (ephemeral).
+
+        The expert sees only what this seat sees. The first hint marks the table,
+        so its results say hints were used and it moves no rating.
+        """
+        try:
+            await interaction.response.defer(ephemeral=True, thinking=True)  # a search may take a moment
+            hint = await self.service.suggest(table_id, interaction.user.id)
+        except Exception as error:
+            await answer_error(interaction, error, table_id)
+            return
+        await interaction.followup.send(
+            f"💡 The expert would pick **{plain(hint.label)}**.\n-# {plain(hint.why)}",
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )
 
     async def open_panel(self, interaction: discord.Interaction, table: TableRecord) -> None:
         """Send the clicking player their private panel (ephemeral)."""
@@ -1139,7 +1284,9 @@ class Play(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     """Load the play cog and its persistent components."""
-    from cogs.panels import ChoiceButton, ChoiceSelect
+    from cogs.panels import ChoiceButton, ChoiceSelect, SuggestButton
 
-    bot.add_dynamic_items(BoardButton, LeaveAnswer, ReplayButton, ReplayJump, ChoiceButton, ChoiceSelect)
+    bot.add_dynamic_items(
+        BoardButton, LeaveAnswer, ReplayButton, ReplayJump, ChoiceButton, ChoiceSelect, SuggestButton
+    )
     await bot.add_cog(Play(bot, bot_delay=bot.config.bot_delay))  # type: ignore[attr-defined]

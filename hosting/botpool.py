@@ -27,6 +27,7 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
 import time
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -45,6 +46,9 @@ FALLBACK = "greedy"
 #: A pool that broke this many times in a row rests (decisions play `FALLBACK`) for `REST` seconds.
 BREAKS_BEFORE_REST = 3
 REST = 60.0
+#: A late decision still running after this many seconds counts as stuck; when every worker is
+#: stuck, the pool is replaced. (Late but finishing decisions just free their worker.)
+STUCK_AFTER = 30.0
 #: Policies that run in the process: cheaper than a pool round trip (about 1 ms) in every game...
 IN_PROCESS = frozenset({"random", "greedy"})
 #: ...except these (game, policy): Reef & Ruins' greedy plans a whole round (p95 7 ms, max 108 ms).
@@ -62,6 +66,43 @@ class Decision:
     late: bool = False  # the deadline passed; `policy` is the fallback's
 
 
+def wall_alarm(seconds: float) -> tuple[asyncio.Future, threading.Timer]:
+    """A future done after ``seconds`` of wall time, and the timer thread behind it (cancel it after).
+
+    Timed by a thread, not by the loop's clock: a decision's deadline (and the
+    board's thinking note) are about how long the search really takes, and a
+    test's loop clock is virtual (SimCord moves it only between steps, so a loop
+    timer could not fire while a worker thinks).
+    """
+    loop = asyncio.get_running_loop()
+    alarm = loop.create_future()
+
+    def ring() -> None:
+        if not alarm.done():
+            alarm.set_result(None)
+
+    timer = threading.Timer(seconds, lambda: loop.is_closed() or loop.call_soon_threadsafe(ring))
+    timer.daemon = True
+    timer.start()
+    return alarm, timer
+
+
+async def within(future: concurrent.futures.Future, seconds: float) -> Any:
+    """The future's result if it comes within ``seconds`` of wall time; `TimeoutError` otherwise."""
+    waiting = asyncio.wrap_future(future)
+    alarm, timer = wall_alarm(seconds)
+    try:
+        await asyncio.wait({waiting, alarm}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        timer.cancel()
+        alarm.cancel()
+        if not waiting.done():
+            waiting.cancel()  # drops the decision if it is still queued (a running one goes on)
+    if waiting.cancelled():
+        raise TimeoutError
+    return waiting.result()
+
+
 def runs_in_process(game_key: str, name: str) -> bool:
     """True for policies cheaper than a round trip to a worker process (measured, see module doc)."""
     return name in IN_PROCESS and (game_key, name) not in POOLED_ANYWAY
@@ -72,8 +113,11 @@ def choose(game_key: str, state: State, seat: int, name: str, seed: str) -> Acti
     return policy(game_key, name)(engine.get(game_key), state, seat, random.Random(seed))
 
 
-def _timed_choice(game_key: str, state: State, seat: int, name: str, seed: str) -> tuple[Action, float]:
-    """`choose` in a worker, with the CPU seconds it took."""
+def _timed_choice(
+    package: str, game_key: str, state: State, seat: int, name: str, seed: str
+) -> tuple[Action, float]:
+    """`choose` in a worker, with the CPU seconds it took (``package``: where the game lives)."""
+    engine.GAME_PACKAGES.setdefault(game_key, package)  # a game registered after the worker started
     start = time.process_time()
     action = choose(game_key, state, seat, name, seed)
     return action, time.process_time() - start
@@ -101,16 +145,17 @@ class Workers:
         self.size = 1
         self.executor: concurrent.futures.ProcessPoolExecutor | None = None
         self.users: set[int] = set()  # id() of the open pools that have used the workers
-        # Decisions that missed their deadline and still occupy a worker.
-        self.overdue: set[concurrent.futures.Future] = set()
+        # Decisions that missed their deadline and still occupy a worker: since when (monotonic).
+        self.overdue: dict[concurrent.futures.Future, float] = {}
         self.breaks = 0  # pools broken in a row
         self.resting_until = 0.0  # time.monotonic(); no workers are started before it
 
     def submit(self, *call: Any) -> concurrent.futures.Future:
         """Hand a decision to a worker, starting (or restarting) the processes when needed."""
+        self._unstick()
         for attempt in range(2):
             try:
-                return self._pool().submit(_timed_choice, *call)
+                return self._pool().submit(_timed_choice, engine.GAME_PACKAGES[call[0]], *call)
             except (BrokenProcessPool, RuntimeError):
                 if attempt:
                     raise
@@ -119,9 +164,11 @@ class Workers:
 
     def _pool(self) -> concurrent.futures.ProcessPoolExecutor:
         if self.executor is None:
-            # forkserver, not fork: the bot has threads (the database's, Pillow's), and a
-            # forked copy of a threaded process can inherit a lock held mid-way.
-            context = multiprocessing.get_context("forkserver")
+            # "spawn", as the picture pool (renderers.pool): a fresh interpreter per worker, safe
+            # beside the bot's threads (a forked copy of a threaded process can inherit a held lock).
+            # Not forkserver: its children are polled through a timed wait, which never returns
+            # while a test's clock stands still.
+            context = multiprocessing.get_context("spawn")
             self.executor = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self.size,
                 mp_context=context,
@@ -132,13 +179,18 @@ class Workers:
         return self.executor
 
     def late(self, future: concurrent.futures.Future) -> None:
-        """A decision missed its deadline: drop it if queued; start afresh if every worker is stuck."""
+        """A decision missed its deadline: dropped if still queued, else watched until it ends."""
         if future.cancel():
             return
-        self.overdue.add(future)
-        future.add_done_callback(self.overdue.discard)
-        if len(self.overdue) >= self.size:
-            log.warning("every bot worker is busy with late decisions; the pool is started again")
+        self.overdue[future] = time.monotonic()
+        future.add_done_callback(lambda done: self.overdue.pop(done, None))
+
+    def _unstick(self) -> None:
+        """Replace the pool when every worker runs a late decision that has been going for too long."""
+        now = time.monotonic()
+        stuck = [f for f, since in list(self.overdue.items()) if now - since > STUCK_AFTER and not f.done()]
+        if len(stuck) >= self.size:
+            log.warning("every bot worker is stuck in a late decision; the pool is started again")
             self.replace()
 
     def broken(self) -> None:
@@ -198,7 +250,7 @@ class BotPool:
             shared.size = max(shared.size, self.workers)
             try:
                 future = shared.submit(game_key, state, seat, name, seed)
-                action, cpu = await asyncio.wait_for(asyncio.wrap_future(future), self.deadline)
+                action, cpu = await within(future, self.deadline)
                 shared.breaks = 0
                 return Decision(action, name, time.perf_counter() - began, cpu)
             except TimeoutError:

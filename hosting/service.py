@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import importlib
 import json
+import logging
 import secrets
 import time
 from collections import OrderedDict
@@ -22,6 +23,7 @@ from typing import Any
 import engine
 from engine import replay as replays
 from engine.base import Event, Game, IllegalAction, State
+from engine.bots import policies
 from hosting import ratings, timing
 from hosting.botpool import FALLBACK, BotPool, Decision, runs_in_process
 from hosting.errors import StaleVersion, TableError
@@ -36,6 +38,8 @@ from hosting.store import (
     Store,
     TableRecord,
 )
+
+log = logging.getLogger(__name__)
 
 #: The policy bot seats play with by default, and the one a timed-out player's seat is handed to.
 BOT_POLICY = "greedy"
@@ -598,7 +602,9 @@ class TableService:
         game = engine.get(table.game)
         if not game.legal_actions(self.state_of(table), seat.seat):
             raise TableError("It is not your move right now.")
-        decision = await self._decide(table, seat.seat, HINT_POLICY)
+        # A game without an expert (the test games) hints with its greedy bot.
+        name = HINT_POLICY if HINT_POLICY in policies(table.game) else BOT_POLICY
+        decision = await self._decide(table, seat.seat, name)
         state = self.state_of(table)
         label = game.action_label(state, seat.seat, decision.action)
         why = explain(table.game, game, state, seat.seat, decision.action)
@@ -1006,20 +1012,30 @@ def game_options(options: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in options.items() if k not in HOST_OPTIONS}
 
 
-#: Why a hint chose its move, when the game's bots module cannot say (``explain`` absent).
-GENERIC_WHY = "The expert looks ahead over what your seat cannot see and found this the best on average."
+#: Why a hint chose its move, when the game's bots module cannot say (no ``explain``): per game.
+WHY = {
+    "haenyeo": "The expert tried these cards against many guesses of the others' face-down cards; "
+    "they scored best on average.",
+    "jeju": "The expert played each move out to the end over reshuffled decks; this one finished furthest "
+    "ahead on average.",
+    "reef": "The expert tried this over sampled rolls of the next round; it left your sheet the strongest "
+    "on average.",
+}
+GENERIC_WHY = "The expert looks ahead over what your seat cannot see; this move did best on average."
 
 
 def explain(game_key: str, game: Game, state: State, seat: int, action: Any) -> str:
     """One line of why the expert picks ``action`` (the game's ``bots.explain`` if it has one)."""
     module = importlib.import_module(f"{engine.GAME_PACKAGES[game_key]}.bots")
     why = getattr(module, "explain", None)
+    generic = WHY.get(game_key, GENERIC_WHY)
     if why is None:
-        return GENERIC_WHY
+        return generic
     try:
-        return why(game, state, seat, action) or GENERIC_WHY
-    except Exception:
-        return GENERIC_WHY
+        return why(game, state, seat, action) or generic
+    except Exception:  # a hint without its reason is still a hint
+        log.warning("%s: bots.explain failed", game_key, exc_info=True)
+        return generic
 
 
 def keyed_lock(locks: dict[int, _TableLock], key: int) -> _Held:

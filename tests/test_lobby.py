@@ -50,7 +50,7 @@ async def test_play_opens_a_lobby_in_a_new_thread(table_world):
     assert alice.mention in seated(lobby)
     labels = [getattr(c, "label", None) or c.placeholder for row in lobby.components for c in row.children]
     assert labels == [
-        *("Join", "Leave", "Start", "Cancel", "Add bot", "Remove bot"),
+        *("Join", "Leave", "Start", "Cancel", "Add bot", "Remove bot", "Hints: off"),
         *("Add a bot of a level…", "Host: choose the pile…"),  # the test game has one option
     ]
 

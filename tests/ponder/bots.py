@@ -1,0 +1,32 @@
+"""Ponder's policies: Take-away's, and an expert that thinks for ``state.think`` seconds."""
+
+from __future__ import annotations
+
+import time
+
+from engine.base import Game
+
+
+def _greedy(game: Game, state, seat: int, rng):
+    """Leave the pile at a multiple of four when possible (Take-away's winning move)."""
+    actions = game.legal_actions(state, seat)
+    winning = [a for a in actions if (state.pile - a.count) % 4 == 0]
+    return (winning or actions)[0]
+
+
+def _random(game: Game, state, seat: int, rng):
+    return rng.choice(game.legal_actions(state, seat))
+
+
+def _expert(game: Game, state, seat: int, rng):
+    """Greedy's move after ``state.think`` seconds (sleeping, so the shared test machine stays free)."""
+    time.sleep(state.think)
+    return _greedy(game, state, seat, rng)
+
+
+POLICIES = {"random": _random, "greedy": _greedy, "expert": _expert}
+
+
+def explain(game: Game, state, seat: int, action) -> str:
+    """One line of why: the expert leaves the pile at a multiple of four."""
+    return f"It leaves {state.pile - action.count} stones, a multiple of four, when it can."
