@@ -26,6 +26,14 @@ turtle-egg circles (drawn, crossed out), the pearl track with its points and
 bonuses, the ten trash types, the round scores and the rules of the next
 scoring round.
 
+Speed: drawing text, not pasting it, was most of a picture's cost, and most of a
+picture repeats the previous one. So the static layers (`_board_background`,
+`_private_background`) are drawn once, every line of text once (`put_text`, a
+ready block when its ground is known), and the parts that change by the move —
+the title bar with the status panel, each players' table row, each sea row, the
+cards panel — once per content; a picture is a copy of its layer with those
+blocks pasted on. Every cache is a bounded LRU (a few tens of MB when all full).
+
 The public picture is drawn from the public view only; a spectator's view gets
 the board. Every number printed comes from the view (the score tile's rule
 numbers are read from the view's rule texts).
@@ -258,7 +266,7 @@ def palette() -> Image.Image:
 # --------------------------------------------------------------------------- text, drawn once
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _glyphs(text: str, kind: str, size: int, anchor: str) -> tuple[Image.Image, int, int, float]:
     """A line of text as a mask, its offset from the anchor point and its advance (drawn once:
     rasterizing text is most of a picture's drawing time, and the same words recur)."""
@@ -270,7 +278,7 @@ def _glyphs(text: str, kind: str, size: int, anchor: str) -> tuple[Image.Image, 
     return mask, x0, y0, face.getlength(text)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _text_block(
     text: str, kind: str, size: int, anchor: str, fill: tuple, ground: tuple
 ) -> tuple[Image.Image, int, int, float]:
@@ -616,7 +624,7 @@ def _tile_layout(tile: tuple) -> tuple[int, tuple]:
 # --------------------------------------------------------------------------- static layer
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def _board_background(seats: int, npc: bool, tile: tuple) -> Image.Image:
     """Everything that does not change during a game: panels, the table's head, the sea's rows,
     bands and zone numbers, the legend and the score tile (drawn once per table shape)."""
@@ -815,7 +823,7 @@ def _status_key(view: dict, names: Sequence[object] | None) -> tuple:
     )
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def _status_block(background: tuple, key: tuple) -> Image.Image:
     """The title bar and the status panel filled in, as one block (they change once a move)."""
     image = _board_background(*background).crop((0, 0, WIDTH, STATUS_TOP + STATUS_H + 1))
@@ -928,7 +936,7 @@ def _draw_table(image: Image.Image, view: dict, layout: BoardLayout, names) -> N
         image.paste(row, (0, layout.table_top + TABLE_HEAD_H + i * TABLE_ROW_H))
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _table_row(
     seat: int, name: str, counts: tuple[int, ...], pairs: tuple[str, str], score: int, hot: bool, tick: bool
 ) -> Image.Image:
@@ -1026,7 +1034,7 @@ def _rope_state(zone: int, revealed: bool, reach: object, connected: object) -> 
     return ""
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=128)
 def _sea_row(
     background: tuple, zone: int, slots: tuple, pieces: tuple, acting: bool, rope: str
 ) -> Image.Image:
@@ -1246,7 +1254,7 @@ def _card_origin(index: int) -> tuple[float, float]:
     return CARD_X0 + col * (CARD_W + CARD_GAP), CARDS_TOP + CARDS_ROW0 + row * (CARD_H + 12)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=128)
 def _card_image(zone: int, creature: str, chosen: bool, seat: int) -> Image.Image:
     """A diving card: its zone number (biggest), its creature; a chosen one ringed and ticked."""
     pad = 12
@@ -1295,15 +1303,14 @@ def _sheet_key(view: dict, me: dict) -> tuple:
     return tracks, int(me.get("turtle_egg_spaces", 10)), pearls, trash[:10]
 
 
-@lru_cache(maxsize=32)
-def _private_background(seat: int, sheet: tuple) -> Image.Image:
-    """The seat's empty sheet: panels, labels, empty track boxes, egg circles, the pearl track with
-    its points and bonuses, and the trash types (drawn once per seat and game)."""
+@lru_cache(maxsize=4)
+def _private_background(sheet: tuple) -> Image.Image:
+    """An empty sheet: panels, labels, empty track boxes, egg circles, the pearl track with its
+    points and bonuses, and the trash types (the same for every seat: drawn once)."""
     tracks, egg_spaces, pearls, trash = sheet
     image, draw = canvas(GAME, PRIVATE_H, WIDTH)
     panel(draw, (MARGIN, CARDS_TOP, RIGHT, CARDS_BOTTOM), fill=CARDS_FILL, radius=14, width=2)
     panel(draw, (MARGIN, SHEET_TOP, RIGHT, PRIVATE_H - 14), fill=SHEET_FILL, radius=14, width=2)
-    paste_centred(image, diver_image(seat, DIVER_R), (LABEL_X + 18, SHEET_TOP + 30))
     put_text(image, (LABEL_X + 46, SHEET_TOP + 30), "Your sheet", "bold", 28, INK, "lm")
     for k, (key, length) in enumerate(zip(SEAFOOD, tracks, strict=True)):
         y = TRACK_TOP + k * TRACK_STEP
@@ -1397,7 +1404,7 @@ def _draw_hand(image: Image.Image, you: dict, seat: int, revealed: bool) -> None
     image.paste(_hand_image(hand, selected, seat, head, f"{len(selected)} of {must}"), (0, CARDS_TOP))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def _hand_image(
     hand: tuple[tuple[int, str], ...], selected: frozenset[int], seat: int, head: str, note: str
 ) -> Image.Image:
@@ -1425,11 +1432,24 @@ def _draw_banner(
         ask = DECISIONS.get(waiting.get("decision"), "to choose").removeprefix("to ")
         text, fill = f"Your move in zone {current.get('zone', 0)}: {ask}", HIGHLIGHT
     elif view.get("phase") == "select" and not you.get("confirmed"):
-        text, fill = f"Your move: choose {you.get('must_select', 2)} diving cards", HIGHLIGHT
+        text, fill = _choose_words(you), HIGHLIGHT
     else:
         text, fill = status_text(view, names), WHITE
     draw.rounded_rectangle(BANNER, radius=12, fill=fill, outline=INK, width=2)
     put_box(image, BANNER, text, "bold", 30, SMALL_BOLD, INK, "center", 10, fill)
+
+
+def _choose_words(you: dict) -> str:
+    """What is left of choosing: all the cards, the rest of them, or the confirmation."""
+    must = int(you.get("must_select", 2))
+    left = must - len(you.get("selected") or [])
+    if left >= must:
+        return f"Your move: choose {must} diving cards"
+    return (
+        f"Your move: choose {left} more diving card{_s(left)}"
+        if left > 0
+        else "Your move: confirm your cards"
+    )
 
 
 def _draw_own_sheet(
@@ -1547,8 +1567,9 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
         raise RenderError(f"seat {seat} is not at this table")
     me = players[seat]
     sheet = _sheet_key(view, me)
-    image = _private_background(seat, sheet).copy()
+    image = _private_background(sheet).copy()
     draw = ImageDraw.Draw(image)
+    paste_centred(image, diver_image(seat, DIVER_R), (LABEL_X + 18, SHEET_TOP + 30))
     label = drawn_name(seat, names)
     if view.get("phase") == "select" and not you.get("confirmed"):
         sub = f"{label}: choose {you.get('must_select', 2)}"
