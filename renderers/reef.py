@@ -36,14 +36,11 @@ from functools import lru_cache
 from PIL import Image, ImageChops, ImageDraw
 
 from renderers.common import (
-    BG,
-    BLACK,
     HIGHLIGHT,
     INK,
     MAX_ASPECT,
     MUTED,
     PANEL_LINE,
-    PLAYERS,
     TITLE_H,
     TITLES,
     WHITE,
@@ -128,60 +125,34 @@ def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[
     return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
-def _palette_colours() -> tuple[tuple[int, int, int], ...]:
-    """Every colour reef paints with, and the blends its anti-aliased edges need.
-
-    `common.fixed_palette` blends each colour towards the house surfaces; the pairs
-    here are the other edges reef draws (pen on yellow, ink on the bar, faded dice…)."""
+def _flat_colours() -> tuple[tuple[int, int, int], ...]:
+    """The colours reef paints with besides the house's: each comes out of the palette exactly."""
     own = (
-        PAPER, CELL_LINE, GREEN, LIGHT_PEN, BAR_FILL, BOON_BOX, EMPTY_CELL, PEN, GOLD, MULT,
-        COIN, BOON_FILL, SHELL, PEARL, STAR, HIGHLIGHT, *TEXTURE_TINTS,
+        TITLES[GAME].colour, PAPER, CELL_LINE, GREEN, LIGHT_PEN, BAR_FILL, BOON_BOX, EMPTY_CELL, PEN,
+        GOLD, MULT, COIN, BOON_FILL, SHELL, PEARL, STAR, *TEXTURE_TINTS,
     )  # fmt: skip
-    pairs = [
-        (PEN, HIGHLIGHT), (PEN, PAPER), (PEN, LIGHT_PEN), (INK, HIGHLIGHT), (INK, PAPER),
-        (INK, BAR_FILL), (INK, GREEN), (GOLD, PAPER), (GOLD, BOON_BOX), (MULT, PAPER),
-        (INK, COIN), (GOLD, COIN), (INK, BOON_BOX), (MUTED, PAPER), (MUTED, BAR_FILL),
-        (WHITE, BAR_FILL), (GOLD, BAR_FILL), (PEN, BAR_FILL), (INK, EMPTY_CELL), (PEN, EMPTY_CELL),
-        (CELL_LINE, PAPER), (PEN, GREEN), (INK, SHELL), (INK, PEARL),
-    ]  # fmt: skip
     # a used die is drawn at 40 % over the bar: its ink, paper and gold
     faded = [_blend(BAR_FILL, c, 0.4) for c in (INK, WHITE, GOLD, BOON_FILL)]
-    blends = [_blend(a, b, t) for a, b in pairs for t in (0.33, 0.67)]
-    return tuple(dict.fromkeys((*own, *faded, *blends)))
+    return tuple(dict.fromkeys((*own, *faded)))
 
 
-def _flat_colours() -> tuple[tuple[int, int, int], ...]:
-    """The colours reef fills areas with: each must come out of the palette exactly."""
-    players = [c for p in PLAYERS for c in (p.colour, p.light)]
-    house = (TITLES[GAME].colour, BG, WHITE, INK, MUTED, PANEL_LINE, HIGHLIGHT, BLACK, *players)
-    own = (
-        PAPER, CELL_LINE, GREEN, LIGHT_PEN, BAR_FILL, BOON_BOX, EMPTY_CELL, PEN, GOLD, MULT, COIN,
-        BOON_FILL, SHELL, PEARL, STAR, *TEXTURE_TINTS,
-    )  # fmt: skip
-    return tuple(dict.fromkeys((*house, *own)))
-
-
-def _exact(palette: Image.Image, colours: tuple[tuple[int, int, int], ...]) -> Image.Image:
-    """``palette`` with each of ``colours`` snapped into the entry nearest to it.
-
-    `common.fixed_palette` reduces more than 256 entries by a median cut, which averages
-    a flat colour with its neighbouring blends: the title bar and the ink came out
-    visibly off. Snapping the flat colours back keeps the blends and makes them exact."""
-    flat = palette.getpalette()[: 256 * 3]
-    entries = [tuple(flat[i : i + 3]) for i in range(0, len(flat), 3)]
-    taken: set[int] = set()
-    for colour in colours:
-        free = (i for i in range(len(entries)) if i not in taken)
-        best = min(free, key=lambda i: sum((a - b) ** 2 for a, b in zip(entries[i], colour, strict=True)))
-        entries[best] = colour
-        taken.add(best)
-    image = Image.new("P", (1, 1))
-    image.putpalette([c for entry in entries for c in entry])
-    return image
-
+#: What reef paints on besides the house surfaces: the anti-aliased edges blend towards these.
+GROUNDS = (
+    PAPER,
+    BAR_FILL,
+    BOON_BOX,
+    EMPTY_CELL,
+    GREEN,
+    LIGHT_PEN,
+    HIGHLIGHT,
+    COIN,
+    SHELL,
+    PEARL,
+    TITLES[GAME].colour,
+)
 
 #: The fixed palette every reef picture is encoded to (built once).
-PALETTE = _exact(fixed_palette(_palette_colours()), _flat_colours())
+PALETTE = fixed_palette(_flat_colours(), GROUNDS)
 
 
 @lru_cache(maxsize=64)
