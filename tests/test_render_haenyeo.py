@@ -183,3 +183,22 @@ def test_the_results_chart_ends_at_the_final_score() -> None:
     for seat, score in enumerate(view["result"]["scores"]):
         assert f"+ end bonuses {score}" in chart.split(";")[seat]
     assert "Turtle eggs" in picture.alt or "turtle eggs" in picture.alt
+
+
+def test_the_fixed_palette_keeps_every_flat_colour_exact() -> None:
+    """The colours the pictures paint with (the seats', the title bar's, the game's own) come out
+    of the PNG as drawn, within 5 levels (Pillow maps through a coarse colour cache): the palette
+    holds them, not a median-cut neighbour (`common.fixed_palette` moved seat A's blue by 67)."""
+    flat = [*haenyeo.COLOURS, common.title_text("haenyeo").colour, common.HIGHLIGHT, common.INK, common.BG]
+    flat += [p.colour for p in common.PLAYERS[:5]] + [p.light for p in common.PLAYERS[:5]]
+    swatch = Image.new("RGB", (len(flat), 1))
+    swatch.putdata(flat)
+    mapped = list(
+        swatch.quantize(palette=haenyeo.palette(), dither=Image.Dither.NONE).convert("RGB").getdata()
+    )
+    off = [
+        (colour, got)
+        for colour, got in zip(flat, mapped, strict=True)
+        if max(map(abs, (a - b for a, b in zip(colour, got, strict=True)))) > 5
+    ]
+    assert not off, off
