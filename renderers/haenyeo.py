@@ -50,13 +50,10 @@ from PIL import Image, ImageDraw
 
 from renderers.common import (
     BG,
-    BLACK,
     HIGHLIGHT,
     INK,
     MUTED,
     PANEL_LINE,
-    PLAYERS,
-    SURFACES,
     TITLE_H,
     WHITE,
     Picture,
@@ -65,6 +62,7 @@ from renderers.common import (
     drawable,
     drawn_name,
     fit,
+    fixed_palette,
     font,
     ink_on,
     min_size,
@@ -202,11 +200,10 @@ COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 
 
-#: The grounds those colours are anti-aliased against (text and sprites on rows, panels, cards).
+#: The grounds those colours are anti-aliased against, beyond the house surfaces and the
+#: seats' tints (text and sprites on the sea's rows, the sheet, the cards, the score tile).
 GROUNDS: tuple[tuple[int, int, int], ...] = (
-    *SURFACES,
     *PART_COLOURS.values(),
-    *(p.light for p in PLAYERS[:5]),
     SHEET_FILL,
     CARDS_FILL,
     TILE_FILL,
@@ -217,50 +214,9 @@ GROUNDS: tuple[tuple[int, int, int], ...] = (
 
 @lru_cache(maxsize=1)
 def palette() -> Image.Image:
-    """The fixed palette every Haenyeo picture is encoded with (built once).
-
-    The house colours, the five seats' and `COLOURS` *exactly*, then their blends a
-    quarter, half and three quarters of the way to each of `GROUNDS` (the edges of
-    text and shapes), median-cut to fill the 256 entries. `common.fixed_palette`
-    median-cuts the flat colours together with their blends, which for this many
-    colours moved seat A's blue by 67 levels and the title bar's by 26, so this game
-    keeps its flat colours as they are (as renderers/jeju.py does).
-    """
-    flat = list(
-        dict.fromkeys(
-            (
-                *SURFACES,
-                MUTED,
-                PANEL_LINE,
-                HIGHLIGHT,
-                BLACK,
-                title_text(GAME).colour,
-                *(p.colour for p in PLAYERS[:5]),
-                *(p.light for p in PLAYERS[:5]),
-                *COLOURS,
-            )
-        )
-    )
-    blends = dict.fromkeys(
-        tuple(round(c + (g - c) * step / 4) for c, g in zip(colour, ground, strict=True))
-        for colour in flat
-        for ground in GROUNDS
-        for step in (1, 2, 3)
-    )
-    # a blend right next to a flat colour would take some of its pixels: keep a distance
-    extra = [c for c in blends if min(max(abs(a - b) for a, b in zip(c, f, strict=True)) for f in flat) > 6]
-    room = 256 - len(flat)
-    if len(extra) > room:
-        swatch = Image.new("RGB", (len(extra), 1))
-        swatch.putdata(extra)
-        reduced = swatch.quantize(colors=room, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-        entries = reduced.getpalette() or []
-        extra = [tuple(entries[i : i + 3]) for i in range(0, 3 * room, 3)]
-    table = [*flat, *extra][:256]
-    table += [table[-1]] * (256 - len(table))
-    image = Image.new("P", (1, 1))
-    image.putpalette([c for colour in table for c in colour])
-    return image
+    """The fixed palette every Haenyeo picture is encoded with (built once): `COLOURS`, the title
+    bar's and the five seats' colours exact, their blends towards `GROUNDS` filling the rest."""
+    return fixed_palette((title_text(GAME).colour, *COLOURS), grounds=GROUNDS, seats=5)
 
 
 # --------------------------------------------------------------------------- text, drawn once
