@@ -673,8 +673,12 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--pg", action="store_true", help="also on PostgreSQL (a copy of the same tables)")
     parser.add_argument("--url", help="the PostgreSQL server for --pg (its role may create databases)")
     parser.add_argument("--keep", type=Path, help="keep the SQLite file here (and reuse it if it exists)")
+    parser.add_argument("--json", type=Path, help="also write every figure to this JSON file")
     args = parser.parse_args(argv)
-    return run(args.tables, args.active, args.moves, args.clicks, args.pg, args.url, args.keep)
+    found = run(args.tables, args.active, args.moves, args.clicks, args.pg, args.url, args.keep)
+    if args.json:
+        args.json.write_text(json.dumps(found, indent=1))
+    return found
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ from hosting.store import (
     _message_columns,
     _move_columns,
     _moved_up,
+    _ordinal,
     _rating_row,
     _seat,
     _seat_row,
@@ -174,7 +175,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX seats_user ON seats (user_id, kind, table_id)",
         "CREATE INDEX game_tables_channel_thread ON game_tables (channel_id, thread_id)",
         "DROP INDEX IF EXISTS ratings_board",
-        f"CREATE INDEX ratings_ordinal ON ratings (game, {_ORDINAL} DESC, user_id, games)",
+        "ALTER TABLE ratings ADD COLUMN ordinal DOUBLE PRECISION NOT NULL DEFAULT 0",
+        f"UPDATE ratings SET ordinal = {_ORDINAL}",
+        "CREATE INDEX ratings_ordinal ON ratings (game, ordinal DESC, user_id, games)",
         """CREATE TABLE player_stats (
             user_id BIGINT NOT NULL,
             game TEXT NOT NULL,
@@ -573,8 +576,8 @@ class PostgresStore:
         if guild_id is None:
             return (
                 "SELECT user_id, game, mu, sigma, games, "
-                f"{_ORDINAL} AS ordinal FROM ratings WHERE game = $1 AND games >= $2",
-                f"{_ORDINAL} DESC, user_id",
+                "ordinal FROM ratings WHERE game = $1 AND games >= $2",
+                "ordinal DESC, user_id",
                 [game, min_games],
             )
         return (
@@ -916,7 +919,8 @@ class PostgresStore:
         )
         changes = ratings.update(scored, {row[0]: Rating(*row) for row in rows})
         await conn.executemany(
-            "UPDATE ratings SET mu = $3, sigma = $4, games = $5 WHERE user_id = $1 AND game = $2",
+            "UPDATE ratings SET mu = $3, sigma = $4, games = $5, ordinal = $6 "
+            "WHERE user_id = $1 AND game = $2",
             [_rating_row(c) for c in changes],
         )
         await conn.executemany(
@@ -924,7 +928,7 @@ class PostgresStore:
             "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             [_change_row(c, now) for c in changes],
         )
-        ordinals = [(c.user_id, c.game, c.mu - ratings.Z * c.sigma) for c in changes]
+        ordinals = [(c.user_id, c.game, _ordinal(c)) for c in changes]
         await conn.executemany(
             "UPDATE guild_ratings SET ordinal = $3 WHERE user_id = $1 AND game = $2", ordinals
         )

@@ -182,10 +182,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP INDEX IF EXISTS seats_user",
         "CREATE INDEX seats_user ON seats (user_id, kind, table_id)",
         "CREATE INDEX game_tables_channel_thread ON game_tables (channel_id, thread_id)",
-        # The board across servers walks the ratings in their order (μ − 3σ, the `_ORDINAL`
-        # expression); ``games`` rides along so the count needs no row.
+        # The board across servers walks the ratings in their order: μ − 3σ kept as a column (an
+        # index on the expression is not covering before SQLite 3.41, so a place on the board
+        # would read a row per player above), ``games`` riding along.
         "DROP INDEX IF EXISTS ratings_board",
-        f"CREATE INDEX ratings_ordinal ON ratings (game, {_ORDINAL} DESC, user_id, games)",
+        "ALTER TABLE ratings ADD COLUMN ordinal REAL NOT NULL DEFAULT 0",
+        f"UPDATE ratings SET ordinal = {_ORDINAL}",
+        "CREATE INDEX ratings_ordinal ON ratings (game, ordinal DESC, user_id, games)",
         # Stats as data: a player's finished games per game, kept by the finishing move
         # (`/stats` reads one row per game instead of every finished table).
         """CREATE TABLE player_stats (
@@ -401,8 +404,13 @@ _CHANGE_COLUMNS = "table_id, user_id, game, guild_id, seat, rank, mu_before, sig
 
 
 def _rating_row(change: RatingChange) -> tuple[Any, ...]:
-    """A player's new ``ratings`` row after a rated game (both stores)."""
-    return (change.user_id, change.game, change.mu, change.sigma, change.games)
+    """A player's new ``ratings`` row after a rated game (both stores); last, the ordinal μ − 3σ."""
+    return (change.user_id, change.game, change.mu, change.sigma, change.games, _ordinal(change))
+
+
+def _ordinal(change: RatingChange) -> float:
+    """The board's order key after a rated game (the `_ORDINAL` of the new rating)."""
+    return change.mu - ratings.Z * change.sigma
 
 
 def _change_row(change: RatingChange, now: float) -> tuple[Any, ...]:
@@ -525,11 +533,11 @@ READS: dict[str, str] = {
     "board_count": "SELECT coalesce(sum(players), 0) FROM board_sizes "
     "WHERE board = 'rating' AND game = ?1 AND scope = 0 AND games >= ?2",
     "board_page": "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = ?1 AND games >= ?2 "
-    f"ORDER BY {_ORDINAL} DESC, user_id LIMIT ?3 OFFSET ?4",
+    "ORDER BY ordinal DESC, user_id LIMIT ?3 OFFSET ?4",
     "board_mine": "SELECT user_id, game, mu, sigma, games FROM ratings "
     "WHERE game = ?1 AND games >= ?2 AND user_id = ?3",
-    "board_ahead": f"SELECT count(*) FROM ratings WHERE game = ?1 AND games >= ?2 "
-    f"AND ({_ORDINAL} > ?3 OR ({_ORDINAL} = ?3 AND user_id < ?4))",
+    "board_ahead": "SELECT count(*) FROM ratings WHERE game = ?1 AND games >= ?2 "
+    "AND (ordinal > ?3 OR (ordinal = ?3 AND user_id < ?4))",
     "guild_board_count": "SELECT coalesce(sum(players), 0) FROM board_sizes "
     "WHERE board = 'rating' AND game = ?1 AND scope = ?3 AND games >= ?2",
     "guild_board_page": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games FROM guild_ratings g "
@@ -759,9 +767,9 @@ def _record_scored(conn: sqlite3.Connection, scored: ScoredGame, now: float) -> 
     current = {row[0]: Rating(*row) for row in _fetch(conn, "ratings_in", (scored.game, users))}
     changes = ratings.update(scored, current)
     conn.executemany(
-        "INSERT INTO ratings (user_id, game, mu, sigma, games) VALUES (?, ?, ?, ?, ?) "
+        "INSERT INTO ratings (user_id, game, mu, sigma, games, ordinal) VALUES (?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (user_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
-        "games = excluded.games",
+        "games = excluded.games, ordinal = excluded.ordinal",
         [_rating_row(c) for c in changes],
     )
     conn.executemany(
@@ -776,7 +784,7 @@ def _record_guild_ratings(
     conn: sqlite3.Connection, scored: ScoredGame, changes: Sequence[RatingChange]
 ) -> None:
     """One more rated game in this server, and the players' new ordinal on every server board."""
-    rows = [(c.user_id, c.game, c.mu - ratings.Z * c.sigma) for c in changes]
+    rows = [(c.user_id, c.game, _ordinal(c)) for c in changes]
     conn.executemany("UPDATE guild_ratings SET ordinal = ?3 WHERE user_id = ?1 AND game = ?2", rows)
     sizes = [delta for c in changes for delta in _moved_up(c.game, 0, c.games)]
     if scored.guild_id is not None:

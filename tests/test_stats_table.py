@@ -118,6 +118,7 @@ BACK_TO_4 = (
     "CREATE INDEX seats_user ON seats (user_id)",
     "DROP INDEX game_tables_channel_thread",
     "DROP INDEX ratings_ordinal",
+    "ALTER TABLE ratings DROP COLUMN ordinal",
     "CREATE INDEX ratings_board ON ratings (game, games)",
     "CREATE INDEX game_tables_channel ON game_tables (channel_id)",
 )
