@@ -37,8 +37,8 @@ each word run and number) is drawn once into an opaque or masked sprite, cached
 on exactly what it shows, and pasted through Pillow's core (`blit`). The caches
 hold about 50 MB at most, most of it the seven backgrounds.
 
-The palette: `fixed_palette` here, not `common.fixed_palette`, which median-cuts
-flat colours together with their blends once a game lists this many colours.
+The palette: `common.fixed_palette` of `COLOURS` (each exact, their blends on the
+cards' grounds).
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ UNKNOWN_TILE = (150, 150, 150)
 FADE = 0.75
 
 #: Every colour this renderer paints with, for the game's fixed PNG palette (the house
-#: colours and the players' are added by `fixed_palette`), faded tiles' colours included.
+#: colours and the players' are added by `common.fixed_palette`), faded tiles' colours included.
 COLOURS: tuple[tuple[int, int, int], ...] = (
     TITLE_GREEN,
     GOLD,
@@ -139,58 +139,8 @@ COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 
 
-def fixed_palette(colours: tuple[tuple[int, int, int], ...], seats: int = 4) -> Image.Image:
-    """The game's PNG palette: the house colours, the first ``seats`` players' and ``colours``
-    *exactly*, then their anti-aliasing blends (a quarter, half and three quarters of the way
-    towards each surface and panel colour) reduced by a median cut to fill the 256 entries.
-
-    `common.fixed_palette` median-cuts the flat colours together with their blends once the list
-    is long, which moved the players' own colours by up to 47 levels (blue A turned teal): a
-    game with this many colours needs its flat colours kept as they are.
-    """
-    flat = list(
-        dict.fromkeys(
-            (
-                *common.SURFACES,
-                MUTED,
-                PANEL_LINE,
-                HIGHLIGHT,
-                common.BLACK,
-                *(p.colour for p in common.PLAYERS[:seats]),
-                *(p.light for p in common.PLAYERS[:seats]),
-                *colours,
-            )
-        )
-    )
-    grounds = (*common.SURFACES, CARD_BG, CARDS_PANEL, *(p.light for p in common.PLAYERS[:seats]))
-    blends = dict.fromkeys(
-        tuple(round(c + (g - c) * step / 4) for c, g in zip(colour, ground, strict=True))
-        for colour in flat
-        for ground in grounds
-        for step in (1, 2, 3)
-    )
-    # a blend next to a flat colour would take that colour's pixels (Pillow maps through a
-    # coarse colour cache), so blends keep a distance from every flat colour
-    extra = [colour for colour in blends if min(_distance(colour, f) for f in flat) > 6]
-    room = 256 - len(flat)
-    if len(extra) > room:
-        swatch = Image.new("RGB", (len(extra), 1))
-        swatch.putdata(extra)
-        reduced = swatch.quantize(colors=room, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-        entries = reduced.getpalette() or []
-        extra = [tuple(entries[i : i + 3]) for i in range(0, 3 * room, 3)]
-    table = [*flat, *extra][:256]
-    table += [table[-1]] * (256 - len(table))
-    palette = Image.new("P", (1, 1))
-    palette.putpalette([c for colour in table for c in colour])
-    return palette
-
-
-def _distance(a: Sequence[int], b: Sequence[int]) -> int:
-    return max(abs(x - y) for x, y in zip(a, b, strict=True))
-
-
-PALETTE = fixed_palette(COLOURS)
+#: The fixed palette every Jeju picture is encoded to: its colours exact, their blends on its grounds.
+PALETTE = common.fixed_palette(COLOURS, grounds=(CARD_BG, CARDS_PANEL), seats=4)
 
 SHORT_NAMES = {
     "orange": "Orange",
