@@ -461,15 +461,26 @@ def shape(
 
 
 def token(
-    draw: ImageDraw.ImageDraw, seat: int, centre: tuple[float, float], radius: float = 22, letter: bool = True
+    draw: ImageDraw.ImageDraw,
+    seat: int,
+    centre: tuple[float, float],
+    radius: float = 22,
+    letter: bool = True,
+    min_letter: int = 12,
 ) -> None:
-    """A seat's token: its shape in its colour with its letter on it (``letter=False``: a small
-    token whose letter would be too small to read; its shape and colour still name the seat)."""
+    """A seat's token: its shape in its colour with its letter on it.
+
+    The letter is sized from the radius, never under ``min_letter`` px (pass the
+    picture's `min_size` so it stays readable on a phone); ``letter=False`` draws
+    the shape alone: its shape and colour still name the seat.
+    """
     style = player(seat)
     shape(draw, style.shape, centre, radius, style.colour, INK, width=max(2, round(radius / 9)))
     if not letter:
         return
-    size = max(12, round(radius * (1.0 if style.shape in ("circle", "square", "hexagon", "cross") else 0.85)))
+    size = max(
+        min_letter, round(radius * (1.0 if style.shape in ("circle", "square", "hexagon", "cross") else 0.85))
+    )
     cx, cy = centre
     if style.shape == "triangle":
         cy += radius * 0.28
@@ -479,11 +490,11 @@ def token(
 
 
 @lru_cache(maxsize=128)
-def token_image(seat: int, radius: int) -> Image.Image:
+def token_image(seat: int, radius: int, min_letter: int = 12) -> Image.Image:
     """A seat's token (see `token`) drawn once on a transparent square, for fast pasting."""
     side = 2 * radius + 2 * max(4, radius // 3)
     image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
-    token(ImageDraw.Draw(image), seat, (side / 2, side / 2), radius)
+    token(ImageDraw.Draw(image), seat, (side / 2, side / 2), radius, min_letter=min_letter)
     return image
 
 

@@ -446,20 +446,10 @@ def stack_token(owner: int, radius: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=32)
 def seat_token(seat: int, radius: int) -> Image.Image:
-    """A seat's token with its letter (like `common.token_image`), the letter never under the
-    phone minimum: the shapes this game uses (A–D) hold a 24 px letter from a radius of 22."""
-    side = 2 * radius + 2 * max(4, radius // 3)
-    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    style = player(seat)
-    c = side / 2
-    common.shape(draw, style.shape, (c, c), radius, style.colour, INK, width=max(2, round(radius / 9)))
-    size = max(SMALL_BOLD, round(radius * (1.0 if style.shape in ("circle", "square") else 0.85)))
-    cy = c + (radius * 0.28 if style.shape == "triangle" else 0)
-    draw.text((c, cy), style.letter, font=font("bold", size), fill=style.ink, anchor="mm")
-    return image
+    """A seat's token with its letter never under the phone minimum (the shapes this game
+    uses, A–D, hold a 24 px letter from a radius of 22)."""
+    return common.token_image(seat, radius, SMALL_BOLD)
 
 
 @lru_cache(maxsize=32)

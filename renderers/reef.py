@@ -59,10 +59,10 @@ from renderers.common import (
     picture,
     player,
     seat_label,
-    shape,
     text_in_box,
     text_width,
     title_bar_right,
+    token_image,
     wrap,
 )
 from renderers.reef_sprites import (
@@ -155,22 +155,9 @@ GROUNDS = (
 PALETTE = fixed_palette(_flat_colours(), GROUNDS)
 
 
-@lru_cache(maxsize=64)
 def _token(seat: int, radius: int) -> Image.Image:
-    """A seat's token (its shape in its colour) with its letter at the smallest phone-readable size.
-
-    `common.token_image` sizes the letter from the radius, which is under that size on
-    tokens small enough for a card's header; here the letter keeps its size and the
-    shape is drawn around it."""
-    style = player(seat)
-    side = 2 * radius + 2 * max(4, radius // 3)
-    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(image)
-    centre = side / 2
-    shape(draw, style.shape, (centre, centre), radius, style.colour, INK, width=max(2, round(radius / 9)))
-    shift = {"triangle": 0.3, "star": 0.08}.get(style.shape, 0.0) * radius
-    draw.text((centre, centre + shift), style.letter, font=font("bold", TEXT), fill=style.ink, anchor="mm")
-    return image
+    """A seat's token with its letter at least the smallest phone-readable size."""
+    return token_image(seat, radius, TEXT)
 
 
 @lru_cache(maxsize=2048)
