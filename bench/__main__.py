@@ -136,10 +136,18 @@ stretches. Start-up is `Store.open` plus the queries the bot makes before it
 serves. `python -m bench.scale --pg` runs the same on PostgreSQL (a copy made by
 `copy-to-postgres`); `--tables 5000` makes a run of under a minute.
 
-Before #17 (measured on the store as it was, same machine): a move cost 13 round
-trips to the database thread and a re-read of the table, 0.6–0.9 ms, p99 4.7–24 ms
-when the machine was busy; at 100,000 tables a player's open tables took 58 ms,
-`/stats` 151 ms and a channel's table 18 ms, all of them scans.
+Before #17 (the profile of the store as it was, same machine): a move
+cost 13 round trips to the database thread and a re-read of the table, 0.6–0.9 ms,
+p99 4.7–24 ms when the machine was busy; at 100,000 tables a player's open tables
+took 58 ms, `/stats` 151 ms and a channel's table 18 ms, all of them scans. The old
+queries on this benchmark's own 100,000-table file (2026-12-01, SQL and rows only,
+the machine at load 10 on 2 cores): a player's open tables p50 22.7 ms (p99 206 ms);
+`/stats`, which read every finished table of the player, p50 1,026 ms (p99 5.0 s).
+
+The machine is shared: when its load average (printed with the figures) is well
+above its cores, a thread waits for a core for milliseconds at a time and every
+p99 below carries that wait. The p50s, and the "on the database thread" p99s of the
+reads that touch a few rows, are then the store's own cost.
 
 ```
 {scale}

@@ -473,6 +473,7 @@ async def measure(open_store: Callable[[], Any], built: Built, moves: int, click
     service = TableService(store, clock=lambda: NOW, new_seed=lambda: 1)
     try:
         seconds = await stream(service, built, moves, clicks, timed)
+        load = os.getloadavg()[0]
     finally:
         service.bots.close()
         await store.close()
@@ -482,6 +483,8 @@ async def measure(open_store: Callable[[], Any], built: Built, moves: int, click
         "rss_growth_open_mib": opened - before,
         "rss_end_mib": rss_mib(),
         "seconds": seconds,
+        "load": load,
+        "cores": os.cpu_count(),
         "clicks": clicks,
         "figures": {
             label: {
@@ -567,7 +570,8 @@ def report(built: Built, found: dict[str, Any], backend: str) -> list[str]:
         f"memory: {found['rss_open_mib']:.0f} MiB resident after opening "
         f"(+{found['rss_growth_open_mib']:.1f} MiB), {found['rss_end_mib']:.0f} MiB after the stream",
         f"stream: {moves:,} move transactions from {found['clicks']} concurrent click(s) "
-        f"in {found['seconds']:.1f} s, each click followed by a read",
+        f"in {found['seconds']:.1f} s, each click followed by a read; the machine's load average "
+        f"{found.get('load', 0):.1f} on {found.get('cores')} cores",
     ]
     if "synchronous_commit" in found:
         lines.append(f"server: synchronous_commit={found['synchronous_commit']}")
