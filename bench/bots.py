@@ -1,0 +1,224 @@
+"""All the bot figures in one table: ``python -m bench.bots [--quick] [--jobs N]``.
+
+Per game and seat count: the expert's win rate against greedy with the number
+of games and a 95 % (Wilson) interval, the mean scores, and the CPU time of
+each expert decision (p50 / p95 / max, ``time.process_time`` around every call
+of the policy). For Reef & Ruins solo: the expert's mean score with its 95 %
+interval, the share at 175 or more and the spread over the rulebook's rating
+bands, beside greedy's mean. The games are played by the three per-game
+benches' own functions (`bench.bots_haenyeo.play_match`, `bench.bots_jeju.match`,
+`bench.bots_reef.run`), the match-ups side by side in ``--jobs`` processes.
+``--quick`` plays a handful of games of each (a smoke run: the intervals are wide).
+Figures only: nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+#: Games per match-up: (full run, --quick).
+GAMES = {
+    "haenyeo-4": (40, 6),
+    "haenyeo-2": (60, 6),
+    "jeju-2": (30, 4),
+    "jeju-4": (16, 3),
+    "reef-1": (50, 4),
+}
+#: The issue's targets: the expert's win rate (and Reef & Ruins solo: mean and share at 175+).
+TARGETS = {"haenyeo-4": 0.50, "haenyeo-2": 0.75, "jeju-2": 0.75, "jeju-4": 0.50}
+REEF_OPTIONS = {"reef": "bewitching-barrier", "tracker": "sunrise"}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One line of the table: a match-up and what it measured."""
+
+    key: str  # "jeju-4"
+    game: str
+    seats: int
+    table: str
+    games: int
+    wins: float | None  # the expert's (shared wins count 1/k); None for solo
+    expert_mean: float
+    expert_half: float  # half the 95 % interval of the expert's mean score
+    greedy_mean: float
+    cpu: tuple[float, float, float]  # p50, p95, max seconds per expert decision
+    decisions: int
+    bands: tuple[tuple[str, int], ...] = ()  # Reef & Ruins solo: (band, games)
+    at_175: int = 0
+
+
+def half_interval(values: list[float]) -> float:
+    """Half the width of the 95 % interval of a mean (normal approximation)."""
+    return 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+
+
+def cpu_figures(cpu: list[float]) -> tuple[float, float, float]:
+    """p50, p95 and max of CPU seconds per decision (nearest rank)."""
+    ordered = sorted(cpu) or [0.0]
+
+    def at(share: float) -> float:
+        return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+
+    return at(0.5), at(0.95), ordered[-1]
+
+
+def haenyeo(seats: int, games: int) -> Row:
+    """One expert against greedy at Haenyeo (seats rotated), by `bench.bots_haenyeo.play_match`."""
+    from bench.bots_haenyeo import play_match
+
+    match = play_match(seats, "expert", "greedy", games)
+    table = "1 expert vs 3 greedy, seats rotated" if seats == 4 else "expert vs greedy (with the NPC)"
+    scores = [float(s) for s in match.hero_scores]
+    return Row(
+        f"haenyeo-{seats}",
+        "Haenyeo",
+        seats,
+        table,
+        match.games,
+        match.wins,
+        statistics.fmean(scores),
+        half_interval(scores),
+        statistics.fmean(match.other_scores),
+        cpu_figures(match.cpu),
+        len(match.cpu),
+    )
+
+
+def jeju(seats: int, games: int) -> Row:
+    """One expert against greedy at Jeju Island (seat rotating), by `bench.bots_jeju.match`."""
+    from bench.bots_jeju import match
+
+    found = match(seats, games)
+    table = "expert vs greedy, first player alternating" if seats == 2 else "1 expert vs 3 greedy"
+    return Row(
+        f"jeju-{seats}",
+        "Jeju Island",
+        seats,
+        table,
+        found["games"],
+        found["win_rate"] * found["games"],
+        found["expert_score"],
+        0.0,  # the per-game bench keeps only the means
+        found["greedy_score"],
+        (found["p50"], found["p95"], found["max"]),
+        found["decisions"],
+    )
+
+
+def reef_solo(games: int) -> Row:
+    """Reef & Ruins solo, expert and greedy on the same seeds, by `bench.bots_reef.run`."""
+    from bench.bots_reef import run
+    from engine.reef.components import RATINGS, rating
+
+    expert = run("expert", games, 1, REEF_OPTIONS)
+    greedy = run("greedy", games, 1, REEF_OPTIONS)
+    scores = [float(s) for s in expert["scores"]]
+    bands = tuple((band.title, sum(1 for s in expert["scores"] if rating(s) is band)) for band in RATINGS)
+    return Row(
+        "reef-1",
+        "Reef & Ruins",
+        1,
+        "solo, Bewitching Barrier, Sunrise",
+        games,
+        None,
+        statistics.fmean(scores),
+        half_interval(scores),
+        statistics.fmean(greedy["scores"]),
+        cpu_figures(expert["cpu"]),
+        len(expert["cpu"]),
+        tuple(b for b in bands if b[1]),
+        sum(s >= 175 for s in expert["scores"]),
+    )
+
+
+def measure(key: str, games: int) -> Row:
+    """One match-up by its key (``"jeju-4"``), in whichever process runs it."""
+    game, seats = key.split("-")
+    if game == "haenyeo":
+        return haenyeo(int(seats), games)
+    if game == "jeju":
+        return jeju(int(seats), games)
+    return reef_solo(games)
+
+
+def wilson(wins: float, games: int) -> tuple[float, float]:
+    """The 95 % interval of a win rate (the per-game benches' own formula)."""
+    from bench.bots_haenyeo import wilson as interval
+
+    return interval(wins, games)
+
+
+def table(rows: list[Row]) -> list[str]:
+    """The figures as a Markdown table (docs/BOTS.md takes it as it is), then Reef's bands."""
+    lines = [
+        "| game | seats | table | games | expert wins (95 % interval) | mean score expert / greedy "
+        "| CPU per expert decision p50 / p95 / max |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        p50, p95, top = (1000 * t for t in row.cpu)
+        cpu = f"{p50:.1f} / {p95:.0f} / {top:.0f} ms ({row.decisions})"
+        mean = f"{row.expert_mean:.1f}" + (f" ± {row.expert_half:.1f}" if row.expert_half else "")
+        if row.wins is None:
+            won = f"{row.at_175} of {row.games} at 175 or more"
+        else:
+            low, high = wilson(row.wins, row.games)
+            won = f"{row.wins:g} ({row.wins / row.games:.0%}; {low:.0%}–{high:.0%})"
+        lines.append(
+            f"| {row.game} | {row.seats} | {row.table} | {row.games} | {won} | "
+            f"{mean} / {row.greedy_mean:.1f} | {cpu} |"
+        )
+    for row in rows:
+        if row.bands:
+            spread = ", ".join(f"{count} {title}" for title, count in row.bands)
+            lines.append("")
+            lines.append(f"{row.game} solo rating bands (expert, {row.games} games): {spread}")
+    return lines
+
+
+def targets(rows: list[Row]) -> list[str]:
+    """Each target, and whether the interval's low end (or the mean) meets it."""
+    lines = []
+    for row in rows:
+        if row.wins is not None:
+            low, _ = wilson(row.wins, row.games)
+            rate, aim = row.wins / row.games, TARGETS[row.key]
+            met = "met" if low >= aim else "not proven (the interval is wide)" if rate >= aim else "NOT met"
+            lines.append(f"{row.game}, {row.seats} seats: win rate ≥ {aim:.0%}: {met}")
+        else:
+            share = row.at_175 / row.games
+            met = "met" if row.expert_mean >= 165 and share >= 1 / 3 else "NOT met"
+            lines.append(
+                f"{row.game} solo: mean ≥ 165 and a third at 175+: {met} "
+                f"(mean {row.expert_mean:.1f}, {share:.0%} at 175+)"
+            )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Play every match-up (side by side in ``--jobs`` processes) and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a handful of games each (a smoke run)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: CPUs)")
+    args = parser.parse_args(argv)
+    plan = [(key, counts[1] if args.quick else counts[0]) for key, counts in GAMES.items()]
+    # The longest match-ups first, so the processes finish together.
+    order = sorted(plan, key=lambda item: item[0].startswith("haenyeo"))
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        done = list(pool.map(measure, [key for key, _ in order], [games for _, games in order]))
+    found = {row.key: row for row in done}
+    rows = [found[key] for key, _ in plan]
+    print("\n".join(table(rows)))
+    print()
+    print("\n".join(targets(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
