@@ -892,23 +892,29 @@ def _draw_table(image: Image.Image, view: dict, layout: BoardLayout, names) -> N
         image.paste(row, (0, layout.table_top + TABLE_HEAD_H + i * TABLE_ROW_H))
 
 
+@lru_cache(maxsize=16)
+def _row_frame(seat: int, hot: bool) -> Image.Image:
+    """A seat's empty table row: its tint, its token, a gold outline while it owes a decision."""
+    image = Image.new("RGB", (WIDTH, TABLE_ROW_H), BG)
+    ImageDraw.Draw(image).rounded_rectangle(
+        (MARGIN, 2, RIGHT, TABLE_ROW_H - 2),
+        radius=12,
+        fill=player(seat).light,
+        outline=GOLD if hot else PANEL_LINE,
+        width=5 if hot else 2,
+    )
+    paste_centred(image, diver_image(seat, DIVER_R), (40, TABLE_ROW_H / 2))
+    return image
+
+
 @lru_cache(maxsize=64)
 def _table_row(
     seat: int, name: str, counts: tuple[int, ...], pairs: tuple[str, str], score: int, hot: bool, tick: bool
 ) -> Image.Image:
     """A seat's row of the players' table, drawn once per content (it changes only on a move)."""
-    style = player(seat)
-    image = Image.new("RGB", (WIDTH, TABLE_ROW_H), BG)
+    image = _row_frame(seat, hot).copy()
     draw = ImageDraw.Draw(image)
-    draw.rounded_rectangle(
-        (MARGIN, 2, RIGHT, TABLE_ROW_H - 2),
-        radius=12,
-        fill=style.light,
-        outline=GOLD if hot else PANEL_LINE,
-        width=5 if hot else 2,
-    )
     cy = TABLE_ROW_H / 2
-    paste_centred(image, diver_image(seat, DIVER_R), (40, cy))
     if tick:  # a green tick on the token: cards locked in
         draw.ellipse((44, cy - 2, 70, cy + 24), fill=TICK_GREEN, outline=WHITE, width=2)
         put_text(image, (57, cy + 11), "✓", "bold", SMALL_BOLD, WHITE, "mm")
@@ -1360,16 +1366,28 @@ def _draw_hand(image: Image.Image, you: dict, seat: int, revealed: bool) -> None
     image.paste(_hand_image(hand, selected, seat, head, f"{len(selected)} of {must}"), (0, CARDS_TOP))
 
 
+@lru_cache(maxsize=1)
+def _cards_panel() -> Image.Image:
+    """The empty cards panel (the hand is laid on a copy)."""
+    image = Image.new("RGB", (WIDTH, CARDS_BOTTOM - CARDS_TOP + 1), BG)
+    panel(
+        ImageDraw.Draw(image),
+        (MARGIN, 0, RIGHT, CARDS_BOTTOM - CARDS_TOP),
+        fill=CARDS_FILL,
+        radius=14,
+        width=2,
+    )
+    return image
+
+
 @lru_cache(maxsize=16)
 def _hand_image(
     hand: tuple[tuple[int, str], ...], selected: frozenset[int], seat: int, head: str, note: str
 ) -> Image.Image:
     """The whole cards panel as one block (its cards change only when the selection does)."""
-    image = Image.new("RGB", (WIDTH, CARDS_BOTTOM - CARDS_TOP + 1), BG)
-    draw = ImageDraw.Draw(image)
-    panel(draw, (MARGIN, 0, RIGHT, CARDS_BOTTOM - CARDS_TOP), fill=CARDS_FILL, radius=14, width=2)
-    put_text(image, (MARGIN + 14, 28), head, "bold", 28, INK, "lm")
-    put_text(image, (RIGHT - 14, 28), note, "bold", 28, GOLD if selected else MUTED, "rm")
+    image = _cards_panel().copy()
+    put_text(image, (MARGIN + 14, 28), head, "bold", 28, INK, "lm", CARDS_FILL)
+    put_text(image, (RIGHT - 14, 28), note, "bold", 28, GOLD if selected else MUTED, "rm", CARDS_FILL)
     for i, (zone, creature) in enumerate(hand):
         chosen = zone in selected
         x, top = _card_origin(i)
