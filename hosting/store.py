@@ -178,9 +178,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP INDEX IF EXISTS game_tables_channel",
         "CREATE INDEX game_tables_host ON game_tables (host_id, status)",
         "CREATE INDEX game_tables_channel_open ON game_tables (channel_id, status, thread_id)",
-        # A player's tables from their seats without reading a seat row.
+        # A player's tables from their seats without reading a seat row, and their open tables
+        # without looking at every table they ever sat at: a seat knows whether its table is open,
+        # kept by triggers, so that no path that changes a status or writes a seat can forget it.
+        "ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0",
+        "UPDATE seats SET open = 1 "
+        "WHERE table_id IN (SELECT id FROM game_tables WHERE status IN ('lobby', 'active'))",
+        """CREATE TRIGGER seats_open_on_status AFTER UPDATE OF status ON game_tables BEGIN
+            UPDATE seats SET open = (NEW.status IN ('lobby', 'active')) WHERE table_id = NEW.id;
+        END""",
+        """CREATE TRIGGER seats_open_on_insert AFTER INSERT ON seats BEGIN
+            UPDATE seats SET open = (
+                SELECT status IN ('lobby', 'active') FROM game_tables WHERE id = NEW.table_id
+            ) WHERE rowid = NEW.rowid;
+        END""",
         "DROP INDEX IF EXISTS seats_user",
-        "CREATE INDEX seats_user ON seats (user_id, kind, table_id)",
+        "CREATE INDEX seats_user ON seats (user_id, kind, open, table_id)",
         "CREATE INDEX game_tables_channel_thread ON game_tables (channel_id, thread_id)",
         # The board across servers walks the ratings in their order: μ − 3σ kept as a column (an
         # index on the expression is not covering before SQLite 3.41, so a place on the board
@@ -484,7 +497,7 @@ _SEAT_COLUMNS = "seat, name, kind, user_id, policy, moves, timeouts, former"
 #: and the seated player's tables each come from an index; OR-ing them in one WHERE would scan.
 _OF_USER = (
     "id IN (SELECT id FROM game_tables WHERE host_id = ?1 AND status IN (SELECT value FROM json_each(?2)) "
-    "UNION SELECT table_id FROM seats WHERE user_id = ?1 AND kind = 'human') "
+    "UNION SELECT table_id FROM seats WHERE user_id = ?1 AND kind = 'human' AND (?4 IS NULL OR open = ?4)) "
     "AND status IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR guild_id = ?3) ORDER BY id DESC"
 )
 #: `_TABLE_COLUMNS` with NULL for the snapshot, where it is known or not wanted.
@@ -925,7 +938,10 @@ class Store:
         finished games, which show results and never play the state on.
         """
         read = "user_tables" if snapshots else "user_tables_unplayed"
-        return await self._tables(read, user_id, json.dumps(list(statuses)), guild_id)
+        wanted = set(statuses)
+        # Only open tables, or only closed ones: the seats say which without reading the tables.
+        open_ = 1 if wanted <= set(OPEN_STATUSES) else 0 if not wanted & set(OPEN_STATUSES) else None
+        return await self._tables(read, user_id, json.dumps(sorted(wanted)), guild_id, open_)
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""

@@ -123,11 +123,20 @@ BACK_TO_4 = (
     "CREATE INDEX game_tables_channel ON game_tables (channel_id)",
 )
 
+#: The SQLite store's own part of schema 5 (a seat's ``open``, kept by triggers), undone first.
+SQLITE_BACK_TO_4 = (
+    "DROP TRIGGER seats_open_on_status",
+    "DROP TRIGGER seats_open_on_insert",
+    "DROP INDEX seats_user",
+    "ALTER TABLE seats DROP COLUMN open",
+    "CREATE INDEX seats_user ON seats (user_id, kind, table_id)",
+)
+
 
 async def back_to_schema_4(backend) -> None:  # noqa: F811
     if isinstance(backend, SQLiteBackend):
         with sqlite3.connect(backend.path) as raw:
-            for statement in BACK_TO_4:
+            for statement in (*SQLITE_BACK_TO_4, *BACK_TO_4):
                 raw.execute(statement)
         await backend.set_schema_version(4)
         return

@@ -123,6 +123,7 @@ async def session(service: TableService, store: Store) -> None:
     )
     with pytest.raises(StaleVersion):
         await store.append_action(extra.id, extra.version, seat=0, action={}, state={}, now=2.0)
+    await service.create_table(game_key="takeaway", guild_id=1, channel_id=4, host_id=10, host_name="A")
     # Every read the cogs and the clock make.
     for user in (10, 11, 12):
         await service.my_tables(user)
@@ -165,6 +166,13 @@ async def test_every_select_the_bot_runs_is_a_checked_read(db_path):
     finally:
         await store._call(sqlite3.Connection.set_trace_callback, None)
         await store.close()
+    with sqlite3.connect(db_path) as raw:  # the triggers kept every seat's ``open`` right
+        wrong = raw.execute(
+            "SELECT count(*) FROM seats s JOIN game_tables g ON g.id = s.table_id "
+            "WHERE s.open != (g.status IN ('lobby', 'active'))"
+        ).fetchone()[0]
+        statuses = {row[0] for row in raw.execute("SELECT DISTINCT status FROM game_tables")}
+    assert wrong == 0 and {"lobby", "finished"} <= statuses
     patterns = {name: pattern(sql) for name, sql in READS.items()}
     selects = [s for s in traced if re.match(r"\s*(SELECT|WITH)\b", s, re.IGNORECASE)]
     unknown = [s for s in selects if not any(p.match(s) for p in patterns.values())]
