@@ -1,7 +1,8 @@
 """End-to-end figures: many tables at once through the stricter SimCord, the real bot, a real SQLite file.
 
-Run ``python -m bench.e2e [--tables 50] [--turns 4]``. It opens ``--tables``
-tables of mixed games (two humans and a bot each), then plays ``--turns``
+Run ``python -m bench.e2e [--tables 50] [--turns 4] [--experts]``. It opens ``--tables``
+tables of mixed games (two humans and a bot each; with ``--experts`` the bot is
+an Expert, whose decisions run in the bot's worker processes), then plays ``--turns``
 rounds of turns across all of them, interleaved, the way people would: open
 the panel from the board, choose, confirm. Per kind of interaction it reports
 p50, p99 and max of:
@@ -13,6 +14,9 @@ p50, p99 and max of:
 * for a choice that posts a new board, also the *board-posting time*: from the
   click until the new board message, picture included, reaches Discord (the
   moment SimCord stores the bot's message). This is what the player sees.
+
+It also prints the event loop's longest stall and p99 during the run, from the
+bot's own loop-lag monitor (`hosting.looplag`; target: under 10 ms, experts seated too).
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ GAMES = ("haenyeo", "jeju", "reef")
 #: p99 target for a click that posts a new board with its picture, and for any acknowledgement.
 TARGET_BOARD_P99_MS = 300.0
 TARGET_ACK_MS = 1000.0
+#: The longest the event loop may stall (expert bots seated too).
+TARGET_STALL_MS = 10.0
 
 BOARD_POSTED = "choice → new board posted"
 BOARD_SETTLED = "choice that posts a new board (all settled)"
@@ -76,15 +82,19 @@ async def timed(times: dict[str, list[float]], kind: str, action):
 
 #: Requests the stricter Discord answered with 429 in the last run (discord.py's retries waited them out).
 RATE_LIMITED: list[int] = []
+#: The event loop's lateness over the last run (`hosting.looplag.LagFigures`).
+LOOP_LAG: list = []
 
 
-async def measure(tables: int, turns: int) -> dict[str, list[float]]:
+async def measure(tables: int, turns: int, experts: bool = False) -> dict[str, list[float]]:
     """Open the tables, play interleaved turns; milliseconds per kind of interaction."""
     rng = random.Random(1)
     times: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         bot = create_bot(Config(token=TOKEN, database=Path(folder) / "e2e.sqlite3", bot_delay=0.0))
-        async with run_strict(bot) as env:  # Discord as it documents itself, not SimCord's leniency
+        # An expert's chain of decisions can outlast SimCord's 5 s settle on a busy machine.
+        async with run_strict(bot, settle_timeout=120.0) as env:  # Discord as it documents itself
+            bot.loop_lag.reset()  # the run, not the start-up (imports, command sync)
             clock = PostClock(env)
             guild = env.create_guild("Bench")
             channel = guild.create_text_channel("games")
@@ -97,13 +107,21 @@ async def measure(tables: int, turns: int) -> dict[str, list[float]]:
                 thread = next(t for t in channel.threads if t.id == int(reply.content.split("/")[-2]))
                 lobby = thread.last_message
                 await timed(times, "lobby button", guest.click(lobby, label="Join"))
-                await timed(times, "lobby button", host.click(lobby, label="Add bot"))
+                if experts:
+                    table = int(lobby.embeds[0].title.rsplit("#", 1)[1])
+                    level = host.select(lobby, ["expert"], custom_id=f"lobbyset:level:{table}")
+                    await timed(times, "lobby menu (expert bot)", level)
+                else:
+                    await timed(times, "lobby button", host.click(lobby, label="Add bot"))
                 await timed(times, "start (posts the first board)", host.click(lobby, label="Start"))
                 threads.append((thread, {host.id: host, guest.id: guest}))
             for _ in range(turns):
                 for thread, people in threads:
                     await play_turn(thread, people, rng, times, clock)
         RATE_LIMITED[:] = [len(env.backend.rate_limited)]
+        LOOP_LAG[:] = [bot.loop_lag.figures()]
+        bot.loop_lag.stop()
+        bot.bot_pool.close()
         store = getattr(bot, "store", None)
         if store is not None:  # closed by the bot's own shutdown, normally
             await store.close()
@@ -159,23 +177,40 @@ def summarize(times: dict[str, list[float]]) -> list[dict]:
     ]
 
 
-def figures(tables: int = 50, turns: int = 4) -> dict:
-    """Run the benchmark; the setting and one summary row per kind of interaction."""
-    rows = summarize(asyncio.run(measure(tables, turns)))
-    return {"tables": tables, "turns": turns, "rows": rows, "rate_limited": RATE_LIMITED[0]}
+def figures(tables: int = 50, turns: int = 4, experts: bool = False) -> dict:
+    """Run the benchmark; the setting, one summary row per kind of interaction, the loop's stalls."""
+    rows = summarize(asyncio.run(measure(tables, turns, experts)))
+    lag = LOOP_LAG[0]
+    return {
+        "tables": tables,
+        "turns": turns,
+        "experts": experts,
+        "rows": rows,
+        "rate_limited": RATE_LIMITED[0],
+        "longest_stall_ms": lag.longest * 1000,
+        "stall_p99_ms": lag.p99 * 1000,
+        "loop_wakeups": lag.wakeups,
+    }
 
 
 def report(found: dict) -> list[str]:
     """The figures as printed lines."""
+    bots = "an expert bot" if found.get("experts") else "a normal bot"
     lines = [
-        f"{found['tables']} tables ({', '.join(GAMES)} in turn), {found['turns']} turns each, "
-        "one process, SQLite WAL, on the stricter Discord (simtools.strict)",
+        f"{found['tables']} tables ({', '.join(GAMES)} in turn; two players and {bots} each), "
+        f"{found['turns']} turns each, one process, SQLite WAL, on the stricter Discord (simtools.strict)",
         f"requests Discord answered with 429 (discord.py waited and retried): {found.get('rate_limited', 0)}",
     ]
     for row in found["rows"]:
         lines.append(
             f"{row['kind']:44} n={row['n']:5}  p50 {row['p50_ms']:6.1f} ms  "
             f"p99 {row['p99_ms']:6.1f} ms  max {row['max_ms']:6.1f} ms"
+        )
+    if "longest_stall_ms" in found:
+        lines.append(
+            f"event loop: longest stall {found['longest_stall_ms']:.1f} ms, "
+            f"p99 {found['stall_p99_ms']:.1f} ms over {found['loop_wakeups']} wake-ups "
+            f"(target: under {TARGET_STALL_MS:.0f} ms)"
         )
     return lines
 
@@ -184,5 +219,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--turns", type=int, default=4)
+    parser.add_argument("--experts", action="store_true", help="seat an expert bot at every table")
     args = parser.parse_args()
-    print("\n".join(report(figures(args.tables, args.turns))))
+    print("\n".join(report(figures(args.tables, args.turns, args.experts))))

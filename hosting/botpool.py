@@ -49,6 +49,9 @@ REST = 60.0
 #: A late decision still running after this many seconds counts as stuck; when every worker is
 #: stuck, the pool is replaced. (Late but finishing decisions just free their worker.)
 STUCK_AFTER = 30.0
+#: Seconds a new pool's workers get to start (a fresh interpreter importing the games, slow on a
+#: busy machine). A decision's deadline runs from when they are up, or from then at the latest.
+STARTUP_ALLOWANCE = 15.0
 #: Policies that run in the process: cheaper than a pool round trip (about 1 ms) in every game...
 IN_PROCESS = frozenset({"random", "greedy"})
 #: ...except these (game, policy): Reef & Ruins' greedy plans a whole round (p95 7 ms, max 108 ms).
@@ -123,6 +126,10 @@ def _timed_choice(
     return action, time.process_time() - start
 
 
+def _ready() -> None:
+    """Nothing: sent once to each new worker, so they all start at once."""
+
+
 def _worker_start(packages: dict[str, str]) -> None:
     """A new worker knows the same games as the bot (tests register their own) and loads them now."""
     engine.GAME_PACKAGES.update(packages)
@@ -148,7 +155,8 @@ class Workers:
         # Decisions that missed their deadline and still occupy a worker: since when (monotonic).
         self.overdue: dict[concurrent.futures.Future, float] = {}
         self.breaks = 0  # pools broken in a row
-        self.resting_until = 0.0  # time.monotonic(); no workers are started before it
+        self.resting_until = 0.0  # time.perf_counter(); no workers are started before it
+        self.ready: list[concurrent.futures.Future] = []  # a new pool's start-up calls, one per worker
 
     def submit(self, *call: Any) -> concurrent.futures.Future:
         """Hand a decision to a worker, starting (or restarting) the processes when needed."""
@@ -175,19 +183,34 @@ class Workers:
                 initializer=_worker_start,
                 initargs=(dict(engine.GAME_PACKAGES),),
             )
+            # One empty call per worker starts them all now; decisions wait for them (`started`).
+            self.ready = [self.executor.submit(_ready) for _ in range(self.size)]
             log.info("bot worker pool started with %d processes", self.size)
         return self.executor
+
+    async def started(self) -> None:
+        """Wait (at most `STARTUP_ALLOWANCE`) until a new pool's workers are up.
+
+        Starting an interpreter is not thinking: a deadline counts from here.
+        """
+        for call in list(self.ready):
+            if not call.done():
+                try:
+                    await within(call, STARTUP_ALLOWANCE)
+                except (TimeoutError, BrokenProcessPool):
+                    return  # the decision's own wait says what happens next
+        self.ready = []
 
     def late(self, future: concurrent.futures.Future) -> None:
         """A decision missed its deadline: dropped if still queued, else watched until it ends."""
         if future.cancel():
             return
-        self.overdue[future] = time.monotonic()
+        self.overdue[future] = time.perf_counter()
         future.add_done_callback(lambda done: self.overdue.pop(done, None))
 
     def _unstick(self) -> None:
         """Replace the pool when every worker runs a late decision that has been going for too long."""
-        now = time.monotonic()
+        now = time.perf_counter()
         stuck = [f for f, since in list(self.overdue.items()) if now - since > STUCK_AFTER and not f.done()]
         if len(stuck) >= self.size:
             log.warning("every bot worker is stuck in a late decision; the pool is started again")
@@ -200,7 +223,7 @@ class Workers:
         if self.breaks < BREAKS_BEFORE_REST:
             log.warning("the bot worker pool broke; it is started again", exc_info=True)
             return
-        self.resting_until = time.monotonic() + REST
+        self.resting_until = time.perf_counter() + REST
         self.breaks = 0
         log.error(
             "the bot worker pool broke %d times in a row; bots play %s for %.0f s",
@@ -245,11 +268,12 @@ class BotPool:
         if runs_in_process(game_key, name) or self.closed:
             action = choose(game_key, state, seat, name, seed)
             return Decision(action, name, time.perf_counter() - began, None)
-        if time.monotonic() >= shared.resting_until:
+        if time.perf_counter() >= shared.resting_until:
             shared.users.add(id(self))
             shared.size = max(shared.size, self.workers)
             try:
                 future = shared.submit(game_key, state, seat, name, seed)
+                await shared.started()
                 action, cpu = await within(future, self.deadline)
                 shared.breaks = 0
                 return Decision(action, name, time.perf_counter() - began, cpu)

@@ -210,6 +210,7 @@ async def test_a_decision_past_its_deadline_is_played_by_greedy_and_the_table_go
     assert any("passed its 0.3 s deadline; playing greedy" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.simcord(settle_timeout=120.0)  # a new pool's first decisions get its start-up time too
 @pytest.mark.parametrize("settings", [{"bot_deadline": 0.0}])
 async def test_a_table_of_expert_bots_whose_every_decision_is_late_plays_to_the_end(world):
     channel, alice, _ = world
