@@ -32,7 +32,10 @@ picture repeats the previous one. So the static layers (`_board_background`,
 ready block when its ground is known), and the parts that change by the move —
 the title bar with the status panel, each players' table row, each sea row, the
 cards panel — once per content; a picture is a copy of its layer with those
-blocks pasted on. Every cache is a bounded LRU (a few tens of MB when all full).
+blocks pasted on. The board is composed in the game's palette (its layer and
+blocks are mapped to it once, `to_palette`), so its PNG is saved without mapping
+every pixel again; the seat's picture is still mapped whole. Every cache is a
+bounded LRU (a few tens of MB when all full).
 
 The public picture is drawn from the public view only; a spectator's view gets
 the board. Every number printed comes from the view (the score tile's rule
@@ -219,6 +222,19 @@ def palette() -> Image.Image:
     return fixed_palette((title_text(GAME).colour, *COLOURS), grounds=GROUNDS, seats=5)
 
 
+def to_palette(image: Image.Image) -> Image.Image:
+    """``image`` mapped to the game's palette, as `common.encode_png` would map it: a block kept
+    this way is mapped once, and a picture made of such blocks is saved without mapping again."""
+    return image.quantize(palette=palette(), dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=64)
+def palette_index(colour: tuple[int, int, int]) -> int:
+    """The palette entry of one of the flat colours (they are in it exactly)."""
+    entries = palette().getpalette() or []
+    return next(i // 3 for i in range(0, len(entries), 3) if tuple(entries[i : i + 3]) == colour)
+
+
 # --------------------------------------------------------------------------- text, drawn once
 
 
@@ -245,6 +261,12 @@ def _text_block(
     return block, dx, dy, advance
 
 
+@lru_cache(maxsize=256)
+def _palette_block(text: str, kind: str, size: int, anchor: str, fill: tuple, ground: tuple) -> Image.Image:
+    """`_text_block` mapped to the game's palette, for a picture composed in it."""
+    return to_palette(_text_block(text, kind, size, anchor, fill, ground)[0])
+
+
 def put_text(
     image: Image.Image,
     xy: tuple[float, float],
@@ -260,8 +282,12 @@ def put_text(
     With ``ground`` (the flat colour under the whole line) the line is pasted as a ready block."""
     if ground is not None:
         block, dx, dy, advance = _text_block(text, kind, size, anchor, tuple(fill), tuple(ground))
+        if image.mode == "P":  # a picture in the game's palette takes the block mapped to it
+            block = _palette_block(text, kind, size, anchor, tuple(fill), tuple(ground))
         image.paste(block, (round(xy[0]) + dx, round(xy[1]) + dy))
         return advance
+    if image.mode == "P":
+        raise RenderError("text on a palette picture needs its ground")
     mask, dx, dy, advance = _glyphs(text, kind, size, anchor)
     x, y = round(xy[0]) + dx, round(xy[1]) + dy
     image.paste(tuple(fill), (x, y, x + mask.width, y + mask.height), mask)
@@ -594,6 +620,12 @@ def _board_background(seats: int, npc: bool, tile: tuple) -> Image.Image:
     return image
 
 
+@lru_cache(maxsize=8)
+def _board_layer(seats: int, npc: bool, tile: tuple) -> Image.Image:
+    """The static layer in the game's palette: every board starts as a copy of it."""
+    return to_palette(_board_background(seats, npc, tile))
+
+
 def _draw_status_frame(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
     """The status panel, the round track (scoring rounds are stars) and its key."""
     panel(draw, (MARGIN, STATUS_TOP, RIGHT, STATUS_TOP + STATUS_H), radius=14, width=2)
@@ -789,7 +821,7 @@ def _status_block(background: tuple, key: tuple) -> Image.Image:
     put_box(image, box, subtitle, "bold", 34, SMALL_BOLD, WHITE, "right", ground=title_text(GAME).colour)
     _draw_rounds(image, draw, current, phase == "end", scoring, first, first_name)
     _draw_status(image, draw, phase, to_act, zone, waiting, ask)
-    return image
+    return to_palette(image)
 
 
 def _draw_rounds(
@@ -926,7 +958,7 @@ def _table_row(
             image, (x - 40, 0, x + 40, TABLE_ROW_H), words, "bold", SMALL_BOLD, SMALL_BOLD, INK, "center", 1
         )
     put_text(image, (SCORE_X, cy), str(score), "bold", 36, INK, "mm")
-    return image
+    return to_palette(image)
 
 
 # --------------------------------------------------------------------------- the sea
@@ -998,7 +1030,7 @@ def _rope_state(zone: int, revealed: bool, reach: object, connected: object) -> 
 
 @lru_cache(maxsize=128)
 def _sea_row(
-    background: tuple, zone: int, slots: tuple, pieces: tuple, acting: bool, rope: str
+    background: tuple, zone: int, slots: tuple, pieces: tuple, acting: bool, rope: str, surface: tuple = ()
 ) -> Image.Image:
     """One zone's row right of its band (the background's row, then the rope, its slots, its
     pieces, the acting ring), drawn once per content and pasted whole: most rows stay the same
@@ -1020,9 +1052,11 @@ def _sea_row(
     for i, (items, taken) in enumerate(slots[:4]):
         image.paste(_slot_image(items, taken, ground), (SLOT_X0 - BAND_X1 + i * (SLOT_W + SLOT_GAP), 5))
     _draw_pieces(image, pieces, MARK_X0 - BAND_X1, cy)
+    if surface:
+        _draw_surface_words(image, surface)
     if acting:
         draw.rectangle((2, 2, image.width - 1, ROW_H - 3), outline=HIGHLIGHT, width=5)
-    return image
+    return to_palette(image)
 
 
 def _draw_sea(image: Image.Image, view: dict, layout: BoardLayout, background: tuple) -> None:
@@ -1041,41 +1075,36 @@ def _draw_sea(image: Image.Image, view: dict, layout: BoardLayout, background: t
             for slot in zone_view.get("slots") or []
         )
         rope = _rope_state(zone, revealed, reach, zone_view.get("connected"))
-        row = _sea_row(background, zone, slots, _pieces(zone_view), actions and current == zone, rope)
-        image.paste(row, (BAND_X1, layout.row_y(zone)))
-    _draw_surface_words(image, view, layout, revealed, reach)
-
-
-def _draw_surface_words(image: Image.Image, view: dict, layout: BoardLayout, revealed: bool, reach) -> None:
-    """Beside "Surface": who still waits for a 3rd Haenyeo (before the reveal), or the rope's reach."""
-    cy = layout.row_y(0) + ROW_H / 2
-    x = SLOT_X0 + text_width("Surface", "bold", SMALL_BOLD) + 18
-    if revealed:
-        if isinstance(reach, int):
-            put_box(
-                image,
-                (x, cy - 22, MARK_X0 - 8, cy + 22),
-                _rope_words(reach),
-                "regular",
-                SMALL,
-                SMALL,
-                INK,
-                "left",
-                0,
-                PART_COLOURS["surface"],
-            )
-        return
-    waiting = [p for p in view.get("players") or [] if not p.get("third_gained")]
-    if waiting:
-        x += (
-            put_text(
-                image, (x, cy), "3rd Haenyeo waits:", "regular", SMALL, INK, "lm", PART_COLOURS["surface"]
-            )
-            + 26
+        surface = _surface_key(view, revealed, reach) if zone == 0 else ()
+        row = _sea_row(
+            background, zone, slots, _pieces(zone_view), actions and current == zone, rope, surface
         )
-        for p in waiting:
-            paste_centred(image, diver_image(int(p.get("seat", 0)), DIVER_R), (x, cy))
-            x += 44
+        image.paste(row, (BAND_X1, layout.row_y(zone)))
+
+
+def _surface_key(view: dict, revealed: bool, reach: object) -> tuple:
+    """What zone 0's row says beside "Surface": the rope's reach after the reveal, else who
+    still waits for a 3rd Haenyeo."""
+    if revealed:
+        return ("rope", _rope_words(reach)) if isinstance(reach, int) else ()
+    waiting = tuple(int(p.get("seat", 0)) for p in view.get("players") or [] if not p.get("third_gained"))
+    return ("waits", waiting) if waiting else ()
+
+
+def _draw_surface_words(row: Image.Image, surface: tuple) -> None:
+    """Beside "Surface" on zone 0's row (block coordinates): the rope's words, or the waiting seats."""
+    cy = ROW_H / 2
+    x = SLOT_X0 - BAND_X1 + text_width("Surface", "bold", SMALL_BOLD) + 18
+    ground = PART_COLOURS["surface"]
+    kind, value = surface
+    if kind == "rope":
+        box = (x, cy - 22, MARK_X0 - BAND_X1 - 8, cy + 22)
+        put_box(row, box, value, "regular", SMALL, SMALL, INK, "left", 0, ground)
+        return
+    x += put_text(row, (x, cy), "3rd Haenyeo waits:", "regular", SMALL, INK, "lm", ground) + 26
+    for seat in value:
+        paste_centred(row, diver_image(seat, DIVER_R), (x, cy))
+        x += 44
 
 
 # --------------------------------------------------------------------------- public board
@@ -1088,7 +1117,7 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     tile = _tile_key(view)
     layout = board_layout(seats, npc, tile)
     background = (seats, npc, tile)
-    image = _board_background(*background).copy()
+    image = _board_layer(*background).copy()  # palette mode: the blocks pasted on are too
     draw = ImageDraw.Draw(image)
     image.paste(_status_block(background, _status_key(view, names)), (0, 0))
     _draw_table(image, view, layout, names)
@@ -1106,7 +1135,7 @@ def _draw_next_round(draw: ImageDraw.ImageDraw, view: dict, layout: BoardLayout,
         if int(r) == nxt[0]:
             top = layout.tile_top
             draw.rounded_rectangle(
-                (MARGIN + 6, top + y0, RIGHT - 6, top + y1), radius=12, outline=GOLD, width=4
+                (MARGIN + 6, top + y0, RIGHT - 6, top + y1), radius=12, outline=palette_index(GOLD), width=4
             )
 
 
