@@ -597,7 +597,7 @@ class PostgresStore:
         """
         board, order, params = self._board(game, guild_id, min_games)
         n = len(params)
-        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+        async with self._pool.acquire() as conn:  # no BEGIN/COMMIT: two round trips fewer
             total = await conn.fetchval(
                 "SELECT coalesce(sum(players), 0) FROM board_sizes WHERE board = 'rating' AND game = $1 "
                 "AND scope = $3 AND games >= $2",
@@ -616,7 +616,7 @@ class PostgresStore:
         """A player's place on a rating board; None when they are not on it."""
         board, _, params = self._board(game, guild_id, min_games)
         n = len(params)
-        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+        async with self._pool.acquire() as conn:  # no BEGIN/COMMIT: two round trips fewer
             row = await conn.fetchrow(f"SELECT * FROM ({board}) b WHERE user_id = ${n + 1}", *params, user_id)
             if row is None:
                 return None
@@ -634,7 +634,7 @@ class PostgresStore:
     ) -> tuple[int, list[Standing]]:
         """(how many players, one page) of the best solo scores, best first."""
         scope = guild_id or 0
-        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+        async with self._pool.acquire() as conn:  # no BEGIN/COMMIT: two round trips fewer
             total = await conn.fetchval(
                 "SELECT coalesce(sum(players), 0) FROM board_sizes "
                 "WHERE board = 'solo' AND game = $1 AND scope = $2",
@@ -657,7 +657,7 @@ class PostgresStore:
     async def solo_standing(self, game: str, user_id: int, *, guild_id: int | None = None) -> Standing | None:
         """A player's place on a solo board; None when they have no solo score there."""
         scope = guild_id or 0
-        async with self._pool.acquire() as conn, conn.transaction(readonly=True):
+        async with self._pool.acquire() as conn:  # no BEGIN/COMMIT: two round trips fewer
             row = await conn.fetchrow(
                 "SELECT best, table_id FROM solo_best WHERE game = $1 AND scope = $2 AND user_id = $3",
                 game,
