@@ -4,17 +4,25 @@
 bot, some played by their host to the end, some ended, some left waiting — while
 the service's state cache and its lock dictionary, the play cog's posting locks
 and ping lists, and discord.py's view store are checked against their bounds.
-Then the bot restarts, and old boards' buttons still work.
+Then the bot restarts, and old boards' buttons still work. The bots' own memos
+(Reef & Ruins planners, Jeju Island payments) have a size, and a bot process that
+keeps playing holds no more once they are full.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
+import tracemalloc
 
 import pytest
 
+import engine
 import renderers
+from engine.jeju import rules as jeju_rules
+from engine.reef import bots as reef_bots
+from engine.reef import expert as reef_expert
 from hosting.service import TableService, keyed_lock
 from tests.play_helpers import messages, play_panel, said
 from tests.test_play import seat_and_start
@@ -193,3 +201,57 @@ def test_the_state_cache_keeps_the_most_recently_used_tables():
     service.state_of(tables[4])
     assert list(service._states) == [3, 1, 4]
     assert service.state_of(tables[1]) is service.state_of(tables[1])  # a hit returns the same state
+
+
+#: The bots' memos: every one a bounded LRU (a bot process plays for months).
+BOT_MEMOS = (*reef_bots.MEMOS, reef_expert.plan_dice, reef_expert.plan_boon, jeju_rules.payments)
+#: The most entries any of them may keep, and what a full set of them may add while play goes on.
+MOST_ENTRIES = 8192
+FLAT_BYTES = 512 * 1024
+
+
+def play_reef(seeds: range) -> None:
+    """Whole one-seat Reef & Ruins games of greedy, both reefs, as a bot worker plays them."""
+    game = engine.get("reef")
+    greedy = reef_bots.POLICIES["greedy"]
+    for seed in seeds:
+        state = game.new(1, seed, {"reef": ("bewitching-barrier", "arcane-atoll")[seed % 2]})
+        rng = random.Random(seed)
+        while to_act := game.to_act(state):
+            seat = min(to_act)
+            state, _ = game.apply(state, seat, greedy(game, state, seat, rng))
+
+
+def test_the_bots_memos_have_a_size():
+    for memo in BOT_MEMOS:
+        size = memo.cache_info().maxsize
+        assert size is not None and size <= MOST_ENTRIES, f"{memo.__qualname__} keeps {size} entries"
+
+
+def test_a_reef_bot_that_keeps_playing_holds_no_more_once_its_memos_are_full(request):
+    """The memos fill, then stay full: more games add (almost) nothing to the memory held.
+
+    Thorough setting only (``--slow``): filling every memo under tracemalloc takes ~20 s of CPU."""
+    if not request.config.getoption("--slow"):
+        pytest.skip("fills the bots' memos under tracemalloc: run with --slow")
+    reef_expert.forget()
+    later = 3
+    tracemalloc.start()  # from the start, so entries the memos forget count as freed
+    try:
+        seed = 0
+        while reef_bots._ruin_part.cache_info().currsize < reef_bots.RUIN_PARTS_KEPT and seed < 12:
+            play_reef(range(seed, seed + 1))
+            seed += 1
+        assert reef_bots._ruin_part.cache_info().currsize == reef_bots.RUIN_PARTS_KEPT
+        gc.collect()
+        full = tracemalloc.get_traced_memory()[0]
+        play_reef(range(seed, seed + later))
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - full
+    finally:
+        tracemalloc.stop()
+        reef_expert.forget()
+    for memo in reef_bots.MEMOS:
+        info = memo.cache_info()
+        assert info.currsize <= info.maxsize
+    assert grown < FLAT_BYTES, f"{later} more games kept {grown / 1024:.0f} KiB"

@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine.bots import play_states
-from engine.reef import bots, expert
+from engine.reef import expert
 from engine.reef.bots import POLICIES
 from tests.test_reef_play import check_state
 
@@ -19,8 +19,7 @@ RANDOM = POLICIES["random"]
 
 def forget() -> None:
     """Drop every plan the bots remember, so a decision is worked out afresh."""
-    expert._MEMO.clear()
-    bots._PLAN_MEMO.clear()
+    expert.forget()
 
 
 def reach(seats: int, seed: int, options: dict, stop) -> object:

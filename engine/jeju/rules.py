@@ -262,7 +262,12 @@ def _multisets(remaining: list[int], size: int, start: int = 0) -> list[tuple[in
     return picks
 
 
-@lru_cache(maxsize=1 << 16)
+#: Payment lists kept (~0.5 KB each). A turn asks again for the same hand; the expert's
+#: play-outs ask for ~50,000 hands a game, mostly once, so a bigger memo only grows (issue #21).
+PAYMENTS_KEPT = 4096
+
+
+@lru_cache(maxsize=PAYMENTS_KEPT)
 def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every distinct way to pay a card from ``hand``: tile counts per type, fewest jokers first.
 

@@ -12,11 +12,17 @@ plan is a pure function of the round-start sheet (memoised), so the policy is
 deterministic; it then plays the plan's next step, re-planning from the
 current sheet if the seat has strayed from it. Every step it returns is taken
 from ``legal_actions``.
+
+Memos: the evaluation's parts and the round plans are LRU caches
+of a fixed size (``*_KEPT`` below), so a bot that plays for months holds a few
+MB at most (issue #21). A forgotten entry is only worked out again: every memo
+is a pure function of its key, so the sizes change speed, never a decision.
 """
 
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from engine.base import Game
 from engine.reef import turn
@@ -63,8 +69,13 @@ PEARL_WORTH = 4.0
 SHELL_WORTH = 1.3
 DIE_WORTH = 2.5
 
-_RUIN_MEMO: dict[tuple, float] = {}
-_REEF_MEMO: dict[tuple, float] = {}
+#: Entries each memo keeps (least recently used forgotten first). One greedy round adds
+#: about 100 ruin parts and an expert decision up to 1,500, all re-used within the decision;
+#: a round plan (~2 KB, its trail of sheets) is re-used by the round's later steps.
+RUIN_PARTS_KEPT = 8192
+REEF_HOPES_KEPT = 4096
+SHAPES_KEPT = 4096
+PLANS_KEPT = 256
 
 
 def _row_credit(ruin: Ruin, slots: tuple[int, ...], hope: float) -> float:
@@ -84,11 +95,9 @@ def _row_credit(ruin: Ruin, slots: tuple[int, ...], hope: float) -> float:
 
 
 def _ruin_hope(ruin: Ruin, slots: tuple[int, ...], left: int) -> float:
-    """Coins a ruin may still add by the end, weighted by how likely they are."""
-    key = (ruin.number, slots, left)
-    found = _RUIN_MEMO.get(key)
-    if found is not None:
-        return found
+    """Coins a ruin may still add by the end, weighted by how likely they are.
+
+    Not memoised itself: only `_ruin_part` (memoised on the same key) asks."""
     hope = min(1.0, left / 8) * 0.8
     rule = ruin.rule
     value = 0.0
@@ -129,18 +138,12 @@ def _ruin_hope(ruin: Ruin, slots: tuple[int, ...], left: int) -> float:
             # a high base keeps the upper rows open
             if done == 0 and filled:
                 value += hope * 0.15 * sum(slots[x] for x in row if slots[x] != EMPTY)
-    if len(_RUIN_MEMO) > 200_000:
-        _RUIN_MEMO.clear()
-    _RUIN_MEMO[key] = value
     return value
 
 
+@lru_cache(maxsize=REEF_HOPES_KEPT)
 def _reef_hope(reef_key: str, reef: int, left: int) -> float:
     """Pearls the reef may still give, from rows and columns under way."""
-    key = (reef_key, reef, left)
-    found = _REEF_MEMO.get(key)
-    if found is not None:
-        return found
     board = BARRIER if reef_key == turn.BARRIER_KEY else ATOLL
     hope = min(1.0, left / 8)
     value = 0.0
@@ -158,13 +161,7 @@ def _reef_hope(reef_key: str, reef: int, left: int) -> float:
                 if c in BARRIER.highlighted:
                     reach += 1
         value += hope * (0.4 * frontier.bit_count() + 1.2 * reach)
-    if len(_REEF_MEMO) > 200_000:
-        _REEF_MEMO.clear()
-    _REEF_MEMO[key] = value
     return value
-
-
-_PART_MEMO: dict[tuple, float] = {}
 
 
 _MAX_COINS = tuple(
@@ -186,13 +183,10 @@ _NEXT_MULT = tuple(
 FOCUS = 0.5
 
 
+@lru_cache(maxsize=RUIN_PARTS_KEPT)
 def _ruin_part(i: int, slots: tuple[int, ...], crossed: int, left: int) -> float:
     """One ruin's worth: (coins + hoped-for coins) x multiplier, plus what a multiplier
     earned (or on its way) should add to the coins this ruin can still gain."""
-    key = (i, slots, crossed, left)
-    found = _PART_MEMO.get(key)
-    if found is not None:
-        return found
     ruin = RUINS[i]
     mult = SECTION_MULT[i][crossed]
     coins = ruin_coins(ruin, slots)
@@ -202,9 +196,6 @@ def _ruin_part(i: int, slots: tuple[int, ...], crossed: int, left: int) -> float
     distance, later = _NEXT_MULT[i][crossed]
     if later > mult and left > 1:
         value += (later - mult) * (coins + hope + future) * 0.5 / distance * min(1.0, left / 8)
-    if len(_PART_MEMO) > 300_000:
-        _PART_MEMO.clear()
-    _PART_MEMO[key] = value
     return value
 
 
@@ -248,7 +239,6 @@ def _atoll_score(reef: int, mask: int, value: int, lucky: int, left: int) -> flo
 # --------------------------------------------------------------------- planning
 
 Plan = tuple[Act, ...]
-_PLAN_MEMO: dict[tuple, tuple[Plan, tuple[Sheet, ...]]] = {}
 
 
 def _run(sheet: Sheet, steps: list[Act], reef_key: str) -> Sheet:
@@ -286,25 +276,16 @@ def _adjust(sheet: Sheet, index: int, delta: int) -> list[Act] | None:
     return [act("shell", index, step)] * abs(delta)
 
 
-_SHAPE_MEMO: dict[tuple, Placement | None] = {}
-
-
+@lru_cache(maxsize=SHAPES_KEPT)
 def _best_shape(reef: int, value: int, lucky: int, left: int) -> Placement | None:
     """The Atoll placement of the shape for ``value`` that the quick reef score likes best."""
-    key = (reef, value, lucky, left)
-    if key in _SHAPE_MEMO:
-        return _SHAPE_MEMO[key]
     best = None
     for p in ATOLL.placements.get(value, ()):
         if not p.mask & reef:
             score = _atoll_score(reef, p.mask, value, lucky, left)
             if best is None or score > best[0]:
                 best = (score, p)
-    found = best[1] if best is not None else None
-    if len(_SHAPE_MEMO) > 100_000:
-        _SHAPE_MEMO.clear()
-    _SHAPE_MEMO[key] = found
-    return found
+    return best[1] if best is not None else None
 
 
 def _gains(sheet: Sheet, index: int, value: int, reef_key: str, left: int) -> list[tuple[float, list[Act]]]:
@@ -450,12 +431,9 @@ def _openings(sheet: Sheet) -> list[list[Act]]:
     return out
 
 
-def plan_round(sheet: Sheet, reef_key: str, left: int) -> tuple[Plan, tuple[Sheet, ...]]:
-    """The best whole-round plan from ``sheet`` and the sheet before each of its steps."""
-    key = (sheet, reef_key, left)
-    memo = _PLAN_MEMO.get(key)
-    if memo is not None:
-        return memo
+def best_round(sheet: Sheet, reef_key: str, left: int) -> tuple[Plan, tuple[Sheet, ...]]:
+    """The best whole-round plan from ``sheet`` and the sheet before each of its steps (not memoised:
+    the expert's look-ahead plans rounds it never plays, so it does not fill `plan_round`'s memo)."""
     best: tuple[float, list[Act]] | None = None
     start_plan: list[Act] = []
     start = _resolve(sheet, reef_key, left, start_plan)
@@ -475,11 +453,23 @@ def plan_round(sheet: Sheet, reef_key: str, left: int) -> tuple[Plan, tuple[Shee
     for step in steps:
         trail.append(current)
         current, _ = turn.apply(current, current, 0, step, reef_key)
-    result = (steps, tuple(trail))
-    if len(_PLAN_MEMO) > 5000:
-        _PLAN_MEMO.clear()
-    _PLAN_MEMO[key] = result
-    return result
+    return steps, tuple(trail)
+
+
+@lru_cache(maxsize=PLANS_KEPT)
+def plan_round(sheet: Sheet, reef_key: str, left: int) -> tuple[Plan, tuple[Sheet, ...]]:
+    """`best_round`, remembered: greedy asks again at every step of the round it plays."""
+    return best_round(sheet, reef_key, left)
+
+
+#: Every memo of the greedy planner (`forget` clears them; tests size them).
+MEMOS = (_ruin_part, _reef_hope, _best_shape, plan_round)
+
+
+def forget() -> None:
+    """Drop everything the planner remembers, so the next decision is worked out afresh."""
+    for memo in MEMOS:
+        memo.cache_clear()
 
 
 #: Lucky numbers in the order greedy prefers them; it takes the first one still free
@@ -532,4 +522,14 @@ def expert_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
 
 POLICIES = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}
 
-__all__ = ["POLICIES", "evaluate", "expert_policy", "greedy_policy", "plan_round", "random_policy"]
+__all__ = [
+    "MEMOS",
+    "POLICIES",
+    "best_round",
+    "evaluate",
+    "expert_policy",
+    "forget",
+    "greedy_policy",
+    "plan_round",
+    "random_policy",
+]

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import random
 import zlib
+from functools import lru_cache
 
 from engine.base import Game
-from engine.reef import turn
+from engine.reef import bots, turn
 from engine.reef.actions import UNDO_KINDS, Act, act
 from engine.reef.bots import (
     Plan,
@@ -31,9 +32,9 @@ from engine.reef.bots import (
     _openings,
     _resolve,
     _run,
+    best_round,
     evaluate,
     lucky_choice,
-    plan_round,
 )
 from engine.reef.components import ROUNDS, TRACKER
 from engine.reef.sheet import Sheet
@@ -43,8 +44,8 @@ CANDIDATES = 6
 SAMPLES = 10
 #: Sampled rolls when a boon's choice is made before this round's dice are rolled.
 BOON_SAMPLES = 8
-
-_MEMO: dict[tuple, tuple[Plan, tuple[Sheet, ...]]] = {}
+#: Decisions remembered (each ~2 KB, re-used by the later steps of its round; issue #21).
+DECISIONS_KEPT = 256
 
 
 def _settled(sheet: Sheet) -> Sheet:
@@ -81,7 +82,7 @@ def _with_dice(sheet: Sheet, dice: tuple[int, int, int]) -> Sheet:
 
 def _round_value(sheet: Sheet, reef_key: str, left: int, dice: tuple[int, int, int]) -> float:
     """What a sheet is worth after greedily playing one round with these dice."""
-    _, trail = plan_round(_with_dice(sheet, dice), reef_key, left)
+    _, trail = best_round(_with_dice(sheet, dice), reef_key, left)
     return evaluate(trail[-1], reef_key, left)
 
 
@@ -123,12 +124,9 @@ def _trail(sheet: Sheet, steps: Plan, reef_key: str) -> tuple[Sheet, ...]:
     return tuple(trail)
 
 
+@lru_cache(maxsize=DECISIONS_KEPT)
 def plan_dice(sheet: Sheet, reef_key: str, side: str, number: int) -> tuple[Plan, tuple[Sheet, ...]]:
     """The expert's plan for round ``number`` once its dice are rolled, with the sheet before each step."""
-    key = ("dice", sheet, reef_key, side, number)
-    memo = _MEMO.get(key)
-    if memo is not None:
-        return memo
     left = ROUNDS - number
     options = _candidates(sheet, reef_key, left)
     if left > 0 and len(options) > 1:
@@ -140,19 +138,12 @@ def plan_dice(sheet: Sheet, reef_key: str, side: str, number: int) -> tuple[Plan
     else:
         best = options[0][1]
     steps = (*best, act("confirm"))
-    result = (steps, _trail(sheet, steps, reef_key))
-    if len(_MEMO) > 2000:
-        _MEMO.clear()
-    _MEMO[key] = result
-    return result
+    return steps, _trail(sheet, steps, reef_key)
 
 
+@lru_cache(maxsize=DECISIONS_KEPT)
 def plan_boon(sheet: Sheet, reef_key: str, side: str, number: int) -> tuple[Plan, tuple[Sheet, ...]]:
     """The boon step: each way to make the boon's choices, scored over sampled rolls of this round."""
-    key = ("boon", sheet, reef_key, side, number)
-    memo = _MEMO.get(key)
-    if memo is not None:
-        return memo
     left = ROUNDS - number
     samples = _samples((number, "boon", sheet), BOON_SAMPLES)
     best: tuple[float, list[Act]] | None = None
@@ -165,9 +156,14 @@ def plan_boon(sheet: Sheet, reef_key: str, side: str, number: int) -> tuple[Plan
         if best is None or value > best[0] + 1e-9:
             best = (value, plan)
     steps: Plan = tuple(best[1]) if best is not None else ()
-    result = (steps, _trail(sheet, steps, reef_key))
-    _MEMO[key] = result
-    return result
+    return steps, _trail(sheet, steps, reef_key)
+
+
+def forget() -> None:
+    """Drop every decision (and greedy memo) remembered, so the next is worked out afresh."""
+    plan_dice.cache_clear()
+    plan_boon.cache_clear()
+    bots.forget()
 
 
 def expert_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
@@ -195,4 +191,4 @@ def expert_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
     return forward[0] if forward else legal[0]
 
 
-__all__ = ["expert_policy", "plan_boon", "plan_dice"]
+__all__ = ["expert_policy", "forget", "plan_boon", "plan_dice"]
