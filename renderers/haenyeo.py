@@ -34,7 +34,7 @@ the title bar with the status panel, each players' table row, each sea row, the
 cards panel — once per content; a picture is a copy of its layer with those
 blocks pasted on. The board is composed in the game's palette (its layer and
 blocks are mapped to it once, `to_palette`), so its PNG is saved without mapping
-every pixel again; the seat's picture is still mapped whole. Every cache is a
+every pixel again; so is the seat's picture, its marks drawn in palette entries. Every cache is a
 bounded LRU (a few tens of MB when all full).
 
 The public picture is drawn from the public view only; a spectator's view gets
@@ -233,6 +233,11 @@ def palette_index(colour: tuple[int, int, int]) -> int:
     """The palette entry of one of the flat colours (they are in it exactly)."""
     entries = palette().getpalette() or []
     return next(i // 3 for i in range(0, len(entries), 3) if tuple(entries[i : i + 3]) == colour)
+
+
+def ink(image: Image.Image, colour: tuple[int, int, int]) -> tuple[int, int, int] | int:
+    """A flat colour to draw with on ``image``: itself, or its palette entry on a palette picture."""
+    return palette_index(colour) if image.mode == "P" else colour
 
 
 # --------------------------------------------------------------------------- text, drawn once
@@ -1295,6 +1300,20 @@ def _sheet_key(view: dict, me: dict) -> tuple:
 
 
 @lru_cache(maxsize=4)
+def _private_layer(sheet: tuple) -> Image.Image:
+    """The empty sheet in the game's palette: every seat's picture starts as a copy of it."""
+    return to_palette(_private_background(sheet))
+
+
+@lru_cache(maxsize=8)
+def _token_block(seat: int) -> Image.Image:
+    """The seat's token on the sheet's ground, mapped to the palette (a 48 px square block)."""
+    block = Image.new("RGB", (48, 48), SHEET_FILL)
+    paste_centred(block, diver_image(seat, DIVER_R), (24, 24))
+    return to_palette(block)
+
+
+@lru_cache(maxsize=4)
 def _private_background(sheet: tuple) -> Image.Image:
     """An empty sheet: panels, labels, empty track boxes, egg circles, the pearl track with its
     points and bonuses, and the trash types (the same for every seat: drawn once)."""
@@ -1341,8 +1360,8 @@ def _draw_pearl_space(image, draw, k: int, count: int, points: int, bonus: str, 
     draw.rounded_rectangle(
         (left, PEARL_Y - 22, left + PEARL_W, PEARL_Y + 22),
         radius=8,
-        fill=PALE_GOLD if marked else WHITE,
-        outline=INK,
+        fill=ink(image, PALE_GOLD if marked else WHITE),
+        outline=ink(image, INK),
         width=4 if marked else 2,
     )
     # a space worth nothing (the first ones) shows a dash instead of a number
@@ -1364,7 +1383,11 @@ def _draw_trash_chip(image: Image.Image, draw: ImageDraw.ImageDraw, k: int, word
     y = TRASH_ROWS_TOP + (k // 2) * TRASH_STEP
     box = (x, y, x + CHIP_W, y + TRASH_STEP - 6)
     draw.rounded_rectangle(
-        box, radius=8, fill=MINE_FILL if mine else WHITE, outline=INK if mine else PANEL_LINE, width=2
+        box,
+        radius=8,
+        fill=ink(image, MINE_FILL if mine else WHITE),
+        outline=ink(image, INK if mine else PANEL_LINE),
+        width=2,
     )
     put_box(
         image,
@@ -1422,7 +1445,7 @@ def _hand_image(
         x, top = _card_origin(i)
         sprite = _card_image(zone, creature, chosen, seat)
         image.paste(sprite, (round(x - 12), round(top - CARDS_TOP - 12 - (8 if chosen else 0))), sprite)
-    return image
+    return to_palette(image)
 
 
 def _draw_banner(
@@ -1438,7 +1461,7 @@ def _draw_banner(
         text, fill = _choose_words(you), HIGHLIGHT
     else:
         text, fill = status_text(view, names), WHITE
-    draw.rounded_rectangle(BANNER, radius=12, fill=fill, outline=INK, width=2)
+    draw.rounded_rectangle(BANNER, radius=12, fill=ink(image, fill), outline=ink(image, INK), width=2)
     put_box(image, BANNER, text, "bold", 30, SMALL_BOLD, INK, "center", 10, fill)
 
 
@@ -1467,7 +1490,7 @@ def _draw_own_sheet(
         count = int(food.get(key, 0))
         for b in range(min(count, length)):
             left = TRACK_X + b * BOX_STEP
-            draw.rectangle((left, y - BOX / 2, left + BOX, y + BOX / 2), fill=INK)
+            draw.rectangle((left, y - BOX / 2, left + BOX, y + BOX / 2), fill=ink(image, INK))
         put_text(
             image,
             (TRACK_X + 16 * BOX_STEP + 10, y),
@@ -1483,13 +1506,13 @@ def _draw_own_sheet(
         cx = TRACK_X + EGG_R + k * EGG_STEP
         draw.ellipse(
             (cx - EGG_R, EGG_Y - EGG_R, cx + EGG_R, EGG_Y + EGG_R),
-            fill=ITEM_COLOURS["egg"],
-            outline=INK,
+            fill=ink(image, ITEM_COLOURS["egg"]),
+            outline=ink(image, INK),
             width=3,
         )
         if k < used:
-            draw.line((cx - 10, EGG_Y - 10, cx + 10, EGG_Y + 10), fill=RED, width=4)
-            draw.line((cx - 10, EGG_Y + 10, cx + 10, EGG_Y - 10), fill=RED, width=4)
+            draw.line((cx - 10, EGG_Y - 10, cx + 10, EGG_Y + 10), fill=ink(image, RED), width=4)
+            draw.line((cx - 10, EGG_Y + 10, cx + 10, EGG_Y - 10), fill=ink(image, RED), width=4)
     words = f"{eggs - used} unused" + (f", {used} used" if used else "")
     put_text(
         image, (TRACK_X + egg_spaces * EGG_STEP + 8, EGG_Y), words, "bold", SMALL_BOLD, INK, "lm", SHEET_FILL
@@ -1570,9 +1593,9 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
         raise RenderError(f"seat {seat} is not at this table")
     me = players[seat]
     sheet = _sheet_key(view, me)
-    image = _private_background(sheet).copy()
+    image = _private_layer(sheet).copy()  # palette mode: what is drawn on it is mapped already
     draw = ImageDraw.Draw(image)
-    paste_centred(image, diver_image(seat, DIVER_R), (LABEL_X + 18, SHEET_TOP + 30))
+    image.paste(_token_block(seat), (LABEL_X - 6, SHEET_TOP + 6))  # centred at (LABEL_X + 18, +30)
     label = drawn_name(seat, names)
     if view.get("phase") == "select" and not you.get("confirmed"):
         sub = f"{label}: choose {you.get('must_select', 2)}"
