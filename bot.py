@@ -191,6 +191,8 @@ def load_config(
         "MAX_OPEN_TABLES", values.get("MAX_OPEN_TABLES", ""), MAX_OPEN_TABLES_PER_HOST
     )
     bot_deadline = parse_seconds("BOT_DEADLINE", values.get("BOT_DEADLINE", ""), DEFAULT_DEADLINE)
+    workers = values.get("BOT_WORKERS", "").strip()
+    bot_workers = parse_limit("BOT_WORKERS", workers, 1) if workers else None
     return Config(
         token=token,
         database=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
@@ -206,6 +208,7 @@ def load_config(
         max_lobbies=max_lobbies,
         max_open_tables=max_open_tables,
         bot_deadline=bot_deadline,
+        bot_workers=bot_workers,
     )
 
 
