@@ -134,7 +134,7 @@ of the reads the bot makes. A figure is the store call as its caller sees it;
 its rows), the rest being the hop to that thread and back, which a busy machine
 stretches. Start-up is `Store.open` plus the queries the bot makes before it
 serves. `python -m bench.scale --pg` runs the same on PostgreSQL (a copy made by
-`copy-to-postgres`); `--tables 5000` makes a run of under a minute.
+`copy-to-postgres`); `--tables 5000 --moves 1000` runs in under a minute.
 
 Before #17 (the profile of the store as it was, same machine): a move
 cost 13 round trips to the database thread and a re-read of the table, 0.6–0.9 ms,
