@@ -612,31 +612,33 @@ def _tile_layout(tile: tuple) -> tuple[int, tuple]:
 
 
 @lru_cache(maxsize=8)
-def _board_background(seats: int, npc: bool, tile: tuple) -> Image.Image:
+def _board_background(
+    seats: int, npc: bool, tile: tuple, pearls: int, scoring: tuple[int, ...]
+) -> Image.Image:
     """Everything that does not change during a game: panels, the table's head, the sea's rows,
     bands and zone numbers, the legend and the score tile (drawn once per table shape)."""
     layout = board_layout(seats, npc, tile)
     image, draw = canvas(GAME, layout.height, WIDTH)
-    _draw_status_frame(image, draw)
+    _draw_status_frame(image, draw, scoring)
     _draw_table_frame(image, draw, layout, seats)
-    _draw_sea_frame(image, draw, layout)
+    _draw_sea_frame(image, draw, layout, pearls)
     _draw_legend(image, draw, layout, npc)
     _draw_tile(image, draw, layout, tile)
     return image
 
 
 @lru_cache(maxsize=8)
-def _board_layer(seats: int, npc: bool, tile: tuple) -> Image.Image:
+def _board_layer(seats: int, npc: bool, tile: tuple, pearls: int, scoring: tuple[int, ...]) -> Image.Image:
     """The static layer in the game's palette: every board starts as a copy of it."""
-    return to_palette(_board_background(seats, npc, tile))
+    return to_palette(_board_background(seats, npc, tile, pearls, scoring))
 
 
-def _draw_status_frame(image: Image.Image, draw: ImageDraw.ImageDraw) -> None:
-    """The status panel, the round track (scoring rounds are stars) and its key."""
+def _draw_status_frame(image: Image.Image, draw: ImageDraw.ImageDraw, scoring: tuple[int, ...]) -> None:
+    """The status panel, the round track (scoring rounds are stars; the last round scores) and its key."""
     panel(draw, (MARGIN, STATUS_TOP, RIGHT, STATUS_TOP + STATUS_H), radius=14, width=2)
-    for r in range(1, 9):
-        _draw_round(image, draw, r, r in (3, 6, 8), WHITE, INK)
-    x = _round_centre(8)[0] + 40
+    for r in range(1, max(scoring) + 1):
+        _draw_round(image, draw, r, r in scoring, WHITE, INK)
+    x = _round_centre(max(scoring))[0] + 40
     cy = _round_centre(1)[1]
     _star(draw, (x + 12, cy), 13, GOLD)
     put_text(image, (x + 30, cy), "scoring", "regular", SMALL, MUTED, "lm")
@@ -680,7 +682,7 @@ def _draw_table_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Boa
         )
 
 
-def _draw_sea_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout) -> None:
+def _draw_sea_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, pearls: int) -> None:
     """The sea's rows in their part colours, the zone badges, the part bands and fixed words."""
     for zone in range(12):
         y = layout.row_y(zone)
@@ -712,7 +714,7 @@ def _draw_sea_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Board
     put_text(image, (SLOT_X0, layout.row_y(0) + ROW_H / 2), "Surface", "bold", SMALL_BOLD, INK, "lm")
     y11 = layout.row_y(11) + ROW_H / 2
     paste_centred(image, item_image("pearl", 34), (SLOT_X0 + 17, y11))
-    put_text(image, (SLOT_X0 + 42, y11), "Pearls: 1 per Haenyeo", "bold", SMALL_BOLD, WHITE, "lm")
+    put_text(image, (SLOT_X0 + 42, y11), f"Pearls: {pearls} per Haenyeo", "bold", SMALL_BOLD, WHITE, "lm")
 
 
 def _legend_icon(key: str) -> Image.Image:
@@ -839,7 +841,7 @@ def _draw_rounds(
     first_name: str,
 ) -> None:
     """Played rounds greyed, the current one dark and ringed; then the first player."""
-    for r in range(1, 9):
+    for r in range(1, max(scoring) + 1):
         if r < current or (done and r == current):
             _draw_round(image, draw, r, r in scoring, PAST_FILL, MUTED)
         elif r == current:
@@ -1040,7 +1042,7 @@ def _sea_row(
     """One zone's row right of its band (the background's row, then the rope, its slots, its
     pieces, the acting ring), drawn once per content and pasted whole: most rows stay the same
     from one picture to the next."""
-    layout = board_layout(*background)
+    layout = board_layout(*background[:3])
     top = layout.row_y(zone)
     image = _board_background(*background).crop((BAND_X1, top, SEA_X1 - 2, top + ROW_H))
     draw = ImageDraw.Draw(image)
@@ -1121,7 +1123,8 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     npc = bool(view.get("npc"))
     tile = _tile_key(view)
     layout = board_layout(seats, npc, tile)
-    background = (seats, npc, tile)
+    scoring = tuple(int(r) for r in view.get("scoring_rounds") or (3, 6, 8))
+    background = (seats, npc, tile, int(view.get("pearls_per_haenyeo") or 1), scoring)
     image = _board_layer(*background).copy()  # palette mode: the blocks pasted on are too
     draw = ImageDraw.Draw(image)
     image.paste(_status_block(background, _status_key(view, names)), (0, 0))
@@ -1556,7 +1559,7 @@ def _draw_own_scores(image: Image.Image, view: dict, me: dict) -> None:
     )
     y += 40
     haenyeo = f"{me.get('pawns', 2)} Haenyeo" + (
-        "" if me.get("third_gained") else "; 3rd costs 2 eggs at zone 0"
+        "" if me.get("third_gained") else f"; 3rd costs {view.get('third_cost', 2)} eggs at zone 0"
     )
     put_box(image, (x0 - 8, y, x1, y + 36), haenyeo, "regular", 26, SMALL, INK, "left", 8, SHEET_FILL)
     y += 42

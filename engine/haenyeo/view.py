@@ -17,6 +17,8 @@ Shape (every key is always present unless marked; seats are 0-based ints, the
                      "rounds": {"3": [{"key": str, "text": str}, ...], "6": [...], "8": [...]},
                      "trash": [points for 0, 1, 2, ... trash types]},
       "pearl_track": [{"points": int, "bonus": null | "trash" | "seafood2"}, ...],   # 9 spaces
+      "pearls_per_haenyeo": int,        # pearls a Haenyeo takes in zone 11
+      "third_cost": int,                # turtle eggs the 3rd Haenyeo costs at zone 0
       "sea_cards": {"shallow": card id, "deep": card id,
                     "shallow_left": int, "deep_left": int},   # cards left face down in each deck
       "revealed": bool,                 # diving cards revealed this round (phase "actions"/"end")
@@ -211,6 +213,8 @@ def build_view(state: State, seat: int | None, to_act: list[int], result: dict |
         "pearl_track": [
             {"points": p, "bonus": b} for p, b in zip(C.pearl_points, C.pearl_bonus, strict=True)
         ],
+        "pearls_per_haenyeo": C.pearls_per_haenyeo,
+        "third_cost": C.third_cost,
         "sea_cards": {
             "shallow": C.shallow_cards[state.shallow[r]][0],
             "deep": C.deep_cards[state.deep[r]][0],
