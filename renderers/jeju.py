@@ -34,7 +34,7 @@ cards and panels, legends) are cached per seat count (board) or height (a
 seat's picture); every piece that repeats between pictures (a card's face, a
 row's frame with the name, a tile with its count, a top tile, a payment line,
 each word run and number) is drawn once into an opaque or masked sprite, cached
-on exactly what it shows, and pasted through Pillow's core (`blit`). The caches
+on exactly what it shows, and pasted (`blit`). The caches
 hold about 50 MB at most, most of it the seven backgrounds.
 
 The palette: `common.fixed_palette` of `COLOURS` (each exact, their blends on the
@@ -228,23 +228,21 @@ def put_text(
     """Draw one line from a cached mask (``anchor`` as Pillow's); returns its width."""
     mask, left, top, width = _text_mask(text, kind, size, anchor)
     x, y = round(xy[0]) + left, round(xy[1]) + top
-    image.im.paste(tuple(fill), (x, y, x + mask.width, y + mask.height), mask.im)  # see `blit`
+    image.paste(tuple(fill), (x, y, x + mask.width, y + mask.height), mask)
     return width
 
 
 def blit(target: Image.Image, sprite: Image.Image, xy: tuple[float, float]) -> None:
     """Paste ``sprite`` at ``xy`` (through its own alpha when it has one).
 
-    Straight to Pillow's core: `Image.paste` re-checks modes, loads and copy-on-write state on
-    every call, which cost more than the copying itself for the hundred small sprites of a
-    picture. Targets here are always fresh, loaded, writable RGB images.
+    Targets here are always fresh RGB images and sprites lie inside them.
     """
     x, y = round(xy[0]), round(xy[1])
     box = (x, y, x + sprite.width, y + sprite.height)
     if sprite.mode == "RGBA":
-        target.im.paste(sprite.im, box, sprite.im)
+        target.paste(sprite, box, sprite)
     else:
-        target.im.paste(sprite.im, box)
+        target.paste(sprite, box)
 
 
 def blit_centred(target: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:

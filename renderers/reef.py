@@ -56,6 +56,7 @@ from renderers.common import (
     min_size,
     ordinal,
     panel,
+    paste_centred,
     picture,
     player,
     seat_label,
@@ -192,7 +193,7 @@ def _text(
     width = sprite.width - 2 * pad
     x = xy[0] - {"l": 0, "m": width / 2, "r": width}[anchor[0]]
     left, top = round(x - pad), round(xy[1] - sprite.height / 2)
-    image.im.paste(sprite.im, (left, top, left + sprite.width, top + sprite.height), sprite.im)
+    image.paste(sprite, (left, top, left + sprite.width, top + sprite.height), sprite)
     return width
 
 
@@ -373,18 +374,8 @@ def _fresh(layer: Image.Image) -> Image.Image:
         if len(buffers) >= 4:  # seat counts come and go: keep a few sizes only
             buffers.clear()
         image = buffers[layer.size] = Image.new("RGB", layer.size)
-    image.im.paste(layer.im, (0, 0, *layer.size))
+    image.paste(layer, (0, 0, *layer.size))
     return image
-
-
-def paste_centred(target: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
-    """Paste an RGBA ``sprite`` centred at ``centre`` (`common.paste_centred` without its checks).
-
-    A sheet pastes some eighty sprites; `Image.paste`'s argument handling was a fifth of
-    the drawing. Sprites here are always RGBA and inside the picture, pasted on RGB."""
-    x = round(centre[0] - sprite.width / 2)
-    y = round(centre[1] - sprite.height / 2)
-    target.im.paste(sprite.im, (x, y, x + sprite.width, y + sprite.height), sprite.im)
 
 
 def _paste(image: Image.Image, sprite: Image.Image | None, centre: tuple[float, float]) -> None:
