@@ -205,9 +205,12 @@ def test_the_state_cache_keeps_the_most_recently_used_tables():
 
 #: The bots' memos: every one a bounded LRU (a bot process plays for months).
 BOT_MEMOS = (*reef_bots.MEMOS, reef_expert.plan_dice, reef_expert.plan_boon, jeju_rules.payments)
-#: The most entries any of them may keep, and what a full set of them may add while play goes on.
+#: The most entries any of them may keep.
 MOST_ENTRIES = 8192
-FLAT_BYTES = 512 * 1024
+#: What three more games may add once the ruin parts are full: the round plans and reef hopes
+#: are still filling towards their sizes (~0.6 MB measured); an unbounded ruin-part memo alone
+#: would add ~1.2 MB more (5,500 entries of ~210 bytes).
+FLAT_BYTES = 1024 * 1024
 
 
 def play_reef(seeds: range) -> None:
