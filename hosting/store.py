@@ -868,6 +868,7 @@ class Store:
         self._conn = conn
         self._executor = executor
         self._checkpointer = checkpointer
+        self._closed = False
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -900,7 +901,10 @@ class Store:
         )
 
     async def close(self) -> None:
-        """Close the connection (checkpointing the WAL) and stop its threads."""
+        """Close the connection (checkpointing the WAL) and stop its threads; again is a no-op."""
+        if self._closed:
+            return
+        self._closed = True
         if self._checkpointer is not None:
             await asyncio.to_thread(self._checkpointer.stop)
         await self._call(sqlite3.Connection.close)
