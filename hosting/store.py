@@ -15,11 +15,11 @@ import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
+
+import aiosqlite
 
 from hosting import ratings
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
@@ -847,26 +847,21 @@ def _board_names(guild_id: int | None) -> str:
 class Store:
     """Tables, seats and the action log in one SQLite file.
 
-    One connection, owned by one worker thread. Each public method is one call to
-    that thread (`_call`): a whole transaction, or a read with everything it
-    needs, runs there as one synchronous function, so a move costs one hop
-    between the event loop and the database instead of one per statement and
-    cursor. The standard library's `sqlite3` on a one-thread executor does this
-    with public APIs only; aiosqlite (which the store used before) offers no
-    public way to run a function on its thread.
+    One aiosqlite connection, whose own thread owns the `sqlite3` connection.
+    Each public method is one call to that thread (`_call`): a whole transaction,
+    or a read with everything it needs, runs there as one synchronous function,
+    so a move costs one hop between the event loop and the database instead of
+    one per statement and cursor (it was 13). aiosqlite queues such a function
+    with `Connection._execute`, which its own public methods are built on but
+    which it does not document; `_call` is the one place that uses it, and the
+    store's tests fail if a release changes it (pyproject pins aiosqlite < 1).
 
     Because the thread runs one call at a time, transactions cannot interleave
     and need no lock of their own.
     """
 
-    def __init__(
-        self,
-        conn: sqlite3.Connection,
-        executor: ThreadPoolExecutor,
-        checkpointer: _Checkpointer | None = None,
-    ) -> None:
-        self._conn = conn
-        self._executor = executor
+    def __init__(self, db: aiosqlite.Connection, checkpointer: _Checkpointer | None = None) -> None:
+        self._db = db
         self._checkpointer = checkpointer
         self._closed = False
 
@@ -878,16 +873,11 @@ class Store:
         """
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-store")
-        loop = asyncio.get_running_loop()
         in_file = str(path) != ":memory:"
+        db = await aiosqlite.connect(str(path), isolation_level=None)  # autocommit; transactions are explicit
+        store = cls(db, _Checkpointer(str(path)) if in_file else None)
         try:
-            conn = await loop.run_in_executor(executor, _connect, str(path), in_file)
-        except BaseException:
-            executor.shutdown(wait=False)
-            raise
-        store = cls(conn, executor, _Checkpointer(str(path)) if in_file else None)
-        try:
+            await store._call(_configure, in_file)
             await store._call(_migrate)
         except BaseException:
             await store.close()
@@ -896,9 +886,7 @@ class Store:
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(connection, *args)`` on the database thread: one round trip."""
-        return await asyncio.get_running_loop().run_in_executor(
-            self._executor, partial(fn, self._conn, *args)
-        )
+        return await self._db._execute(fn, self._db._conn, *args)
 
     async def close(self) -> None:
         """Close the connection (checkpointing the WAL) and stop its threads; again is a no-op."""
@@ -907,8 +895,7 @@ class Store:
         self._closed = True
         if self._checkpointer is not None:
             await asyncio.to_thread(self._checkpointer.stop)
-        await self._call(sqlite3.Connection.close)
-        self._executor.shutdown(wait=False)
+        await self._db.close()
 
     async def schema_version(self) -> int:
         """The schema version stored in the file (SQLite's user_version)."""
@@ -1201,27 +1188,21 @@ class Store:
         return await self._call(_integrity)
 
 
-def _connect(path: str, checkpointed: bool = False) -> sqlite3.Connection:
-    """The store's connection, made on (and only ever used from) the database thread.
+def _configure(conn: sqlite3.Connection, checkpointed: bool = False) -> None:
+    """The store connection's settings, on the database thread.
 
     ``checkpointed``: a `_Checkpointer` copies the WAL into the file, so this
     connection's commits never do (SQLite's automatic checkpoint runs inside the
     commit that crosses 1,000 pages, fsync included: the slowest moves were those).
     """
-    conn = sqlite3.connect(path, isolation_level=None)  # autocommit; transactions are explicit
-    try:
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        # Wait at most 1 s for another connection's write lock (a backup, `check`), then fail:
-        # interactive paths must answer within Discord's 3 s, and our own writes are ~1 ms.
-        conn.execute("PRAGMA busy_timeout=1000")
-        if checkpointed:
-            conn.execute("PRAGMA wal_autocheckpoint=0")
-    except BaseException:
-        conn.close()
-        raise
-    return conn
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    # Wait at most 1 s for another connection's write lock (a backup, `check`), then fail:
+    # interactive paths must answer within Discord's 3 s, and our own writes are ~1 ms.
+    conn.execute("PRAGMA busy_timeout=1000")
+    if checkpointed:
+        conn.execute("PRAGMA wal_autocheckpoint=0")
 
 
 #: How often the checkpointer copies the WAL into the database file (seconds).
