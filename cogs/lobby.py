@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections import OrderedDict
 from dataclasses import replace
 
 import discord
@@ -35,6 +36,9 @@ from hosting.errors import TableError
 from hosting.store import ACTIVE, CANCELLED, LOBBY, TableRecord
 
 log = logging.getLogger(__name__)
+
+#: Rematch lobbies remembered by the finished table they came from (`Lobby.rematch`).
+REMATCHES_KEPT = 256
 
 LOBBY_BUTTONS = {
     # verb: (label, style, row)
@@ -305,8 +309,9 @@ class Lobby(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         offer_enabled_games(bot, self.play)
-        #: Finished table id -> the rematch lobby opened for it (so a second click finds it).
-        self._rematches: dict[int, int] = {}
+        #: Finished table id -> the rematch lobby opened for it (so a second click finds it), for
+        #: the last `REMATCHES_KEPT` rematches: an older results message's click opens another.
+        self._rematches: OrderedDict[int, int] = OrderedDict()
 
     @app_commands.command(name="play")
     @app_commands.guild_only()
@@ -425,6 +430,8 @@ class Lobby(commands.Cog):
                 error = TableError(f"Discord refused to open the rematch ({error.text or error.status}).")
             raise error from None
         self._rematches[old_id] = table.id
+        while len(self._rematches) > REMATCHES_KEPT:
+            self._rematches.popitem(last=False)
         link = message_link(replace(table, thread_id=thread and thread.id), lobby.id)
         await reply(interaction, f"Your rematch lobby is open: {link}")
 

@@ -163,6 +163,20 @@ async def test_rematch_seats_the_bots_at_their_levels(world, simcord_env):
     assert [(s.name, s.policy) for s in new.seats] == [("alice", None), ("Bot Dol (easy)", "random")]
 
 
+async def test_rematch_lobbies_are_remembered_only_for_the_latest_results(world, simcord_env, monkeypatch):
+    """The bot remembers which rematch each results message opened for `REMATCHES_KEPT` of them:
+    past that, a click on an old results message opens a new lobby instead of pointing to the old."""
+    monkeypatch.setattr(sys.modules["cogs.lobby"], "REMATCHES_KEPT", 0)  # the module the bot loaded
+    guild, channel, (alice, *_) = world
+    thread = await seat_and_start(channel, alice, [], 1, "jeju")
+    results = await take_turns(thread, {alice.id: alice}, random.Random(5))
+    first = await alice.click(results, label="Rematch")
+    again = await alice.click(results, label="Rematch")
+    assert "Your rematch lobby is open" in said(first)
+    assert "A rematch is already open" not in said(again)
+    assert len(simcord_env.bot.get_cog("Lobby")._rematches) == 0
+
+
 async def test_rematch_opens_a_lobby_with_the_same_people_and_bots(world, simcord_env):
     guild, channel, (alice, bob, carol, _) = world
     thread = await seat_and_start(channel, alice, [bob], 1, "jeju", pace=86400)
