@@ -21,6 +21,7 @@ import discord
 from discord.ext import commands
 
 import engine
+import renderers
 from cogs.common import Mentions
 from hosting import logs, ops
 from hosting.botpool import DEFAULT_DEADLINE, BotPool
@@ -280,6 +281,7 @@ class GameBot(commands.Bot):
             bots=self.bot_pool,
         )
         self.loop_lag.start()
+        renderers.PICTURES.start()  # the picture workers start now, not at the first board
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands(force=self.force_sync)
