@@ -8,7 +8,8 @@ interval, the share at 175 or more and the spread over the rulebook's rating
 bands, beside greedy's mean. The games are played by the three per-game
 benches' own functions (`bench.bots_haenyeo.play_match`, `bench.bots_jeju.match`,
 `bench.bots_reef.run`), the match-ups side by side in ``--jobs`` processes.
-``--quick`` plays a handful of games of each (a smoke run: the intervals are wide).
+``--quick`` plays a handful of games of each (a smoke run: the intervals are wide);
+``--scale 0.25`` a quarter of the full counts.
 Figures only: nothing here asserts a time.
 """
 
@@ -205,9 +206,15 @@ def main(argv: list[str] | None = None) -> int:
     """Play every match-up (side by side in ``--jobs`` processes) and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a handful of games each (a smoke run)")
+    parser.add_argument(
+        "--scale", type=float, default=1.0, help="play this share of the full game counts (e.g. 0.25)"
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: CPUs)")
     args = parser.parse_args(argv)
-    plan = [(key, counts[1] if args.quick else counts[0]) for key, counts in GAMES.items()]
+    plan = [
+        (key, counts[1] if args.quick else max(1, round(counts[0] * args.scale)))
+        for key, counts in GAMES.items()
+    ]
     # The longest match-ups first, so the processes finish together.
     order = sorted(plan, key=lambda item: item[0].startswith("haenyeo"))
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:

@@ -525,7 +525,8 @@ class Play(commands.Cog):
                 public.extend(e for e in move.events if not e.get("private"))
             if public:
                 await self.post_board(await self.service.get(table_id), public)
-            self._unnote(await self.service.get(table_id))
+            if table_id in self._noted:  # a thinking note is up: take it back (one read, then one edit)
+                self._unnote(await self.service.get(table_id))
         if table.status != ACTIVE:
             self.forget(table_id)
 
