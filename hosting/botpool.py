@@ -255,6 +255,8 @@ class BotPool:
         self.deadline = deadline
         self._shared = shared
         self.closed = False
+        #: CPU seconds the workers spent on this bot's decisions (for the benchmarks).
+        self.cpu = 0.0
 
     @property
     def started(self) -> bool:
@@ -276,6 +278,7 @@ class BotPool:
                 await shared.started()
                 action, cpu = await within(future, self.deadline)
                 shared.breaks = 0
+                self.cpu += cpu or 0.0
                 return Decision(action, name, time.perf_counter() - began, cpu)
             except TimeoutError:
                 shared.late(future)
