@@ -1,7 +1,9 @@
 """A long soak: weeks of a busy community in one process; memory and latency must stay flat.
 
-Run ``python -m bench.soak`` (about 10,000 boards; a few minutes on two cores) or
-``python -m bench.soak --quick``. The real bot runs against the stricter SimCord
+Run ``python -m bench.soak`` (the full run: 10,000 boards, hours on two shared cores;
+399 boards took 9 minutes at a load of 10) or ``python -m bench.soak --quick`` (250 boards:
+a few minutes on a quiet machine; a check that it runs, not a figure); ``--progress`` prints
+each sample as it is taken. The real bot runs against the stricter SimCord
 (`simtools.strict.run_strict`) on a real SQLite file, with real pictures. Every
 simulated day:
 
@@ -16,18 +18,22 @@ simulated day:
 * time moves on a day in steps (`env.advance_time`), so deadlines, reminders,
   time-outs and lobby expiries happen as they would.
 
-Every ``--every`` boards it samples, after a garbage collection: the process's
-resident memory (``/proc/self/statm``), the memory `tracemalloc` traces, split
-into the bot's (everything but the simulated Discord) and SimCord's own
-(allocated in ``simcord/`` or ``simtools/``), the click-to-board times of the
+`tracemalloc` traces the whole run (one frame), so every window pays its cost
+alike. Every ``--every`` boards it samples, after a garbage collection: the
+process's resident memory (``/proc/self/statm``), the memory `tracemalloc` finds
+held, split into the bot's (everything but the simulated Discord) and SimCord's
+own (allocated in ``simcord/`` or ``simtools/``), the click-to-board times of the
 window (a panel choice until the new board of that table reaches Discord, as in
-`bench.e2e`) and the event loop's longest stall (the longest single callback or
-task step). SimCord's storage of finished tables is cleared as the run goes
-(their messages, the pictures in its CDN, old interactions and request logs),
-as Discord would hold them, not the bot. It prints the slope of the bot's memory
-per 1,000 boards after warm-up, by least squares, and the click-to-board p50 and
-p99 of the first window after warm-up against the last. The top growth sites
-are `tracemalloc`'s comparison of the end with the end of warm-up.
+`bench.e2e`), the event loop's longest stall (the longest single callback or
+task step, less the soak's own sampling and clean-up done inside it) and what
+ran in it, and the tables open. SimCord's storage of finished tables is cleared
+as the run goes (their messages, the pictures in its CDN, old interactions and
+request logs), as Discord would hold them, not the bot. It prints the slope of
+the bot's memory per 1,000 boards after warm-up, by least squares, and the
+click-to-board p50 and p99 of the first window after warm-up against the last
+(and of the first quarter of the clicks after warm-up against the last quarter:
+more clicks, less noise). The top growth sites are `tracemalloc`'s comparison of
+the end with the end of warm-up.
 
 Targets (issue #21): after warm-up the bot's memory grows by less than 1 MB per
 1,000 boards, and the click-to-board p99 at the end is within 10 % of the start.
@@ -37,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import os
 import random
@@ -48,6 +55,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot import Config, create_bot
+from engine.reef import bots as reef_bots
+from engine.reef import expert as reef_expert
 from hosting.store import ACTIVE, LOBBY
 from simtools.strict import run_strict
 from simtools.ui import PANEL_BUTTONS, awaited, controls, latest_board, prefer
@@ -66,12 +75,43 @@ TURNS_PER_DAY = 3
 #: Where SimCord's own allocations happen (measured apart from the bot's).
 SIMULATOR_FILES = ("/simcord/", "/simtools/", "/bench/soak.py", "tracemalloc")
 PAGE = os.sysconf("SC_PAGE_SIZE")
+#: The Reef & Ruins planners' memos (bounded LRUs; their entries are sampled).
+REEF_MEMOS = (*reef_bots.MEMOS, reef_expert.plan_dice, reef_expert.plan_boon)
 
 
-def rss_mb() -> float:
-    """The process's resident memory (MB), from /proc/self/statm."""
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * PAGE / 2**20
+def rss_mb(pid: int | str = "self") -> float:
+    """A process's resident memory (MB), from /proc/<pid>/statm (0 if it has gone)."""
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * PAGE / 2**20
+    except OSError:
+        return 0.0
+
+
+def descendants(root: int) -> list[int]:
+    """Every process under ``root`` (the picture and bot pools' workers, their fork server)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        parents.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def workers_mb() -> tuple[int, float]:
+    """How many worker processes the bot runs, and their resident memory in all (MB)."""
+    pids = descendants(os.getpid())
+    return len(pids), sum(rss_mb(pid) for pid in pids)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -106,6 +146,9 @@ class Meter:
         self.messages = 0
         self.last_post: dict[int, float] = {}
         self.longest_stall = 0.0
+        self.stalled_in = ""
+        # Seconds the soak itself spent inside loop steps (sampling, pruning SimCord): not the bot's.
+        self.aside_seconds = 0.0
         backend = env.backend
         commit = backend.commit_message
 
@@ -131,6 +174,15 @@ class Meter:
         backend.edit_message = edited
         self._patch_loop()
 
+    @contextlib.contextmanager
+    def aside(self):
+        """The soak's own work (sampling memory, clearing SimCord): left out of the stall it runs in."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.aside_seconds += time.perf_counter() - started
+
     def _patch_loop(self) -> None:
         """Time every callback and task step the loop runs (asyncio's Handle._run)."""
         meter = self
@@ -138,18 +190,33 @@ class Meter:
 
         def timed_run(handle):
             started = time.perf_counter()
+            aside = meter.aside_seconds
             try:
                 return original(handle)
             finally:
-                took = time.perf_counter() - started
+                took = time.perf_counter() - started - (meter.aside_seconds - aside)
                 if took > meter.longest_stall:
                     meter.longest_stall = took
+                    meter.stalled_in = describe(handle)
 
         asyncio.events.Handle._run = timed_run
         self._restore = lambda: setattr(asyncio.events.Handle, "_run", original)
 
     def close(self) -> None:
         self._restore()
+
+
+def describe(handle) -> str:
+    """What a loop step ran: the task's coroutine (where it stood), or the callback."""
+    callback = getattr(handle, "_callback", None)
+    callback = getattr(callback, "__simcord_original_callback__", callback)  # SimCord wraps callbacks
+    task = getattr(callback, "__self__", None)
+    if isinstance(task, asyncio.Task):
+        coro = task.get_coro()
+        frame = getattr(coro, "cr_frame", None)
+        where = f" at {frame.f_code.co_filename.split('/')[-1]}:{frame.f_lineno}" if frame else ""
+        return f"task {getattr(coro, '__qualname__', coro)}{where}"
+    return f"callback {getattr(callback, '__qualname__', callback)}"
 
 
 @dataclass
@@ -169,12 +236,17 @@ class Sample:
     panels: int
     day: int
     rss_mb: float
+    workers: int
+    workers_mb: float
     bot_mb: float
     simulator_mb: float
     p50_ms: float
     p99_ms: float
     clicks: int
     stall_ms: float
+    stalled_in: str = ""
+    open_tables: int = 0
+    memo_entries: int = 0
     states: int | None = None
     locks: int | None = None
 
@@ -190,6 +262,8 @@ class Soak:
     window: list[float] = field(default_factory=list)
     tables_opened: dict[str, int] = field(default_factory=dict)
     growth: list[str] = field(default_factory=list)
+    warm_clicks: int = 0  # clicks timed before the end of warm-up
+    progress: bool = False
     days: int = 0
     seconds: float = 0.0
 
@@ -295,8 +369,8 @@ def prune_simulator(env, closed_channels: set[int], keep: int = 3) -> None:
     backend._reserved_ids = {i for i in backend._reserved_ids if i >> 22 >= now_ms}
 
 
-def sample(soak: Soak, meter: Meter, bot, day: int) -> tracemalloc.Snapshot | None:
-    """One row of figures; returns the snapshot it took (None before tracing starts)."""
+def sample(soak: Soak, meter: Meter, bot, day: int, open_tables: int = 0) -> tracemalloc.Snapshot | None:
+    """One row of figures; returns the snapshot it took (None when not tracing)."""
     gc.collect()
     snapshot = tracemalloc.take_snapshot() if tracemalloc.is_tracing() else None
     sim = bot_part = 0
@@ -308,25 +382,34 @@ def sample(soak: Soak, meter: Meter, bot, day: int) -> tracemalloc.Snapshot | No
             bot_part += stat.size
     service = getattr(bot, "tables", None)
     window = soak.window
+    workers, workers_rss = workers_mb()
     soak.samples.append(
         Sample(
             boards=meter.boards,
             panels=meter.panels,
             day=day,
             rss_mb=rss_mb(),
+            workers=workers,
+            workers_mb=workers_rss,
             bot_mb=bot_part / 2**20,
             simulator_mb=sim / 2**20,
             p50_ms=statistics.median(window) if window else float("nan"),
             p99_ms=percentile(window, 0.99),
             clicks=len(window),
             stall_ms=meter.longest_stall * 1000,
+            stalled_in=meter.stalled_in,
+            open_tables=open_tables,
+            memo_entries=sum(memo.cache_info().currsize for memo in REEF_MEMOS),  # in this process
             states=len(getattr(service, "_states", {})) if service else None,
             locks=len(getattr(service, "_locks", {})) if service else None,
         )
     )
     soak.latencies.extend(window)
+    if soak.progress:  # a long run shows its rows as it goes
+        print(row(soak.samples[-1]), flush=True)
     soak.window = []
     meter.longest_stall = 0.0
+    meter.stalled_in = ""
     return snapshot
 
 
@@ -337,6 +420,8 @@ async def table_status(bot, table: Table) -> str:
 async def run(soak: Soak, folder: Path, per_day: int) -> None:
     rng = random.Random(soak.seed)
     started = time.perf_counter()
+    # Traced from the start, so the first windows pay tracemalloc's cost as the last do.
+    tracemalloc.start(1)
     bot = create_bot(Config(token=TOKEN, database=folder / "soak.sqlite3", bot_delay=0.0))
     # A loaded machine can take more than SimCord's default 5 s (real) to settle a simulated day.
     async with run_strict(bot, settle_timeout=300.0) as env:
@@ -348,6 +433,8 @@ async def run(soak: Soak, folder: Path, per_day: int) -> None:
         closed_channels: set[int] = set()
         next_sample = soak.every
         warm_snapshot: tracemalloc.Snapshot | None = None
+        with meter.aside():
+            sample(soak, meter, bot, 0)  # the start: the bot ready, no table yet
         day = 0
         host_turn = 0
         try:
@@ -375,18 +462,20 @@ async def run(soak: Soak, folder: Path, per_day: int) -> None:
                     if await table_status(bot, table) not in (LOBBY, ACTIVE):
                         open_tables.remove(table)
                         closed_channels.add(table.thread.id)
-                prune_simulator(env, closed_channels)
+                with meter.aside():
+                    prune_simulator(env, closed_channels)
                 if meter.boards >= next_sample:
-                    sample(soak, meter, bot, day)
+                    with meter.aside():
+                        snapshot = sample(soak, meter, bot, day, len(open_tables))
                     if warm_snapshot is None and meter.boards >= soak.warmup:
-                        # Tracing starts here: what it holds at the end is what grew since warm-up.
-                        tracemalloc.start(1)
-                        warm_snapshot = tracemalloc.take_snapshot()
+                        warm_snapshot = snapshot  # the growth sites are the end against this
+                        soak.warm_clicks = len(soak.latencies)
                     next_sample = (meter.boards // soak.every + 1) * soak.every
-            if not soak.samples or soak.samples[-1].boards != meter.boards:
-                sample(soak, meter, bot, day)
-            if warm_snapshot is not None:
-                soak.growth = growth_sites(warm_snapshot, tracemalloc.take_snapshot())
+            with meter.aside():
+                if not soak.samples or soak.samples[-1].boards != meter.boards:
+                    sample(soak, meter, bot, day, len(open_tables))
+                if warm_snapshot is not None:
+                    soak.growth = growth_sites(warm_snapshot, tracemalloc.take_snapshot())
         finally:
             meter.close()
             tracemalloc.stop()
@@ -411,10 +500,23 @@ def growth_sites(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, top:
     return [*(f"bot  {line}" for line in bot[:top]), *(f"sim  {line}" for line in sim[:3])]
 
 
-def figures(boards: int = 10_000, every: int | None = None, per_day: int = 8, seed: int = 1) -> Soak:
-    """Run the soak; the samples and the run's totals."""
+#: The full run (the issue's "10,000 or more board messages") and the quick check.
+FULL_BOARDS = 10_000
+QUICK_BOARDS = 250
+
+
+def figures(
+    boards: int = FULL_BOARDS,
+    every: int | None = None,
+    per_day: int = 8,
+    seed: int = 1,
+    warmup: int | None = None,
+    progress: bool = False,
+) -> Soak:
+    """Run the soak; the samples and the run's totals (``progress``: print each sample as it is taken)."""
     every = every or max(boards // 20, 50)
-    soak = Soak(boards=boards, every=every, warmup=max(boards // 5, every), seed=seed)
+    warmup = warmup if warmup is not None else max(boards // 5, every)
+    soak = Soak(boards=boards, every=every, warmup=warmup, seed=seed, progress=progress)
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(run(soak, Path(folder), per_day))
     return soak
@@ -427,6 +529,9 @@ def results(soak: Soak) -> dict:
     first, last = soak.samples[0], soak.samples[-1]
     xs = [s.boards / 1000 for s in after]
     start_window = next((s for s in after if s.clicks >= 20), warm)
+    timed = soak.latencies[soak.warm_clicks :]
+    quarter = max(1, len(timed) // 4)
+    stalls = [s for s in soak.samples if s.stall_ms == max(x.stall_ms for x in soak.samples)]
     return {
         "boards": last.boards,
         "panels": last.panels,
@@ -438,13 +543,33 @@ def results(soak: Soak) -> dict:
         "last": last,
         "bot_mb_per_1000": slope(xs, [s.bot_mb for s in after]),
         "rss_mb_per_1000": slope(xs, [s.rss_mb for s in after]),
+        "workers_mb_per_1000": slope(xs, [s.workers_mb for s in after]),
         "sim_mb_per_1000": slope(xs, [s.simulator_mb for s in after]),
         "start_p99": start_window.p99_ms,
         "start_p50": start_window.p50_ms,
         "end_p99": last.p99_ms,
         "end_p50": last.p50_ms,
-        "longest_stall_ms": max(s.stall_ms for s in soak.samples),
+        "first_quarter_p50": statistics.median(timed[:quarter]) if timed else float("nan"),
+        "first_quarter_p99": percentile(timed[:quarter], 0.99),
+        "last_quarter_p50": statistics.median(timed[-quarter:]) if timed else float("nan"),
+        "last_quarter_p99": percentile(timed[-quarter:], 0.99),
+        "quarter_clicks": quarter if timed else 0,
+        "longest_stall_ms": stalls[0].stall_ms,
+        "longest_stall_in": stalls[0].stalled_in,
+        "longest_stall_boards": stalls[0].boards,
     }
+
+
+def row(s: Sample) -> str:
+    """One sample as a line of the table."""
+    return (
+        f"{s.boards:7d} {s.panels:7d} {s.day:4d} {s.rss_mb:7.1f} {s.workers:2d} {s.workers_mb:6.1f} MB "
+        f"{s.bot_mb:7.2f} {s.simulator_mb:7.2f} "
+        f"{s.clicks:6d} {s.p50_ms:7.1f} {s.p99_ms:7.1f} {s.stall_ms:8.1f} {s.open_tables:4d} "
+        f"{s.memo_entries:6d} "
+        f"{s.states if s.states is not None else '-':>6} {s.locks if s.locks is not None else '-':>5}"
+        + (f"  stall in {s.stalled_in}" if s.stalled_in else "")
+    )
 
 
 def report(soak: Soak) -> list[str]:
@@ -455,35 +580,43 @@ def report(soak: Soak) -> list[str]:
         f"{found['boards']:,} boards, {found['panels']:,} private panels, {found['days']} simulated days, "
         f"tables opened: {tables}; {found['seconds']:.0f} s",
         f"samples every {soak.every} boards; warm-up {soak.warmup} boards; memory after gc; "
-        "bot MB / sim MB: still held, allocated since warm-up (tracemalloc from then on), "
-        "outside / inside simcord and simtools",
+        "bot MB / sim MB: held, traced by tracemalloc since the start, outside / inside simcord and "
+        "simtools; workers: the picture and bot pools' processes (RSS); open: tables open; "
+        "memo: Reef & Ruins planner memo entries in this process (pooled bots keep theirs in workers)",
         "",
-        f"{'boards':>7} {'panels':>7} {'day':>4} {'RSS MB':>7} {'bot MB':>7} {'sim MB':>7} "
-        f"{'clicks':>6} {'p50 ms':>7} {'p99 ms':>7} {'stall ms':>8} {'states':>6} {'locks':>5}",
+        f"{'boards':>7} {'panels':>7} {'day':>4} {'RSS MB':>7} {'workers':>11} {'bot MB':>7} {'sim MB':>7} "
+        f"{'clicks':>6} {'p50 ms':>7} {'p99 ms':>7} {'stall ms':>8} {'open':>4} {'memo':>6} "
+        f"{'states':>6} {'locks':>5}",
     ]
-    for s in soak.samples:
-        lines.append(
-            f"{s.boards:7d} {s.panels:7d} {s.day:4d} {s.rss_mb:7.1f} {s.bot_mb:7.2f} {s.simulator_mb:7.2f} "
-            f"{s.clicks:6d} {s.p50_ms:7.1f} {s.p99_ms:7.1f} {s.stall_ms:8.1f} "
-            f"{s.states if s.states is not None else '-':>6} {s.locks if s.locks is not None else '-':>5}"
-        )
+    lines += [row(s) for s in soak.samples]
     met_memory = found["bot_mb_per_1000"] < TARGET_MB_PER_1000_BOARDS
     met_latency = found["end_p99"] <= found["start_p99"] * TARGET_P99_RATIO
+    met_quarters = found["last_quarter_p99"] <= found["first_quarter_p99"] * TARGET_P99_RATIO
     lines += [
         "",
-        f"memory (RSS): start {found['first'].rss_mb:.1f} MB, after warm-up {found['warm'].rss_mb:.1f} MB "
+        f"memory: RSS start {found['first'].rss_mb:.1f} MB, after warm-up {found['warm'].rss_mb:.1f} MB "
         f"({found['warm'].boards} boards), end {found['last'].rss_mb:.1f} MB "
-        f"({found['last'].boards} boards); "
-        f"held at the end and allocated since warm-up: bot {found['last'].bot_mb:.2f} MB, "
-        f"SimCord {found['last'].simulator_mb:.2f} MB",
+        f"({found['last'].boards} boards); workers' RSS {found['first'].workers_mb:.1f} / "
+        f"{found['warm'].workers_mb:.1f} / {found['last'].workers_mb:.1f} MB "
+        f"({found['last'].workers} processes); held (tracemalloc): bot {found['first'].bot_mb:.2f} / "
+        f"{found['warm'].bot_mb:.2f} / {found['last'].bot_mb:.2f} MB, "
+        f"SimCord {found['first'].simulator_mb:.2f} / {found['warm'].simulator_mb:.2f} / "
+        f"{found['last'].simulator_mb:.2f} MB",
         f"growth after warm-up, per 1,000 boards: bot {found['bot_mb_per_1000']:+.3f} MB "
         f"(target < {TARGET_MB_PER_1000_BOARDS} MB: {'met' if met_memory else 'NOT MET'}), "
-        f"RSS {found['rss_mb_per_1000']:+.3f} MB, SimCord {found['sim_mb_per_1000']:+.3f} MB",
+        f"RSS {found['rss_mb_per_1000']:+.3f} MB, workers' RSS {found['workers_mb_per_1000']:+.3f} MB, "
+        f"SimCord {found['sim_mb_per_1000']:+.3f} MB",
         f"click-to-board: start p50 {found['start_p50']:.0f} ms p99 {found['start_p99']:.0f} ms; "
         f"end p50 {found['end_p50']:.0f} ms p99 {found['end_p99']:.0f} ms "
         f"(target: end p99 within {TARGET_P99_RATIO - 1:.0%} of start: "
         f"{'met' if met_latency else 'NOT MET'})",
-        f"longest event-loop stall: {found['longest_stall_ms']:.0f} ms",
+        f"click-to-board, first quarter of the clicks after warm-up against the last "
+        f"({found['quarter_clicks']} clicks each): p50 {found['first_quarter_p50']:.0f} -> "
+        f"{found['last_quarter_p50']:.0f} ms, p99 {found['first_quarter_p99']:.0f} -> "
+        f"{found['last_quarter_p99']:.0f} ms ({'within' if met_quarters else 'NOT within'} "
+        f"{TARGET_P99_RATIO - 1:.0%})",
+        f"longest event-loop stall: {found['longest_stall_ms']:.0f} ms (in the window ending at "
+        f"{found['longest_stall_boards']} boards; {found['longest_stall_in'] or '?'})",
         "",
         "top growth sites after warm-up (tracemalloc, end against end of warm-up):",
         *soak.growth,
@@ -495,10 +628,17 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--boards", type=int, default=10_000, help="run until this many boards were posted")
+    parser.add_argument(
+        "--boards", type=int, default=FULL_BOARDS, help="run until this many boards were posted"
+    )
     parser.add_argument("--every", type=int, default=None, help="sample every this many boards")
     parser.add_argument("--per-day", type=int, default=8, help="tables opened per simulated day")
-    parser.add_argument("--quick", action="store_true", help="1,500 boards: a check, not a figure")
+    parser.add_argument("--warmup", type=int, default=None, help="boards of warm-up (default: a fifth)")
+    parser.add_argument("--progress", action="store_true", help="print each sample as it is taken")
+    parser.add_argument(
+        "--quick", action="store_true", help=f"{QUICK_BOARDS} boards (a few minutes): a check, not a figure"
+    )
     args = parser.parse_args()
-    boards = 1500 if args.quick else args.boards
-    print("\n".join(report(figures(boards, args.every, args.per_day))))
+    boards = QUICK_BOARDS if args.quick else args.boards
+    soak = figures(boards, args.every, args.per_day, warmup=args.warmup, progress=args.progress)
+    print("\n".join(report(soak)))
