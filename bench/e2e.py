@@ -1,6 +1,6 @@
 """End-to-end figures: many tables at once through the stricter SimCord, the real bot, a real SQLite file.
 
-Run ``python -m bench.e2e [--tables 50] [--turns 4] [--experts]``. It opens ``--tables``
+Run ``python -m bench.e2e [--tables 50] [--turns 4] [--envs 5] [--experts]``. It opens ``--tables``
 tables of mixed games (two humans and a bot each; with ``--experts`` the bot is
 an Expert, whose decisions run in the bot's worker processes), then plays ``--turns``
 rounds of turns across all of them, interleaved, the way people would: open
@@ -16,7 +16,15 @@ p50, p99 and max of:
   moment SimCord stores the bot's message). This is what the player sees.
 
 It also prints the event loop's longest stall and p99 during the run, from the
-bot's own loop-lag monitor (`hosting.looplag`; target: under 10 ms, experts seated too).
+bot's own loop-lag monitor (`hosting.looplag`; target: under 10 ms, experts seated too),
+and where the CPU went, by layer (`bench.layers`: engine, render, store, hosting,
+cogs, discord.py, apart from SimCord's own), with the picture and bot workers' CPU
+as their pools count it.
+
+SimCord's own cost per click grows with the tables one simulated Discord holds
+(its settlement looks at every pending view timer on every wait), so the tables
+are spread over ``--envs`` simulated Discords, played one after another, each
+with its own bot and database: the figures then show the bot, not the simulator.
 """
 
 from __future__ import annotations
@@ -29,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import renderers
+from bench import layers
 from bot import Config, create_bot
 from simtools.strict import run_strict
 from simtools.ui import PANEL_BUTTONS, awaited, controls, latest_board, prefer
@@ -40,6 +50,8 @@ TARGET_BOARD_P99_MS = 300.0
 TARGET_ACK_MS = 1000.0
 #: The longest the event loop may stall (expert bots seated too).
 TARGET_STALL_MS = 10.0
+#: Issue #17: the bot's own CPU per board-posting click.
+TARGET_BOT_CPU_MS = 30.0
 
 BOARD_POSTED = "choice → new board posted"
 BOARD_SETTLED = "choice that posts a new board (all settled)"
@@ -82,19 +94,44 @@ async def timed(times: dict[str, list[float]], kind: str, action):
 
 #: Requests the stricter Discord answered with 429 in the last run (discord.py's retries waited them out).
 RATE_LIMITED: list[int] = []
-#: The event loop's lateness over the last run (`hosting.looplag.LagFigures`).
+#: The event loop's lateness in each simulated Discord of the last run (`hosting.looplag.LagFigures`).
 LOOP_LAG: list = []
+#: CPU seconds of the last run: sampled per layer in this process, and the worker pools' own.
+CPU: dict[str, float] = {}
 
 
-async def measure(tables: int, turns: int, experts: bool = False) -> dict[str, list[float]]:
-    """Open the tables, play interleaved turns; milliseconds per kind of interaction."""
-    rng = random.Random(1)
+async def measure(tables: int, turns: int, experts: bool = False, envs: int = 1) -> dict[str, list[float]]:
+    """The tables spread over ``envs`` simulated Discords, one after another; milliseconds per kind."""
     times: dict[str, list[float]] = {}
+    RATE_LIMITED[:] = []
+    LOOP_LAG[:] = []
+    CPU.clear()
+    sampler = layers.LayerSampler()
+    pictures = renderers.PICTURES.cpu
+    envs = max(1, min(envs, tables))
+    for index in range(envs):
+        share = tables // envs + (1 if index < tables % envs else 0)
+        await measure_one(share, turns, experts, times, sampler, random.Random(index + 1))
+    CPU.update(sampler.seconds())
+    CPU["render (picture workers)"] = renderers.PICTURES.cpu - pictures
+    return times
+
+
+async def measure_one(
+    tables: int,
+    turns: int,
+    experts: bool,
+    times: dict[str, list[float]],
+    sampler: layers.LayerSampler,
+    rng: random.Random,
+) -> None:
+    """One simulated Discord with its own bot and database: open the tables, play interleaved turns."""
     with tempfile.TemporaryDirectory() as folder:
         bot = create_bot(Config(token=TOKEN, database=Path(folder) / "e2e.sqlite3", bot_delay=0.0))
         # An expert's chain of decisions can outlast SimCord's 5 s settle on a busy machine.
         async with run_strict(bot, settle_timeout=120.0) as env:  # Discord as it documents itself
             bot.loop_lag.reset()  # the run, not the start-up (imports, command sync)
+            sampler.start()
             clock = PostClock(env)
             guild = env.create_guild("Bench")
             channel = guild.create_text_channel("games")
@@ -118,14 +155,15 @@ async def measure(tables: int, turns: int, experts: bool = False) -> dict[str, l
             for _ in range(turns):
                 for thread, people in threads:
                     await play_turn(thread, people, rng, times, clock)
-        RATE_LIMITED[:] = [len(env.backend.rate_limited)]
-        LOOP_LAG[:] = [bot.loop_lag.figures()]
+            sampler.stop()
+        RATE_LIMITED.append(len(env.backend.rate_limited))
+        LOOP_LAG.append(bot.loop_lag.figures())
+        CPU["bots (bot workers)"] = CPU.get("bots (bot workers)", 0.0) + bot.bot_pool.cpu
         bot.loop_lag.stop()
         bot.bot_pool.close()
         store = getattr(bot, "store", None)
         if store is not None:  # closed by the bot's own shutdown, normally
             await store.close()
-    return times
 
 
 async def play_turn(thread, people, rng: random.Random, times: dict[str, list[float]], clock: PostClock):
@@ -177,20 +215,31 @@ def summarize(times: dict[str, list[float]]) -> list[dict]:
     ]
 
 
-def figures(tables: int = 50, turns: int = 4, experts: bool = False) -> dict:
-    """Run the benchmark; the setting, one summary row per kind of interaction, the loop's stalls."""
-    rows = summarize(asyncio.run(measure(tables, turns, experts)))
-    lag = LOOP_LAG[0]
+def figures(tables: int = 50, turns: int = 4, experts: bool = False, envs: int = 5) -> dict:
+    """Run the benchmark; the setting, one summary row per kind of interaction, the loop's stalls, CPU."""
+    times = asyncio.run(measure(tables, turns, experts, envs))
+    clicks = sum(len(values) for kind, values in times.items() if kind != BOARD_SETTLED)
     return {
         "tables": tables,
         "turns": turns,
         "experts": experts,
-        "rows": rows,
-        "rate_limited": RATE_LIMITED[0],
-        "longest_stall_ms": lag.longest * 1000,
-        "stall_p99_ms": lag.p99 * 1000,
-        "loop_wakeups": lag.wakeups,
+        "envs": len(LOOP_LAG),
+        "rows": summarize(times),
+        "rate_limited": sum(RATE_LIMITED),
+        # Per simulated Discord the monitor keeps the longest stall and a p99: the worst of each.
+        "longest_stall_ms": max(lag.longest for lag in LOOP_LAG) * 1000,
+        "stall_p99_ms": max(lag.p99 for lag in LOOP_LAG) * 1000,
+        "loop_wakeups": sum(lag.wakeups for lag in LOOP_LAG),
+        "cpu": dict(CPU),
+        "clicks": clicks,
+        "board_clicks": len(times.get(BOARD_POSTED, [])),
     }
+
+
+def bot_cpu_ms(found: dict, per: str = "clicks") -> float:
+    """The bot's own CPU (every layer but SimCord's and the unattributed), in ms per click."""
+    own = sum(v for k, v in found["cpu"].items() if k not in layers.NOT_THE_BOT)
+    return 1000 * own / max(1, found[per])
 
 
 def report(found: dict) -> list[str]:
@@ -198,7 +247,8 @@ def report(found: dict) -> list[str]:
     bots = "an expert bot" if found.get("experts") else "a normal bot"
     lines = [
         f"{found['tables']} tables ({', '.join(GAMES)} in turn; two players and {bots} each), "
-        f"{found['turns']} turns each, one process, SQLite WAL, on the stricter Discord (simtools.strict)",
+        f"{found['turns']} turns each, over {found.get('envs', 1)} simulated Discords played one after "
+        "another (one process, a bot and a SQLite WAL file each), on the stricter Discord (simtools.strict)",
         f"requests Discord answered with 429 (discord.py waited and retried): {found.get('rate_limited', 0)}",
     ]
     for row in found["rows"]:
@@ -212,6 +262,13 @@ def report(found: dict) -> list[str]:
             f"p99 {found['stall_p99_ms']:.1f} ms over {found['loop_wakeups']} wake-ups "
             f"(target: under {TARGET_STALL_MS:.0f} ms)"
         )
+    if found.get("cpu"):
+        lines += layers.report(found["cpu"], found["clicks"])
+        lines.append(
+            f"the bot's own CPU with all of it charged to the {found['board_clicks']} board-posting clicks "
+            "(an upper bound): "
+            f"{bot_cpu_ms(found, 'board_clicks'):.1f} ms each (target: ≤ {TARGET_BOT_CPU_MS:.0f} ms)"
+        )
     return lines
 
 
@@ -219,6 +276,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--turns", type=int, default=4)
+    parser.add_argument("--envs", type=int, default=5, help="simulated Discords the tables are spread over")
     parser.add_argument("--experts", action="store_true", help="seat an expert bot at every table")
     args = parser.parse_args()
-    print("\n".join(report(figures(args.tables, args.turns, args.experts))))
+    print("\n".join(report(figures(args.tables, args.turns, args.experts, args.envs))))
