@@ -283,8 +283,11 @@ def ellipsize(text: str, kind: str, size: int, max_width: float) -> str:
     return text[:low].rstrip() + "…" if low else "…"
 
 
+@lru_cache(maxsize=4096)
 def fit(text: str, kind: str, max_width: float, max_size: int, min_size: int) -> tuple[str, int]:
-    """The largest size in [min_size, max_size] at which ``text`` fits, ellipsized if even min is too wide."""
+    """The largest size in [min_size, max_size] at which ``text`` fits, ellipsized if even min is too wide.
+
+    Remembered: names and labels recur from picture to picture."""
     text = drawable(text, kind)
     size = max_size
     while size > min_size and text_width(text, kind, size) > max_width:
@@ -312,6 +315,34 @@ def wrap(text: str, kind: str, size: int, max_width: float, max_lines: int = 0) 
         lines = lines[:max_lines]
         lines[-1] = ellipsize(lines[-1] + " …", kind, size, max_width)
     return lines
+
+
+@lru_cache(maxsize=4096)
+def text_mask(text: str, kind: str, size: int, anchor: str = "la") -> tuple[Image.Image, int, int, float]:
+    """``text`` (what the font can draw of it) rasterized once as a mask, with its offset from the
+    anchor point and its advance width: rasterizing is most of a picture's drawing, and words recur."""
+    face = font(kind, size)
+    text = drawable(text, kind)
+    x0, y0, x1, y1 = face.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    ImageDraw.Draw(mask).text((-x0, -y0), text, font=face, fill=255, anchor=anchor)
+    return mask, x0, y0, face.getlength(text)
+
+
+def put_text(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    kind: str = "regular",
+    size: int = 24,
+    fill: Sequence[int] = INK,
+    anchor: str = "la",
+) -> float:
+    """`draw_text` from a cached `text_mask`: one line at ``xy`` (Pillow's ``anchor``); returns its width."""
+    mask, dx, dy, advance = text_mask(text, kind, size, anchor)
+    x, y = round(xy[0]) + dx, round(xy[1]) + dy
+    image.paste(tuple(fill), (x, y, x + mask.width, y + mask.height), mask)
+    return advance
 
 
 def draw_text(

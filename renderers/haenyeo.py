@@ -51,6 +51,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from renderers import common
 from renderers.common import (
     BG,
     HIGHLIGHT,
@@ -62,7 +63,6 @@ from renderers.common import (
     Picture,
     RenderError,
     canvas,
-    drawable,
     drawn_name,
     fit,
     fixed_palette,
@@ -76,6 +76,7 @@ from renderers.common import (
     seat_label,
     shape,
     text_in_box,
+    text_mask,
     text_width,
     title_bar_right,
     title_text,
@@ -244,23 +245,11 @@ def ink(image: Image.Image, colour: tuple[int, int, int]) -> tuple[int, int, int
 
 
 @lru_cache(maxsize=2048)
-def _glyphs(text: str, kind: str, size: int, anchor: str) -> tuple[Image.Image, int, int, float]:
-    """A line of text as a mask, its offset from the anchor point and its advance (drawn once:
-    rasterizing text is most of a picture's drawing time, and the same words recur)."""
-    face = font(kind, size)
-    text = drawable(text, kind)
-    x0, y0, x1, y1 = face.getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
-    ImageDraw.Draw(mask).text((-x0, -y0), text, font=face, fill=255, anchor=anchor)
-    return mask, x0, y0, face.getlength(text)
-
-
-@lru_cache(maxsize=2048)
 def _text_block(
     text: str, kind: str, size: int, anchor: str, fill: tuple, ground: tuple
 ) -> tuple[Image.Image, int, int, float]:
     """A line of text already laid on a flat ``ground`` colour: pasted without a mask (fastest)."""
-    mask, dx, dy, advance = _glyphs(text, kind, size, anchor)
+    mask, dx, dy, advance = text_mask(text, kind, size, anchor)
     block = Image.new("RGB", mask.size, ground)
     block.paste(fill, (0, 0, *mask.size), mask)
     return block, dx, dy, advance
@@ -293,15 +282,7 @@ def put_text(
         return advance
     if image.mode == "P":
         raise RenderError("text on a palette picture needs its ground")
-    mask, dx, dy, advance = _glyphs(text, kind, size, anchor)
-    x, y = round(xy[0]) + dx, round(xy[1]) + dy
-    image.paste(tuple(fill), (x, y, x + mask.width, y + mask.height), mask)
-    return advance
-
-
-@lru_cache(maxsize=2048)
-def _fitted(text: str, kind: str, room: float, largest: int, smallest: int) -> tuple[str, int]:
-    return fit(text, kind, room, largest, smallest)
+    return common.put_text(image, xy, text, kind, size, fill, anchor)
 
 
 def put_box(
@@ -320,7 +301,7 @@ def put_box(
     (on ``ground``, see `put_text`); returns the size."""
     x0, y0, x1, y1 = box
     largest = min(largest, int((y1 - y0) * 0.8))
-    line, size = _fitted(text, kind, x1 - x0 - 2 * pad, largest, min(smallest, largest))
+    line, size = fit(text, kind, x1 - x0 - 2 * pad, largest, min(smallest, largest))
     y = (y0 + y1) / 2
     if align == "left":
         put_text(image, (x0 + pad, y), line, kind, size, fill, "lm", ground)

@@ -68,6 +68,7 @@ from renderers.common import (
     paste_centred,
     picture,
     player,
+    put_text,
     seat_label,
 )
 
@@ -204,34 +205,6 @@ def _joker(view: dict) -> str:
 # --------------------------------------------------------------------------- text sprites
 
 
-@lru_cache(maxsize=4096)
-def _text_mask(text: str, kind: str, size: int, anchor: str) -> tuple[Image.Image, int, int, float]:
-    """``text`` (what the font can draw of it) rendered once as a mask, with its offset from the
-    anchor point and its advance width."""
-    text = common.drawable(text, kind)
-    face = font(kind, size)
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
-    return mask, left, top, face.getlength(text)
-
-
-def put_text(
-    image: Image.Image,
-    xy: tuple[float, float],
-    text: str,
-    kind: str = "regular",
-    size: int = SMALL,
-    fill: Sequence[int] = INK,
-    anchor: str = "la",
-) -> float:
-    """Draw one line from a cached mask (``anchor`` as Pillow's); returns its width."""
-    mask, left, top, width = _text_mask(text, kind, size, anchor)
-    x, y = round(xy[0]) + left, round(xy[1]) + top
-    image.paste(tuple(fill), (x, y, x + mask.width, y + mask.height), mask)
-    return width
-
-
 def blit(target: Image.Image, sprite: Image.Image, xy: tuple[float, float]) -> None:
     """Paste ``sprite`` at ``xy`` (through its own alpha when it has one).
 
@@ -250,12 +223,6 @@ def blit_centred(target: Image.Image, sprite: Image.Image, centre: tuple[float, 
     blit(target, sprite, (centre[0] - sprite.width / 2, centre[1] - sprite.height / 2))
 
 
-@lru_cache(maxsize=1024)
-def _fitted(text: str, kind: str, width: float, max_size: int) -> tuple[str, int]:
-    """`common.fit` down to the phone minimum, remembered (names and labels repeat)."""
-    return fit(text, kind, width, max_size, SMALL_BOLD if kind == "bold" else SMALL)
-
-
 def put_fitted(
     image: Image.Image,
     box: tuple[float, float, float, float],
@@ -267,7 +234,7 @@ def put_fitted(
 ) -> int:
     """``text`` as big as fits ``box`` (never under the phone minimum; ellipsized if need be)."""
     x0, y0, x1, y1 = box
-    line, size = _fitted(text, kind, x1 - x0, max_size)
+    line, size = fit(text, kind, x1 - x0, max_size, SMALL_BOLD if kind == "bold" else SMALL)
     y = (y0 + y1) / 2
     if align == "right":
         put_text(image, (x1, y), line, kind, size, fill, "rm")
@@ -297,8 +264,8 @@ def put_words(
             pieces[-1] += " " + word
         else:
             pieces.append(word)
-    space = _text_mask(" ", kind, size, "lm")[3]
-    widths = [_text_mask(piece, kind, size, "ls")[3] for piece in pieces]
+    space = common.text_mask(" ", kind, size, "lm")[3]
+    widths = [common.text_mask(piece, kind, size, "ls")[3] for piece in pieces]
     x0, y0, x1, y1 = box
     total = sum(widths) + space * (len(pieces) - 1)
     if total > x1 - x0:
@@ -856,7 +823,7 @@ def draw_player_row(
         box = (x, y, x + ROW_W - 1, y + ROW_H - 1)
         ImageDraw.Draw(image).rounded_rectangle(box, radius=16, outline=GOLD, width=6)
     put_fitted(image, (x + 62, y + 6, x + ROW_W - SCORE_ROOM, y + 50), drawn_name(seat, names), "bold", 30)
-    pts_w = _text_mask("pts", "bold", SMALL_BOLD, "rs")[3]
+    pts_w = common.text_mask("pts", "bold", SMALL_BOLD, "rs")[3]
     put_text(image, (x + ROW_W - 20 - pts_w, y + 44), str(p.get("score", 0)), "bold", 46, INK, "rs")
     back = player(seat).light
     tiles = p.get("tiles", {})
@@ -1067,7 +1034,7 @@ def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequen
     """The seat's panel: name and score, its tiles, how the score splits, its cards."""
     x0, y0, x1 = MARGIN, YOU_TOP, WIDTH - MARGIN
     back = PANEL
-    pts_w = _text_mask("pts", "bold", 28, "rs")[3]
+    pts_w = common.text_mask("pts", "bold", 28, "rs")[3]
     score_w = put_text(image, (x1 - 24 - pts_w, y0 + 54), str(me.get("score", 0)), "bold", 56, INK, "rs")
     name_box = (x0 + 72, y0 + 12, x1 - 36 - pts_w - score_w, y0 + 64)
     put_fitted(image, name_box, drawn_name(seat, names), "bold", 32)

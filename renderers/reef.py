@@ -197,11 +197,6 @@ def _text(
     return width
 
 
-@lru_cache(maxsize=1024)
-def _fitted(text: str, kind: str, width: float, max_size: int, min_size: int) -> tuple[str, int]:
-    return fit(text, kind, width, max_size, min_size)
-
-
 def _text_box(
     image: Image.Image,
     box: tuple[float, float, float, float],
@@ -216,7 +211,7 @@ def _text_box(
     """`common.text_in_box`, pasted from cached sprites: as big as fits, then ellipsized."""
     x0, y0, x1, y1 = box
     max_size = min(max_size, int((y1 - y0) * 0.8))
-    line, size = _fitted(text, kind, x1 - x0 - 2 * pad, max_size, min(min_size, max_size))
+    line, size = fit(text, kind, x1 - x0 - 2 * pad, max_size, min(min_size, max_size))
     y = (y0 + y1) / 2
     if align == "left":
         _text(image, (x0 + pad, y), line, kind, size, fill, "lm")
