@@ -98,6 +98,9 @@ async def restart_on(folder: Path, label: str, tables: int, overdue: int) -> dic
         path = folder / f"{label}.sqlite3"
         await make_templates(path, guild.id, channel.id, SIM_EPOCH)
         clone(path, tables, overdue, SIM_EPOCH)
+        # A running bot has its worker processes up: start them before timing the restart
+        # (the pool is shared by the bots of one process), so the figure is the clock's work.
+        await empty.bot_pool.start()
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         bot = create_bot(Config(token=TOKEN, database=path, bot_delay=0.0))
         started = time.perf_counter()

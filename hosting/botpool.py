@@ -296,6 +296,15 @@ class BotPool:
         # In a thread: Reef & Ruins' greedy can take 0.1 s, and the loop keeps running meanwhile.
         return Decision(action, FALLBACK, time.perf_counter() - began, None, late=True)
 
+    async def start(self) -> None:
+        """Start the worker processes now and wait until they are up (a benchmark's warm-up;
+        a bot starts them at the first decision that needs one)."""
+        shared = self._shared
+        shared.users.add(id(self))
+        shared.size = max(shared.size, self.workers)
+        shared._pool()
+        await shared.started()
+
     def close(self) -> None:
         """This bot is closing: the workers stop when no other open pool uses them."""
         self.closed = True
