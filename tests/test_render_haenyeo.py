@@ -193,9 +193,8 @@ def test_the_fixed_palette_keeps_every_flat_colour_exact() -> None:
     flat += [p.colour for p in common.PLAYERS[:5]] + [p.light for p in common.PLAYERS[:5]]
     swatch = Image.new("RGB", (len(flat), 1))
     swatch.putdata(flat)
-    mapped = list(
-        swatch.quantize(palette=haenyeo.palette(), dither=Image.Dither.NONE).convert("RGB").getdata()
-    )
+    quantized = swatch.quantize(palette=haenyeo.palette(), dither=Image.Dither.NONE).convert("RGB")
+    mapped = [quantized.getpixel((x, 0)) for x in range(len(flat))]
     off = [
         (colour, got)
         for colour, got in zip(flat, mapped, strict=True)
