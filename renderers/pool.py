@@ -19,6 +19,7 @@ if that fails too, pictures are drawn in a thread as before. Nothing is lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -52,10 +53,18 @@ def _timed(function: Callable[..., Picture], *args: object) -> tuple[Picture, fl
 
 
 def _warm() -> int:
-    """Run in each worker once: import the renderers and their fonts before the first picture."""
-    from renderers import common
+    """Run in each worker once: draw a board and a private picture of every game, so the renderers,
+    their fonts and cached layers are ready before the first real picture (cold, one costs ~250 ms)."""
+    import engine
+    import renderers
 
-    common.font("bold", 24)
+    for game in engine.games():
+        if game.key not in renderers.TITLES:  # a test's own game has no pictures
+            continue
+        state = game.new(game.min_seats, seed=0)
+        with contextlib.suppress(renderers.RenderError):
+            renderers.render(game.key, game.view(state, None))
+            renderers.render(game.key, game.view(state, 0))
     return os.getpid()
 
 
@@ -81,7 +90,10 @@ class PicturePool:
         return self._executor
 
     def start(self) -> None:
-        """Start the workers now (at bot start), so the first picture does not wait for them."""
+        """Start the workers now (at bot start) and warm them, so the first pictures do not wait;
+        a pool already running (another bot of this process started it) is left as it is."""
+        if self._executor is not None:
+            return
         pool = self._pool()
         if pool is not None:
             for _ in range(self.workers):
