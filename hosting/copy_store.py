@@ -15,23 +15,8 @@ from pathlib import Path
 
 import asyncpg
 
-from hosting.pg_store import PostgresStore, redact
+from hosting.pg_store import TABLES, PostgresStore, redact
 from hosting.store import Store
-
-#: Copied in this order (seats and actions refer to game_tables). The stats and boards are copied
-#: as they are rather than rebuilt: they are the same rows either way.
-TABLES = (
-    "game_tables",
-    "seats",
-    "actions",
-    "players",
-    "ratings",
-    "rating_events",
-    "solo_scores",
-    "player_stats",
-    "guild_ratings",
-    "solo_best",
-)
 
 
 class CopyRefused(Exception):
@@ -59,6 +44,8 @@ async def copy_sqlite_to_postgres(path: Path, url: str) -> dict[str, int]:
                     "copy only into an empty database."
                 )
             with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as src:
+                # Every table of the schema, in its order (seats and actions refer to game_tables).
+                # The stats and boards are copied as they are: they are the same rows either way.
                 for table in TABLES:
                     copied[table] = await _copy_table(src, conn, table)
             # New tables continue after the copied ids.
