@@ -49,7 +49,7 @@ from cogs.lobby import RematchButton
 from cogs.panels import panel_view
 from engine.base import Game, State
 from hosting import ratings
-from hosting.botpool import wall_alarm
+from hosting.botpool import done_within
 from hosting.errors import TableError
 from hosting.service import Move, Panel, TableService, keyed_lock
 from hosting.store import ACTIVE, FINISHED, Seat, TableRecord
@@ -538,15 +538,9 @@ class Play(commands.Cog):
         seat = self.service.next_bot(table)
         thinking = asyncio.ensure_future(self.service.play_bot(table.id))
         try:
-            if seat is not None and self.service.thinks_long(seat, table.game):
-                alarm, timer = wall_alarm(THINKING_NOTE_AFTER)
-                try:
-                    await asyncio.wait({thinking, alarm}, return_when=asyncio.FIRST_COMPLETED)
-                finally:
-                    timer.cancel()
-                    alarm.cancel()
-                if not thinking.done():
-                    self._note_thinking(table, seat)
+            long = seat is not None and self.service.thinks_long(seat, table.game)
+            if long and not await done_within(thinking, THINKING_NOTE_AFTER):
+                self._note_thinking(table, seat)
             return await thinking
         finally:
             thinking.cancel()  # only when this chain was stopped (a restart): the new one asks again

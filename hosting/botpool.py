@@ -90,15 +90,23 @@ def wall_alarm(seconds: float) -> tuple[asyncio.Future, threading.Timer]:
     return alarm, timer
 
 
-async def within(future: concurrent.futures.Future, seconds: float) -> Any:
-    """The future's result if it comes within ``seconds`` of wall time; `TimeoutError` otherwise."""
-    waiting = asyncio.wrap_future(future)
+async def done_within(task: asyncio.Future, seconds: float) -> bool:
+    """Wait until ``task`` is done or ``seconds`` of wall time have passed; whether it is done."""
     alarm, timer = wall_alarm(seconds)
     try:
-        await asyncio.wait({waiting, alarm}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait({task, alarm}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         timer.cancel()
         alarm.cancel()
+    return task.done()
+
+
+async def within(future: concurrent.futures.Future, seconds: float) -> Any:
+    """The future's result if it comes within ``seconds`` of wall time; `TimeoutError` otherwise."""
+    waiting = asyncio.wrap_future(future)
+    try:
+        await done_within(waiting, seconds)
+    finally:
         if not waiting.done():
             waiting.cancel()  # drops the decision if it is still queued (a running one goes on)
     if waiting.cancelled():
