@@ -23,6 +23,7 @@ from discord.ext import commands
 import engine
 import renderers
 from cogs.common import Mentions
+from cogs.language import CatalogTranslator
 from hosting import logs, ops
 from hosting.botpool import DEFAULT_DEADLINE, BotPool
 from hosting.errors import SchemaTooNew
@@ -282,6 +283,7 @@ class GameBot(commands.Bot):
         )
         self.loop_lag.start()
         renderers.PICTURES.start()  # the picture workers start now, not at the first board
+        await self.tree.set_translator(CatalogTranslator())  # slash commands in each user's language
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands(force=self.force_sync)
@@ -308,11 +310,11 @@ class GameBot(commands.Bot):
             return False
         record = ops.SyncRecord(ops.sync_record_path(self.config.database))
         key = ops.sync_key(self.application_id, None if guild is None else guild.id)
-        digest = ops.tree_digest(self.tree, guild)
+        digest = await ops.tree_digest(self.tree, guild)
         if (
             not force
             and record.get(key) == digest
-            and await self._registered(guild) == ops.command_names(self.tree, guild)
+            and await self._registered(guild) == await ops.command_names(self.tree, guild)
         ):
             log.info("slash commands unchanged since the last sync %s; not sent again", where)
             return False

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+import i18n
+
 #: Where component tables live. Engines read them through `load_data`.
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -25,12 +27,27 @@ Action = Any
 
 Event = dict[str, Any]
 """What happened, as plain JSON data. Every event has ``type`` and ``text``
-(one sentence a player can read). An event with ``"seat": n`` and
+(one sentence a player can read, in English) and ``say``, the same sentence as
+an `i18n` message (``{"id", "args"}``) that the bot says in each reader's
+language; build both with `event`. An event with ``"seat": n`` and
 ``"private": True`` is shown only to seat ``n``; every other event is public."""
 
 
+def event(kind: str, message: i18n.Msg, **fields: Any) -> Event:
+    """An event of type ``kind`` saying ``message`` (made with `i18n.say`), with its other fields."""
+    return {"type": kind, "text": i18n.english(message), "say": message, **fields}
+
+
 class IllegalAction(Exception):
-    """An action the rules do not allow now. ``str(error)`` is written for the player."""
+    """An action the rules do not allow now, written for the player.
+
+    Raise it with an `i18n.say` message (``IllegalAction(say("…", n=2))``) so the
+    player reads it in their language; ``str(error)`` is the English.
+    """
+
+    def __init__(self, message: i18n.Msg | str = "That move is not allowed now.") -> None:
+        self.say: i18n.Msg | str = message
+        super().__init__(i18n.english(message))
 
 
 class DataError(Exception):
@@ -50,7 +67,8 @@ class Result:
     ranking: tuple[int, ...]
     winners: frozenset[int]
     breakdown: tuple[dict[str, int], ...]
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    #: Sentences about the result: English strings or `i18n.say` messages.
+    notes: tuple[str | dict, ...] = field(default_factory=tuple)
     #: Words for the breakdown's category keys (``"turtle_eggs"`` -> ``"Turtle eggs"``).
     labels: dict[str, str] = field(default_factory=dict, compare=False)
 
@@ -180,30 +198,35 @@ class Game(ABC):
         """Inverse of `dump_action`; raise `IllegalAction` for malformed data."""
 
     @abstractmethod
-    def action_label(self, state: State, seat: int, action: Action) -> str:
-        """A short label for a button or select option (at most 80 characters)."""
+    def action_label(self, state: State, seat: int, action: Action, lang: str = i18n.SOURCE) -> str:
+        """A short label for a button or select option (at most 80 characters), in ``lang``."""
 
     def action_group(self, state: State, seat: int, action: Action) -> str:
-        """Which menu an action belongs in (the UI groups actions by this)."""
+        """Which menu an action belongs in (the UI groups actions by this).
+
+        An English phrase marked with `i18n.N_`; the UI shows it translated (``t(group)``).
+        """
         return ""
 
-    def summary(self, state: State) -> str:
-        """One or two lines on where the game stands, for board messages."""
+    def summary(self, state: State, lang: str = i18n.SOURCE) -> str:
+        """One or two lines on where the game stands, for board messages, in ``lang``."""
         return ""
 
     #: Words for internal keys, usually read from ``data/<game>/labels.json``:
     #: ``{"breakdown": {key: words}, "options": {name: words}, "values": {value: words}}``.
     labels: ClassVar[dict[str, dict[str, str]]] = {}
 
-    def breakdown_label(self, key: str) -> str:
-        """Words for a result breakdown category (``"turtle_eggs"`` -> ``"Turtle eggs"``)."""
-        return self.labels.get("breakdown", {}).get(key) or key_words(key)
+    def breakdown_label(self, key: str, lang: str = i18n.SOURCE) -> str:
+        """Words for a result breakdown category (``"turtle_eggs"`` -> ``"Turtle eggs"``), in ``lang``."""
+        t = i18n.words(lang)
+        return t(self.labels.get("breakdown", {}).get(key) or key_words(key))
 
-    def option_label(self, name: str, value: str | None = None) -> str:
-        """Words for a table option (``value`` None) or for one of its values."""
+    def option_label(self, name: str, value: str | None = None, lang: str = i18n.SOURCE) -> str:
+        """Words for a table option (``value`` None) or for one of its values, in ``lang``."""
+        t = i18n.words(lang)
         if value is None:
-            return self.labels.get("options", {}).get(name) or key_words(name)
-        return self.labels.get("values", {}).get(str(value)) or key_words(str(value))
+            return t(self.labels.get("options", {}).get(name) or key_words(name))
+        return t(self.labels.get("values", {}).get(str(value)) or key_words(str(value)))
 
     def labelled(self, result: Result) -> Result:
         """``result`` with words for each of its breakdown categories (what `result` returns)."""

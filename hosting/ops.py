@@ -334,23 +334,30 @@ def sync_key(application_id: int | None, guild_id: int | None) -> str:
     return f"{application_id}:{'global' if guild_id is None else f'guild {guild_id}'}"
 
 
-def tree_payload(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> list[dict]:
-    """The JSON `CommandTree.sync` sends for ``guild`` (None: global), in a stable order."""
-    return sorted(
-        (command.to_dict(tree) for command in tree.get_commands(guild=guild)),
-        key=lambda command: (command.get("type", 1), command["name"]),
-    )
+async def tree_payload(
+    tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None
+) -> list[dict]:
+    """The JSON `CommandTree.sync` sends for ``guild`` (None: global), in a stable order,
+    with the translator's localizations as `CommandTree.sync` adds them."""
+    commands = tree.get_commands(guild=guild)
+    translator = tree.translator
+    if translator is not None:
+        payload = [await command.get_translated_payload(tree, translator) for command in commands]
+    else:
+        payload = [command.to_dict(tree) for command in commands]
+    return sorted(payload, key=lambda command: (command.get("type", 1), command["name"]))
 
 
-def tree_digest(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> str:
+async def tree_digest(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> str:
     """A stable hash of the JSON `CommandTree.sync` would send for ``guild`` (None: global)."""
-    text = json.dumps(tree_payload(tree, guild), sort_keys=True, separators=(",", ":"), default=str)
+    payload = await tree_payload(tree, guild)
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def command_names(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> set:
+async def command_names(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> set:
     """(name, type) of each command the tree has for ``guild``, to compare with what Discord has."""
-    return {(command["name"], command.get("type", 1)) for command in tree_payload(tree, guild)}
+    return {(command["name"], command.get("type", 1)) for command in await tree_payload(tree, guild)}
 
 
 class SyncRecord:

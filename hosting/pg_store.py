@@ -225,6 +225,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         _BACKFILL_BOARD_SIZES,
     ),
+    (
+        "ALTER TABLE players ADD COLUMN language TEXT",
+        "ALTER TABLE players ADD COLUMN seen_locale TEXT",
+        """CREATE TABLE guild_settings (
+            guild_id BIGINT PRIMARY KEY,
+            language TEXT
+        )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -247,6 +255,7 @@ TABLES = (
     "guild_ratings",
     "solo_best",
     "board_sizes",
+    "guild_settings",
 )
 
 #: A table's seats as one JSON array, beside a row of ``game_tables`` called ``g``.
@@ -1043,6 +1052,44 @@ class PostgresStore:
             "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders",
             user_id,
             int(on),
+        )
+
+    async def player_language(self, user_id: int) -> tuple[str | None, str | None]:
+        """A player's chosen language (None: their Discord client's) and the client locale last seen."""
+        row = await self._pool.fetchrow(
+            "SELECT language, seen_locale FROM players WHERE user_id = $1", user_id
+        )
+        return (row[0], row[1]) if row else (None, None)
+
+    async def set_player_language(self, user_id: int, language: str | None) -> None:
+        """Set (or, with None, clear) the language of a player's own panels and DMs."""
+        await self._pool.execute(
+            "INSERT INTO players (user_id, language) VALUES ($1, $2) "
+            "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
+            user_id,
+            language,
+        )
+
+    async def note_locale(self, user_id: int, locale: str) -> None:
+        """Remember the Discord client locale a player was last seen with."""
+        await self._pool.execute(
+            "INSERT INTO players (user_id, seen_locale) VALUES ($1, $2) "
+            "ON CONFLICT (user_id) DO UPDATE SET seen_locale = excluded.seen_locale",
+            user_id,
+            locale,
+        )
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        """The language a server chose for its public messages (None: Discord's server setting)."""
+        return await self._pool.fetchval("SELECT language FROM guild_settings WHERE guild_id = $1", guild_id)
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        """Set (or, with None, clear) a server's language."""
+        await self._pool.execute(
+            "INSERT INTO guild_settings (guild_id, language) VALUES ($1, $2) "
+            "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+            guild_id,
+            language,
         )
 
     async def integrity_check(self) -> str:

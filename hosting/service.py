@@ -26,6 +26,7 @@ from engine.base import Event, Game, IllegalAction, State
 from engine.bots import policies
 from hosting import ratings, timing
 from hosting.botpool import FALLBACK, BotPool, Decision, runs_in_process
+from hosting.languages import Languages
 from hosting.errors import StaleVersion, TableError
 from hosting.store import (
     ABANDONED,
@@ -180,6 +181,8 @@ class TableService:
         bots: BotPool | None = None,
     ) -> None:
         self.store = store
+        #: Which language each server and player reads (their choices, cached).
+        self.languages = Languages(store)
         #: Where bot decisions run (worker processes with a deadline).
         self.bots = bots or BotPool()
         self._clock = clock

@@ -250,6 +250,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         _BACKFILL_BOARD_SIZES,
     ),
+    (
+        # Languages (issue #20): a player's own choice for their panels and DMs, the last
+        # Discord client language they were seen with (for DMs, which have no interaction),
+        # and a server's choice for its public messages (NULL: follow Discord's setting).
+        "ALTER TABLE players ADD COLUMN language TEXT",
+        "ALTER TABLE players ADD COLUMN seen_locale TEXT",
+        """CREATE TABLE guild_settings (
+            guild_id INTEGER PRIMARY KEY,
+            language TEXT
+        )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -575,6 +586,8 @@ READS: dict[str, str] = {
     "ORDER BY wake_at LIMIT ?2",
     "next_wake": "SELECT min(wake_at) FROM game_tables WHERE wake_at IS NOT NULL",
     "dm_reminders": "SELECT dm_reminders FROM players WHERE user_id = ?1",
+    "player_language": "SELECT language, seen_locale FROM players WHERE user_id = ?1",
+    "guild_language": "SELECT language FROM guild_settings WHERE guild_id = ?1",
 }
 
 
@@ -1181,6 +1194,43 @@ class Store:
             "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders",
             user_id,
             int(on),
+        )
+
+    async def player_language(self, user_id: int) -> tuple[str | None, str | None]:
+        """A player's chosen language (None: their Discord client's) and the client locale last seen."""
+        row = await self._call(_one, "player_language", (user_id,))
+        return (row[0], row[1]) if row else (None, None)
+
+    async def set_player_language(self, user_id: int, language: str | None) -> None:
+        """Set (or, with None, clear) the language of a player's own panels and DMs."""
+        await self._write(
+            "INSERT INTO players (user_id, language) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET language = excluded.language",
+            user_id,
+            language,
+        )
+
+    async def note_locale(self, user_id: int, locale: str) -> None:
+        """Remember the Discord client locale a player was last seen with."""
+        await self._write(
+            "INSERT INTO players (user_id, seen_locale) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET seen_locale = excluded.seen_locale",
+            user_id,
+            locale,
+        )
+
+    async def guild_language(self, guild_id: int) -> str | None:
+        """The language a server chose for its public messages (None: Discord's server setting)."""
+        row = await self._call(_one, "guild_language", (guild_id,))
+        return row[0] if row else None
+
+    async def set_guild_language(self, guild_id: int, language: str | None) -> None:
+        """Set (or, with None, clear) a server's language."""
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, language) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET language = excluded.language",
+            guild_id,
+            language,
         )
 
     async def integrity_check(self) -> str:

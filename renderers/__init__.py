@@ -25,7 +25,7 @@ import threading
 from collections.abc import Sequence
 from types import ModuleType
 
-from renderers.common import TITLES, Picture, RenderError
+from renderers.common import TITLES, Picture, RenderError, speaking
 from renderers.pool import PicturePool
 
 __all__ = [
@@ -67,20 +67,23 @@ def _names(names: Sequence[object] | None) -> list[str | None] | None:
     return None if names is None else [None if n is None else str(n) for n in names]
 
 
-def render(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:
+def render(game_key: str, view: dict, names: Sequence[object] | None = None, lang: str = "en") -> Picture:
     """The picture of one view: the public board, or a seat's private picture.
 
     ``names`` are optional display names per seat; without them seats are A, B, C…
+    ``lang`` is the language of its words and alt text (`i18n.LANGUAGES`).
     """
     module = _module(game_key, required=True)
-    with _DRAWING:
+    with _DRAWING, speaking(lang):
         return module.render(view, _names(names))
 
 
-def render_results(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:
+def render_results(
+    game_key: str, view: dict, names: Sequence[object] | None = None, lang: str = "en"
+) -> Picture:
     """The end-of-game picture of a finished view (one that carries ``"result"``)."""
     module = _module(game_key, required=False)
-    with _DRAWING:
+    with _DRAWING, speaking(lang):
         if module is not None and hasattr(module, "render_results"):
             return module.render_results(view, _names(names))
         from renderers import results
@@ -88,11 +91,15 @@ def render_results(game_key: str, view: dict, names: Sequence[object] | None = N
         return results.render_results(game_key, view, _names(names))
 
 
-async def render_async(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:
+async def render_async(
+    game_key: str, view: dict, names: Sequence[object] | None = None, lang: str = "en"
+) -> Picture:
     """`render` in a worker process, so the event loop keeps running (the same content: drawn once)."""
-    return await PICTURES.draw(render, game_key, "view", view, _names(names))
+    return await PICTURES.draw(render, game_key, "view", view, _names(names), lang)
 
 
-async def render_results_async(game_key: str, view: dict, names: Sequence[object] | None = None) -> Picture:
+async def render_results_async(
+    game_key: str, view: dict, names: Sequence[object] | None = None, lang: str = "en"
+) -> Picture:
     """`render_results` in a worker process."""
-    return await PICTURES.draw(render_results, game_key, "results", view, _names(names))
+    return await PICTURES.draw(render_results, game_key, "results", view, _names(names), lang)

@@ -12,6 +12,13 @@ Fonts come from ``data/fonts/`` (see its README for sources and licences):
   player writes on a sheet (Reef & Ruins);
 * ``cjk``: Noto Sans CJK KR Bold, subset to the few Hangul used in titles
   (해녀, 제주, 돌하르방). It has no other glyphs: use it for those words only.
+* ``ko_regular`` / ``ko_bold``: Noto Sans CJK KR, subset to every character the
+  Korean catalogs use (built by ``python -m i18n.fonts``). A picture drawn in
+  Korean (``speaking("ko")``) draws every ``regular``/``bold``/``hand`` text with them.
+
+A picture's words come from `words()`, the catalog of the language it is drawn
+in: `renderers.render` sets it (`speaking`); every cached text helper is keyed
+by the font it resolves to, so the two languages never share a cached size.
 """
 
 from __future__ import annotations
@@ -20,12 +27,16 @@ import io
 import math
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+import i18n
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
@@ -36,7 +47,42 @@ FONT_FILES: dict[str, str] = {
     "hand": "ComicNeue-Regular.otf",
     "hand_bold": "ComicNeue-Bold.otf",
     "cjk": "NotoSansKR-Bold-subset.otf",
+    "ko_regular": "NotoSansKR-Regular-ui.otf",
+    "ko_bold": "NotoSansKR-Bold-ui.otf",
 }
+
+#: Per language, the font kinds drawn with another face (a language whose script DejaVu lacks).
+LANGUAGE_FACES: dict[str, dict[str, str]] = {
+    "ko": {"regular": "ko_regular", "bold": "ko_bold", "hand": "ko_regular", "hand_bold": "ko_bold"},
+}
+
+_LANGUAGE: ContextVar[str] = ContextVar("picture_language", default=i18n.SOURCE)
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Draw in ``lang`` inside the block: its words (`words`) and its fonts (`face`)."""
+    token = _LANGUAGE.set(lang if lang in i18n.LANGUAGES else i18n.SOURCE)
+    try:
+        yield
+    finally:
+        _LANGUAGE.reset(token)
+
+
+def words() -> i18n.Words:
+    """The translator of the picture being drawn (call it ``t``: ``t = words()``)."""
+    return i18n.words(_LANGUAGE.get())
+
+
+def language() -> str:
+    """The language of the picture being drawn (`i18n.LANGUAGES`): key cached layers with words by it."""
+    return _LANGUAGE.get()
+
+
+def face(kind: str) -> str:
+    """The font kind that draws ``kind`` in the current language (``"bold"`` → ``"ko_bold"``)."""
+    return LANGUAGE_FACES.get(_LANGUAGE.get(), {}).get(kind, kind)
+
 
 #: Discord's limit on an attachment's description (the alt text).
 ALT_MAX = 1024
@@ -103,9 +149,13 @@ class RenderError(Exception):
 # --------------------------------------------------------------------------- fonts
 
 
-@lru_cache(maxsize=256)
 def font(kind: str, size: int) -> ImageFont.FreeTypeFont:
-    """The ``kind`` font (see FONT_FILES) at ``size`` px, loaded once and cached."""
+    """The ``kind`` font (see FONT_FILES) at ``size`` px in the current language, loaded once."""
+    return _font(face(kind), size)
+
+
+@lru_cache(maxsize=256)
+def _font(kind: str, size: int) -> ImageFont.FreeTypeFont:
     try:
         name = FONT_FILES[kind]
     except KeyError as error:
@@ -113,10 +163,14 @@ def font(kind: str, size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(FONT_DIR / name), size, layout_engine=ImageFont.Layout.BASIC)
 
 
-@lru_cache(maxsize=64)
 def digit_height(kind: str, size: int) -> int:
     """How tall the ``kind`` font's digits stand at ``size`` px (ink, baseline to top)."""
-    _, top, _, bottom = font(kind, size).getbbox("0123456789")
+    return _digit_height(face(kind), size)
+
+
+@lru_cache(maxsize=64)
+def _digit_height(kind: str, size: int) -> int:
+    _, top, _, bottom = _font(kind, size).getbbox("0123456789")
     return bottom - top
 
 
@@ -125,9 +179,13 @@ def phone_height(kind: str, size: int, width: int) -> float:
     return digit_height(kind, size) * PHONE_WIDTH / width
 
 
-@lru_cache(maxsize=64)
 def min_size(width: int, kind: str = "regular") -> int:
     """The smallest font size whose text is still readable on a phone on a ``width`` px picture."""
+    return _min_size(width, face(kind))
+
+
+@lru_cache(maxsize=64)
+def _min_size(width: int, kind: str) -> int:
     size = 8
     while phone_height(kind, size, width) < PHONE_MIN_TEXT:
         size += 1
@@ -137,15 +195,19 @@ def min_size(width: int, kind: str = "regular") -> int:
 @lru_cache(maxsize=8)
 def _notdef(kind: str) -> bytes:
     """The mask a font draws for a character it does not have."""
-    return bytes(font(kind, 20).getmask("\U0010fffd"))
+    return bytes(_font(kind, 20).getmask("\U0010fffd"))
 
 
-@lru_cache(maxsize=4096)
 def has_glyph(kind: str, char: str) -> bool:
-    """Whether the ``kind`` font draws ``char`` (rather than its empty box)."""
+    """Whether the ``kind`` font (in the current language) draws ``char`` (rather than its empty box)."""
+    return _has_glyph(face(kind), char)
+
+
+@lru_cache(maxsize=8192)
+def _has_glyph(kind: str, char: str) -> bool:
     if char.isspace():
         return True
-    return bytes(font(kind, 20).getmask(char)) != _notdef(kind)
+    return bytes(_font(kind, 20).getmask(char)) != _notdef(kind)
 
 
 def drawable(text: str, kind: str = "regular", missing: str = "?") -> str:
@@ -283,11 +345,15 @@ def ellipsize(text: str, kind: str, size: int, max_width: float) -> str:
     return text[:low].rstrip() + "…" if low else "…"
 
 
-@lru_cache(maxsize=4096)
 def fit(text: str, kind: str, max_width: float, max_size: int, min_size: int) -> tuple[str, int]:
     """The largest size in [min_size, max_size] at which ``text`` fits, ellipsized if even min is too wide.
 
     Remembered: names and labels recur from picture to picture."""
+    return _fit(text, face(kind), max_width, max_size, min_size)
+
+
+@lru_cache(maxsize=4096)
+def _fit(text: str, kind: str, max_width: float, max_size: int, min_size: int) -> tuple[str, int]:
     text = drawable(text, kind)
     size = max_size
     while size > min_size and text_width(text, kind, size) > max_width:
@@ -317,16 +383,20 @@ def wrap(text: str, kind: str, size: int, max_width: float, max_lines: int = 0) 
     return lines
 
 
-@lru_cache(maxsize=4096)
 def text_mask(text: str, kind: str, size: int, anchor: str = "la") -> tuple[Image.Image, int, int, float]:
     """``text`` (what the font can draw of it) rasterized once as a mask, with its offset from the
     anchor point and its advance width: rasterizing is most of a picture's drawing, and words recur."""
-    face = font(kind, size)
+    return _text_mask(text, face(kind), size, anchor)
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, kind: str, size: int, anchor: str) -> tuple[Image.Image, int, int, float]:
+    typeface = _font(kind, size)
     text = drawable(text, kind)
-    x0, y0, x1, y1 = face.getbbox(text, anchor=anchor)
+    x0, y0, x1, y1 = typeface.getbbox(text, anchor=anchor)
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
-    ImageDraw.Draw(mask).text((-x0, -y0), text, font=face, fill=255, anchor=anchor)
-    return mask, x0, y0, face.getlength(text)
+    ImageDraw.Draw(mask).text((-x0, -y0), text, font=typeface, fill=255, anchor=anchor)
+    return mask, x0, y0, typeface.getlength(text)
 
 
 def put_text(

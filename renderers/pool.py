@@ -39,9 +39,9 @@ log = logging.getLogger(__name__)
 CACHE_PICTURES = 256
 
 
-def _digest(game_key: str, kind: str, view: dict, names: Sequence[object] | None) -> str:
+def _digest(game_key: str, kind: str, view: dict, names: Sequence[object] | None, lang: str) -> str:
     """A key for what a picture is drawn from (views are JSON, so this is exact)."""
-    text = json.dumps([game_key, kind, view, names], sort_keys=True, default=str, separators=(",", ":"))
+    text = json.dumps([game_key, kind, view, names, lang], sort_keys=True, default=str, separators=(",", ":"))
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
@@ -100,15 +100,21 @@ class PicturePool:
                 pool.submit(_warm)
 
     async def draw(
-        self, function: Callable[..., Picture], game_key: str, kind: str, view: dict, names: list | None
+        self,
+        function: Callable[..., Picture],
+        game_key: str,
+        kind: str,
+        view: dict,
+        names: list | None,
+        lang: str = "en",
     ) -> Picture:
-        """``function(game_key, view, names)`` in a worker, or the cached picture of the same content."""
-        key = _digest(game_key, kind, view, names)
+        """``function(game_key, view, names, lang)`` in a worker, or the cached picture of the same content."""
+        key = _digest(game_key, kind, view, names, lang)
         if (picture := self._cache.get(key)) is not None:
             self._cache.move_to_end(key)
             self.cached += 1
             return picture
-        picture, cpu = await self._run(function, game_key, view, names)
+        picture, cpu = await self._run(function, game_key, view, names, lang)
         self.cpu += cpu
         self._cache[key] = picture
         while len(self._cache) > self.cache_size:

@@ -1,0 +1,69 @@
+"""Which language to answer in, from what Discord tells the bot (see `hosting.languages`).
+
+Every cog gets its translator here and calls it ``t`` (the catalog extractor looks
+for that name):
+
+* ``t = await for_user(interaction)`` — an ephemeral answer, a private panel or picture;
+* ``t = await for_public(bot, table)`` — a board, results, a reminder in the thread;
+* ``t = await for_dm(bot, user_id)`` — a direct message, when there is no interaction.
+
+Slash commands are localized by `CatalogTranslator`, discord.py's
+``app_commands.Translator``: their names, descriptions and choices come from the
+same catalogs (the strings are marked with ``locale_str``).
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+import i18n
+from hosting.store import TableRecord
+
+
+def _languages(client: discord.Client):
+    return client.tables.languages  # type: ignore[attr-defined]
+
+
+async def for_user(interaction: discord.Interaction) -> i18n.Words:
+    """The clicking (or typing) user's language: their own choice, else their Discord client's."""
+    lang = await _languages(interaction.client).personal(interaction.user.id, interaction.locale)
+    return i18n.words(lang)
+
+
+async def for_guild(client: discord.Client, guild_id: int | None, guild_locale: object = None) -> i18n.Words:
+    """A server's language for public messages: its admin's choice, else Discord's server setting."""
+    if guild_locale is None and guild_id is not None:
+        guild = client.get_guild(guild_id)
+        guild_locale = guild.preferred_locale if guild is not None else None
+    return i18n.words(await _languages(client).public(guild_id, guild_locale))
+
+
+async def for_public(client: discord.Client, table: TableRecord) -> i18n.Words:
+    """The language of a table's public messages (its server's)."""
+    return await for_guild(client, table.guild_id)
+
+
+async def for_dm(client: discord.Client, user_id: int) -> i18n.Words:
+    """A player's language for a direct message: their choice, else the client locale last seen."""
+    return i18n.words(await _languages(client).personal(user_id))
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Slash command names, descriptions and choices in the user's language, from the catalogs.
+
+    Discord shows each user the localization for their client's language
+    (``name_localizations`` and friends, sent when the commands are synced).
+    """
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContext,
+    ) -> str | None:
+        lang = i18n.language(locale)
+        if lang == i18n.SOURCE or i18n.language(locale.value) != lang:
+            return None
+        text = i18n.words(lang)(string.message)
+        return None if text == string.message else text
