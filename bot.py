@@ -33,7 +33,15 @@ from hosting.stores import AnyStore, DatabaseUnavailable, describe, is_postgres_
 
 log = logging.getLogger("seagames")
 
-EXTENSIONS = ("cogs.lobby", "cogs.play", "cogs.rules", "cogs.clock", "cogs.players", "cogs.leaderboard")
+EXTENSIONS = (
+    "cogs.lobby",
+    "cogs.play",
+    "cogs.rules",
+    "cogs.clock",
+    "cogs.players",
+    "cogs.leaderboard",
+    "cogs.settings",
+)
 DEFAULT_DATABASE = Path("var") / "seagames.sqlite3"
 # Three base64url parts separated by dots; Discord's token shape.
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")

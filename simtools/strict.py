@@ -64,6 +64,8 @@ __all__ = [
     "delete_channel",
     "remove_permission",
     "run_strict",
+    "set_guild_locale",
+    "set_locale",
     "unarchive_thread",
 ]
 
@@ -163,6 +165,8 @@ class StrictBackend(Backend):
         self._windows: dict[str, _Window] = {}
         self._thread_activity: dict[int, datetime.datetime] = {}
         self._interaction_born: dict[int, float] = {}
+        #: Rule 11: each user's Discord client language (``set_locale``); unset users use en-US.
+        self.user_locales: dict[int, str] = {}
 
     # ---------------------------------------------------------------- helpers
 
@@ -263,7 +267,22 @@ class StrictBackend(Backend):
             payload["threads"] = [
                 t for t in payload["threads"] if not (t.get("thread_metadata") or {}).get("archived")
             ]
+        if event == "INTERACTION_CREATE":
+            payload = self._with_locales(payload)
         super().emit(event, payload)
+
+    # ------------------------------ rule 11: an interaction carries the user's and the server's language
+
+    def _with_locales(self, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """Discord sends ``locale``, "the selected language of the invoking user", and, in a
+        server, ``guild_locale``, "the guild's preferred locale"; SimCord sends en-US for both."""
+        payload = dict(payload)
+        user = (payload.get("member") or {}).get("user") or payload.get("user") or {}
+        if user.get("id") is not None:
+            payload["locale"] = self.user_locales.get(int(user["id"]), "en-US")
+        if payload.get("guild_id") is not None:
+            payload["guild_locale"] = self.get_guild(int(payload["guild_id"])).preferred_locale
+        return payload
 
     # ------------------------------------- rule 5: the active-thread cap (and rule 1)
 
@@ -570,6 +589,17 @@ async def remove_permission(env: Env, channel: Any, *names: str) -> None:
             deny=(existing.deny if existing else 0) | denied,
         ),
     )
+    await env.settle()
+
+
+def set_locale(env: Env, user: Any, locale: str) -> None:
+    """The user's Discord client is set to ``locale`` (``"ko"``, ``"en-US"``): their interactions say so."""
+    env.backend.user_locales[_id(user)] = locale
+
+
+async def set_guild_locale(env: Env, guild: Any, locale: str) -> None:
+    """A server admin changes the server's language in Discord's settings (GUILD_UPDATE)."""
+    env.backend.edit_guild(_id(guild), {"preferred_locale": locale})
     await env.settle()
 
 
