@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+import i18n
 from engine.haenyeo.components import C
 from engine.haenyeo.scoring import (
     egg_points,
@@ -158,13 +159,14 @@ def test_tie_goes_to_the_higher_trash_score():
     result = GAME.result(ended([(10, 10, 20), (10, 10, 15)], [0b11, 0b111]))
     assert result.scores == (50, 50)
     assert result.winners == {1} and result.ranking == (2, 1)
-    assert result.notes == ("Tied on points: the higher trash score wins.",)
+    assert tuple(i18n.english(n) for n in result.notes) == ("Tied on points: the higher trash score wins.",)
 
 
 def test_still_tied_the_victory_is_shared():
     result = GAME.result(ended([(10, 10, 20), (10, 10, 20), (1, 1, 1)], [0b11, 0b1100, 0]))
     assert result.winners == {0, 1} and result.ranking == (1, 1, 3)
-    assert result.notes == ("Tied on points and trash: the victory is shared.",)
+    notes = tuple(i18n.english(n) for n in result.notes)
+    assert notes == ("Tied on points and trash: the victory is shared.",)
     assert GAME.view(ended([(1, 1, 1), (2, 2, 2)], [0, 0]), None)["result"]["winners"] == [1]
 
 

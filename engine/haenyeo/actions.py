@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from engine.base import IllegalAction
 from engine.haenyeo.components import N_SEAFOOD, N_TRASH, SEAFOOD
 from engine.haenyeo.components import C as _C
+from i18n import say
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,21 +121,27 @@ def dump(action: Action) -> dict:
 def _small_int(data: dict, key: str, high: int) -> int:
     value = data.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < high:
-        raise IllegalAction(f"That move is malformed: {key!r} must be a number from 0 to {high - 1}.")
+        raise IllegalAction(
+            say(
+                "That move is malformed: {key} must be a number from 0 to {high}.",
+                key=repr(key),
+                high=high - 1,
+            )
+        )
     return value
 
 
 def _seafood_list(data: dict) -> tuple[int, ...]:
     names = data.get("seafood")
     if not isinstance(names, list) or any(n not in SEAFOOD for n in names):
-        raise IllegalAction("That move is malformed: 'seafood' must list seafood names.")
+        raise IllegalAction(say("That move is malformed: 'seafood' must list seafood names."))
     return tuple(sorted(SEAFOOD.index(n) for n in names))
 
 
 def load(data: dict) -> Action:
     """Inverse of `dump`; malformed data raises `IllegalAction`."""
     if not isinstance(data, dict):
-        raise IllegalAction("That move is malformed: expected an object.")
+        raise IllegalAction(say("That move is malformed: expected an object."))
     kind = data.get("type")
     if kind == "toggle":
         return TOGGLES[_small_int(data, "zone", 12)]
@@ -150,16 +157,16 @@ def load(data: dict) -> Action:
         eggs = data.get("eggs")
         found = EXCHANGES.get((eggs, _seafood_list(data))) if isinstance(eggs, int) else None
         if found is None:
-            raise IllegalAction("That move is malformed: no such turtle-egg exchange.")
+            raise IllegalAction(say("That move is malformed: no such turtle-egg exchange."))
         return found
     if kind == "take_trash":
         name = data.get("trash")
         if name not in _C.trash:
-            raise IllegalAction("That move is malformed: unknown trash type.")
+            raise IllegalAction(say("That move is malformed: unknown trash type."))
         return TRASH_PICKS[_C.trash.index(name)]
     if kind == "take_seafood":
         pair = _seafood_list(data)
         if pair not in SEAFOOD_PICKS:
-            raise IllegalAction("That move is malformed: choose exactly two seafood.")
+            raise IllegalAction(say("That move is malformed: choose exactly two seafood."))
         return SEAFOOD_PICKS[pair]  # type: ignore[index]
-    raise IllegalAction(f"That move is malformed: unknown move type {kind!r}.")
+    raise IllegalAction(say("That move is malformed: unknown move type {kind}.", kind=repr(kind)))

@@ -111,8 +111,8 @@ def item_values(state: State, seat: int) -> dict[int, float]:
     values: dict[int, float] = dict(enumerate(food))
     values[EGG] = _egg_value(state, seat)
     trash = _trash_value(state, seat)
-    for t in range(len(C.trash)):
-        values[TRASH0 + t] = 0.0 if state.trash[seat] >> t & 1 else trash
+    for kind in range(len(C.trash)):
+        values[TRASH0 + kind] = 0.0 if state.trash[seat] >> kind & 1 else trash
     return values
 
 
@@ -246,7 +246,7 @@ def greedy_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.
         row = rows(state)[state.zone]
         taken = state.taken[state.zone]
         scored = [(sum(values[i] for i in row[a.slot]), -a.slot, a) for a in options if taken[a.slot] == FREE]
-        return max(scored, key=lambda t: (t[0], t[1]))[2]
+        return max(scored, key=lambda entry: (entry[0], entry[1]))[2]
     if isinstance(first, A.TakeTrash):
         return first
     if isinstance(first, A.TakeSeafood):

@@ -16,6 +16,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
+import i18n
 from engine.base import DataError, load_data
 
 KEY = "haenyeo"
@@ -50,6 +51,8 @@ class Rule:
     ladder: tuple[int, ...]
     steps: tuple[tuple[int, int], ...]
     text: str
+    #: The rule in a few words (a round score's detail names it): its text before the colon.
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -141,8 +144,8 @@ def _load_components(raw: dict) -> dict:
         out["seafood_plurals"] = tuple(str(s["plural"]) for s in seafood)
         out["tracks"] = tuple(_int(where, s["track"], 1, 40) for s in seafood)
         trash = raw["trash"]
-        out["trash"] = tuple(str(t["key"]) for t in trash)
-        out["trash_names"] = tuple(str(t["name"]) for t in trash)
+        out["trash"] = tuple(str(kind["key"]) for kind in trash)
+        out["trash_names"] = tuple(str(kind["name"]) for kind in trash)
         if not 2 <= len(out["trash"]) <= 20 or len(set(out["trash"])) != len(out["trash"]):
             _fail(where, "trash types must be 2 to 20 distinct keys")
         track = raw["pearl_track"]
@@ -214,7 +217,7 @@ def _load_cards(raw: dict, base: dict) -> dict:
                         _fail(spot, f"a zone has 2 to {base['max_slots']} slots (turn-taking needs several)")
                     row = []
                     for slot in slots:
-                        items = tuple(_item(spot, t, base["seafood"], base["trash"]) for t in slot)
+                        items = tuple(_item(spot, word, base["seafood"], base["trash"]) for word in slot)
                         if not 1 <= len(items) <= 2 or (len(items) == 2 and max(items) >= EGG):
                             _fail(spot, f"a slot shows 1 item or 2 seafood, not {slot}")
                         row.append(items)
@@ -259,6 +262,7 @@ def _load_tiles(raw: dict, base: dict) -> dict:
                 ladder=ladder,
                 steps=steps,
                 text=str(rule["text"]),
+                name=str(rule.get("name") or str(rule["text"]).split(":")[0]),
             )
         for tile in raw["tiles"]:
             rounds = {int(r): tuple(keys) for r, keys in tile["rounds"].items()}
@@ -352,5 +356,53 @@ def item_key(item: int) -> str:
 
 
 def slot_text(slot: tuple[int, ...]) -> str:
-    """Words for a slot's contents, e.g. 'abalone + sea urchin'."""
-    return " + ".join(item_text(i) for i in slot)
+    """Words for a slot's contents, e.g. 'abalone + sea urchin' (English)."""
+    return i18n.english(slot_msg(slot))
+
+
+def item_msg(item: int) -> i18n.Msg:
+    """One item code as a word said in the reader's language."""
+    if item < N_SEAFOOD:
+        return i18n.term(C.seafood_names[item])
+    if item == EGG:
+        return i18n.term("turtle egg")
+    return i18n.term(C.trash_names[item - TRASH0])
+
+
+def plus(items: list) -> i18n.Msg | str:
+    """Items said as 'a + b + c' (each a message or a plain value)."""
+    if not items:
+        return ""
+    said = items[-1]
+    for item in reversed(items[:-1]):
+        said = i18n.say("{first} + {rest}", first=item, rest=said)
+    return said
+
+
+def commas(items: list) -> i18n.Msg | str:
+    """Items said as 'a, b, c' (each a message or a plain value)."""
+    if not items:
+        return ""
+    said = items[-1]
+    for item in reversed(items[:-1]):
+        said = i18n.say("{first}, {rest}", first=item, rest=said)
+    return said
+
+
+def both(items: list) -> i18n.Msg | str:
+    """Items said as 'a, b and c' (each a message, a seat or a plain value)."""
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return i18n.say("{first} and {last}", first=commas(items[:-1]), last=items[-1])
+
+
+def slot_msg(slot: tuple[int, ...]) -> i18n.Msg | str:
+    """A slot's contents as a message, e.g. 'abalone + sea urchin'."""
+    return plus([item_msg(i) for i in slot])
+
+
+def seafood_msg(seafood: tuple[int, ...]) -> i18n.Msg | str:
+    """Seafood (indices) said as 'conch + sea urchin'."""
+    return plus([i18n.term(C.seafood_names[k]) for k in seafood])

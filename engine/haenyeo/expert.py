@@ -140,8 +140,8 @@ class Values:
         self.egg = max(EGG_KEEP, third / C.third_cost * 0.6) if third else EGG_KEEP
         items = dict(enumerate(self.seafood))
         items[EGG] = self.egg
-        for t in range(len(C.trash)):
-            items[TRASH0 + t] = 0.0 if state.trash[seat] >> t & 1 else self.trash
+        for kind in range(len(C.trash)):
+            items[TRASH0 + kind] = 0.0 if state.trash[seat] >> kind & 1 else self.trash
         self.items = items
         self.zone0 = _zone0_value(state, seat, self, third)
 
@@ -156,7 +156,7 @@ def _seafood_values(state: State, seat: int) -> list[float]:
         if round_no < state.round:
             continue
         grow = int(GROWTH * (round_no - state.round) + 0.5)
-        sheets = [[min(n + grow, t) for n, t in zip(food, C.tracks, strict=True)] for food in state.food]
+        sheets = [[min(n + grow, cap) for n, cap in zip(food, C.tracks, strict=True)] for food in state.food]
         mine = sheets[seat]
         for rule in round_rules(tile, round_no):
             base = rule_points(rule, mine, sheets)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.base import Event, Game, IllegalAction, Result, listing, load_labels, places_from_scores, plural
+import i18n
+from engine.base import Event, Game, IllegalAction, Result, load_labels, places_from_scores
 from engine.haenyeo import actions as A
 from engine.haenyeo import rules
 from engine.haenyeo import state as S
-from engine.haenyeo.components import FREE, C, slot_text
-from engine.haenyeo.rules import PEND_HARVEST, PEND_SEAFOOD, PEND_TRASH, PEND_ZONE0, name
+from engine.haenyeo.components import FREE, C, both, commas, plus, slot_msg, slot_text
+from engine.haenyeo.rules import PEND_HARVEST, PEND_SEAFOOD, PEND_TRASH, PEND_ZONE0, name, who
 from engine.haenyeo.scoring import final_breakdown
 from engine.haenyeo.setup import TILE_OPTION, new_state
 from engine.haenyeo.state import State
@@ -17,12 +18,32 @@ from engine.haenyeo.view import build_view
 
 _EMPTY: tuple[tuple[A.Action, ...], frozenset[A.Action]] = ((), frozenset())
 
+#: The menus the actions are grouped in (`Haenyeo.action_group`), shown translated.
+GROUP_CARDS = i18n.N_("Diving cards")
+GROUP_EGGS = i18n.N_("Turtle eggs")
+GROUP_BONUS = i18n.N_("Pearl bonus")
+#: "Harvest zone 1" .. "Harvest zone 10" (a group's name is a fixed phrase: one per zone).
+GROUP_HARVEST = (
+    i18n.N_("Harvest zone 0"),
+    i18n.N_("Harvest zone 1"),
+    i18n.N_("Harvest zone 2"),
+    i18n.N_("Harvest zone 3"),
+    i18n.N_("Harvest zone 4"),
+    i18n.N_("Harvest zone 5"),
+    i18n.N_("Harvest zone 6"),
+    i18n.N_("Harvest zone 7"),
+    i18n.N_("Harvest zone 8"),
+    i18n.N_("Harvest zone 9"),
+    i18n.N_("Harvest zone 10"),
+    i18n.N_("Harvest zone 11"),
+)
+
 
 class Haenyeo(Game):
     """Haenyeo: Sea Divers of Jeju, 2 to 5 players (2 players with the NPC)."""
 
     key = "haenyeo"
-    title = "Haenyeo: Sea Divers of Jeju"
+    title = i18n.N_("Haenyeo: Sea Divers of Jeju")
     min_seats = 2
     max_seats = 5
     options = {"score_tile": TILE_OPTION}  # noqa: RUF012 - the contract declares a class-level dict
@@ -63,28 +84,32 @@ class Haenyeo(Game):
             raise IllegalAction(self._why_not(state, seat, action, options))
         return rules.apply(state, seat, action)
 
-    def _why_not(self, state: State, seat: int, action: Any, options: tuple) -> str:
+    def _why_not(self, state: State, seat: int, action: Any, options: tuple) -> i18n.Msg:
+        say = i18n.say
         if state.phase == "end":
-            return "The game is over."
+            return say("The game is over.")
         if not isinstance(seat, int) or not 0 <= seat < state.seats:
-            return "You are not playing in this game."
+            return say("You are not playing in this game.")
         if not options:
             if state.phase == "actions" and state.pending:
-                return f"It is {name(state.pending[1])}'s turn, not yours."
-            return "You have nothing to do right now."
+                return say("It is {name}'s turn, not yours.", name=who(state.pending[1]))
+            return say("You have nothing to do right now.")
         if state.phase == "select":
             if isinstance(action, A.ToggleCard):
                 return (
-                    f"You already have {state.pawns[seat]} cards selected: put one back first."
+                    say(
+                        "You already have {count} cards selected: put one back first.",
+                        count=state.pawns[seat],
+                    )
                     if 0 <= action.zone < 12
-                    else "There is no such diving card."
+                    else say("There is no such diving card.")
                 )
             if isinstance(action, A.Confirm):
-                return f"Select exactly {state.pawns[seat]} diving cards before confirming."
-            return "Now is the time to choose your diving cards."
+                return say("Select exactly {count} diving cards before confirming.", count=state.pawns[seat])
+            return say("Now is the time to choose your diving cards.")
         if isinstance(action, A.Harvest):
-            return "That slot is not free to harvest."
-        return "That is not one of your choices right now."
+            return say("That slot is not free to harvest.")
+        return say("That is not one of your choices right now.")
 
     # -------------------------------------------------------------- views
 
@@ -108,13 +133,13 @@ class Haenyeo(Game):
         keys = [(b["total"], b["trash"]) for b in breakdown]
         ranking = places_from_scores(keys)
         winners = frozenset(s for s in range(state.seats) if ranking[s] == 1)
-        notes: list[str] = []
+        notes: list[i18n.Msg] = []
         top = max(scores)
         if sum(1 for s in scores if s == top) > 1:
             if len(winners) == 1:
-                notes.append("Tied on points: the higher trash score wins.")
+                notes.append(i18n.say("Tied on points: the higher trash score wins."))
             else:
-                notes.append("Tied on points and trash: the victory is shared.")
+                notes.append(i18n.say("Tied on points and trash: the victory is shared."))
         return self.labelled(
             Result(scores=scores, ranking=ranking, winners=winners, breakdown=breakdown, notes=tuple(notes))
         )
@@ -135,66 +160,111 @@ class Haenyeo(Game):
 
     # -------------------------------------------------------------- words
 
-    def action_label(self, state: State, seat: int, action: A.Action) -> str:
+    def action_label(self, state: State, seat: int, action: A.Action, lang: str = i18n.SOURCE) -> str:
+        t = i18n.words(lang)
         if isinstance(action, A.ToggleCard):
             if 0 <= seat < state.seats and state.chosen[seat] >> action.zone & 1:
-                return f"Put back card {action.zone}"
+                return t("Put back card {zone}", zone=action.zone)
             creature = C.creatures[action.zone] if 0 <= action.zone < 12 else None
-            extra = f" ({C.creature_names[creature]} to zone {action.zone - 1})" if creature else ""
-            return f"Dive to zone {action.zone}{extra}"
+            if creature:
+                return t(
+                    "Dive to zone {zone} ({creature} to zone {to})",
+                    zone=action.zone,
+                    creature=t(C.creature_names[creature]),
+                    to=action.zone - 1,
+                )
+            return t("Dive to zone {zone}", zone=action.zone)
         if isinstance(action, A.Confirm):
             count = state.pawns[seat] if 0 <= seat < state.seats else 2
-            return f"Confirm my {count} diving cards"
+            return t.plural("Confirm my {count} diving card", "Confirm my {count} diving cards", count)
         if isinstance(action, A.GainHaenyeo):
-            return f"Spend {C.third_cost} turtle eggs: gain a 3rd Haenyeo"
+            return t.plural(
+                "Spend {count} turtle egg: gain a 3rd Haenyeo",
+                "Spend {count} turtle eggs: gain a 3rd Haenyeo",
+                C.third_cost,
+            )
         if isinstance(action, A.Exchange):
-            eggs = f"{action.eggs} turtle egg{'s' if action.eggs > 1 else ''}"
-            what = " + ".join(C.seafood_names[k] for k in action.seafood) if action.seafood else "1 pearl"
-            return f"Spend {eggs}: {what}"
+            what = (
+                t.msg(plus([i18n.term(C.seafood_names[k]) for k in action.seafood]))
+                if action.seafood
+                else t("1 pearl")
+            )
+            return t.plural(
+                "Spend {count} turtle egg: {what}",
+                "Spend {count} turtle eggs: {what}",
+                action.eggs,
+                what=what,
+            )
         if isinstance(action, A.Done):
-            return "Finish with turtle eggs"
+            return t("Finish with turtle eggs")
         if isinstance(action, A.Harvest):
             row = rules.rows(state)[state.zone]
-            what = slot_text(row[action.slot]) if 0 <= action.slot < len(row) else "?"
-            return f"Harvest slot {action.slot + 1}: {what}"
+            what = t.msg(slot_msg(row[action.slot])) if 0 <= action.slot < len(row) else "?"
+            return t("Harvest slot {slot}: {what}", slot=action.slot + 1, what=what)
         if isinstance(action, A.TakeTrash):
-            return f"Pearl bonus: {C.trash_names[action.kind]}"
+            return t("Pearl bonus: {what}", what=t(C.trash_names[action.kind]))
         if isinstance(action, A.TakeSeafood):
-            return "Pearl bonus: " + " + ".join(C.seafood_names[k] for k in action.seafood)
+            what = t.msg(plus([i18n.term(C.seafood_names[k]) for k in action.seafood]))
+            return t("Pearl bonus: {what}", what=what)
         return str(action)[:80]
 
     def action_group(self, state: State, seat: int, action: A.Action) -> str:
         if isinstance(action, A.ToggleCard | A.Confirm):
-            return "Diving cards"
+            return GROUP_CARDS
         if isinstance(action, A.GainHaenyeo | A.Exchange | A.Done):
-            return "Turtle eggs"
+            return GROUP_EGGS
         if isinstance(action, A.Harvest):
-            return f"Harvest zone {state.zone}"
-        return "Pearl bonus"
+            return GROUP_HARVEST[state.zone] if 0 <= state.zone < len(GROUP_HARVEST) else GROUP_HARVEST[1]
+        return GROUP_BONUS
 
-    def summary(self, state: State) -> str:
-        tile = C.tiles[state.tile].name
+    def summary(self, state: State, lang: str = i18n.SOURCE) -> str:
+        t = i18n.words(lang)
+        tile = t(C.tiles[state.tile].name)
         if state.phase == "end":
             result = self.result(state)
             assert result is not None
             best = max(result.scores)
-            won = listing([name(s) for s in sorted(result.winners)])
-            scores = ", ".join(f"{name(s)} {result.scores[s]}" for s in range(state.seats))
-            return f"Game over ({tile}): {won} won with {plural(best, 'point')}. Scores: {scores}."
-        head = f"Round {state.round} of {C.rounds} · score tile {tile} · First Player {name(state.first)}"
+            won = both([who(s) for s in sorted(result.winners)])
+            scores = commas(
+                [i18n.say("{name} {score}", name=who(s), score=result.scores[s]) for s in range(state.seats)]
+            )
+            return t.msg(
+                i18n.say_plural(
+                    "Game over ({tile}): {winners} won with {count} point. Scores: {scores}.",
+                    "Game over ({tile}): {winners} won with {count} points. Scores: {scores}.",
+                    best,
+                    tile=tile,
+                    winners=won,
+                    scores=scores,
+                )
+            )
+        head = t.msg(
+            i18n.say(
+                "Round {round} of {rounds} · score tile {tile} · First Player {name}",
+                round=state.round,
+                rounds=C.rounds,
+                tile=tile,
+                name=who(state.first),
+            )
+        )
         if state.phase == "select":
-            waiting = listing([name(s) for s in sorted(self.to_act(state))])
-            return f"{head}\nChoosing diving cards; waiting for {waiting}."
+            waiting = both([who(s) for s in sorted(self.to_act(state))])
+            return head + "\n" + t.msg(i18n.say("Choosing diving cards; waiting for {names}.", names=waiting))
         pending = state.pending
         if not pending:
             return head
-        what = {
-            PEND_ZONE0: "use turtle eggs in zone 0",
-            PEND_HARVEST: f"choose a slot in zone {state.zone}",
-            PEND_TRASH: "choose a trash bonus",
-            PEND_SEAFOOD: "choose two seafood",
+        asked = who(pending[1])
+        line = {
+            PEND_ZONE0: i18n.say(
+                "Zone {zone}: {name} to use turtle eggs in zone 0.", zone=state.zone, name=asked
+            ),
+            PEND_HARVEST: i18n.say(
+                "Zone {zone}: {name} to choose a slot in zone {zone}.", zone=state.zone, name=asked
+            ),
+            PEND_TRASH: i18n.say("Zone {zone}: {name} to choose a trash bonus.", zone=state.zone, name=asked),
+            PEND_SEAFOOD: i18n.say("Zone {zone}: {name} to choose two seafood.", zone=state.zone, name=asked),
         }[pending[0]]
-        return f"{head}\nZone {state.zone}: {name(pending[1])} to {what}."
+        return head + "\n" + t.msg(line)
 
     def text(self, state: State) -> str:
         """A readable multi-line picture of the state (logs and tests)."""

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import random
 
-from engine.base import Event, IllegalAction, listing, plural
+import i18n
+from engine.base import Event, IllegalAction, event
 from engine.haenyeo import actions as A
 from engine.haenyeo.components import (
     ALL_TRASH,
@@ -24,9 +25,12 @@ from engine.haenyeo.components import (
     TRASH0,
     C,
     board_rows,
+    both,
+    commas,
     creature_mask,
     item_text,
-    slot_text,
+    seafood_msg,
+    slot_msg,
 )
 from engine.haenyeo.scoring import score_round
 from engine.haenyeo.state import State
@@ -45,21 +49,31 @@ PEARL_SPACES = len(C.pearl_points)
 THIRD_COST = C.third_cost
 
 
+def who(seat: int) -> dict:
+    """A seat as a message argument: the reader names it (a player's name, "Seat 3"); the NPC is a word."""
+    return i18n.term("The NPC") if seat == NPC else i18n.seat(seat)
+
+
 def name(seat: int) -> str:
-    """How events and labels name a seat."""
-    return "The NPC" if seat == NPC else f"Seat {seat + 1}"
+    """How English logs name a seat ("Seat 3", "The NPC")."""
+    return "The NPC" if seat == NPC else i18n.english(i18n.say(i18n.SEAT_NAME, number=seat + 1))
 
 
 def _put(values: tuple, index: int, value) -> tuple:
     return (*values[:index], value, *values[index + 1 :])
 
 
-def zones_text(mask: int) -> str:
-    """'zones 3 and 7' for a zone mask."""
-    zones = [str(z) for z in range(12) if mask >> z & 1]
+def zones_msg(mask: int) -> i18n.Msg:
+    """'zones 3 and 7' for a zone mask, as a message."""
+    zones = [z for z in range(12) if mask >> z & 1]
     if len(zones) == 1:
-        return f"zone {zones[0]}"
-    return "zones " + ", ".join(zones[:-1]) + " and " + zones[-1]
+        return i18n.say("zone {zone}", zone=zones[0])
+    return i18n.say("zones {zones} and {last}", zones=", ".join(str(z) for z in zones[:-1]), last=zones[-1])
+
+
+def zones_text(mask: int) -> str:
+    """'zones 3 and 7' for a zone mask (English)."""
+    return i18n.english(zones_msg(mask))
 
 
 def turn_order(state: State) -> tuple[int, ...]:
@@ -105,32 +119,30 @@ def apply_select(state: State, seat: int, action: A.Action, events: list[Event])
         if state.confirmed[seat]:
             state.confirmed = _put(state.confirmed, seat, 0)
             events.append(
-                {
-                    "type": "unconfirm",
-                    "text": f"{name(seat)} is choosing their diving cards again.",
-                    "actor": seat,
-                }
+                event(
+                    "unconfirm",
+                    i18n.say("{name} is choosing their diving cards again.", name=who(seat)),
+                    actor=seat,
+                )
             )
-        verb = "put back" if was_on else "selected"
-        events.append(
-            {
-                "type": "toggle",
-                "text": f"You {verb} diving card {action.zone}.",
-                "seat": seat,
-                "private": True,
-                "zone": action.zone,
-            }
+        said = (
+            i18n.say("You put back diving card {zone}.", zone=action.zone)
+            if was_on
+            else i18n.say("You selected diving card {zone}.", zone=action.zone)
         )
+        events.append(event("toggle", said, seat=seat, private=True, zone=action.zone))
         return
     state.confirmed = _put(state.confirmed, seat, 1)
-    events.append({"type": "confirm", "text": f"{name(seat)} has chosen their diving cards.", "actor": seat})
     events.append(
-        {
-            "type": "my_cards",
-            "text": f"You will dive to {zones_text(state.chosen[seat])}.",
-            "seat": seat,
-            "private": True,
-        }
+        event("confirm", i18n.say("{name} has chosen their diving cards.", name=who(seat)), actor=seat)
+    )
+    events.append(
+        event(
+            "my_cards",
+            i18n.say("You will dive to {zones}.", zones=zones_msg(state.chosen[seat])),
+            seat=seat,
+            private=True,
+        )
     )
     if all(state.confirmed):
         deploy(state, events)
@@ -167,12 +179,12 @@ def deploy(state: State, events: list[Event]) -> None:
         divers |= mask
         creatures |= creature_mask(mask)
         events.append(
-            {
-                "type": "reveal",
-                "text": f"{name(seat)} dives to {zones_text(mask)}.",
-                "actor": seat,
-                "zones": mask,
-            }
+            event(
+                "reveal",
+                i18n.say("{name} dives to {zones}.", name=who(seat), zones=zones_msg(mask)),
+                actor=seat,
+                zones=mask,
+            )
         )
     if state.npc:
         mask = npc_draw(state)
@@ -181,24 +193,28 @@ def deploy(state: State, events: list[Event]) -> None:
         divers |= mask
         creatures |= creature_mask(mask)
         events.append(
-            {"type": "reveal", "text": f"The NPC dives to {zones_text(mask)}.", "actor": NPC, "zones": mask}
+            event(
+                "reveal",
+                i18n.say("{name} dives to {zones}.", name=who(NPC), zones=zones_msg(mask)),
+                actor=NPC,
+                zones=mask,
+            )
         )
     state.occupied, state.reach = connection(divers, creatures)
     if state.reach < PEARL_ZONE:
         gap = state.reach + 1
-        events.append(
-            {
-                "type": "connection",
-                "text": f"Zone {gap} is empty: "
-                + ("it is" if gap == PEARL_ZONE else f"zones {gap} to {PEARL_ZONE} are")
-                + " disconnected this round.",
-                "reach": state.reach,
-            }
+        said = (
+            i18n.say("Zone {zone} is empty: it is disconnected this round.", zone=gap)
+            if gap == PEARL_ZONE
+            else i18n.say(
+                "Zone {zone} is empty: zones {zone} to {last} are disconnected this round.",
+                zone=gap,
+                last=PEARL_ZONE,
+            )
         )
+        events.append(event("connection", said, reach=state.reach))
     else:
-        events.append(
-            {"type": "connection", "text": "Every zone is connected this round.", "reach": state.reach}
-        )
+        events.append(event("connection", i18n.say("Every zone is connected this round."), reach=state.reach))
     state.phase = "actions"
     enter_zone(state, 0, events)
     advance(state, events)
@@ -223,10 +239,12 @@ def enter_zone(state: State, zone: int, events: list[Event]) -> None:
     state.visit = 0
     actors = zone_actors(state, zone)
     if actors and zone > state.reach and zone > 0:
-        who = listing([name(a) for a in actors])
-        events.append(
-            {"type": "disconnected", "text": f"Zone {zone} is disconnected: {who} cannot act.", "zone": zone}
+        said = i18n.say(
+            "Zone {zone} is disconnected: {names} cannot act.",
+            zone=zone,
+            names=both([who(a) for a in actors]),
         )
+        events.append(event("disconnected", said, zone=zone))
         actors = ()
     state.actors = actors
 
@@ -267,7 +285,7 @@ def bonus_options(state: State, seat: int, kind: int) -> tuple[A.Action, ...]:
     """A pearl-track bonus: a trash type you lack, or two seafood with room on their tracks."""
     if kind == BONUS_TRASH:
         have = state.trash[seat]
-        return tuple(A.TRASH_PICKS[t] for t in range(len(C.trash)) if not have >> t & 1)
+        return tuple(A.TRASH_PICKS[k] for k in range(len(C.trash)) if not have >> k & 1)
     rooms = [room(state, seat, k) for k in range(N_SEAFOOD)]
     return tuple(A.SEAFOOD_PICKS[p] for p in A.PAIRS if _pair_fits(p, rooms))
 
@@ -308,18 +326,17 @@ def gain_item(state: State, seat: int, item: int) -> None:
 def gain_pearl(state: State, seat: int, events: list[Event]) -> None:
     """Mark the next pearl space; its bonus (trash / two seafood of your choice) comes at once."""
     if state.pearls[seat] >= PEARL_SPACES:
-        events.append({"type": "pearl", "text": f"{name(seat)}'s pearl track is full.", "actor": seat})
+        events.append(event("pearl", i18n.say("{name}'s pearl track is full.", name=who(seat)), actor=seat))
         return
     pearls = state.pearls[seat] + 1
     state.pearls = _put(state.pearls, seat, pearls)
-    events.append(
-        {
-            "type": "pearl",
-            "text": f"{name(seat)} collects a pearl ({pearls} on the track, "
-            f"worth {C.pearl_points[pearls - 1]}).",
-            "actor": seat,
-        }
+    said = i18n.say(
+        "{name} collects a pearl ({pearls} on the track, worth {points}).",
+        name=who(seat),
+        pearls=pearls,
+        points=C.pearl_points[pearls - 1],
     )
+    events.append(event("pearl", said, actor=seat))
     if PEARL_BONUS[pearls - 1]:
         state.bonus = (*state.bonus, (seat, PEARL_BONUS[pearls - 1]))
 
@@ -335,15 +352,10 @@ def take_slot(state: State, actor: int, slot: int, events: list[Event]) -> None:
     if actor != NPC:
         for item in items:
             gain_item(state, actor, item)
-    events.append(
-        {
-            "type": "harvest",
-            "text": f"{name(actor)} harvests {slot_text(items)} in zone {zone}.",
-            "actor": actor,
-            "zone": zone,
-            "slot": slot,
-        }
+    said = i18n.say(
+        "{name} harvests {items} in zone {zone}.", name=who(actor), items=slot_msg(items), zone=zone
     )
+    events.append(event("harvest", said, actor=actor, zone=zone, slot=slot))
 
 
 def take_all(state: State, actor: int, events: list[Event]) -> None:
@@ -355,19 +367,18 @@ def take_all(state: State, actor: int, events: list[Event]) -> None:
     for slot, owner in enumerate(owners):
         if owner == FREE:
             owners[slot] = actor
-            got.append(slot_text(row[slot]))
+            got.append(slot_msg(row[slot]))
             if actor != NPC:
                 for item in row[slot]:
                     gain_item(state, actor, item)
     state.taken = _put(state.taken, zone, tuple(owners))
-    events.append(
-        {
-            "type": "harvest_all",
-            "text": f"{name(actor)} is alone in zone {zone} and harvests everything: {', '.join(got)}.",
-            "actor": actor,
-            "zone": zone,
-        }
+    said = i18n.say(
+        "{name} is alone in zone {zone} and harvests everything: {items}.",
+        name=who(actor),
+        zone=zone,
+        items=commas(got),
     )
+    events.append(event("harvest_all", said, actor=actor, zone=zone))
 
 
 def apply_bonus(state: State, seat: int, action: A.Action, events: list[Event]) -> None:
@@ -375,12 +386,14 @@ def apply_bonus(state: State, seat: int, action: A.Action, events: list[Event]) 
     state.bonus = state.bonus[1:]
     if isinstance(action, A.TakeTrash):
         state.trash = _put(state.trash, seat, state.trash[seat] | 1 << action.kind)
-        what = C.trash_names[action.kind]
+        what = i18n.term(C.trash_names[action.kind])
     else:
         for k in action.seafood:
             gain_seafood(state, seat, k)
-        what = " + ".join(C.seafood_names[k] for k in action.seafood)
-    events.append({"type": "bonus", "text": f"{name(seat)} takes a pearl bonus: {what}.", "actor": seat})
+        what = seafood_msg(action.seafood)
+    events.append(
+        event("bonus", i18n.say("{name} takes a pearl bonus: {what}.", name=who(seat), what=what), actor=seat)
+    )
 
 
 def advance(state: State, events: list[Event]) -> None:
@@ -397,7 +410,9 @@ def advance(state: State, events: list[Event]) -> None:
             else:
                 state.bonus = state.bonus[1:]
                 events.append(
-                    {"type": "bonus", "text": f"{name(seat)} has nothing left to gain from the bonus."}
+                    event(
+                        "bonus", i18n.say("{name} has nothing left to gain from the bonus.", name=who(seat))
+                    )
                 )
             continue
         zone = state.zone
@@ -434,15 +449,13 @@ def advance(state: State, events: list[Event]) -> None:
                     return
                 if free:
                     left = len(free)
-                    events.append(
-                        {
-                            "type": "unharvested",
-                            "text": f"Every Haenyeo in zone {zone} has harvested: {plural(left, 'slot')} "
-                            f"{'stays' if left == 1 else 'stay'} unharvested.",
-                            "zone": zone,
-                            "slots": free,
-                        }
+                    said = i18n.say_plural(
+                        "Every Haenyeo in zone {zone} has harvested: {count} slot stays unharvested.",
+                        "Every Haenyeo in zone {zone} has harvested: {count} slots stay unharvested.",
+                        left,
+                        zone=zone,
                     )
+                    events.append(event("unharvested", said, zone=zone, slots=free))
         elif state.turn < len(actors):
             seat = actors[state.turn]
             state.turn += 1
@@ -467,36 +480,38 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
         if isinstance(action, A.Done):
             state.turn += 1
             state.visit = 0
-            events.append({"type": "zone0", "text": f"{name(seat)} is done with turtle eggs.", "actor": seat})
+            events.append(
+                event("zone0", i18n.say("{name} is done with turtle eggs.", name=who(seat)), actor=seat)
+            )
         elif isinstance(action, A.GainHaenyeo):
             state.eggs_used = _put(state.eggs_used, seat, state.eggs_used[seat] + THIRD_COST)
             state.third = _put(state.third, seat, 1)
             state.pawns = _put(state.pawns, seat, C.max_pawns)
             state.visit |= 1
-            events.append(
-                {
-                    "type": "third",
-                    "text": f"{name(seat)} spends {plural(THIRD_COST, 'turtle egg')} "
-                    "and gains a 3rd Haenyeo.",
-                    "actor": seat,
-                }
+            said = i18n.say_plural(
+                "{name} spends {count} turtle egg and gains a 3rd Haenyeo.",
+                "{name} spends {count} turtle eggs and gains a 3rd Haenyeo.",
+                THIRD_COST,
+                name=who(seat),
             )
+            events.append(event("third", said, actor=seat))
         else:
             state.eggs_used = _put(state.eggs_used, seat, state.eggs_used[seat] + action.eggs)
             state.visit |= 2
             if action.seafood:
                 for k in action.seafood:
                     gain_seafood(state, seat, k)
-                what = " + ".join(C.seafood_names[k] for k in action.seafood)
+                what = seafood_msg(action.seafood)
             else:
-                what = "a pearl"
-            events.append(
-                {
-                    "type": "exchange",
-                    "text": f"{name(seat)} exchanges {plural(action.eggs, 'turtle egg')} for {what}.",
-                    "actor": seat,
-                }
+                what = i18n.term("a pearl")
+            said = i18n.say_plural(
+                "{name} exchanges {count} turtle egg for {what}.",
+                "{name} exchanges {count} turtle eggs for {what}.",
+                action.eggs,
+                name=who(seat),
+                what=what,
             )
+            events.append(event("exchange", said, actor=seat))
             if not action.seafood:
                 gain_pearl(state, seat, events)
     else:
@@ -517,17 +532,21 @@ def end_round(state: State, events: list[Event]) -> None:
         for seat, lines in enumerate(per_seat):
             total = sum(points for _, points in lines)
             scores[seat] = (*scores[seat], total)
-            detail = ", ".join(f"{C.rules[key].text.split(':')[0]} {points}" for key, points in lines)
-            events.append(
-                {
-                    "type": "score",
-                    "text": f"Round {round_no} scoring: {name(seat)} scores "
-                    f"{plural(total, 'point')} ({detail}).",
-                    "actor": seat,
-                    "round": round_no,
-                    "points": total,
-                }
+            detail = commas(
+                [
+                    i18n.say("{rule} {points}", rule=i18n.term(C.rules[key].name), points=points)
+                    for key, points in lines
+                ]
             )
+            said = i18n.say_plural(
+                "Round {round} scoring: {name} scores {count} point ({detail}).",
+                "Round {round} scoring: {name} scores {count} points ({detail}).",
+                total,
+                round=round_no,
+                name=who(seat),
+                detail=detail,
+            )
+            events.append(event("score", said, actor=seat, round=round_no, points=total))
         state.scores = tuple(scores)
     state.pending = ()
     state.actors = ()
@@ -536,7 +555,7 @@ def end_round(state: State, events: list[Event]) -> None:
     if round_no >= C.rounds:
         state.phase = "end"
         state.zone = 0
-        events.append({"type": "end", "text": "The eighth round is over: final scoring."})
+        events.append(event("end", i18n.say("The eighth round is over: final scoring.")))
         return
     if round_no in C.npc_reshuffle_after:
         state.npc_used = 0
@@ -551,14 +570,12 @@ def end_round(state: State, events: list[Event]) -> None:
     state.reach = 0
     state.zone = 0
     state.taken = fresh_taken(state)
-    events.append(
-        {
-            "type": "round",
-            "text": f"Round {state.round} begins: new sea cards are revealed; "
-            f"{name(state.first)} is First Player.",
-            "round": state.round,
-        }
+    said = i18n.say(
+        "Round {round} begins: new sea cards are revealed; {name} is First Player.",
+        round=state.round,
+        name=who(state.first),
     )
+    events.append(event("round", said, round=state.round))
 
 
 def check_trash_mask(mask: int) -> bool:
@@ -575,7 +592,7 @@ def apply(state: State, seat: int, action: A.Action) -> tuple[State, list[Event]
     elif state.phase == "actions":
         apply_action(new, seat, action, events)
     else:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(i18n.say("The game is over."))
     return new, events
 
 

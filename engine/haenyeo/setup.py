@@ -8,6 +8,7 @@ from engine.base import IllegalAction
 from engine.haenyeo.components import N_SEAFOOD, C
 from engine.haenyeo.rules import fresh_taken
 from engine.haenyeo.state import State
+from i18n import say
 
 #: Table option: which score tile to use ("random" draws one from the seed).
 TILE_OPTION = ("random", *(tile.name for tile in C.tiles))
@@ -22,12 +23,18 @@ def new_state(seats: int, seed: int, options: dict | None = None) -> State:
     4. A random First Player (the rulebook's "most recently visited Jeju Island" is not known here).
     """
     if not isinstance(seats, int) or not 2 <= seats <= 5:
-        raise IllegalAction("Haenyeo is played by 2 to 5 players.")
+        raise IllegalAction(say("Haenyeo is played by 2 to 5 players."))
     options = options or {}
     rng = random.Random(f"haenyeo:{seed}:setup")
     choice = options.get("score_tile", "random")
     if choice not in TILE_OPTION:
-        raise IllegalAction(f"Unknown score tile {choice!r}; choose one of {', '.join(TILE_OPTION)}.")
+        raise IllegalAction(
+            say(
+                "Unknown score tile {choice}; choose one of {choices}.",
+                choice=repr(choice),
+                choices=", ".join(TILE_OPTION),
+            )
+        )
     tile = rng.randrange(len(C.tiles))
     if choice != "random":
         tile = TILE_OPTION.index(choice) - 1

@@ -185,7 +185,7 @@ def build_view(state: State, seat: int | None, to_act: list[int], result: dict |
                 "turtle_eggs": state.eggs[s],
                 "turtle_eggs_used": state.eggs_used[s],
                 "turtle_egg_spaces": C.egg_spaces,
-                "trash": [C.trash[t] for t in range(len(C.trash)) if state.trash[s] >> t & 1],
+                "trash": [C.trash[k] for k in range(len(C.trash)) if state.trash[s] >> k & 1],
                 "pearls": state.pearls[s],
                 "pearl_points": pearl_points(state.pearls[s]),
                 "round_scores": {str(r): p for r, p in zip(C.scoring_rounds, state.scores[s], strict=False)},
