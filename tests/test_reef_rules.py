@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+import i18n
 from engine.base import IllegalAction
 from engine.reef.actions import act
 from engine.reef.components import (
@@ -535,7 +536,7 @@ def test_solo_ratings(score, title):
 def test_solo_result_carries_the_rating():
     result = GAME.result(_finished([130]))
     assert result.winners == frozenset({0})
-    assert "Seashell Seeker" in result.notes[0]
+    assert "Seashell Seeker" in i18n.english(result.notes[0])
     view = GAME.view(_finished([130]), None)
     assert view["result"]["ratings"] == ["Seashell Seeker"]
 
@@ -711,7 +712,7 @@ def test_point6_when_everyone_ties_no_one_wins():
         result = GAME.result(state)
         assert result.winners == frozenset()
         assert result.ranking == (1,) * len(scores)
-        assert "no one wins" in result.notes[0]
+        assert "no one wins" in i18n.english(result.notes[0])
         assert GAME.view(state, None)["result"]["winners"] == []
         assert "no one wins" in GAME.summary(state)
     assert GAME.result(_finished([30, 30, 12])).winners == frozenset({2})

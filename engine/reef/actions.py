@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.base import IllegalAction
+from i18n import say
 
 KINDS = (
     "lucky",
@@ -82,13 +83,13 @@ def dump(action: Act) -> dict:
 def load(data: dict) -> Act:
     """Inverse of `dump`; `IllegalAction` for anything malformed."""
     if not isinstance(data, dict):
-        raise IllegalAction("That action is not readable.")
+        raise IllegalAction(say("That action is not readable."))
     kind = data.get("kind")
     a = data.get("a", 0)
     b = data.get("b", 0)
     if kind not in KINDS:
-        raise IllegalAction(f"Unknown action {kind!r}.")
+        raise IllegalAction(say("Unknown action {kind}.", kind=repr(kind)))
     for number in (a, b):
         if not isinstance(number, int) or isinstance(number, bool) or not -64 <= number <= 1 << 16:
-            raise IllegalAction("That action's numbers are not valid.")
+            raise IllegalAction(say("That action's numbers are not valid."))
     return act(kind, a, b)

@@ -12,18 +12,20 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+import i18n
 from engine.base import DataError, load_data
+from i18n import N_, say, say_plural, term
 
 GAME_KEY = "reef"
 
 RULES = ("same", "different", "plus-minus-one", "odds", "evens", "pyramid")
 RULE_TEXT = {
-    "same": "SAME: the values in each row must be the same",
-    "different": "DIFFERENT: adjacent values must be different",
-    "plus-minus-one": "+/- ONE: left to right, each value one higher or lower than the one before",
-    "odds": "ODDS: all values must be odd",
-    "evens": "EVENS: all values must be even",
-    "pyramid": "PYRAMID: each value at most both values it rests on",
+    "same": N_("SAME: the values in each row must be the same"),
+    "different": N_("DIFFERENT: adjacent values must be different"),
+    "plus-minus-one": N_("+/- ONE: left to right, each value one higher or lower than the one before"),
+    "odds": N_("ODDS: all values must be odd"),
+    "evens": N_("EVENS: all values must be even"),
+    "pyramid": N_("PYRAMID: each value at most both values it rests on"),
 }
 #: The round tracker's boons, the four the rulebook's Boons section lists: "Roll a die",
 #: "Boon Die Value", "2 shells", "Enchantment" ("Pearl bonuses are gained from the Reef
@@ -201,19 +203,30 @@ class Space:
     def multiplier(self) -> int:
         return int(self.boon[1:]) if self.boon and self.boon.startswith("x") else 1
 
-    def text(self) -> str:
-        coins = f"{self.coins} coin{'' if self.coins == 1 else 's'}"
+    def say(self) -> i18n.Msg:
+        """The space in words, as a message: "2 coins and a pearl"."""
         if self.boon is None:
-            return coins
+            return say_plural("{count} coin", "{count} coins", self.coins)
         if self.boon == "die":
-            extra = f"a boon die of {self.value}"
-        elif self.boon == "shells":
-            extra = "2 shells"
-        elif self.boon == "pearl":
-            extra = "a pearl"
-        else:
-            extra = f"a {self.boon} multiplier"
-        return f"{coins} and {extra}"
+            return say_plural(
+                "{count} coin and a boon die of {value}",
+                "{count} coins and a boon die of {value}",
+                self.coins,
+                value=self.value,
+            )
+        if self.boon == "shells":
+            return say_plural("{count} coin and 2 shells", "{count} coins and 2 shells", self.coins)
+        if self.boon == "pearl":
+            return say_plural("{count} coin and a pearl", "{count} coins and a pearl", self.coins)
+        return say_plural(
+            "{count} coin and a {multiplier} multiplier",
+            "{count} coins and a {multiplier} multiplier",
+            self.coins,
+            multiplier=self.boon,
+        )
+
+    def text(self) -> str:
+        return i18n.english(self.say())
 
 
 @dataclass(frozen=True)
@@ -476,12 +489,16 @@ class PearlBonus:
     kind: str
     value: int = 0
 
-    def text(self) -> str:
+    def say(self) -> i18n.Msg:
+        """The bonus in words, as a message: "a boon die of 3", "5 coins"."""
         if self.kind == "die":
-            return f"a boon die of {self.value}"
+            return say("a boon die of {value}", value=self.value)
         if self.kind == "coins":
-            return f"{self.value} coins"
-        return "the next enchantment in any section"
+            return say("{value} coins", value=self.value)
+        return term("the next enchantment in any section")
+
+    def text(self) -> str:
+        return i18n.english(self.say())
 
 
 def _load_pearls() -> tuple[PearlBonus, ...]:
@@ -511,13 +528,20 @@ class Boon:
     kind: str
     value: int = 0
 
+    def say(self) -> i18n.Msg:
+        """The boon in words, as a message."""
+        if self.kind == "die":
+            return say("a boon die of {value}", value=self.value)
+        return term(
+            {
+                "roll": N_("roll a die (one roll for everyone, written straight into a ruin or the reef)"),
+                "shells": N_("2 shells"),
+                "enchantment": N_("an enchantment of your choice"),
+            }[self.kind]
+        )
+
     def text(self) -> str:
-        return {
-            "roll": "roll a die (one roll for everyone, written straight into a ruin or the reef)",
-            "die": f"a boon die of {self.value}",
-            "shells": "2 shells",
-            "enchantment": "an enchantment of your choice",
-        }[self.kind]
+        return i18n.english(self.say())
 
 
 def _load_tracker() -> tuple[int, dict[str, str], dict[str, dict[int, Boon]]]:

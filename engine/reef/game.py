@@ -16,7 +16,8 @@ from __future__ import annotations
 import random
 from typing import ClassVar, NamedTuple
 
-from engine.base import Game, IllegalAction, Result, listing, load_labels, places_from_scores
+import i18n
+from engine.base import Game, IllegalAction, Result, event, load_labels, places_from_scores
 from engine.reef import actions as acts
 from engine.reef import turn
 from engine.reef.actions import Act, act
@@ -35,6 +36,8 @@ from engine.reef.components import (
 )
 from engine.reef.scoring import breakdown
 from engine.reef.sheet import BARRIER_START_MASK, Sheet, die_value
+from i18n import N_, listing, say, say_plural, term
+from i18n import seat as seat_of
 
 LUCKY_FATE = act("lucky", 0)
 
@@ -85,7 +88,7 @@ class ReefGame(Game):
     """Reef & Ruins: a roll-and-write for 1 to 6 seats (more work too)."""
 
     key = "reef"
-    title = "Reef & Ruins"
+    title = N_("Reef & Ruins")
     min_seats = 1
     max_seats = 8
     options: ClassVar[dict[str, tuple[str, ...]]] = {"reef": REEFS, "tracker": SIDES}
@@ -97,14 +100,26 @@ class ReefGame(Game):
     def new(self, seats: int, seed: int, options: dict | None = None) -> ReefState:
         """Setup 1-4: everyone's pads, the group's reef and tracker side; then lucky numbers."""
         if not self.min_seats <= seats <= self.max_seats:
-            raise IllegalAction(f"Reef & Ruins seats {self.min_seats} to {self.max_seats} players.")
+            raise IllegalAction(
+                say("Reef & Ruins seats {low} to {high} players.", low=self.min_seats, high=self.max_seats)
+            )
         options = dict(options or {})
         reef = options.get("reef", REEFS[0])
         side = options.get("tracker", SIDES[0])
         if reef not in REEFS:
-            raise IllegalAction(f"Unknown reef {reef!r}; choose one of {', '.join(REEFS)}.")
+            raise IllegalAction(
+                say(
+                    "Unknown reef {reef}; choose one of {choices}.", reef=repr(reef), choices=", ".join(REEFS)
+                )
+            )
         if side not in SIDES:
-            raise IllegalAction(f"Unknown round-tracker side {side!r}; choose one of {', '.join(SIDES)}.")
+            raise IllegalAction(
+                say(
+                    "Unknown round-tracker side {side}; choose one of {choices}.",
+                    side=repr(side),
+                    choices=", ".join(SIDES),
+                )
+            )
         sheet = _empty_sheet(reef)
         return ReefState(
             seats=seats,
@@ -149,15 +164,15 @@ class ReefGame(Game):
         lucky[seat] = number
         sheets = list(state.sheets)
         sheets[seat] = sheets[seat]._replace(lucky=number)
-        mine = f"Fate gives you lucky number {number}." if choice == 0 else f"Your lucky number is {number}."
-        public = (
-            f"Fate gives seat {seat + 1} lucky number {number}."
-            if choice == 0
-            else f"Seat {seat + 1} picks lucky number {number}."
-        )
+        if choice == 0:
+            mine = say("Fate gives you lucky number {number}.", number=number)
+            public = say("Fate gives {seat} lucky number {number}.", seat=seat_of(seat), number=number)
+        else:
+            mine = say("Your lucky number is {number}.", number=number)
+            public = say("{seat} picks lucky number {number}.", seat=seat_of(seat), number=number)
         events = [
-            {"type": "lucky-chosen", "text": mine, "seat": seat, "private": True},
-            {"type": "lucky", "text": public, "seat": seat, "lucky": number},
+            event("lucky-chosen", mine, seat=seat, private=True),
+            event("lucky", public, seat=seat, lucky=number),
         ]
         new = tuple(sheets)
         state = state._replace(lucky=tuple(lucky), sheets=new, bases=new, starts=new)
@@ -191,15 +206,30 @@ class ReefGame(Game):
         new = tuple(sheets)
         waiting = any(s.pending for s in new)
         if boon is not None:
-            extra = f": the roll is {roll}" if roll else ""
-            later = " Choose it before the hydra dice are rolled." if waiting else ""
-            events.append(
-                {
-                    "type": "boon",
-                    "text": f"Round {number} boon for everyone — {boon.text()}{extra}.{later}",
-                    "round": number,
-                }
-            )
+            if roll and waiting:
+                message = say(
+                    "Round {round} boon for everyone — {boon}: the roll is {roll}. "
+                    "Choose it before the hydra dice are rolled.",
+                    round=number,
+                    boon=boon.say(),
+                    roll=roll,
+                )
+            elif roll:
+                message = say(
+                    "Round {round} boon for everyone — {boon}: the roll is {roll}.",
+                    round=number,
+                    boon=boon.say(),
+                    roll=roll,
+                )
+            elif waiting:
+                message = say(
+                    "Round {round} boon for everyone — {boon}. Choose it before the hydra dice are rolled.",
+                    round=number,
+                    boon=boon.say(),
+                )
+            else:
+                message = say("Round {round} boon for everyone — {boon}.", round=number, boon=boon.say())
+            events.append(event("boon", message, round=number))
         state = state._replace(
             phase="round", round=number, dice=(), roll=roll, sheets=new, bases=new, starts=new
         )
@@ -217,13 +247,19 @@ class ReefGame(Game):
         hydra = tuple((v, "hydra", 0, False) for v in dice)
         sheets = tuple(s._replace(dice=(*hydra, *s.dice)) for s in state.sheets)
         events.append(
-            {
-                "type": "roll",
-                "text": f"Round {number} of {ROUNDS}: the hydra dice show "
-                f"{dice[0]}, {dice[1]} and {dice[2]}.",
-                "round": number,
-                "dice": list(dice),
-            }
+            event(
+                "roll",
+                say(
+                    "Round {round} of {rounds}: the hydra dice show {first}, {second} and {third}.",
+                    round=number,
+                    rounds=ROUNDS,
+                    first=dice[0],
+                    second=dice[1],
+                    third=dice[2],
+                ),
+                round=number,
+                dice=list(dice),
+            )
         )
         return state._replace(dice=dice, sheets=sheets, starts=sheets), events
 
@@ -231,11 +267,11 @@ class ReefGame(Game):
         """Every seat confirmed: the sheets become public; next round or game end."""
         sheets = tuple(_work_done(s) for s in state.sheets)
         events: list[dict] = [
-            {
-                "type": "reveal",
-                "text": f"Round {state.round} is over: every sheet is now public.",
-                "round": state.round,
-            }
+            event(
+                "reveal",
+                say("Round {round} is over: every sheet is now public.", round=state.round),
+                round=state.round,
+            )
         ]
         if state.round >= ROUNDS:
             final = state._replace(
@@ -249,9 +285,7 @@ class ReefGame(Game):
             )
             result = self.result(final)
             assert result is not None
-            events.append(
-                {"type": "end", "text": self._result_text(final, result), "result": result.to_dict()}
-            )
+            events.append(event("end", self._result_say(final, result), result=result.to_dict()))
             return final, events
         state = state._replace(sheets=sheets, prev=state.bases, bases=sheets)
         return self._start_round(state, state.round + 1, events)
@@ -282,30 +316,35 @@ class ReefGame(Game):
 
     def apply(self, state: ReefState, seat: int, action: Act) -> tuple[ReefState, list[dict]]:
         if not isinstance(action, Act):
-            raise IllegalAction("That is not a Reef & Ruins move.")
+            raise IllegalAction(say("That is not a Reef & Ruins move."))
         if not 0 <= seat < state.seats:
-            raise IllegalAction("You are not seated at this table.")
+            raise IllegalAction(say("You are not seated at this table."))
         if state.phase == "finished":
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(say("The game is over."))
         if state.phase == "lucky":
             if state.lucky[seat] > 0:
-                raise IllegalAction("You have already chosen your lucky number.")
+                raise IllegalAction(say("You have already chosen your lucky number."))
             turn_seat = self.lucky_turn(state)
             if turn_seat != seat:
                 raise IllegalAction(
-                    f"Lucky numbers are picked in seat order: seat {(turn_seat or 0) + 1} picks now."
+                    say(
+                        "Lucky numbers are picked in seat order: {seat} picks now.",
+                        seat=seat_of(turn_seat or 0),
+                    )
                 )
             if (
                 action.kind != "lucky"
                 or action.b
                 or not (action.a == 0 or action.a in self.free_lucky(state))
             ):
-                raise IllegalAction("Choose a lucky number nobody has yet (1 to 6), or leave it to fate.")
+                raise IllegalAction(
+                    say("Choose a lucky number nobody has yet (1 to 6), or leave it to fate.")
+                )
             return self._pick_lucky(state, seat, action.a)
         sheet = state.sheets[seat]
         boon_step = not state.dice
         if boon_step and not sheet.pending:
-            raise IllegalAction("You have gained this round's boon; the hydra dice come next.")
+            raise IllegalAction(say("You have gained this round's boon; the hydra dice come next."))
         turn.check(sheet, action, state.reef)
         starts = state.starts or state.bases
         new_sheet, events = turn.apply(sheet, starts[seat], seat, action, state.reef)
@@ -315,17 +354,22 @@ class ReefGame(Game):
         if boon_step:
             if not new_sheet.pending:
                 events.append(
-                    {
-                        "type": "boon-chosen",
-                        "text": f"Seat {seat + 1} has gained the round {state.round} boon.",
-                    }
+                    event(
+                        "boon-chosen",
+                        say(
+                            "{seat} has gained the round {round} boon.", seat=seat_of(seat), round=state.round
+                        ),
+                    )
                 )
             if not any(s.pending for s in state.sheets):
                 state, events = self._roll(state, events)
             return state, events
         if action.kind == "confirm":
             events.append(
-                {"type": "confirmed", "text": f"Seat {seat + 1} has confirmed round {state.round}."}
+                event(
+                    "confirmed",
+                    say("{seat} has confirmed round {round}.", seat=seat_of(seat), round=state.round),
+                )
             )
             if all(s.confirmed for s in state.sheets):
                 state, more = self._end_round(state)
@@ -346,11 +390,11 @@ class ReefGame(Game):
         scores = tuple(sum(p.values()) for p in parts)
         top = max(scores)
         tied = [i for i, s in enumerate(scores) if s == top]
-        notes: list[str] = []
+        notes: list[i18n.Msg] = []
         if state.seats == 1:
             entry = rating(scores[0])
             winners = frozenset({0})
-            notes.append(f"Solo rating: {entry.title} — {entry.text}")
+            notes.append(say("Solo rating: {title} — {text}", title=term(entry.title), text=term(entry.text)))
         elif len(tied) == 1:
             winners = frozenset(tied)
         elif len(tied) == state.seats:
@@ -358,28 +402,52 @@ class ReefGame(Game):
             # there is nobody else, so nobody wins.
             winners = frozenset()
             notes.append(
-                "Every player tied for the highest score. Everyone else not tied would win, "
-                "as is tradition for hydra games, but there is no one else: no one wins."
+                say(
+                    "Every player tied for the highest score. Everyone else not tied would win, "
+                    "as is tradition for hydra games, but there is no one else: no one wins."
+                )
             )
         else:
             winners = frozenset(i for i in range(state.seats) if i not in tied)
-            names = listing([f"Seat {i + 1}" for i in tied])
             notes.append(
-                f"{names} tied for the highest score, so everyone else wins, as is tradition for hydra games."
+                say(
+                    "{names} tied for the highest score, so everyone else wins, "
+                    "as is tradition for hydra games.",
+                    names=listing([seat_of(i) for i in tied]),
+                )
             )
         ranking = places_from_scores([(i in winners, scores[i]) for i in range(state.seats)])
         return self.labelled(
             Result(scores=scores, ranking=ranking, winners=winners, breakdown=parts, notes=tuple(notes))
         )
 
-    def _result_text(self, state: ReefState, result: Result) -> str:
+    def _result_say(self, state: ReefState, result: Result) -> i18n.Msg:
+        """The game's end in one sentence, as a message."""
         if state.seats == 1:
-            return f"Final score {result.scores[0]}: {rating(result.scores[0]).title}."
-        scores = ", ".join(f"Seat {i + 1} {score}" for i, score in enumerate(result.scores))
+            return say(
+                "Final score {score}: {title}.",
+                score=result.scores[0],
+                title=term(rating(result.scores[0]).title),
+            )
+        scores: i18n.Msg | None = None
+        for i, score in enumerate(result.scores):
+            item = say("{seat} {score}", seat=seat_of(i), score=score)
+            scores = item if scores is None else say("{first}, {second}", first=scores, second=item)
         if not result.winners:
-            return f"Game over. Scores: {scores}; everyone tied for the highest score, so no one wins."
-        best = listing([f"Seat {i + 1}" for i in sorted(result.winners)])
-        return f"Game over. Scores: {scores}; winner{'s' if len(result.winners) > 1 else ''}: {best}."
+            return say(
+                "Game over. Scores: {scores}; everyone tied for the highest score, so no one wins.",
+                scores=scores,
+            )
+        return say_plural(
+            "Game over. Scores: {scores}; winner: {names}.",
+            "Game over. Scores: {scores}; winners: {names}.",
+            len(result.winners),
+            scores=scores,
+            names=listing([seat_of(i) for i in sorted(result.winners)]),
+        )
+
+    def _result_text(self, state: ReefState, result: Result) -> str:
+        return i18n.english(self._result_say(state, result))
 
     # ---------------------------------------------------------------- JSON
 
@@ -418,7 +486,9 @@ class ReefGame(Game):
                 starts=tuple(_load_sheet(s) for s in data.get("starts", data["bases"])),
             )
         except (KeyError, TypeError, ValueError) as error:
-            raise IllegalAction(f"That saved Reef & Ruins game is damaged ({error}).") from error
+            raise IllegalAction(
+                say("That saved Reef & Ruins game is damaged ({error}).", error=str(error))
+            ) from error
 
     def dump_action(self, action: Act) -> dict:
         return acts.dump(action)
@@ -428,35 +498,48 @@ class ReefGame(Game):
 
     # ----------------------------------------------------------------- words
 
-    def action_label(self, state: ReefState, seat: int, action: Act) -> str:
+    def action_label(self, state: ReefState, seat: int, action: Act, lang: str = i18n.SOURCE) -> str:
         from engine.reef.view import label
 
-        return label(state, seat, action)[:80]
+        return label(state, seat, action, i18n.words(lang))[:80]
 
     def action_group(self, state: ReefState, seat: int, action: Act) -> str:
         from engine.reef.view import group
 
         return group(state, seat, action)
 
-    def summary(self, state: ReefState) -> str:
-        reef = BARRIER.name if state.reef == turn.BARRIER_KEY else ATOLL.name
+    def summary(self, state: ReefState, lang: str = i18n.SOURCE) -> str:
+        t = i18n.words(lang)
+        reef = t(BARRIER.name if state.reef == turn.BARRIER_KEY else ATOLL.name)
         if state.phase == "lucky":
-            return f"Reef & Ruins on the {reef} ({SIDE_NAMES[state.side]}): choosing lucky numbers."
+            return t(
+                "Reef & Ruins on the {reef} ({side}): choosing lucky numbers.",
+                reef=reef,
+                side=t(SIDE_NAMES[state.side]),
+            )
         if state.phase == "round" and not state.dice:
-            waiting = len(self.to_act(state))
-            return (
-                f"Reef & Ruins, round {state.round} of {ROUNDS} on the {reef}: everyone gains the round's "
-                f"boon before the hydra dice are rolled; {waiting} of {state.seats} still to choose."
+            return t(
+                "Reef & Ruins, round {round} of {rounds} on the {reef}: everyone gains the round's "
+                "boon before the hydra dice are rolled; {waiting} of {seats} still to choose.",
+                round=state.round,
+                rounds=ROUNDS,
+                reef=reef,
+                waiting=len(self.to_act(state)),
+                seats=state.seats,
             )
         if state.phase == "finished":
             result = self.result(state)
             assert result is not None
-            return self._result_text(state, result)
-        waiting = len(self.to_act(state))
-        dice = ", ".join(str(v) for v in state.dice)
-        return (
-            f"Reef & Ruins, round {state.round} of {ROUNDS} on the {reef}: dice {dice}; "
-            f"{waiting} of {state.seats} still to confirm."
+            return t.msg(self._result_say(state, result))
+        return t(
+            "Reef & Ruins, round {round} of {rounds} on the {reef}: dice {dice}; "
+            "{waiting} of {seats} still to confirm.",
+            round=state.round,
+            rounds=ROUNDS,
+            reef=reef,
+            dice=", ".join(str(v) for v in state.dice),
+            waiting=len(self.to_act(state)),
+            seats=state.seats,
         )
 
 

@@ -1,43 +1,60 @@
 """A readable text form of a Reef & Ruins sheet, built from a view (logs, tests, alt text).
 
 It reads only what `engine.reef.view` puts in a view, so it can never show a
-secret the view does not already carry.
+secret the view does not already carry. Every word goes through the catalog:
+pass ``lang`` (a code of `i18n.LANGUAGES`) for another language than English.
 """
 
 from __future__ import annotations
+
+import i18n
 
 
 def _value(v: int | None) -> str:
     return "." if v is None else str(v)
 
 
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
-def sheet_text(view: dict, seat: int) -> str:
-    """Several lines describing one seat's sheet in ``view`` (any audience's view)."""
+def sheet_text(view: dict, seat: int, lang: str = i18n.SOURCE) -> str:
+    """Several lines describing one seat's sheet in ``view`` (any audience's view), in ``lang``."""
+    t = i18n.words(lang)
     sheet = view["sheets"][seat]
     board = view["board"]
     lucky = sheet["lucky"] if sheet["lucky"] is not None else "?"
     score = sheet["score"]
     lines = [
-        f"Seat {seat + 1} — lucky number {lucky}, {_n(sheet['shells'], 'pair')} of shells, "
-        f"{_n(sheet['pearls'], 'pearl')}, {_n(score['total'], 'coin')} so far "
-        f"(ruins {score['ruins']}, enchantments {score['enchantments']}, lucky {score['lucky']}, "
-        f"pearls {score['pearls']})"
+        t(
+            "{seat} — lucky number {lucky}, {shells} of shells, {pearls}, {coins} so far "
+            "(ruins {ruins}, enchantments {enchantments}, lucky {lucky_coins}, pearls {pearl_coins})",
+            seat=t(i18n.SEAT_NAME, number=seat + 1),
+            lucky=lucky,
+            shells=t.plural("{count} pair", "{count} pairs", sheet["shells"]),
+            pearls=t.plural("{count} pearl", "{count} pearls", sheet["pearls"]),
+            coins=t.plural("{count} coin", "{count} coins", score["total"]),
+            ruins=score["ruins"],
+            enchantments=score["enchantments"],
+            lucky_coins=score["lucky"],
+            pearl_coins=score["pearls"],
+        )
     ]
     for ruin in sheet["ruins"]:
         rows = " | ".join(" ".join(_value(v) for v in row) for row in ruin["rows"])
-        mult = f" x{ruin['multiplier']}" if ruin["multiplier"] > 1 else ""
-        lines.append(
-            f"Ruin {ruin['number']} {ruin['name']} ({ruin['rule']}): {rows} — {ruin['coins']} coins{mult}"
-        )
+        args = {
+            "number": ruin["number"],
+            "name": t(ruin["name"]),
+            "rule": ruin["rule"],
+            "rows": rows,
+            "coins": ruin["coins"],
+            "multiplier": ruin["multiplier"],
+        }
+        if ruin["multiplier"] > 1:
+            lines.append(t("Ruin {number} {name} ({rule}): {rows} — {coins} coins x{multiplier}", **args))
+        else:
+            lines.append(t("Ruin {number} {name} ({rule}): {rows} — {coins} coins", **args))
     crossed = ", ".join(
-        f"sum {e['sum']}: {e['crossed']}/{len(b['spaces'])}"
+        t("sum {sum}: {crossed}/{spaces}", sum=e["sum"], crossed=e["crossed"], spaces=len(b["spaces"]))
         for e, b in zip(sheet["enchantments"], board["enchantments"], strict=True)
     )
-    lines.append(f"Enchantments crossed — {crossed}")
+    lines.append(t("Enchantments crossed — {crossed}", crossed=crossed))
     reef = sheet["reef"]
     if "marked" in reef:
         values = board["reef"]["values"]
@@ -50,16 +67,26 @@ def sheet_text(view: dict, seat: int) -> str:
         ]
     else:
         grid = [" ".join("#" if cell else "." for cell in row) for row in reef["cells"]]
-    lines.append(f"{view['reef_name']}:")
+    lines.append(t("{reef}:", reef=t(view["reef_name"])))
     lines.extend("  " + row for row in grid)
     return "\n".join(lines)
 
 
-def table_text(view: dict) -> str:
-    """The round, the dice and the boon, then every sheet."""
-    head = f"Reef & Ruins — {view['phase']}, round {view['round']} of {view['rounds']}"
+def table_text(view: dict, lang: str = i18n.SOURCE) -> str:
+    """The round, the dice and the boon, then every sheet, in ``lang``."""
+    t = i18n.words(lang)
+    phase = {"lucky": t("lucky"), "round": t("round"), "finished": t("finished")}.get(
+        view["phase"], view["phase"]
+    )
+    head = t(
+        "Reef & Ruins — {phase}, round {round} of {rounds}",
+        phase=phase,
+        round=view["round"],
+        rounds=view["rounds"],
+    )
     if view["dice"]:
-        head += f"; dice {', '.join(map(str, view['dice']))}"
+        head += t("; dice {dice}", dice=", ".join(map(str, view["dice"])))
     if view["boon"]:
-        head += f"; boon: {view['boon']['text']}"
-    return "\n\n".join([head, *(sheet_text(view, seat) for seat in range(view["seats"]))])
+        boon = view["boon"]
+        head += t("; boon: {boon}", boon=t.msg(boon["say"]) if "say" in boon else boon["text"])
+    return "\n\n".join([head, *(sheet_text(view, seat, lang) for seat in range(view["seats"]))])

@@ -22,7 +22,8 @@ Flow (decisions recorded in docs/rules/reef.md):
 
 from __future__ import annotations
 
-from engine.base import IllegalAction
+import i18n
+from engine.base import IllegalAction, event
 from engine.reef.actions import Act, act
 from engine.reef.components import (
     ATOLL,
@@ -46,6 +47,7 @@ from engine.reef.sheet import (
     die_value,
     legal_slots,
 )
+from i18n import say, term
 
 BARRIER_KEY = "bewitching-barrier"
 ATOLL_KEY = "arcane-atoll"
@@ -53,8 +55,8 @@ ATOLL_KEY = "arcane-atoll"
 Events = list[dict]
 
 
-def _private(events: Events, seat: int, kind: str, text: str, **extra: object) -> None:
-    events.append({"type": kind, "text": text, "seat": seat, "private": True, **extra})
+def _private(events: Events, seat: int, kind: str, message: i18n.Msg, **extra: object) -> None:
+    events.append(event(kind, message, seat=seat, private=True, **extra))
 
 
 # ------------------------------------------------------------------------ gains
@@ -90,8 +92,12 @@ def cross_enchantment(sheet: Sheet, section: int, seat: int, events: Events) -> 
         events,
         seat,
         "enchantment",
-        f"You cross off enchantment {index + 1} of the sum-{SECTIONS[section].total} section: "
-        f"{space.text()}.",
+        say(
+            "You cross off enchantment {index} of the sum-{total} section: {space}.",
+            index=index + 1,
+            total=SECTIONS[section].total,
+            space=space.say(),
+        ),
         section=section,
     )
     if space.boon == "shells":
@@ -124,9 +130,11 @@ def settle(sheet: Sheet, seat: int, events: Events) -> Sheet:
         if not options:
             if kind == "pearl":
                 sheet = sheet._replace(pearls_lost=sheet.pearls_lost + 1)
-                _private(events, seat, "pearl", "Every pearl bonus is crossed off: this pearl is lost.")
+                _private(events, seat, "pearl", say("Every pearl bonus is crossed off: this pearl is lost."))
             else:
-                _private(events, seat, "enchantment", "Every enchantment is crossed off: nothing to gain.")
+                _private(
+                    events, seat, "enchantment", say("Every enchantment is crossed off: nothing to gain.")
+                )
             continue
         if kind == "pearl":
             sheet = take_pearl(sheet, options[0], seat, events)
@@ -139,7 +147,7 @@ def take_pearl(sheet: Sheet, box: int, seat: int, events: Events) -> Sheet:
     """Cross off a Pearl Bonus box and gain it."""
     bonus = PEARLS[box]
     sheet = sheet._replace(bonuses=sheet.bonuses | 1 << box)
-    _private(events, seat, "pearl", f"You spend a pearl on {bonus.text()}.", box=box)
+    _private(events, seat, "pearl", say("You spend a pearl on {bonus}.", bonus=bonus.say()), box=box)
     if bonus.kind == "die":
         return add_die(sheet, bonus.value)
     if bonus.kind == "coins":
@@ -227,13 +235,31 @@ def _use(sheet: Sheet, indices: list[int]) -> tuple[Die, ...]:
     return tuple(dice)
 
 
+def die_say(die: Die) -> i18n.Msg:
+    """A die in words, as a message: "5", "4 (3+1 with shells)", "boon 2"."""
+    value = die_value(die)
+    if die[2]:
+        shells = f"{die[2]:+d}"
+        if die[1] == "hydra":
+            return say("{value} ({printed}{shells} with shells)", value=value, printed=die[0], shells=shells)
+        if die[1] == "roll":
+            return say(
+                "rolled boon {value} ({printed}{shells} with shells)",
+                value=value,
+                printed=die[0],
+                shells=shells,
+            )
+        return say("boon {value} ({printed}{shells} with shells)", value=value, printed=die[0], shells=shells)
+    if die[1] == "hydra":
+        return say("{value}", value=value)
+    if die[1] == "roll":
+        return say("rolled boon {value}", value=value)
+    return say("boon {value}", value=value)
+
+
 def die_text(die: Die) -> str:
     """A die in words: "5", "4 (3+1 with shells)", "boon 2"."""
-    value = die_value(die)
-    source = "" if die[1] == "hydra" else ("rolled boon " if die[1] == "roll" else "boon ")
-    if die[2]:
-        return f"{source}{value} ({die[0]}{die[2]:+d} with shells)"
-    return f"{source}{value}"
+    return i18n.english(die_say(die))
 
 
 # ----------------------------------------------------------------- legal actions
@@ -344,7 +370,7 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
     events: Events = []
     kind = action.kind
     if kind == "reset":
-        _private(events, seat, "reset", "You reset your round.")
+        _private(events, seat, "reset", say("You reset your round."))
         return base, events
     if kind == "pearl":
         sheet = sheet._replace(pending=sheet.pending[1:])
@@ -360,7 +386,10 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         dice[action.a] = (value, dkind, adj + action.b, used)
         sheet = sheet._replace(dice=tuple(dice), shells=sheet.shells - 1)
         _private(
-            events, seat, "shell", f"You spend a pair of shells: that die now shows {value + adj + action.b}."
+            events,
+            seat,
+            "shell",
+            say("You spend a pair of shells: that die now shows {value}.", value=value + adj + action.b),
         )
         return sheet, events
     if kind == "unlock":
@@ -370,7 +399,11 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
             events,
             seat,
             "search",
-            f"You search ruin {action.a} ({RUINS[action.a - 1].name}) for this round.",
+            say(
+                "You search ruin {number} ({name}) for this round.",
+                number=action.a,
+                name=term(RUINS[action.a - 1].name),
+            ),
             ruin=action.a,
         )
         return sheet, events
@@ -384,7 +417,7 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
     if kind == "unpick":
         return sheet._replace(pick=-1, mode=0), events
     if kind == "confirm":
-        _private(events, seat, "confirm", "You confirm your round.")
+        _private(events, seat, "confirm", say("You confirm your round."))
         return sheet._replace(confirmed=True), events
     # placing the chosen die
     pick = sheet.pick
@@ -392,7 +425,7 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
     value = die_value(die)
     if kind == "trade":
         sheet = gain_shells(sheet._replace(dice=_use(sheet, [pick]), pick=-1, mode=0))
-        _private(events, seat, "trade", f"You trade the {value} for a pair of shells.")
+        _private(events, seat, "trade", say("You trade the {value} for a pair of shells.", value=value))
         return sheet, events
     if kind == "write":
         ruins = list(sheet.ruins)
@@ -401,7 +434,12 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         ruins[action.a - 1] = tuple(slots)
         sheet = sheet._replace(ruins=tuple(ruins), dice=_use(sheet, [pick]), pick=-1, mode=0)
         _private(
-            events, seat, "write", f"You write {value} in ruin {action.a}.", ruin=action.a, slot=action.b
+            events,
+            seat,
+            "write",
+            say("You write {value} in ruin {number}.", value=value, number=action.a),
+            ruin=action.a,
+            slot=action.b,
         )
         return sheet, events
     if kind == "mark":
@@ -417,7 +455,12 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
             events,
             seat,
             "reef",
-            f"You mark the {value} at row {r + 1}, column {c + 1} of the reef.",
+            say(
+                "You mark the {value} at row {row}, column {column} of the reef.",
+                value=value,
+                row=r + 1,
+                column=c + 1,
+            ),
             cell=action.a,
         )
         return settle(earn_pearls(sheet, pearls), seat, events), events
@@ -439,7 +482,12 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
             mode=0,
         )
         r, c = divmod(action.a, ATOLL.cols)
-        text = f"You draw the shape for {value} in the reef at row {r + 1}, column {c + 1}."
+        text = say(
+            "You draw the shape for {value} in the reef at row {row}, column {column}.",
+            value=value,
+            row=r + 1,
+            column=c + 1,
+        )
     else:
         after = before | 1 << action.a
         sheet = sheet._replace(reef=after, shapes=(*sheet.shapes, (value, True, (action.a,))))
@@ -448,7 +496,9 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         else:
             sheet = sheet._replace(dice=_use(sheet, [pick]), pick=-1, mode=0)
         r, c = divmod(action.a, ATOLL.cols)
-        text = f"You draw a single block in the reef at row {r + 1}, column {c + 1}."
+        text = say(
+            "You draw a single block in the reef at row {row}, column {column}.", row=r + 1, column=c + 1
+        )
     rows, cols = completed_lines(before, after, ATOLL.row_masks, ATOLL.col_masks)
     _private(events, seat, "reef", text, cell=action.a)
     return settle(earn_pearls(sheet, rows * ATOLL.pearls_row + cols * ATOLL.pearls_col), seat, events), events
@@ -463,15 +513,17 @@ def check(sheet: Sheet, action: Act, reef_key: str) -> None:
     if action in options:
         return
     if sheet.confirmed:
-        raise IllegalAction("You have already confirmed this round.")
+        raise IllegalAction(say("You have already confirmed this round."))
     if sheet.pending:
-        raise IllegalAction("Choose your pearl bonus or enchantment first.")
+        raise IllegalAction(say("Choose your pearl bonus or enchantment first."))
     if action.kind == "confirm":
-        raise IllegalAction("Use every hydra die and boon die before you confirm your round.")
+        raise IllegalAction(say("Use every hydra die and boon die before you confirm your round."))
     if sheet.pick >= 0 and is_rolled(sheet.dice[sheet.pick]) and action.kind == "trade":
-        raise IllegalAction("A rolled die is written into a ruin or the reef; it is never traded.")
+        raise IllegalAction(say("A rolled die is written into a ruin or the reef; it is never traded."))
     if action.kind == "cast":
-        raise IllegalAction("An enchantment needs two or more dice adding up to its section's sum.")
+        raise IllegalAction(say("An enchantment needs two or more dice adding up to its section's sum."))
     if action.kind == "unlock":
-        raise IllegalAction("Those dice do not unlock that ruin, or you already searched or cast this round.")
-    raise IllegalAction("That move is not possible right now.")
+        raise IllegalAction(
+            say("Those dice do not unlock that ruin, or you already searched or cast this round.")
+        )
+    raise IllegalAction(say("That move is not possible right now."))

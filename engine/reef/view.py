@@ -3,6 +3,12 @@
 View shape (every key, every phase). ``view(state, None)`` is the public view;
 ``view(state, seat)`` is the same plus that seat's own secrets.
 
+Words: every ``"text"`` below is English; beside it ``"say"`` is the same words as
+an `i18n` message (``t.msg(view["boon"]["say"])`` says it in any language). Names
+and rules that come as plain English (``reef_name``, ``tracker_name``, a ruin's
+``name`` and ``rule_text``, a texture's ``name``, ``title``, the solo ``ratings``)
+are catalog ids: ``t(value)`` translates them.
+
 Top level::
 
     game          "reef"
@@ -21,7 +27,7 @@ Top level::
                   while a seat still chooses the round's enchantment the dice are not shown)
     boon          this round's boon or null:
                   {"round", "type": roll|die|shells|enchantment, "value" (die value or
-                   the shared roll, else 0), "text"}
+                   the shared roll, else 0), "text", "say"}
     confirmed     per seat, true once it confirmed this round (lucky phase: chose its number;
                   boon step: made the boon's choices)
     sheets        per seat, a sheet (below). Public: the sheet as it stood at the start of
@@ -56,13 +62,13 @@ Board::
 
     ruins: [{"number", "name", "rule", "rule_text", "rows" (lengths), "row_coins",
              "reach_coins", "turn_bonus", "column_sums", "column_coins"}]
-    enchantments: [{"section", "sum", "ruin", "spaces": [{"coins", "boon", "value", "text"}]}]
-    pearl_bonuses: [{"type": die|coins|enchantment, "value", "text"}]
+    enchantments: [{"section", "sum", "ruin", "spaces": [{"coins", "boon", "value", "text", "say"}]}]
+    pearl_bonuses: [{"type": die|coins|enchantment, "value", "text", "say"}]
     reef: Barrier {"rows", "cols", "start": [r, c], "values": rows x cols (0 = Start),
                    "highlighted": [[r, c], ...]}
           Atoll {"rows", "cols", "textures": [{"name", "cells": [[r, c], ...]}],
                  "shapes": {"1": [[r, c], ...], ...}}
-    tracker: [{"round", "type", "value", "text"}]  (the chosen side)
+    tracker: [{"round", "type", "value", "text", "say"}]  (the chosen side)
     lucky_coins, shell_pairs (pairs the sheet holds)
 
 You (own view, round phase; lucky phase: {"lucky_choice"})::
@@ -76,6 +82,7 @@ You (own view, round phase; lucky phase: {"lucky_choice"})::
 
 from __future__ import annotations
 
+import i18n
 from engine.reef import turn
 from engine.reef.actions import Act
 from engine.reef.components import (
@@ -94,6 +101,7 @@ from engine.reef.components import (
 )
 from engine.reef.scoring import breakdown, multiplier, ruin_coins
 from engine.reef.sheet import EMPTY, Sheet, die_value, turns
+from i18n import N_
 
 
 def _rc(cell: int, cols: int) -> list[int]:
@@ -145,16 +153,24 @@ def board(reef_key: str, side: str) -> dict:
                 "sum": sec.total,
                 "ruin": sec.ruin,
                 "spaces": [
-                    {"coins": sp.coins, "boon": sp.boon, "value": sp.value, "text": sp.text()}
+                    {
+                        "coins": sp.coins,
+                        "boon": sp.boon,
+                        "value": sp.value,
+                        "text": sp.text(),
+                        "say": sp.say(),
+                    }
                     for sp in sec.spaces
                 ],
             }
             for s, sec in enumerate(SECTIONS)
         ],
-        "pearl_bonuses": [{"type": p.kind, "value": p.value, "text": p.text()} for p in PEARLS],
+        "pearl_bonuses": [
+            {"type": p.kind, "value": p.value, "text": p.text(), "say": p.say()} for p in PEARLS
+        ],
         "reef": reef,
         "tracker": [
-            {"round": n, "type": b.kind, "value": b.value, "text": b.text()}
+            {"round": n, "type": b.kind, "value": b.value, "text": b.text(), "say": b.say()}
             for n, b in sorted(TRACKER[side].items())
         ],
         "lucky_coins": LUCKY_COINS,
@@ -287,6 +303,7 @@ def build(state, seat: int | None) -> dict:
             "type": boon.kind,
             "value": state.roll if boon.kind == "roll" else boon.value,
             "text": boon.text(),
+            "say": boon.say(),
         },
         "confirmed": confirmed,
         "sheets": sheets,
@@ -336,98 +353,150 @@ def _shape_picture(value: int, orient: int) -> str:
     return " / ".join("".join("■" if (r, c) in cells else "·" for c in range(width)) for r in range(height))
 
 
-def _dice_words(sheet: Sheet, mask: int) -> str:
+def _dice_words(sheet: Sheet, mask: int, t: i18n.Words) -> str:
     words = []
     for i, die in enumerate(sheet.dice):
         if mask >> i & 1:
-            words.append(("" if die[1] == "hydra" else "boon ") + str(die_value(die)))
+            value = die_value(die)
+            words.append(str(value) if die[1] == "hydra" else t("boon {value}", value=value))
     return " + ".join(words)
 
 
-def label(state, seat: int, action: Act) -> str:
-    """A button or select label for an action, in the player's words."""
+def label(state, seat: int, action: Act, t: i18n.Words | None = None) -> str:
+    """A button or select label for an action, in the player's words (``t``: their language)."""
+    t = t or i18n.words(i18n.SOURCE)
     kind = action.kind
     if kind == "lucky":
-        return "Leave my lucky number to fate" if action.a == 0 else f"Lucky number {action.a}"
+        return (
+            t("Leave my lucky number to fate")
+            if action.a == 0
+            else t("Lucky number {number}", number=action.a)
+        )
     if kind == "reset":
-        return "Reset my round"
+        return t("Reset my round")
     sheet = state.sheets[seat]
     if kind == "confirm":
         left = [die_value(d) for d in sheet.dice if not d[3] and turn.is_rolled(d)]
         if left:
-            return f"Confirm my round (leave the rolled {left[0]} unwritten)"
-        return "Confirm my round"
+            return t("Confirm my round (leave the rolled {value} unwritten)", value=left[0])
+        return t("Confirm my round")
     if kind == "pearl":
-        return f"Pearl bonus: {PEARLS[action.a].text()}"
+        return t("Pearl bonus: {bonus}", bonus=t.msg(PEARLS[action.a].say()))
     if kind == "enchant":
         sec = SECTIONS[action.a]
         space = sec.spaces[sheet.ench[action.a]]
-        return f"Enchantment {sec.total} (ruin {sec.ruin}): {space.text()}"
+        return t(
+            "Enchantment {sum} (ruin {ruin}): {space}", sum=sec.total, ruin=sec.ruin, space=t.msg(space.say())
+        )
     if kind == "shell":
         die = sheet.dice[action.a]
         v = die_value(die)
-        return f"Spend a pair of shells: turn the {v} into {v + action.b}"
+        return t("Spend a pair of shells: turn the {value} into {new}", value=v, new=v + action.b)
     if kind == "unlock":
-        return f"Search ruin {action.a} ({RUINS[action.a - 1].name}) with {_dice_words(sheet, action.b)}"
+        return t(
+            "Search ruin {number} ({name}) with {dice}",
+            number=action.a,
+            name=t(RUINS[action.a - 1].name),
+            dice=_dice_words(sheet, action.b, t),
+        )
     if kind == "cast":
         sec = SECTIONS[action.a]
         space = sec.spaces[sheet.ench[action.a]]
-        return f"Cast enchantment {sec.total} with {_dice_words(sheet, action.b)}: {space.text()}"
+        return t(
+            "Cast enchantment {sum} with {dice}: {space}",
+            sum=sec.total,
+            dice=_dice_words(sheet, action.b, t),
+            space=t.msg(space.say()),
+        )
     if kind == "pick":
-        return f"Use the {turn.die_text(sheet.dice[action.a])}"
+        return t("Use the {die}", die=t.msg(turn.die_say(sheet.dice[action.a])))
     if kind == "unpick":
-        return "Put that die back"
+        return t("Put that die back")
     die = sheet.dice[sheet.pick] if sheet.pick >= 0 else (0, "hydra", 0, False)
     value = die_value(die)
     if kind == "trade":
-        return f"Trade the {value} for a pair of shells"
+        return t("Trade the {value} for a pair of shells", value=value)
     if kind == "write":
         ruin = RUINS[action.a - 1]
         row, col = ruin.row_of[action.b], ruin.col_of[action.b]
         if ruin.rule == "pyramid":
-            where = f"pyramid row {row + 1} from the bottom, space {col + 1}"
-        elif len(ruin.rows) == 1:
-            where = f"space {col + 1}"
-        else:
-            where = f"row {row + 1}, space {col + 1}"
-        return f"Write {value} in ruin {action.a}, {where}"
+            return t(
+                "Write {value} in ruin {number}, pyramid row {row} from the bottom, space {space}",
+                value=value,
+                number=action.a,
+                row=row + 1,
+                space=col + 1,
+            )
+        if len(ruin.rows) == 1:
+            return t(
+                "Write {value} in ruin {number}, space {space}", value=value, number=action.a, space=col + 1
+            )
+        return t(
+            "Write {value} in ruin {number}, row {row}, space {space}",
+            value=value,
+            number=action.a,
+            row=row + 1,
+            space=col + 1,
+        )
     if kind == "mark":
         r, c = divmod(action.a, BARRIER.cols)
-        return f"Mark the {value} at reef row {r + 1}, column {c + 1}"
+        return t("Mark the {value} at reef row {row}, column {column}", value=value, row=r + 1, column=c + 1)
     if kind == "shape":
-        return f"Draw the {value} shape turned {_shape_picture(value, action.a)}"
+        return t(
+            "Draw the {value} shape turned {picture}", value=value, picture=_shape_picture(value, action.a)
+        )
     if kind == "singles":
-        return "Draw two single blocks instead of the shape"
+        return t("Draw two single blocks instead of the shape")
     if kind == "place":
         r, c = divmod(action.a, ATOLL.cols)
         if sheet.mode > 0:
-            return f"Shape's top-left at reef row {r + 1}, column {c + 1}"
-        return f"Single block at reef row {r + 1}, column {c + 1}"
+            return t("Shape's top-left at reef row {row}, column {column}", row=r + 1, column=c + 1)
+        return t("Single block at reef row {row}, column {column}", row=r + 1, column=c + 1)
     return kind
 
 
+#: The menu of each ruin's writing spaces ("Ruin 1: Sunken Galleon"), marked for the catalog.
+#: A ruin whose name in data/reef/ruins.json differs from these falls back to its own words.
+RUIN_GROUPS = (
+    N_("Ruin 1: Sunken Galleon"),
+    N_("Ruin 2: Mariner's Misfortune"),
+    N_("Ruin 3: Tidewalker's Stair"),
+    N_("Ruin 4: Wreck of the Odd Anchor"),
+    N_("Ruin 5: Even Keel Wreck"),
+    N_("Ruin 6: Pyramid of the Deep"),
+)
+#: The Arcane Atoll's placement menus, three reef rows each.
+REEF_ROW_GROUPS = (N_("Reef rows 1-3"), N_("Reef rows 4-6"), N_("Reef rows 7-8"))
+
+GROUPS = {
+    "lucky": N_("Lucky number"),
+    "shell": N_("Shells"),
+    "unlock": N_("Search a ruin"),
+    "cast": N_("Cast an enchantment"),
+    "pick": N_("Dice"),
+    "mark": N_("Reef"),
+    "shape": N_("Reef"),
+    "singles": N_("Reef"),
+    "trade": N_("Trade"),
+    "pearl": N_("Pearl bonus"),
+    "enchant": N_("Gain an enchantment"),
+}
+ROUND_GROUP = N_("Round")
+
+
 def group(state, seat: int, action: Act) -> str:
-    """The menu an action belongs to (every group stays at 25 actions or fewer)."""
+    """The menu an action belongs to (every group stays at 25 actions or fewer), an English
+    phrase marked for the catalog (the UI shows ``t(group)``)."""
     kind = action.kind
     if kind in ("reset", "confirm", "unpick"):
-        return "Round"
+        return ROUND_GROUP
     if kind == "write":
-        return f"Ruin {action.a}: {RUINS[action.a - 1].name}"
+        words = f"Ruin {action.a}: {RUINS[action.a - 1].name}"
+        return next((g for g in RUIN_GROUPS if g == words), words)
     if kind == "place":
         band = action.a // ATOLL.cols // 3
         low = band * 3 + 1
         high = min(ATOLL.rows, low + 2)
-        return f"Reef rows {low}-{high}"
-    return {
-        "lucky": "Lucky number",
-        "shell": "Shells",
-        "unlock": "Search a ruin",
-        "cast": "Cast an enchantment",
-        "pick": "Dice",
-        "mark": "Reef",
-        "shape": "Reef",
-        "singles": "Reef",
-        "trade": "Trade",
-        "pearl": "Pearl bonus",
-        "enchant": "Gain an enchantment",
-    }.get(kind, "Round")
+        words = f"Reef rows {low}-{high}"
+        return next((g for g in REEF_ROW_GROUPS if g == words), words)
+    return GROUPS.get(kind, ROUND_GROUP)
