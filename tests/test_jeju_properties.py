@@ -221,7 +221,7 @@ def test_view_describes_the_board_for_a_picture():
     assert sum(loc["tiles_left"] for loc in view["locations"]) == 80 == view["tiles_on_board"]
     assert len(view["display"]) == 5 and view["deck_size"] == 27
     card = view["display"][0]
-    assert set(card) == {"id", "cost", "points", "effect", "everlasting", "text"}
+    assert set(card) == {"id", "cost", "points", "effect", "everlasting", "text", "say"}
     assert view["players"][0]["tiles"]["haenyeo"] == 0
     assert "result" not in view
     assert "Seat 1" in GAME.summary(state)

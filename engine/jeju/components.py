@@ -8,8 +8,10 @@ keyed by their printed id.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+import i18n
 from engine.base import DataError, load_data
 
 GAME_KEY = "jeju"
@@ -54,6 +56,7 @@ class Card:
             "effect": self.effect,
             "everlasting": TILES[self.everlasting].key if self.everlasting >= 0 else None,
             "text": card_text(self),
+            "say": card_say(self),
         }
 
 
@@ -164,28 +167,66 @@ def _load_cards(raw: Any, tiles: tuple[TileType, ...], board: dict[str, int]) ->
     return cards
 
 
-def card_text(card: Card) -> str:
-    """The card in words: points, cost and effect, e.g. "4 pts for 2 Orange + Fish"."""
+#: The short tile words texts use (a tile type's key, capitalized), and "any" for a ``?`` space:
+#: marked here for the catalog, said with ``term(...)``/``t(...)``.
+TILE_WORDS = (
+    i18n.N_("Orange"),
+    i18n.N_("Cactus"),
+    i18n.N_("Mountain"),
+    i18n.N_("Fish"),
+    i18n.N_("Pony"),
+    i18n.N_("Pig"),
+    i18n.N_("Haenyeo"),
+    i18n.N_("any"),
+)
+
+
+def tile_word(key: str) -> str:
+    """A tile key's short word, as texts use it: ``"orange"`` -> ``"Orange"``, ``"?"`` -> ``"any"``."""
+    return "any" if key == "?" else key.capitalize()
+
+
+def tile_count(count: int, word: str) -> i18n.Msg:
+    """``"2 Orange"`` as a message (``word`` a `tile_word`)."""
+    return i18n.say("{count} {tile}", count=count, tile=i18n.term(word))
+
+
+def plus(parts: list) -> i18n.Msg:
+    """Messages joined with " + " ("Orange + 2 Fish"), as one message."""
+    if len(parts) == 1:
+        return parts[0] if isinstance(parts[0], dict) else i18n.term(parts[0])
+    return i18n.say("{first} + {rest}", first=parts[0], rest=plus(parts[1:]))
+
+
+def card_say(card: Card) -> i18n.Msg:
+    """The card in words as a message: points, cost and effect (`card_text` is its English)."""
     counts: dict[str, int] = {}
     for space in card.cost:
         counts[space] = counts.get(space, 0) + 1
-    names = []
-    for space, n in counts.items():
-        word = "any" if space == "?" else space.capitalize()
-        names.append(word if n == 1 else f"{n} {word}")
-    text = f"{card.points} pt{'s' if card.points != 1 else ''} for {' + '.join(names)}"
+    names = [
+        i18n.term(tile_word(space)) if n == 1 else tile_count(n, tile_word(space))
+        for space, n in counts.items()
+    ]
+    text = i18n.say_plural("{count} pt for {cost}", "{count} pts for {cost}", card.points, cost=plus(names))
     if card.effect == "harubang":
-        text += ", Instant Harubang"
-    elif card.effect == "refresh":
-        text += ", Card Refresh"
-    elif card.effect == "everlasting":
-        text += f", Everlasting {TILES[card.everlasting].key.capitalize()}"
+        return i18n.say("{card}, Instant Harubang", card=text)
+    if card.effect == "refresh":
+        return i18n.say("{card}, Card Refresh", card=text)
+    if card.effect == "everlasting":
+        word = i18n.term(tile_word(TILES[card.everlasting].key))
+        return i18n.say("{card}, Everlasting {tile}", card=text, tile=word)
     return text
+
+
+@lru_cache(maxsize=256)
+def card_text(card: Card) -> str:
+    """The card in words: points, cost and effect, e.g. "4 pts for 2 Orange + Fish"."""
+    return i18n.english(card_say(card))
 
 
 TILES, BOARD = _load_tiles(load_data(GAME_KEY, "tiles.json"))
 TILE_BY_KEY = {t.key: t for t in TILES}
-TILE_LABELS = tuple(t.key.capitalize() for t in TILES)
+TILE_LABELS = tuple(tile_word(t.key) for t in TILES)
 NTYPES = len(TILES)
 JOKER = NTYPES - 1
 CARDS = _load_cards(load_data(GAME_KEY, "cards.json"), TILES, BOARD)

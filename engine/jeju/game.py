@@ -5,14 +5,43 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import ClassVar
 
-from engine.base import Event, Game, IllegalAction, Result, listing, plural
+import i18n
+from engine.base import Event, Game, IllegalAction, Result, listing
 from engine.jeju import rules, scoring, setup
 from engine.jeju import state as st
 from engine.jeju import view as views
-from engine.jeju.components import CARDS, JOKER, LOCATIONS, TILE_LABELS, card_text
+from engine.jeju.components import CARDS, JOKER, LOCATIONS, TILE_LABELS, card_say
 from engine.jeju.state import JejuState
 
+N_ = i18n.N_
 SELECT_LIMIT = 25
+
+#: Menu names for payments (`payment_groups`), by the numbers of Haenyeo jokers a menu's
+#: payments use: (fewest, most). A card costs at most five tiles, so at most five jokers.
+PAY_MENUS: dict[tuple[int, int], str] = {
+    (0, 0): N_("Pay using 0 Haenyeo"),
+    (0, 1): N_("Pay using 0-1 Haenyeo"),
+    (0, 2): N_("Pay using 0-2 Haenyeo"),
+    (0, 3): N_("Pay using 0-3 Haenyeo"),
+    (0, 4): N_("Pay using 0-4 Haenyeo"),
+    (0, 5): N_("Pay using 0-5 Haenyeo"),
+    (1, 1): N_("Pay using 1 Haenyeo"),
+    (1, 2): N_("Pay using 1-2 Haenyeo"),
+    (1, 3): N_("Pay using 1-3 Haenyeo"),
+    (1, 4): N_("Pay using 1-4 Haenyeo"),
+    (1, 5): N_("Pay using 1-5 Haenyeo"),
+    (2, 2): N_("Pay using 2 Haenyeo"),
+    (2, 3): N_("Pay using 2-3 Haenyeo"),
+    (2, 4): N_("Pay using 2-4 Haenyeo"),
+    (2, 5): N_("Pay using 2-5 Haenyeo"),
+    (3, 3): N_("Pay using 3 Haenyeo"),
+    (3, 4): N_("Pay using 3-4 Haenyeo"),
+    (3, 5): N_("Pay using 3-5 Haenyeo"),
+    (4, 4): N_("Pay using 4 Haenyeo"),
+    (4, 5): N_("Pay using 4-5 Haenyeo"),
+    (5, 5): N_("Pay using 5 Haenyeo"),
+}
+PAY_FOR_CARD = N_("Pay for the card")
 
 
 @lru_cache(maxsize=1024)
@@ -24,39 +53,55 @@ def payment_groups(options: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...]
     hold 100 payments, more than any card offers (checked in tests/test_jeju_data.py).
     """
     if len(options) <= SELECT_LIMIT:
-        return dict.fromkeys(options, "Pay for the card")
+        return dict.fromkeys(options, PAY_FOR_CARD)
     chunks = [options[i : i + SELECT_LIMIT] for i in range(0, len(options), SELECT_LIMIT)]
     spans = [(chunk[0][JOKER], chunk[-1][JOKER]) for chunk in chunks]
     names: dict[tuple[int, ...], str] = {}
     for number, (chunk, (low, high)) in enumerate(zip(chunks, spans, strict=True), 1):
         used = f"{low}" if low == high else f"{low}-{high}"
-        name = f"Pay using {used} Haenyeo"
-        if spans.count((low, high)) > 1:
+        name = PAY_MENUS.get((low, high)) or f"Pay using {used} Haenyeo"
+        if spans.count((low, high)) > 1:  # never seen: this name is not in the catalog
             name += f" ({spans[:number].count((low, high))})"
         names.update(dict.fromkeys(chunk, name))
     return names
 
 
-def travel_label(state: JejuState, action: st.Travel) -> str:
+def travel_label(state: JejuState, action: st.Travel, lang: str = i18n.SOURCE) -> str:
     """A Travel in words, every drop listed: "drop the bottom-most piece ... until none are left".
 
     A stack of six or more comes back round past its own space, so the list says
     where each token lands, e.g. "Move the 7-token stack at 1 right (drops on 2, 3,
     4, 5, 6, 1, 2)"; the longest stacks drop the spaces to stay within 80 characters.
     """
+    t = i18n.words(lang)
     count = len(state.tokens[action.spot])
     step = st.DIRECTIONS[action.direction]
     drops = [str((action.spot + step * n) % LOCATIONS + 1) for n in range(1, count + 1)]
-    head = f"Move the {count}-token stack at {action.spot + 1} {action.direction} (drops on "
-    text = head + ", ".join(drops) + ")"
-    return text if len(text) <= 80 else head + ",".join(drops) + ")"
+
+    def label(separator: str) -> str:
+        if action.direction == "left":
+            return t(
+                "Move the {count}-token stack at {spot} left (drops on {drops})",
+                count=count,
+                spot=action.spot + 1,
+                drops=separator.join(drops),
+            )
+        return t(
+            "Move the {count}-token stack at {spot} right (drops on {drops})",
+            count=count,
+            spot=action.spot + 1,
+            drops=separator.join(drops),
+        )
+
+    text = label(", ")
+    return text if len(text) <= 80 else label(",")
 
 
 class JejuGame(Game):
     """Jeju Island for 2 to 4 seats: travel around the ring, collect tiles, buy point cards."""
 
     key = "jeju"
-    title = "Jeju Island"
+    title = N_("Jeju Island")
     min_seats = 2
     max_seats = 4
     options: ClassVar[dict[str, tuple[str, ...]]] = {}
@@ -131,31 +176,50 @@ class JejuGame(Game):
 
     # --- words for the UI ----------------------------------------------------
 
-    def action_label(self, state: JejuState, seat: int, action: object) -> str:
+    def action_label(self, state: JejuState, seat: int, action: object, lang: str = i18n.SOURCE) -> str:
+        t = i18n.words(lang)
         kind = type(action)
         if kind is st.Travel:
-            text = travel_label(state, action)
+            text = travel_label(state, action, lang)
         elif kind is st.MoveHarubang:
-            verb = "Keep the Harubang at" if action.spot == state.harubang else "Move the Harubang to"
             stack = state.stacks[action.spot]
-            gain = f"take {TILE_LABELS[stack[-1]]}" if stack else "no tile left"
-            text = f"{verb} {action.spot + 1}: {gain}"
+            spot = action.spot + 1
+            if action.spot == state.harubang:
+                if stack:
+                    text = t(
+                        "Keep the Harubang at {spot}: take {tile}", spot=spot, tile=t(TILE_LABELS[stack[-1]])
+                    )
+                else:
+                    text = t("Keep the Harubang at {spot}: no tile left", spot=spot)
+            elif stack:
+                text = t(
+                    "Move the Harubang to {spot}: take {tile}", spot=spot, tile=t(TILE_LABELS[stack[-1]])
+                )
+            else:
+                text = t("Move the Harubang to {spot}: no tile left", spot=spot)
         elif kind is st.TakeCard:
-            text = f"Take card: {card_text(CARDS[action.card])}"
+            text = t("Take card: {card}", card=t.msg(card_say(CARDS[action.card])))
         elif kind is st.Pay:
             parts = [
-                TILE_LABELS[t] if n == 1 else f"{n} {TILE_LABELS[t]}" for t, n in enumerate(action.tiles) if n
+                t(TILE_LABELS[tile]) if n == 1 else t("{count} {tile}", count=n, tile=t(TILE_LABELS[tile]))
+                for tile, n in enumerate(action.tiles)
+                if n
             ]
-            text = "Pay " + " + ".join(parts) if parts else "Pay nothing"
+            text = t("Pay {tiles}", tiles=" + ".join(parts)) if parts else t("Pay nothing")
         elif kind is st.Back:
-            text = "Back: choose another card"
+            text = t("Back: choose another card")
         elif kind is st.EndTurn:
-            text = "End my turn"
+            text = t("End my turn")
         elif kind is st.PlaceToken:
             there = len(state.tokens[action.spot])
-            text = f"Place a token at {action.spot + 1} ({there} token{'s' if there != 1 else ''} there)"
+            text = t.plural(
+                "Place a token at {spot} ({count} token there)",
+                "Place a token at {spot} ({count} tokens there)",
+                there,
+                spot=action.spot + 1,
+            )
         elif kind is st.PlaceHarubang:
-            text = f"Put the Harubang at {action.spot + 1}"
+            text = t("Put the Harubang at {spot}", spot=action.spot + 1)
         else:
             text = str(action)
         return text[:80]
@@ -163,43 +227,67 @@ class JejuGame(Game):
     def action_group(self, state: JejuState, seat: int, action: object) -> str:
         kind = type(action)
         if kind is st.Travel:
-            return "Travel"
+            return N_("Travel")
         if kind is st.TakeCard:
-            return "Take a point card"
+            return N_("Take a point card")
         if kind is st.Pay:
             options = rules.seat_payments(state, seat, state.pending_card)
-            return payment_groups(options).get(action.tiles, "Pay for the card")
+            return payment_groups(options).get(action.tiles, PAY_FOR_CARD)
         if kind is st.Back:
-            return "Turn"
+            return N_("Turn")
         if kind is st.MoveHarubang:
-            return "Harubang bonus"
+            return N_("Harubang bonus")
         if kind is st.EndTurn:
-            return "Turn"
-        return "Setup"
+            return N_("Turn")
+        return N_("Setup")
 
-    def summary(self, state: JejuState) -> str:
+    def summary(self, state: JejuState, lang: str = i18n.SOURCE) -> str:
+        t = i18n.words(lang)
+
+        def seat_name(seat: int) -> str:
+            return t(i18n.SEAT_NAME, number=seat + 1)
+
         board = sum(len(s) for s in state.stacks)
         if state.phase == st.FINISHED:
             res = scoring.result(state)
-            best = listing([f"Seat {s + 1}" for s in sorted(res.winners)])
-            why = "tiles gone" if state.end_reason == "tiles" else "deck empty"
-            scores = ", ".join(f"Seat {s + 1} {res.scores[s]}" for s in range(state.seats))
-            winners = "Winners" if len(res.winners) > 1 else "Winner"
-            return f"Game over ({why}). {winners}: {best}. Scores: {scores}."
-        actor = rules.to_act(state)
-        doing = {
-            st.SETUP_TOKENS: "places tokens",
-            st.SETUP_HARUBANG: "places the Harubang",
-            st.TURN: "travels or takes a card",
-            st.PAY: "chooses how to pay",
-            st.BUYING: "may take another card",
-            st.HARUBANG: "takes the Harubang bonus",
-        }[state.phase]
-        scores = ", ".join(f"Seat {s + 1}: {scoring.score(state, s)}" for s in range(state.seats))
-        return (
-            f"Turn {state.turn}: Seat {actor + 1} {doing}. "
-            f"{plural(board, 'tile')} on the board, {plural(len(state.deck), 'card')} in the deck.\n{scores}"
+            names = [seat_name(s) for s in sorted(res.winners)]
+            best = listing(names) if t.lang == i18n.SOURCE else t.join(names)
+            why = t("tiles gone") if state.end_reason == "tiles" else t("deck empty")
+            scores = ", ".join(
+                t("{seat} {points}", seat=seat_name(s), points=res.scores[s]) for s in range(state.seats)
+            )
+            return t.plural(
+                "Game over ({why}). Winner: {best}. Scores: {scores}.",
+                "Game over ({why}). Winners: {best}. Scores: {scores}.",
+                len(res.winners),
+                why=why,
+                best=best,
+                scores=scores,
+            )
+        actor = seat_name(rules.to_act(state))
+        turn = state.turn
+        if state.phase == st.SETUP_TOKENS:
+            doing = t("Turn {turn}: {seat} places tokens.", turn=turn, seat=actor)
+        elif state.phase == st.SETUP_HARUBANG:
+            doing = t("Turn {turn}: {seat} places the Harubang.", turn=turn, seat=actor)
+        elif state.phase == st.TURN:
+            doing = t("Turn {turn}: {seat} travels or takes a card.", turn=turn, seat=actor)
+        elif state.phase == st.PAY:
+            doing = t("Turn {turn}: {seat} chooses how to pay.", turn=turn, seat=actor)
+        elif state.phase == st.BUYING:
+            doing = t("Turn {turn}: {seat} may take another card.", turn=turn, seat=actor)
+        else:
+            doing = t("Turn {turn}: {seat} takes the Harubang bonus.", turn=turn, seat=actor)
+        left = t(
+            "{tiles} on the board, {cards} in the deck.",
+            tiles=t.plural("{count} tile", "{count} tiles", board),
+            cards=t.plural("{count} card", "{count} cards", len(state.deck)),
         )
+        scores = ", ".join(
+            t("{seat}: {points}", seat=seat_name(s), points=scoring.score(state, s))
+            for s in range(state.seats)
+        )
+        return f"{doing} {left}\n{scores}"
 
 
 GAME = JejuGame()

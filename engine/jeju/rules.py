@@ -13,8 +13,20 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import i18n
+from engine import base
 from engine.base import Event, IllegalAction
-from engine.jeju.components import BOARD, CARDS, JOKER, LOCATIONS, NEUTRAL, NTYPES, TILE_LABELS, card_text
+from engine.jeju.components import (
+    BOARD,
+    CARDS,
+    JOKER,
+    LOCATIONS,
+    NEUTRAL,
+    NTYPES,
+    TILE_LABELS,
+    card_say,
+    tile_count,
+)
 from engine.jeju.state import (
     BUYING,
     DIRECTIONS,
@@ -47,29 +59,45 @@ _END = EndTurn()
 _BACK = Back()
 
 
-def who(seat: int) -> str:
-    """How event texts name a seat (players see seats numbered from 1)."""
-    return f"Seat {seat + 1}"
+def who(seat: int) -> dict[str, int]:
+    """How event messages name a seat: the reader names it (a player's name, or "Seat 1")."""
+    return i18n.seat(seat)
 
 
-def loc(spot: int) -> str:
-    """How texts name a location (numbered 1-6 around the ring)."""
-    return f"location {spot + 1}"
+def loc(spot: int) -> int:
+    """How texts number a location (1-6 around the ring); the messages say "location {spot}"."""
+    return spot + 1
+
+
+#: A tile named with its article, as event texts use it, per tile word (see `a_tile`).
+A_TILE = {
+    "Orange": i18n.N_("an Orange tile"),
+    "Cactus": i18n.N_("a Cactus tile"),
+    "Mountain": i18n.N_("a Mountain tile"),
+    "Fish": i18n.N_("a Fish tile"),
+    "Pony": i18n.N_("a Pony tile"),
+    "Pig": i18n.N_("a Pig tile"),
+    "Haenyeo": i18n.N_("a Haenyeo tile"),
+}
+
+
+def tile_term(tile: int) -> i18n.Msg:
+    """A tile with its article, as a message: "an Orange tile", "a Fish tile"."""
+    label = TILE_LABELS[tile]
+    phrase = A_TILE.get(label) or base.article(label) + " tile"  # a tile type added to the data later
+    return i18n.term(phrase)
 
 
 def a_tile(tile: int) -> str:
-    """A tile named with its article, as event texts use it: "an Orange tile", "a Fish tile"."""
-    label = TILE_LABELS[tile]
-    return f"{'an' if label[0] in 'AEIOU' else 'a'} {label} tile"
+    """`tile_term` in English: "an Orange tile", "a Fish tile"."""
+    return i18n.english(tile_term(tile))
 
 
-def event(kind: str, text: str, actor: int | None = None, **extra: object) -> Event:
-    """A public event; ``actor`` is the seat it concerns (not a secrecy marker)."""
-    data: Event = {"type": kind, "text": text}
-    if actor is not None:
-        data["actor"] = actor
-    data.update(extra)
-    return data
+def event(kind: str, message: i18n.Msg, actor: int | None = None, **extra: object) -> Event:
+    """A public event saying ``message``; ``actor`` is the seat it concerns (not a secrecy marker)."""
+    if actor is None:
+        return base.event(kind, message, **extra)
+    return base.event(kind, message, actor=actor, **extra)
 
 
 def _add(hand: tuple[int, ...], tile: int, amount: int = 1) -> tuple[int, ...]:
@@ -92,7 +120,8 @@ def place_token(state: JejuState, seat: int, spot: int, events: list[Event]) -> 
     """Step 6: put a token on top of a spot; after two, the next seat places; then the Harubang."""
     tokens = _set(state.tokens, spot, (*state.tokens[spot], seat))
     placed = (*state.placed, spot)
-    events.append(event("place_token", f"{who(seat)} places a token at {loc(spot)}.", seat, spot=spot))
+    text = i18n.say("{who} places a token at location {spot}.", who=who(seat), spot=loc(spot))
+    events.append(event("place_token", text, seat, spot=spot))
     if len(placed) < TOKENS_PER_SEAT:
         return state._replace(tokens=tokens, placed=placed)
     if seat + 1 < state.seats:
@@ -102,7 +131,8 @@ def place_token(state: JejuState, seat: int, spot: int, events: list[Event]) -> 
 
 def place_harubang(state: JejuState, seat: int, spot: int, events: list[Event]) -> JejuState:
     """Step 7: the last seat puts the Harubang by a location; the first seat then starts play."""
-    events.append(event("place_harubang", f"{who(seat)} puts the Harubang at {loc(spot)}.", seat, spot=spot))
+    text = i18n.say("{who} puts the Harubang at location {spot}.", who=who(seat), spot=loc(spot))
+    events.append(event("place_harubang", text, seat, spot=spot))
     return state._replace(harubang=spot, phase=TURN, current=0, turn=1)
 
 
@@ -157,7 +187,12 @@ def collect(state: JejuState, events: list[Event]) -> tuple[JejuState, int]:
         events.append(
             event(
                 "collect",
-                f"{who(owner)} takes {a_tile(tile)} at {loc(spot)}.",
+                i18n.say(
+                    "{who} takes {tile} at location {spot}.",
+                    who=who(owner),
+                    tile=tile_term(tile),
+                    spot=loc(spot),
+                ),
                 owner,
                 spot=spot,
                 tile=tile,
@@ -173,11 +208,27 @@ def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[
     step = DIRECTIONS[direction]
     count = len(state.tokens[spot])
     tokens, path = sow(state.tokens, spot, step)
+    drops = ", ".join(str(p + 1) for p in path)
+    if direction == "left":
+        text = i18n.say(
+            "{who} moves the {count}-token stack from location {spot} to the left (drops at {drops}).",
+            who=who(seat),
+            count=count,
+            spot=loc(spot),
+            drops=drops,
+        )
+    else:
+        text = i18n.say(
+            "{who} moves the {count}-token stack from location {spot} to the right (drops at {drops}).",
+            who=who(seat),
+            count=count,
+            spot=loc(spot),
+            drops=drops,
+        )
     events.append(
         event(
             "travel",
-            f"{who(seat)} moves the {count}-token stack from {loc(spot)} to the {direction} "
-            f"(drops at {', '.join(str(p + 1) for p in path)}).",
+            text,
             seat,
             spot=spot,
             direction=direction,
@@ -196,16 +247,40 @@ def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[
 def harubang_bonus(state: JejuState, seat: int, spot: int, events: list[Event]) -> JejuState:
     """Collecting step 3 (and Instant Harubang): leave or move the statue, take the top tile there."""
     stack = state.stacks[spot]
-    moved = "leaves the Harubang at" if spot == state.harubang else "moves the Harubang to"
+    stays = spot == state.harubang
     stacks, hands = state.stacks, state.hands
     if stack:
         tile = stack[-1]
         stacks = _set(stacks, spot, stack[:-1])
         hands = _set(hands, seat, _add(hands[seat], tile))
-        text = f"{who(seat)} {moved} {loc(spot)} and takes {a_tile(tile)}."
+        if stays:
+            text = i18n.say(
+                "{who} leaves the Harubang at location {spot} and takes {tile}.",
+                who=who(seat),
+                spot=loc(spot),
+                tile=tile_term(tile),
+            )
+        else:
+            text = i18n.say(
+                "{who} moves the Harubang to location {spot} and takes {tile}.",
+                who=who(seat),
+                spot=loc(spot),
+                tile=tile_term(tile),
+            )
     else:
         tile = -1
-        text = f"{who(seat)} {moved} {loc(spot)}; no tiles are left there."
+        if stays:
+            text = i18n.say(
+                "{who} leaves the Harubang at location {spot}; no tiles are left there.",
+                who=who(seat),
+                spot=loc(spot),
+            )
+        else:
+            text = i18n.say(
+                "{who} moves the Harubang to location {spot}; no tiles are left there.",
+                who=who(seat),
+                spot=loc(spot),
+            )
     events.append(event("harubang", text, seat, spot=spot, tile=tile))
     reason = state.bonus_reason
     state = state._replace(
@@ -316,17 +391,35 @@ def take_card(state: JejuState, seat: int, card_id: int, events: list[Event]) ->
     options = seat_payments(state, seat, card_id)
     if len(options) == 1:
         return pay(state, seat, card_id, options[0], events)
-    text = f"{who(seat)} chooses the card {card_text(CARDS[card_id])} and picks which tiles pay."
+    text = i18n.say(
+        "{who} chooses the card {card} and picks which tiles pay.",
+        who=who(seat),
+        card=card_say(CARDS[card_id]),
+    )
     events.append(event("choose_card", text, seat, card=card_id))
     return state._replace(phase=PAY, pending_card=card_id)
 
 
-def _cards_words(card_ids: tuple[int, ...]) -> str:
+def _semicolons(parts: list[i18n.Msg]) -> i18n.Msg:
+    if len(parts) == 1:
+        return parts[0]
+    return i18n.say("{first}; {rest}", first=parts[0], rest=_semicolons(parts[1:]))
+
+
+def _cards_words(card_ids: tuple[int, ...]) -> i18n.Msg:
     """Cards named in full for an event: "the cards 3 pts for ...; 4 pts for ..."."""
     if not card_ids:
-        return "no other cards"
-    names = "; ".join(card_text(CARDS[c]) for c in card_ids)
-    return f"the card {names}" if len(card_ids) == 1 else f"the cards {names}"
+        return i18n.term("no other cards")
+    names = _semicolons([card_say(CARDS[c]) for c in card_ids])
+    if len(card_ids) == 1:
+        return i18n.say("the card {card}", card=names)
+    return i18n.say("the cards {cards}", cards=names)
+
+
+def _commas(parts: list[i18n.Msg]) -> i18n.Msg:
+    if len(parts) == 1:
+        return parts[0]
+    return i18n.say("{first}, {rest}", first=parts[0], rest=_commas(parts[1:]))
 
 
 def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], events: list[Event]) -> JejuState:
@@ -334,11 +427,17 @@ def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], event
     card = CARDS[card_id]
     hand = tuple(h - t for h, t in zip(state.hands[seat], tiles, strict=True))
     spent = tuple(s + t for s, t in zip(state.spent, tiles, strict=True))
-    paid_words = ", ".join(f"{n} {TILE_LABELS[t]}" for t, n in enumerate(tiles) if n) or "nothing"
+    counts = [tile_count(n, TILE_LABELS[t]) for t, n in enumerate(tiles) if n]
+    paid_words = _commas(counts) if counts else i18n.term("nothing")
     events.append(
         event(
             "take_card",
-            f"{who(seat)} pays {paid_words} and takes the card {card_text(card)}.",
+            i18n.say(
+                "{who} pays {paid} and takes the card {card}.",
+                who=who(seat),
+                paid=paid_words,
+                card=card_say(card),
+            ),
             seat,
             card=card_id,
             paid=list(tiles),
@@ -354,7 +453,11 @@ def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], event
         events.append(
             event(
                 "refresh",
-                f"Card Refresh: {_cards_words(rest)} leave the game; {len(display)} new cards are dealt.",
+                i18n.say(
+                    "Card Refresh: {cards} leave the game; {dealt} new cards are dealt.",
+                    cards=_cards_words(rest),
+                    dealt=len(display),
+                ),
                 seat,
                 removed=list(rest),
                 dealt=list(display),
@@ -369,7 +472,11 @@ def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], event
         events.append(
             event(
                 "everlasting",
-                f"{who(seat)} need not give up {a_tile(card.everlasting)} for cards from now on.",
+                i18n.say(
+                    "{who} need not give up {tile} for cards from now on.",
+                    who=who(seat),
+                    tile=tile_term(card.everlasting),
+                ),
                 seat,
             )
         )
@@ -385,7 +492,7 @@ def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], event
         phase=BUYING,
     )
     if card.effect == "harubang":
-        text = f"Instant Harubang: {who(seat)} takes the Harubang bonus."
+        text = i18n.say("Instant Harubang: {who} takes the Harubang bonus.", who=who(seat))
         events.append(event("instant_harubang", text, seat))
         return state._replace(phase=HARUBANG, bonus_seat=seat, bonus_reason="card")
     return after_purchase(state, events)
@@ -405,9 +512,9 @@ def after_purchase(state: JejuState, events: list[Event]) -> JejuState:
 def finish_if_over(state: JejuState, events: list[Event]) -> JejuState | None:
     """End of the Game: all tile stacks gone, or the point card deck emptied."""
     if not any(state.stacks):
-        reason, text = "tiles", "Every stack of Jeju tiles is gone: the game is over."
+        reason, text = "tiles", i18n.say("Every stack of Jeju tiles is gone: the game is over.")
     elif not state.deck:
-        reason, text = "deck", "The point card deck is exhausted: the game is over."
+        reason, text = "deck", i18n.say("The point card deck is exhausted: the game is over.")
     else:
         return None
     events.append(event("game_over", text))
@@ -475,47 +582,51 @@ def apply_one(state: JejuState, seat: int, action: object, events: list[Event]) 
     if kind is Pay:
         return pay(state, seat, state.pending_card, action.tiles, events)
     if kind is EndTurn:
-        events.append(event("end_turn", f"{who(seat)} ends the turn.", seat))
+        events.append(event("end_turn", i18n.say("{who} ends the turn.", who=who(seat)), seat))
         return end_turn(state, events)
     if kind is Back:
-        events.append(event("back", f"{who(seat)} puts the card back and chooses again.", seat))
+        text = i18n.say("{who} puts the card back and chooses again.", who=who(seat))
+        events.append(event("back", text, seat))
         return state._replace(phase=BUYING if state.bought else TURN, pending_card=-1)
     if kind is PlaceToken:
         return place_token(state, seat, action.spot, events)
     if kind is PlaceHarubang:
         return place_harubang(state, seat, action.spot, events)
-    raise IllegalAction("That is not a Jeju Island action.")
+    raise IllegalAction(i18n.say("That is not a Jeju Island action."))
 
 
-def explain_illegal(state: JejuState, seat: int, action: object) -> str:
-    """Why ``action`` is not legal for ``seat`` now, in words for the player."""
+def explain_illegal(state: JejuState, seat: int, action: object) -> i18n.Msg:
+    """Why ``action`` is not legal for ``seat`` now, as a message for the player."""
+    say = i18n.say
     if state.phase == FINISHED:
-        return "The game is over."
+        return say("The game is over.")
     if seat != to_act(state):
-        return f"It is not your turn: {who(to_act(state))} is to act."
+        return say("It is not your turn: {who} is to act.", who=who(to_act(state)))
     kind = type(action)
     if kind is Travel:
         if state.phase != TURN:
-            return "You cannot travel now."
-        return f"The stack at {loc(action.spot)} holds none of your tokens."
+            return say("You cannot travel now.")
+        return say("The stack at location {spot} holds none of your tokens.", spot=loc(action.spot))
     if kind is TakeCard:
         if state.phase not in (TURN, BUYING):
-            return "You cannot take a point card now."
+            return say("You cannot take a point card now.")
         if action.card not in state.display:
-            return "That card is not face up."
-        return "You do not have the tiles that card needs."
+            return say("That card is not face up.")
+        return say("You do not have the tiles that card needs.")
     if kind is Pay:
         if state.phase != PAY:
-            return "Choose a card before paying."
-        return "You cannot pay with those tiles."
+            return say("Choose a card before paying.")
+        return say("You cannot pay with those tiles.")
     if kind is PlaceToken:
         if state.phase != SETUP_TOKENS:
-            return "Tokens are placed only during setup."
-        return "Choose another spot: two different spots, at most 3 tokens on a spot during setup."
-    names = {
-        MoveHarubang: "the Harubang bonus",
-        PlaceHarubang: "placing the Harubang",
-        EndTurn: "ending the turn",
-        Back: "going back",
-    }
-    return f"This is not the moment for {names.get(kind, 'that')}."
+            return say("Tokens are placed only during setup.")
+        return say("Choose another spot: two different spots, at most 3 tokens on a spot during setup.")
+    if kind is MoveHarubang:
+        return say("This is not the moment for the Harubang bonus.")
+    if kind is PlaceHarubang:
+        return say("This is not the moment for placing the Harubang.")
+    if kind is EndTurn:
+        return say("This is not the moment for ending the turn.")
+    if kind is Back:
+        return say("This is not the moment for going back.")
+    return say("This is not the moment for that.")

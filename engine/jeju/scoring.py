@@ -6,6 +6,7 @@ seats equal on both share the place and the win.
 
 from __future__ import annotations
 
+import i18n
 from engine.base import Result, load_labels, places_from_scores
 from engine.jeju.components import BOARD, CARDS, JOKER
 from engine.jeju.state import FINISHED, JejuState
@@ -39,13 +40,13 @@ def result(state: JejuState) -> Result | None:
     ranking = places_from_scores([(scores[s], counts[s]) for s in range(state.seats)])
     winners = frozenset(s for s in range(state.seats) if ranking[s] == 1)
     notes = [
-        "The game ended because every stack of Jeju tiles is gone."
+        i18n.say("The game ended because every stack of Jeju tiles is gone.")
         if state.end_reason == "tiles"
-        else "The game ended because the point card deck ran out."
+        else i18n.say("The game ended because the point card deck ran out.")
     ]
     best = max(scores)
     if sum(1 for s in scores if s == best) > 1:
-        notes.append("Tied on points: the most point cards breaks the tie.")
+        notes.append(i18n.say("Tied on points: the most point cards breaks the tie."))
     words = {k: LABELS["breakdown"].get(k, k) for k in parts[0]}
     return Result(
         scores=scores, ranking=ranking, winners=winners, breakdown=parts, notes=tuple(notes), labels=words

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
+import i18n
 from engine.base import IllegalAction
 from engine.jeju.components import NTYPES
 
@@ -133,7 +134,7 @@ def dump_action(action: Any) -> dict:
     """JSON form: ``{"type": name, ...fields}``."""
     name = ACTION_NAMES.get(type(action))
     if name is None:
-        raise IllegalAction("That is not a Jeju Island action.")
+        raise IllegalAction(i18n.say("That is not a Jeju Island action."))
     data: dict[str, Any] = {"type": name}
     for f in fields(action):
         value = getattr(action, f.name)
@@ -152,26 +153,34 @@ def load_action(data: Any) -> Any:
         or not isinstance(data.get("type"), str)
         or data["type"] not in ACTION_TYPES
     ):
-        raise IllegalAction("That is not a Jeju Island action.")
+        raise IllegalAction(i18n.say("That is not a Jeju Island action."))
     cls = ACTION_TYPES[data["type"]]
     names = [f.name for f in fields(cls)]
     if set(data) != {"type", *names}:
         wanted = ", ".join(names) or "none"
-        raise IllegalAction(f"A {data['type']} action needs exactly these fields: {wanted}.")
+        raise IllegalAction(
+            i18n.say(
+                "A {kind} action needs exactly these fields: {fields}.", kind=data["type"], fields=wanted
+            )
+        )
     values: dict[str, Any] = {}
     for name in names:
         value = data[name]
         if name == "direction":
             if not isinstance(value, str) or value not in DIRECTIONS:
-                raise IllegalAction("The direction must be left or right.")
+                raise IllegalAction(i18n.say("The direction must be left or right."))
         elif name == "tiles":
             if not isinstance(value, list) or len(value) != NTYPES:
-                raise IllegalAction(f"A payment must list {NTYPES} tile counts.")
+                raise IllegalAction(i18n.say("A payment must list {count} tile counts.", count=NTYPES))
             if not all(_small_int(v) and v >= 0 for v in value):
-                raise IllegalAction("A payment must be a list of tile counts.")
+                raise IllegalAction(i18n.say("A payment must be a list of tile counts."))
             value = tuple(value)
         elif not _small_int(value):
-            raise IllegalAction(f"The {name} of a {data['type']} action must be a small integer.")
+            raise IllegalAction(
+                i18n.say(
+                    "The {field} of a {kind} action must be a small integer.", field=name, kind=data["type"]
+                )
+            )
         values[name] = value
     return cls(**values)
 

@@ -63,7 +63,13 @@ Exact shape (every key is always present unless marked "only"):
 
 A ``card`` is ``{"id": int, "cost": [tile key or "?", ...], "points": int,
 "effect": None | "harubang" | "refresh" | "everlasting", "everlasting": tile key | None,
-"text": "4 pts for Orange + Cactus + any"}``.
+"text": "4 pts for Orange + Cactus + any", "say": message}``: ``text`` is the card in
+English words, ``say`` the same as an `i18n` message (``{"id", "args"}``, see `i18n.say`), which
+a reader's translator says in their language (``t.msg(card["say"])``).
+
+Words for people: ``tile_types[i]["name"]`` is an English component name from
+``data/jeju/tiles.json``, in the catalog (``t(name)`` says it); every event's ``say``
+is its message (`engine.base.event`).
 """
 
 from __future__ import annotations
