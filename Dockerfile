@@ -12,12 +12,14 @@ RUN useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin seag
     && chown seagames:seagames /data
 
 WORKDIR /app
-# The code, the data files and the fonts (the engine and renderers read data/ next to the code).
+# The code, the data files and the fonts (the engine and renderers read data/ next to the code),
+# and the translation catalogs (i18n/locale, compiled in memory at start).
 COPY pyproject.toml README.md bot.py ./
 COPY engine ./engine
 COPY renderers ./renderers
 COPY hosting ./hosting
 COPY cogs ./cogs
+COPY i18n ./i18n
 COPY data ./data
 # Dependencies from the project's own metadata (pyproject.toml), as the README installs them.
 RUN pip install -e . \

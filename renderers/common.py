@@ -130,15 +130,20 @@ class GameTitle:
     short: str = ""
 
     def heading(self, width: int) -> str:
-        """The English title that fits a ``width`` px title bar: the short one on narrow pictures."""
-        return self.short if self.short and width < 1200 else self.english
+        """The title that fits a ``width`` px title bar (the short one on narrow pictures), in the
+        current language."""
+        return words()(self.short if self.short and width < 1200 else self.english)
+
+    def drawn_script(self) -> str:
+        """The game's own script beside the heading, unless the heading already says it (Korean)."""
+        return "" if language() == "ko" else self.script
 
 
 #: Known games, keyed as in engine.GAME_PACKAGES. Only these keys are dispatched.
 TITLES: dict[str, GameTitle] = {
-    "haenyeo": GameTitle("해녀", "Haenyeo: Sea Divers of Jeju", (14, 58, 98), "Haenyeo"),
-    "jeju": GameTitle("제주", "Jeju Island", (36, 82, 58)),
-    "reef": GameTitle("", "Reef & Ruins", (8, 96, 112)),
+    "haenyeo": GameTitle("해녀", i18n.N_("Haenyeo: Sea Divers of Jeju"), (14, 58, 98), i18n.N_("Haenyeo")),
+    "jeju": GameTitle("제주", i18n.N_("Jeju Island"), (36, 82, 58)),
+    "reef": GameTitle("", i18n.N_("Reef & Ruins"), (8, 96, 112)),
 }
 
 
@@ -645,9 +650,13 @@ def title_text(game_key: str) -> GameTitle:
         raise RenderError(f"unknown game {game_key!r}; known: {', '.join(TITLES)}") from error
 
 
-@lru_cache(maxsize=32)
 def _background(game_key: str, width: int, height: int) -> Image.Image:
     """The static layer: paper background and the title bar with the game's name (drawn once)."""
+    return _background_in(game_key, width, height, language())
+
+
+@lru_cache(maxsize=32)
+def _background_in(game_key: str, width: int, height: int, lang: str) -> Image.Image:
     if not (MIN_WIDTH <= width <= MAX_WIDTH and 0 < height <= width * MAX_ASPECT):
         raise RenderError(
             f"canvas {width}x{height}: not {MIN_WIDTH}–{MAX_WIDTH} px wide, at most {MAX_ASPECT:g}x as tall"
@@ -658,9 +667,9 @@ def _background(game_key: str, width: int, height: int) -> Image.Image:
     draw.rectangle((0, 0, width, TITLE_H), fill=title.colour)
     x = 28
     mid = TITLE_H / 2
-    if title.script:
-        draw.text((x, mid + 2), title.script, font=font("cjk", 54), fill=WHITE, anchor="lm")
-        x += text_width(title.script, "cjk", 54) + 22
+    if script := title.drawn_script():
+        draw.text((x, mid + 2), script, font=font("cjk", 54), fill=WHITE, anchor="lm")
+        x += text_width(script, "cjk", 54) + 22
         draw.line((x - 10, 18, x - 10, TITLE_H - 18), fill=(255, 255, 255), width=3)
         x += 10
     draw.text((x, mid), title.heading(width), font=font("bold", 40), fill=WHITE, anchor="lm")
@@ -686,8 +695,8 @@ def title_bar_right(game_key: str, width: int = WIDTH) -> float:
     """Where free space in the title bar starts (left edge of the subtitle area)."""
     title = title_text(game_key)
     left = 28 + text_width(title.heading(width), "bold", 40) + 40
-    if title.script:
-        left += text_width(title.script, "cjk", 54) + 32
+    if script := title.drawn_script():
+        left += text_width(script, "cjk", 54) + 32
     return left
 
 

@@ -165,7 +165,7 @@ class StrictBackend(Backend):
         self._windows: dict[str, _Window] = {}
         self._thread_activity: dict[int, datetime.datetime] = {}
         self._interaction_born: dict[int, float] = {}
-        #: Rule 11: each user's Discord client language (``set_locale``); unset users use en-US.
+        #: Rule 8: each user's Discord client language (``set_locale``); unset users use en-US.
         self.user_locales: dict[int, str] = {}
 
     # ---------------------------------------------------------------- helpers
@@ -271,7 +271,7 @@ class StrictBackend(Backend):
             payload = self._with_locales(payload)
         super().emit(event, payload)
 
-    # ------------------------------ rule 11: an interaction carries the user's and the server's language
+    # ------------------------------- rule 8: an interaction carries the user's and the server's language
 
     def _with_locales(self, payload: Mapping[str, Any]) -> dict[str, Any]:
         """Discord sends ``locale``, "the selected language of the invoking user", and, in a

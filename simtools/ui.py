@@ -11,6 +11,8 @@ import random
 import re
 
 MENTION = re.compile(r"<@(\d+)>")
+#: Discord's button styles: the panel's confirm button is green, its back/reset/hint buttons grey.
+SUCCESS, SECONDARY = 3, 2
 PANEL_BUTTONS = ("My hand", "My tiles", "My sheet")
 
 
@@ -30,29 +32,44 @@ def messages(thread):
     return sorted(thread.history(), key=lambda m: m.id)
 
 
+def _custom_ids(message) -> list[str]:
+    return [
+        getattr(c, "custom_id", None) or ""
+        for row in message.components
+        for c in getattr(row, "children", [])
+    ]
+
+
+def panel_button(board):
+    """The board's button that opens a player's panel (whatever its label's language)."""
+    buttons = (c for row in board.components for c in row.children)
+    return next((c for c in buttons if (c.custom_id or "").startswith("board:hand:")), None)
+
+
 def latest_board(thread):
     """The newest board message (the one with a panel button)."""
     for message in reversed(messages(thread)):
-        labels = [
-            getattr(c, "label", None) for row in message.components for c in getattr(row, "children", [])
-        ]
-        if any(label in PANEL_BUTTONS for label in labels):
+        if any(custom_id.startswith("board:hand:") for custom_id in _custom_ids(message)):
             return message
     return None
 
 
 def results_message(thread):
-    """The final ranking message, once posted."""
+    """The final ranking message, once posted (it offers a rematch; in English its title says so)."""
     for message in reversed(messages(thread)):
         if message.embeds and (message.embeds[0].title or "").endswith("final ranking"):
+            return message
+        if message.embeds and any(custom_id.startswith("rematch:") for custom_id in _custom_ids(message)):
             return message
     return None
 
 
 def awaited(board) -> list[int]:
-    """User ids the board is waiting for."""
-    line = next((ln for ln in board.content.splitlines() if ln.startswith("Waiting for")), "")
-    return [int(uid) for uid in MENTION.findall(line)]
+    """User ids the board is waiting for: the "Waiting for" line's mentions (a board in another
+    language: its mentions, which name exactly the awaited players)."""
+    lines = board.content.splitlines()
+    line = next((ln for ln in lines if ln.startswith("Waiting for")), None)
+    return [int(uid) for uid in MENTION.findall(board.content if line is None else line)]
 
 
 def controls(panel_message) -> tuple[list[dict], list[dict]]:
@@ -64,12 +81,21 @@ def controls(panel_message) -> tuple[list[dict], list[dict]]:
     return buttons, selects
 
 
+def _confirms(button: dict) -> bool:
+    return button.get("style") == SUCCESS or button.get("label", "").startswith("Confirm")
+
+
+def _goes_back(button: dict) -> bool:
+    return button.get("style") == SECONDARY or button.get("label", "").startswith(("Reset", "Back", "Undo"))
+
+
 def prefer(buttons, selects, rng: random.Random):
-    """A sensible click: confirm when possible, never reset or go back, else a random choice."""
+    """A sensible click: confirm when possible (the green button), never reset, go back or ask for
+    a hint (the grey ones), else a random choice."""
     for button in buttons:
-        if button.get("label", "").startswith("Confirm"):
+        if _confirms(button):
             return ("button", button)
-    forward = [b for b in buttons if not b.get("label", "").startswith(("Reset", "Back", "Undo"))]
+    forward = [b for b in buttons if not _goes_back(b)]
     options = [(s, o) for s in selects for o in s["options"]]
     pool = [("button", b) for b in forward] + [("option", pair) for pair in options]
     if not pool:
@@ -91,8 +117,7 @@ async def take_turns(thread, members: dict[int, object], rng: random.Random, max
         waiting = [uid for uid in awaited(board) if uid in members]
         assert waiting, f"the board waits for nobody we know: {board.content!r}"
         member = members[waiting[0]]
-        label = next(c.label for row in board.components for c in row.children if c.label in PANEL_BUTTONS)
-        opened = await member.click(board, label=label)
+        opened = await member.click(board, custom_id=panel_button(board).custom_id)
         assert opened.ephemeral
         panel = opened.followups[0] if opened.followups else opened.response
         assert panel.attachments, "a panel always shows the player's picture"
@@ -114,5 +139,5 @@ async def play_panel(member, panel, rng: random.Random, limit: int = 200) -> Non
             result = await member.select(panel, [option["value"]], custom_id=select["custom_id"])
         refused = [f for f in result.followups if f.ephemeral and "out of date" in f.content]
         assert not refused, refused[0].content
-        if kind == "button" and choice.get("label", "").startswith("Confirm"):
+        if kind == "button" and _confirms(choice):
             return  # done for now; a person closes the panel after confirming

@@ -25,7 +25,8 @@ from typing import Any
 
 import pytest
 
-from tests.play_helpers import PANEL_BUTTONS, awaited, latest_board, results_message
+from simtools.strict import set_locale
+from tests.play_helpers import awaited, latest_board, results_message
 from tests.test_lobby import open_table
 from tests.test_secrecy_audit import play_panel
 
@@ -186,14 +187,28 @@ def test_the_limit_checks_catch_oversized_messages():
 
 
 @pytest.fixture
-def crowd(simcord_env):
-    guild = simcord_env.create_guild("A server whose name is long enough to notice")
+def crowd(simcord_env, request):
+    """The longest names at one table, in a server and clients of ``language`` (English unless
+    the test is parametrized with it): Korean is longer in bytes, not in characters."""
+    language = request.node.callspec.params.get("language", "en")
+    guild = simcord_env.create_guild(
+        "A server whose name is long enough to notice", preferred_locale="ko" if language == "ko" else None
+    )
     channel = guild.create_text_channel("games")
     people = [
         guild.add_member(simcord_env.create_user(f"player{i}", global_name=name), nick=name)
         for i, name in enumerate(LONG_NAMES)
     ]
+    if language == "ko":
+        for member in people:
+            set_locale(simcord_env, member, "ko")
     return simcord_env, channel, people
+
+
+def click_id(message, prefix: str) -> str:
+    """The custom_id of the message's button whose id starts with ``prefix`` (labels are translated)."""
+    buttons = (item for row in message.components for item in getattr(row, "children", None) or [])
+    return next(item.custom_id for item in buttons if (item.custom_id or "").startswith(prefix))
 
 
 @pytest.fixture
@@ -219,24 +234,24 @@ async def play_turns(thread, members, rng: random.Random, turns: int) -> None:
         waiting = [uid for uid in awaited(board) if uid in members]
         assert waiting, board.content
         member = members[rng.choice(waiting)]
-        label = next(c.label for row in board.components for c in row.children if c.label in PANEL_BUTTONS)
-        opened = await member.click(board, label=label)
+        opened = await member.click(board, custom_id=click_id(board, "board:hand:"))
         panel = opened.followups[0] if opened.followups else opened.response
         await play_panel(member, panel, rng)
 
 
 @pytest.mark.simcord(settle_timeout=60)  # the last Leave lets the bots play the rest of the game
+@pytest.mark.parametrize("language", ["en", "ko"])
 @pytest.mark.parametrize(("game", "seats", "turns"), [("haenyeo", 5, 14), ("jeju", 4, 16), ("reef", 8, 18)])
 async def test_the_largest_tables_with_the_longest_names_stay_within_discord_limits(
-    crowd, uploads, request, game, seats, turns
+    crowd, uploads, request, game, seats, turns, language
 ):
     env, channel, people = crowd
     players = people[:seats]
     assert all(len(name) == 32 for name in LONG_NAMES)
     _, lobby, thread = await open_table(channel, players[0], game=game)
     for member in players[1:]:
-        await member.click(lobby, label="Join")
-    await players[0].click(lobby, label="Start")
+        await member.click(lobby, custom_id=click_id(lobby, "lobby:join:"))
+    await players[0].click(lobby, custom_id=click_id(lobby, "lobby:start:"))
     handle = next(t for t in channel.threads if t.id == thread.id)
     members = {p.id: p for p in players}
     rng = random.Random(seats)
@@ -251,11 +266,11 @@ async def test_the_largest_tables_with_the_longest_names_stay_within_discord_lim
         board = latest_board(thread)
         if board is None or results_message(thread) is not None:
             break
-        asked = await member.click(board, label="Leave")
-        await member.click(asked.response, label="Yes, leave")
+        asked = await member.click(board, custom_id=click_id(board, "board:leave:"))
+        await member.click(asked.response, custom_id=click_id(asked.response, "leave:yes:"))
     results = results_message(thread)
     assert results is not None, "the bots did not finish the game"
-    assert "(bot)" in results.embeds[0].description
+    assert ("(bot)" if language == "en" else "(봇)") in results.embeds[0].description
 
     found = [p for e in env.http_requests for p in problems(e.method, e.path, e.json)]
     assert not found, "over Discord's limits:\n" + "\n".join(found[:20])

@@ -20,6 +20,8 @@ from simtools.strict import (
     bot_removed_from_guild,
     delete_channel,
     remove_permission,
+    set_guild_locale,
+    set_locale,
     unarchive_thread,
 )
 from tests.test_lobby import open_table as open_lobby
@@ -434,3 +436,23 @@ def _leaves(errors):
         nested = [e for e in (error.__cause__, error.__context__, getattr(error, "original", None)) if e]
         yield from _leaves(nested)
         yield from _leaves(getattr(error, "exceptions", ()))
+
+
+# ------------------------------------------------ rule 8: the user's and the server's language
+
+
+async def test_an_interaction_carries_the_users_client_language_and_the_servers(strict_env, world):
+    guild, channel, alice, bob = world
+    seen: list[tuple[str, str | None]] = []
+
+    async def capture(interaction: discord.Interaction) -> None:
+        seen.append((str(interaction.locale), str(interaction.guild_locale)))
+
+    strict_env.bot.add_listener(capture, "on_interaction")
+    set_locale(strict_env, alice, "ko")
+    await alice.slash(channel, "rules", game="jeju")
+    await bob.slash(channel, "rules", game="jeju")
+    await set_guild_locale(strict_env, guild, "ko")
+    await bob.slash(channel, "rules", game="jeju")
+    assert seen == [("ko", "en-US"), ("en-US", "en-US"), ("en-US", "ko")]
+    assert strict_env.bot.get_guild(guild.id).preferred_locale == discord.Locale.korean
