@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import engine
+import i18n
 from cogs.common import (
     NO_PINGS,
     THREAD_ARCHIVED,
@@ -31,9 +32,12 @@ from cogs.common import (
     table_link,
     tables,
 )
+from cogs.language import for_guild, for_public, for_user
 from hosting import timing
 from hosting.errors import TableError
+from hosting.service import seat_name, status_words
 from hosting.store import ACTIVE, CANCELLED, LOBBY, TableRecord
+from i18n import N_, say
 
 log = logging.getLogger(__name__)
 
@@ -42,69 +46,102 @@ REMATCHES_KEPT = 256
 
 LOBBY_BUTTONS = {
     # verb: (label, style, row)
-    "join": ("Join", discord.ButtonStyle.success, 0),
-    "leave": ("Leave", discord.ButtonStyle.secondary, 0),
-    "start": ("Start", discord.ButtonStyle.primary, 0),
-    "cancel": ("Cancel", discord.ButtonStyle.danger, 0),
-    "bot": ("Add bot", discord.ButtonStyle.secondary, 1),
-    "unbot": ("Remove bot", discord.ButtonStyle.secondary, 1),
-    "hints": ("Hints: off", discord.ButtonStyle.secondary, 1),
+    "join": (N_("Join"), discord.ButtonStyle.success, 0),
+    "leave": (N_("Leave"), discord.ButtonStyle.secondary, 0),
+    "start": (N_("Start"), discord.ButtonStyle.primary, 0),
+    "cancel": (N_("Cancel"), discord.ButtonStyle.danger, 0),
+    "bot": (N_("Add bot"), discord.ButtonStyle.secondary, 1),
+    "unbot": (N_("Remove bot"), discord.ButtonStyle.secondary, 1),
+    "hints": (N_("Hints: off"), discord.ButtonStyle.secondary, 1),
 }
+HINTS_ON = N_("Hints: on")
+HINTS_OFF = N_("Hints: off")
 #: What the host's Hints button does, in its description on the lobby card.
-HINTS_ABOUT = (
+HINTS_ABOUT = N_(
     "Hints: players may press **Suggest** on their panel to see the expert's move. "
     "A game with hints on is not rated."
 )
 #: The "Add a bot" menu: level -> (label, description).
 BOT_LEVEL_CHOICES = {
-    "easy": ("Easy bot", "Plays any legal move: gentle for newcomers"),
-    "normal": ("Normal bot", "Looks one move ahead (what Add bot seats)"),
-    "expert": ("Expert bot", "Searches ahead: a real opponent"),
+    "easy": (N_("Easy bot"), N_("Plays any legal move: gentle for newcomers")),
+    "normal": (N_("Normal bot"), N_("Looks one move ahead (what Add bot seats)")),
+    "expert": (N_("Expert bot"), N_("Searches ahead: a real opponent")),
+}
+#: The words for each pace of `timing.PACES` (seconds per move), as `timing.pace_label` says them.
+PACE_LABELS = {
+    0: N_("live (no deadline)"),
+    600: N_("10 minutes per move"),
+    3600: N_("1 hour per move"),
+    12 * 3600: N_("12 hours per move"),
+    24 * 3600: N_("24 hours per move"),
+    3 * 24 * 3600: N_("3 days per move"),
 }
 
 
-def lobby_embed(table: TableRecord) -> discord.Embed:
-    """The lobby message's card: the game, who is seated, and what happens next."""
+def pace_words(pace: int, t: i18n.Words | None = None) -> str:
+    """A pace in the reader's language ("24 hours per move", or "live (no deadline)")."""
+    t = t or i18n.words(i18n.SOURCE)
+    label = PACE_LABELS.get(pace)
+    if label is None:
+        return t("{seconds} seconds per move", seconds=pace)
+    return t(label)
+
+
+def lobby_embed(table: TableRecord, *, t: i18n.Words | None = None) -> discord.Embed:
+    """The lobby message's card: the game, who is seated, and what happens next (in ``t``'s language)."""
+    t = t or i18n.words(i18n.SOURCE)
     game = engine.get(table.game)
-    seated = "\n".join(
-        f"{s.seat + 1}. {'🤖 ' + plain(s.name) if s.is_bot else f'<@{s.user_id}>'}"
-        + (" (host)" if s.user_id == table.host_id else "")
-        for s in table.seats
-    )
+    lines = []
+    for s in table.seats:
+        who = "🤖 " + plain(seat_name(s.name, t.lang)) if s.is_bot else f"<@{s.user_id}>"
+        if s.user_id == table.host_id:
+            lines.append(t("{number}. {player} (host)", number=s.seat + 1, player=who))
+        else:
+            lines.append(f"{s.seat + 1}. {who}")
     embed = discord.Embed(
-        title=f"{game.title} — table #{table.id}",
-        description=seated or "Nobody is seated.",
+        title=t("{game} — table #{table}", game=t(game.title), table=table.id),
+        description="\n".join(lines) or t("Nobody is seated."),
         colour=discord.Colour.teal(),
     )
     chosen = {k: v for k, v in table.options.items() if k != "hints"}  # hints have their own field
     if chosen:
-        words = [f"{game.option_label(k)}: {game.option_label(k, v)}" for k, v in chosen.items()]
-        embed.add_field(name="Options", value=", ".join(words))
+        words = [
+            f"{game.option_label(k, lang=t.lang)}: {game.option_label(k, v, lang=t.lang)}"
+            for k, v in chosen.items()
+        ]
+        embed.add_field(name=t("Options"), value=", ".join(words))
     if hints_on(table):
-        embed.add_field(name="Hints", value=HINTS_ABOUT, inline=False)
-    embed.add_field(name="Pace", value=timing.pace_label(table.pace))
+        embed.add_field(name=t("Hints"), value=t(HINTS_ABOUT), inline=False)
+    embed.add_field(name=t("Pace"), value=pace_words(table.pace, t))
     if table.status == LOBBY:
         seats = (
             f"{game.min_seats}–{game.max_seats}" if game.min_seats != game.max_seats else str(game.min_seats)
         )
-        embed.set_footer(text=f"{len(table.seats)} seated · {seats} players · the host starts the game")
+        embed.set_footer(
+            text=t(
+                "{seated} seated · {seats} players · the host starts the game",
+                seated=len(table.seats),
+                seats=seats,
+            )
+        )
     else:
-        embed.set_footer(text=f"This table is {table.status}.")
+        embed.set_footer(text=t.msg(status_words(table)))
     return embed
 
 
-def lobby_view(table: TableRecord) -> discord.ui.View:
+def lobby_view(table: TableRecord, *, t: i18n.Words | None = None) -> discord.ui.View:
     """The lobby's controls (none once the lobby is closed): buttons, a bot-level menu, the game's options."""
+    t = t or i18n.words(i18n.SOURCE)
     view = discord.ui.View(timeout=None)
     if table.status != LOBBY:
         return view
     for verb in LOBBY_BUTTONS:
-        label = ("Hints: on" if hints_on(table) else "Hints: off") if verb == "hints" else None
-        view.add_item(LobbyButton(verb, table.id, label))
-    view.add_item(LobbySelect("level", table.id))
+        label = (t(HINTS_ON) if hints_on(table) else t(HINTS_OFF)) if verb == "hints" else None
+        view.add_item(LobbyButton(verb, table.id, label, t=t))
+    view.add_item(LobbySelect("level", table.id, t=t))
     for row, name in enumerate(engine.get(table.game).options, start=3):
         if row < 5:  # a message holds five rows
-            view.add_item(LobbySelect(name, table.id, table))
+            view.add_item(LobbySelect(name, table.id, table, t=t))
     return view
 
 
@@ -115,13 +152,14 @@ def hints_on(table: TableRecord) -> bool:
 
 async def refresh_lobby(interaction: discord.Interaction, table: TableRecord) -> None:
     """Show the lobby as it is now on its message; then start the game, or tidy a cancelled one."""
+    t = await for_public(interaction.client, table)  # the lobby message is public: the server's language
     try:
-        await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
+        await interaction.edit_original_response(embed=lobby_embed(table, t=t), view=lobby_view(table, t=t))
     except discord.HTTPException as error:
         if error.code != THREAD_ARCHIVED or not await reopen_thread(interaction.client, table.thread_id):
             raise
         # A moderator archived the thread: Discord refuses edits there until it is reopened.
-        await interaction.edit_original_response(embed=lobby_embed(table), view=lobby_view(table))
+        await interaction.edit_original_response(embed=lobby_embed(table, t=t), view=lobby_view(table, t=t))
     if table.status == ACTIVE:
         interaction.client.dispatch("table_started", table)
     elif table.status == CANCELLED:
@@ -135,20 +173,26 @@ class LobbySelect(
 ):
     """A lobby menu: ``lobbyset:level:<table>`` seats a bot; ``lobbyset:<option>:<table>`` sets an option."""
 
-    def __init__(self, what: str, table_id: int, table: TableRecord | None = None) -> None:
+    def __init__(
+        self, what: str, table_id: int, table: TableRecord | None = None, *, t: i18n.Words | None = None
+    ) -> None:
+        t = t or i18n.words(i18n.SOURCE)
         if what == "level":
-            placeholder = "Add a bot of a level…"
+            placeholder = t("Add a bot of a level…")
             options = [
-                discord.SelectOption(label=label, value=level, description=about)
+                discord.SelectOption(label=t(label)[:100], value=level, description=t(about)[:100])
                 for level, (label, about) in BOT_LEVEL_CHOICES.items()
             ]
             row = 2
         else:
             game = engine.get(table.game) if table else None
             values = game.options.get(what, ()) if game else ()
-            placeholder = f"Host: choose the {game.option_label(what).lower() if game else what}…"
+            option = game.option_label(what, lang=t.lang).lower() if game else what
+            placeholder = t("Host: choose the {option}…", option=option)
             options = [
-                discord.SelectOption(label=game.option_label(what, v)[:100] if game else v, value=v)
+                discord.SelectOption(
+                    label=game.option_label(what, v, lang=t.lang)[:100] if game else v, value=v
+                )
                 for v in values[:25]
             ] or [discord.SelectOption(label="?", value="?")]
             row = 3 + (list(game.options).index(what) if game and what in game.options else 0)
@@ -173,7 +217,7 @@ class LobbySelect(
         try:
             await interaction.response.defer()  # acknowledge first: the write may wait
             if len(values) != 1 or not isinstance(values[0], str):
-                raise TableError("Choose one option from the menu.")
+                raise TableError(say("Choose one option from the menu."))
             if self.what == "level":
                 table = await service.add_bot(self.table_id, interaction.user.id, values[0])
             else:
@@ -188,10 +232,13 @@ class LobbyButton(
 ):
     """One lobby button; its custom_id is ``lobby:<verb>:<table id>``."""
 
-    def __init__(self, verb: str, table_id: int, label: str | None = None) -> None:
+    def __init__(
+        self, verb: str, table_id: int, label: str | None = None, *, t: i18n.Words | None = None
+    ) -> None:
+        t = t or i18n.words(i18n.SOURCE)
         default, style, row = LOBBY_BUTTONS.get(verb, ("?", discord.ButtonStyle.secondary, 0))
         button = discord.ui.Button(
-            label=label or default, style=style, custom_id=f"lobby:{verb}:{table_id}", row=row
+            label=label or t(default), style=style, custom_id=f"lobby:{verb}:{table_id}", row=row
         )
         super().__init__(button)
         self.verb = verb
@@ -228,7 +275,8 @@ class LobbyButton(
             elif self.verb == "cancel":
                 table = await service.cancel(self.table_id, user.id, can_manage=can_manage(interaction))
             else:
-                await reply(interaction, "That button is not one of ours.")
+                t = await for_user(interaction)
+                await reply(interaction, t("That button is not one of ours."))
                 return
         except Exception as error:
             await answer_error(interaction, error, self.table_id)
@@ -242,9 +290,10 @@ class PlayAgainButton(
 ):
     """ "Open another anyway" after /play warned of an open lobby: ``play:again:<game>:<pace>:<bots>``."""
 
-    def __init__(self, game_key: str, pace: int, bots: str) -> None:
+    def __init__(self, game_key: str, pace: int, bots: str, *, t: i18n.Words | None = None) -> None:
+        t = t or i18n.words(i18n.SOURCE)
         button = discord.ui.Button(
-            label="Open another",
+            label=t("Open another"),
             style=discord.ButtonStyle.primary,
             custom_id=f"play:again:{game_key}:{pace}:{bots}",
         )
@@ -267,10 +316,11 @@ class PlayAgainButton(
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<table>\d+)"):
     """The results message's **Rematch**: ``rematch:<finished table id>``."""
 
-    def __init__(self, table_id: int) -> None:
+    def __init__(self, table_id: int, *, t: i18n.Words | None = None) -> None:
+        t = t or i18n.words(i18n.SOURCE)
         super().__init__(
             discord.ui.Button(
-                label="Rematch",
+                label=t("Rematch"),
                 emoji="🔁",
                 style=discord.ButtonStyle.success,
                 custom_id=f"rematch:{table_id}",
@@ -294,12 +344,18 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematc
             await answer_error(interaction, error, self.table_id)
 
 
-GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.key) for game in engine.games()]
+# Choice names are looked up in the catalogs (`cogs.language.CatalogTranslator`): the titles are
+# marked in the engines, the other words here.
+GAME_CHOICES = [
+    app_commands.Choice(name=app_commands.locale_str(game.title), value=game.key) for game in engine.games()
+]
 BOTS_CHOICES = [
-    app_commands.Choice(name=label, value=level) for level, (label, _) in BOT_LEVEL_CHOICES.items()
+    app_commands.Choice(name=app_commands.locale_str(label), value=level)
+    for level, (label, _) in BOT_LEVEL_CHOICES.items()
 ]
 PACE_CHOICES = [
-    app_commands.Choice(name=timing.pace_label(seconds), value=seconds) for seconds in timing.PACES.values()
+    app_commands.Choice(name=app_commands.locale_str(pace_words(seconds)), value=seconds)
+    for seconds in timing.PACES.values()
 ]
 
 
@@ -313,12 +369,24 @@ class Lobby(commands.Cog):
         #: the last `REMATCHES_KEPT` rematches: an older results message's click opens another.
         self._rematches: OrderedDict[int, int] = OrderedDict()
 
-    @app_commands.command(name="play")
+    @app_commands.command(
+        name=app_commands.locale_str("play"),
+        description=app_commands.locale_str(
+            "Open a table for a game in a new thread; others join with the Join button."
+        ),
+    )
     @app_commands.guild_only()
+    @app_commands.rename(
+        game=app_commands.locale_str("game"),
+        pace=app_commands.locale_str("pace"),
+        bots=app_commands.locale_str("bots"),
+    )
     @app_commands.describe(
-        game="Which game to set up a table for",
-        pace="Time each player has per move (live: no deadline)",
-        bots="Fill the empty seats with bots of this level (play alone against bots)",
+        game=app_commands.locale_str("Which game to set up a table for"),
+        pace=app_commands.locale_str("Time each player has per move (live: no deadline)"),
+        bots=app_commands.locale_str(
+            "Fill the empty seats with bots of this level (play alone against bots)"
+        ),
     )
     @app_commands.choices(game=GAME_CHOICES, pace=PACE_CHOICES, bots=BOTS_CHOICES)
     async def play(
@@ -335,23 +403,27 @@ class Lobby(commands.Cog):
         self, interaction: discord.Interaction, game_key: str, pace: int, bots: str, *, again: bool = False
     ) -> None:
         """/play's work: check the channel, warn before a second lobby, open the lobby (``again``: warned)."""
-        missing = missing_permissions(interaction)
+        t = await for_user(interaction)  # the ephemeral answers: the user's language
+        missing = missing_permissions(interaction, t=t)
         if missing:
             await reply(interaction, missing)
             return
         service = tables(interaction)
         if not again:
             lobbies = [
-                t
-                for t in await service.tables_of(interaction.user.id)
-                if t.status == LOBBY and t.host_id == interaction.user.id
+                mine
+                for mine in await service.tables_of(interaction.user.id)
+                if mine.status == LOBBY and mine.host_id == interaction.user.id
             ]
             if lobbies:
                 view = discord.ui.View(timeout=None)
-                view.add_item(PlayAgainButton(game_key, pace, bots))
+                view.add_item(PlayAgainButton(game_key, pace, bots, t=t))
                 await reply(
                     interaction,
-                    f"You already have an open lobby: {table_link(lobbies[0])}. Open another one anyway?",
+                    t(
+                        "You already have an open lobby: {link}. Open another one anyway?",
+                        link=table_link(lobbies[0]),
+                    ),
                     view=view,
                 )
                 return
@@ -370,13 +442,15 @@ class Lobby(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
             return
-        title = engine.get(table.game).title
+        # The thread, the lobby and the announcement are public: the server's language.
+        t = await for_guild(interaction.client, interaction.guild_id, interaction.guild_locale)
+        title = t(engine.get(table.game).title)
         thread: discord.Thread | None = None
         try:
             thread = await self._open_thread(interaction, f"{title} #{table.id}")
             where = thread or interaction.channel
             lobby = await where.send(  # type: ignore[union-attr]
-                embed=lobby_embed(table), view=lobby_view(table), allowed_mentions=NO_PINGS
+                embed=lobby_embed(table, t=t), view=lobby_view(table, t=t), allowed_mentions=NO_PINGS
             )
             await service.attach(table.id, thread_id=thread.id if thread else None, lobby_message_id=lobby.id)
         except Exception as error:
@@ -385,13 +459,20 @@ class Lobby(commands.Cog):
             if isinstance(error, discord.HTTPException):
                 refused = error.text or error.status
                 error = TableError(
-                    f"Discord refused to open the table here ({refused}). Nothing was created."
+                    say(
+                        "Discord refused to open the table here ({refused}). Nothing was created.",
+                        refused=refused,
+                    )
                 )
             await answer_error(interaction, error)
             return
         await interaction.followup.send(
-            f"{interaction.user.mention} opened a table of **{title}**: join at "
-            f"{message_link(replace(table, thread_id=thread and thread.id), lobby.id)}",
+            t(
+                "{host} opened a table of **{game}**: join at {link}",
+                host=interaction.user.mention,
+                game=title,
+                link=message_link(replace(table, thread_id=thread and thread.id), lobby.id),
+            ),
             allowed_mentions=NO_PINGS,
         )
 
@@ -404,36 +485,55 @@ class Lobby(commands.Cog):
         """
         service = tables(interaction)
         user = interaction.user
+        t = await for_user(interaction)  # the clicker's own answers
         earlier = self._rematches.get(old_id)
         if earlier is not None:
             open_lobby = await service.get(earlier)
             if open_lobby.status == LOBBY and open_lobby.lobby_message_id:
                 where = open_lobby.thread_id or open_lobby.channel_id
                 link = f"https://discord.com/channels/{open_lobby.guild_id}/{where}/{open_lobby.lobby_message_id}"
-                await reply(interaction, f"A rematch is already open: join it at {link}")
+                await reply(interaction, t("A rematch is already open: join it at {link}", link=link))
                 return
         table, people = await service.rematch(old_id, user.id, user.display_name)
-        title = engine.get(table.game).title
+        t = await for_public(self.bot, table)  # the rematch lobby is public: the server's language
+        title = t(engine.get(table.game).title)
         thread: discord.Thread | None = None
         try:
             channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
             thread = await self._rematch_thread(channel, f"{title} #{table.id}")
             invited = " ".join(f"<@{person}>" for person in people)
-            text = f"🔁 **Rematch!** {user.mention} invites {invited or 'everyone'}: press **Join** to play."
+            if invited:
+                text = t(
+                    "🔁 **Rematch!** {host} invites {invited}: press **Join** to play.",
+                    host=user.mention,
+                    invited=invited,
+                )
+            else:
+                text = t(
+                    "🔁 **Rematch!** {host} invites everyone: press **Join** to play.", host=user.mention
+                )
             lobby = await (thread or channel).send(  # type: ignore[union-attr]
-                text, embed=lobby_embed(table), view=lobby_view(table), allowed_mentions=pinging(people)
+                text,
+                embed=lobby_embed(table, t=t),
+                view=lobby_view(table, t=t),
+                allowed_mentions=pinging(people),
             )
             await service.attach(table.id, thread_id=thread.id if thread else None, lobby_message_id=lobby.id)
         except Exception as error:
             await self._clean_up(table, thread)
             if isinstance(error, discord.HTTPException):
-                error = TableError(f"Discord refused to open the rematch ({error.text or error.status}).")
+                error = TableError(
+                    say(
+                        "Discord refused to open the rematch ({refused}).", refused=error.text or error.status
+                    )
+                )
             raise error from None
         self._rematches[old_id] = table.id
         while len(self._rematches) > REMATCHES_KEPT:
             self._rematches.popitem(last=False)
         link = message_link(replace(table, thread_id=thread and thread.id), lobby.id)
-        await reply(interaction, f"Your rematch lobby is open: {link}")
+        t = await for_user(interaction)
+        await reply(interaction, t("Your rematch lobby is open: {link}", link=link))
 
     async def _rematch_thread(self, channel, name: str) -> discord.Thread | None:
         """A new public thread for a rematch in ``channel``; None to use the channel itself (as `/play`)."""
@@ -491,37 +591,50 @@ class Lobby(commands.Cog):
 
 #: What the bot needs in a channel to host a table there, in Discord's own words.
 NEEDED = {
-    "view_channel": "View Channel",
-    "embed_links": "Embed Links",
-    "attach_files": "Attach Files",
+    "view_channel": N_("View Channel"),
+    "embed_links": N_("Embed Links"),
+    "attach_files": N_("Attach Files"),
 }
+IN_THREADS = N_("Send Messages in Threads")
+TO_SEND = N_("Send Messages (or Create Public Threads and Send Messages in Threads)")
 
 
-def missing_permissions(interaction: discord.Interaction) -> str | None:
+def missing_permissions(interaction: discord.Interaction, *, t: i18n.Words | None = None) -> str | None:
     """Why a table cannot open in this channel, in words an admin can act on; None when it can.
 
     ``interaction.app_permissions`` is what the bot may do here, and
-    ``interaction.permissions`` what the member may do.
+    ``interaction.permissions`` what the member may do. The permissions are named
+    as Discord names them in the reader's language (``t``; English by default).
     """
+    t = t or i18n.words(i18n.SOURCE)
     bot = interaction.app_permissions
     member = interaction.permissions
     in_thread = isinstance(interaction.channel, discord.Thread)
     if not (member.send_messages or member.send_messages_in_threads or member.create_public_threads):
-        return "You can't send messages or start threads in this channel, so you can't open a table here."
+        return t("You can't send messages or start threads in this channel, so you can't open a table here.")
     missing = [label for flag, label in NEEDED.items() if not getattr(bot, flag)]
     if in_thread:
         if not bot.send_messages_in_threads:
-            missing.append("Send Messages in Threads")
+            missing.append(IN_THREADS)
     elif not bot.send_messages and not (bot.create_public_threads and bot.send_messages_in_threads):
-        missing.append("Send Messages (or Create Public Threads and Send Messages in Threads)")
+        missing.append(TO_SEND)
     if not missing:
         return None
-    names = ", ".join(f"**{name}**" for name in missing)
-    where = interaction.channel.mention if interaction.channel else "this channel"  # type: ignore[union-attr]
-    return (
-        f"I can't open a table in {where}: I'm missing {names} there. A server admin can grant "
+    names = ", ".join(f"**{t(name)}**" for name in missing)
+    if interaction.channel:
+        where = interaction.channel.mention  # type: ignore[union-attr]
+        return t(
+            "I can't open a table in {channel}: I'm missing {permissions} there. A server admin can grant "
+            "them to me in the channel's settings (Edit Channel → Permissions), "
+            "or run `/play` in another channel.",
+            channel=where,
+            permissions=names,
+        )
+    return t(
+        "I can't open a table in this channel: I'm missing {permissions} there. A server admin can grant "
         "them to me in the channel's settings (Edit Channel → Permissions), "
-        "or run `/play` in another channel."
+        "or run `/play` in another channel.",
+        permissions=names,
     )
 
 

@@ -21,13 +21,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import engine
+import i18n
 from engine import replay as replays
 from engine.base import Event, Game, IllegalAction, State
 from engine.bots import policies
 from hosting import ratings, timing
 from hosting.botpool import FALLBACK, BotPool, Decision, runs_in_process
-from hosting.languages import Languages
 from hosting.errors import StaleVersion, TableError
+from hosting.languages import Languages
 from hosting.store import (
     ABANDONED,
     ACTIVE,
@@ -39,6 +40,7 @@ from hosting.store import (
     Store,
     TableRecord,
 )
+from i18n import N_, Msg, say, say_plural, term
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +57,17 @@ BOT_RETHINKS = 3
 FULL_TABLE = 4
 #: Bot levels a host may seat (shown on the seat as "Bot Dol (expert)"): level -> policy.
 BOT_LEVELS = {"easy": "random", "normal": "greedy", "expert": "expert"}
+#: The words for each bot level, as players read them.
+LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert")}
+#: A seat's name with what plays it: the suffix stored in the name (English) -> its message.
+#: The stored name stays English ("Bot Dol (expert)"); `seat_name` says it in a reader's language.
+NAME_SUFFIXES = {
+    " (easy)": N_("{name} (easy)"),
+    " (expert)": N_("{name} (expert)"),
+    " (bot)": N_("{name} (bot)"),
+}
+#: Policy names as a hint's note shows them ("A quick look (greedy): ...").
+POLICY_WORDS = {"random": N_("random"), "greedy": N_("greedy"), "expert": N_("expert")}
 BOT_NAMES = ("Bot Dol", "Bot Haru", "Bot Bada", "Bot Somi", "Bot Nuri", "Bot Jeju")
 #: How many lobbies, and how many open tables in all, one member may host at once (abuse limits).
 MAX_LOBBIES_PER_HOST = 3
@@ -143,7 +156,7 @@ class Suggestion:
     """The move the expert would pick for a seat now: its panel label and one line of why."""
 
     label: str
-    why: str
+    why: Msg | str  # a message (`i18n.say`): say it with ``t.msg``
 
 
 @dataclass(frozen=True)
@@ -242,22 +255,31 @@ class TableService:
         for name, value in chosen.items():
             allowed = game.options.get(name) or HOST_OPTIONS.get(name)
             if allowed is None or value not in allowed:
-                raise TableError(f"{game.title} has no option {name}={value}.")
+                raise TableError(_no_option(game, name, value))
         for name, allowed in game.options.items():
             chosen.setdefault(name, allowed[0])
         if pace not in timing.PACES.values():
-            raise TableError("That pace is not on offer.")
-        hosted = [t for t in await self.store.tables_of_user(host_id) if t.host_id == host_id]
-        lobbies = sum(t.status == LOBBY for t in hosted)
+            raise TableError(say("That pace is not on offer."))
+        hosted = [mine for mine in await self.store.tables_of_user(host_id) if mine.host_id == host_id]
+        lobbies = sum(mine.status == LOBBY for mine in hosted)
         if lobbies >= self.max_lobbies:
             raise TableError(
-                f"You already have {lobbies} open lobbies. Start or cancel one of them first "
-                "(`/games` lists them)."
+                say_plural(
+                    "You already have {count} open lobby. Start or cancel it first (`/games` lists it).",
+                    "You already have {count} open lobbies. Start or cancel one of them first "
+                    "(`/games` lists them).",
+                    lobbies,
+                )
             )
         if len(hosted) >= self.max_open_tables:
             raise TableError(
-                f"You already host {len(hosted)} open tables, the most one member may. "
-                "Finish or end one first (`/games` lists them)."
+                say_plural(
+                    "You already host {count} open table, the most one member may. "
+                    "Finish or end it first (`/games` lists it).",
+                    "You already host {count} open tables, the most one member may. "
+                    "Finish or end one first (`/games` lists them).",
+                    len(hosted),
+                )
             )
         now = self._clock()
         table = await self.store.create_table(
@@ -304,9 +326,9 @@ class TableService:
         async with self.lock(table_id):
             table, game = await self._lobby(table_id)
             if table.seat_of(user_id):
-                raise TableError("You are already seated at this table.")
+                raise TableError(say("You are already seated at this table."))
             if len(table.seats) >= game.max_seats:
-                raise TableError(f"This table is full ({game.max_seats} seats).")
+                raise TableError(_full(game))
             seats = [*table.seats, Seat(seat=len(table.seats), name=name, kind="human", user_id=user_id)]
             return await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
 
@@ -316,7 +338,7 @@ class TableService:
             table, _ = await self._lobby(table_id)
             mine = table.seat_of(user_id)
             if mine is None:
-                raise TableError("You are not seated at this table.")
+                raise TableError(say("You are not seated at this table."))
             rest = [s for s in table.seats if s.seat != mine.seat]
             humans = [s for s in rest if not s.is_bot]
             if not humans:
@@ -339,13 +361,13 @@ class TableService:
         game has fewer), so one person can play a whole game against bots.
         """
         if level not in BOT_LEVELS:
-            raise TableError("That bot level is not on offer: easy, normal or expert.")
+            raise TableError(say("That bot level is not on offer: easy, normal or expert."))
         async with self.lock(table_id):
             table, game = await self._lobby(table_id)
             if table.seat_of(user_id) is None:
-                raise TableError("Only players seated at this table can add a bot.")
+                raise TableError(say("Only players seated at this table can add a bot."))
             if len(table.seats) >= game.max_seats:
-                raise TableError(f"This table is full ({game.max_seats} seats).")
+                raise TableError(_full(game))
             seats = list(table.seats)
             target = min(game.max_seats, max(game.min_seats, FULL_TABLE)) if fill else len(seats) + 1
             while len(seats) < max(target, len(table.seats) + 1):
@@ -360,10 +382,10 @@ class TableService:
         async with self.lock(table_id):
             table, _ = await self._lobby(table_id)
             if table.seat_of(user_id) is None:
-                raise TableError("Only players seated at this table can remove a bot.")
+                raise TableError(say("Only players seated at this table can remove a bot."))
             bots = [s for s in table.seats if s.is_bot]
             if not bots:
-                raise TableError("There is no bot at this table to remove.")
+                raise TableError(say("There is no bot at this table to remove."))
             rest = [s for s in table.seats if s.seat != bots[-1].seat]
             seats = [replace(s, seat=i) for i, s in enumerate(rest)]
             return await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
@@ -373,9 +395,9 @@ class TableService:
         async with self.lock(table_id):
             table, game = await self._lobby(table_id)
             if user_id != table.host_id:
-                raise TableError("Only the host can set the table up.")
+                raise TableError(say("Only the host can set the table up."))
             if value not in game.options.get(name, ()) and value not in HOST_OPTIONS.get(name, ())[:2]:
-                raise TableError(f"{game.title} has no option {name}={value}.")
+                raise TableError(_no_option(game, name, value))
             options = {**table.options, name: value}
             if options.get("hints") == "off":
                 del options["hints"]  # off is the default: absent, as on every other table
@@ -386,10 +408,17 @@ class TableService:
         async with self.lock(table_id):
             table, game = await self._lobby(table_id)
             if user_id != table.host_id:
-                raise TableError("Only the host can start the game.")
+                raise TableError(say("Only the host can start the game."))
             if len(table.seats) < game.min_seats:
                 need = game.min_seats - len(table.seats)
-                raise TableError(f"{game.title} needs {need} more player{'s' if need > 1 else ''} to start.")
+                raise TableError(
+                    say_plural(
+                        "{game} needs {count} more player to start.",
+                        "{game} needs {count} more players to start.",
+                        need,
+                        game=term(game.title),
+                    )
+                )
             seed = self._new_seed()
             state = game.new(len(table.seats), seed, game_options(table.options))
             now = self._clock()
@@ -415,7 +444,7 @@ class TableService:
             if table.status not in (LOBBY, ACTIVE):
                 raise TableError(_not_in_lobby(table))
             if user_id != table.host_id and not can_manage:
-                raise TableError("Only the host or a member with Manage Server can cancel this table.")
+                raise TableError(say("Only the host or a member with Manage Server can cancel this table."))
             return await self.store.update_table(
                 table_id, table.version, status=CANCELLED, timing=_STOPPED, now=self._clock()
             )
@@ -433,7 +462,7 @@ class TableService:
             self._states.move_to_end(table.id)
             return cached[1]
         if table.state is None:
-            raise TableError("This table has not started yet.")
+            raise TableError(say("This table has not started yet."))
         state = engine.get(table.game).load_state(table.state)
         self._cache_state(table.id, table.version, state)
         return state
@@ -445,14 +474,22 @@ class TableService:
         while len(self._states) > self.state_cache_tables:
             self._states.popitem(last=False)
 
-    def panel(self, table: TableRecord, seat: int) -> Panel:
-        """What a seat may do now, as indexed choices."""
+    def panel(self, table: TableRecord, seat: int, lang: str = i18n.SOURCE) -> Panel:
+        """What a seat may do now, as indexed choices (their labels in ``lang``).
+
+        The token does not depend on ``lang``: a panel read in one language stays
+        good for a click made in another.
+        """
         game = engine.get(table.game)
         state = self.state_of(table)
         running = table.status == ACTIVE and table.paused_at is None
         actions = game.legal_actions(state, seat) if running else []
         choices = [
-            Choice(index, game.action_label(state, seat, action), game.action_group(state, seat, action))
+            Choice(
+                index,
+                game.action_label(state, seat, action, lang=lang),
+                game.action_group(state, seat, action),
+            )
             for index, action in enumerate(actions)
         ]
         token = _freshness_token(table.seats[seat], [game.dump_action(a) for a in actions])
@@ -464,18 +501,18 @@ class TableService:
             table = await self._running(table_id)
             seat = table.seat_of(user_id)
             if seat is None:
-                raise TableError("You are not seated at this table.")
+                raise TableError(say("You are not seated at this table."))
             if table.paused_at is not None:
-                raise TableError(_PAUSED)
+                raise TableError(say(_PAUSED))
             panel = self.panel(table, seat.seat)
             if not panel.choices:
-                raise TableError("It is not your move right now.")
+                raise TableError(say("It is not your move right now."))
             if token != panel.token:
                 raise StaleVersion(
-                    "Those choices are out of date: open your panel again for the current ones."
+                    say("Those choices are out of date: open your panel again for the current ones.")
                 )
             if not 0 <= index < len(panel.choices):
-                raise TableError("That choice is not on offer.")
+                raise TableError(say("That choice is not on offer."))
             game = engine.get(table.game)
             action = game.legal_actions(self.state_of(table), seat.seat)[index]
             return await self._apply(table, game, seat.seat, action, by_player=True)
@@ -496,7 +533,7 @@ class TableService:
         try:
             state, events = game.apply(before, seat, action)
         except IllegalAction as error:
-            raise TableError(str(error)) from error
+            raise TableError(getattr(error, "say", None) or str(error)) from error
         result = game.result(state)
         now = self._clock()
         new_step = timing.is_new_step(
@@ -590,8 +627,10 @@ class TableService:
             game.legal_actions(now_state, seat.seat)
         )
 
-    async def suggest(self, table_id: int, user_id: int) -> Suggestion:
+    async def suggest(self, table_id: int, user_id: int, lang: str = i18n.SOURCE) -> Suggestion:
         """The move the expert would pick for the user's seat (a hint; the host turned hints on).
+
+        Its label is in ``lang``; its ``why`` is a message (`i18n.say`) or a plain string.
 
         The expert sees only what the seat sees. The first hint marks the table
         (option ``hints`` = "used"), so its results say so and it moves no rating.
@@ -599,20 +638,24 @@ class TableService:
         table = await self._running(table_id)
         seat = table.seat_of(user_id)
         if seat is None:
-            raise TableError("You are not seated at this table.")
+            raise TableError(say("You are not seated at this table."))
         if table.options.get("hints", "off") == "off":
-            raise TableError("Hints are off at this table: the host can turn them on in the lobby.")
+            raise TableError(say("Hints are off at this table: the host can turn them on in the lobby."))
         game = engine.get(table.game)
         if not game.legal_actions(self.state_of(table), seat.seat):
-            raise TableError("It is not your move right now.")
+            raise TableError(say("It is not your move right now."))
         # A game without an expert (the test games) hints with its greedy bot.
         name = HINT_POLICY if HINT_POLICY in policies(table.game) else BOT_POLICY
         decision = await self._decide(table, seat.seat, name)
         state = self.state_of(table)
-        label = game.action_label(state, seat.seat, decision.action)
+        label = game.action_label(state, seat.seat, decision.action, lang=lang)
         why = explain(table.game, game, state, seat.seat, decision.action)
         if decision.late:
-            why = f"A quick look ({FALLBACK}): the expert took too long this time. {why}"
+            why = say(
+                "A quick look ({policy}): the expert took too long this time. {why}",
+                policy=term(POLICY_WORDS.get(FALLBACK, FALLBACK)),
+                why=why,
+            )
         await self._mark_hints_used(table_id)
         return Suggestion(label=label, why=why)
 
@@ -630,7 +673,7 @@ class TableService:
             table = await self._running(table_id)
             mine = table.seat_of(user_id)
             if mine is None:
-                raise TableError("You are not seated at this table.")
+                raise TableError(say("You are not seated at this table."))
             seats = [_as_bot(s) if s.seat == mine.seat else s for s in table.seats]
             return await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
 
@@ -654,26 +697,31 @@ class TableService:
         async with self.lock(table_id):
             table = await self._running(table_id)
             if not 0 <= seat < len(table.seats):
-                raise TableError(f"This table has seats 1 to {len(table.seats)}.")
+                raise TableError(say("This table has seats 1 to {last}.", last=len(table.seats)))
             old = table.seats[seat]
             own_seat = not old.is_bot and old.user_id == actor_id
             if actor_id != table.host_id and not can_manage and not own_seat:
-                raise TableError("Only the host or a member with Manage Server can replace a player.")
+                raise TableError(say("Only the host or a member with Manage Server can replace a player."))
             if by is None:
                 if old.is_bot:
-                    raise TableError(f"Seat {seat + 1} is already played by a bot.")
+                    raise TableError(say("Seat {number} is already played by a bot.", number=seat + 1))
                 new = _as_bot(old)
             else:
                 user_id, name = by
                 if table.held_by(user_id):
                     raise TableError(
-                        "That member holds or held a seat at this table, so they cannot take another one: "
-                        "they would see two seats' hidden choices."
+                        say(
+                            "That member holds or held a seat at this table, so they cannot take another "
+                            "one: they would see two seats' hidden choices."
+                        )
                     )
                 if not old.is_bot and not own_seat:
                     raise TableError(
-                        f"Seat {seat + 1} is still played by its owner. It goes to another member only "
-                        "when they leave (`/game leave`), time out for good, or hand it over themselves."
+                        say(
+                            "Seat {number} is still played by its owner. It goes to another member only "
+                            "when they leave (`/game leave`), time out for good, or hand it over themselves.",
+                            number=seat + 1,
+                        )
                     )
                 former = old.former + ((old.user_id,) if old.user_id is not None else ())
                 new = Seat(
@@ -686,9 +734,14 @@ class TableService:
     async def pause(self, table_id: int, user_id: int, *, can_manage: bool) -> TableRecord:
         """Stop the table's clock and its moves until `resume` (host or Manage Server)."""
         async with self.lock(table_id):
-            table = await self._running_for_host(table_id, user_id, can_manage, "pause this table")
+            table = await self._running_for_host(
+                table_id,
+                user_id,
+                can_manage,
+                say("Only the host or a member with Manage Server can pause this table."),
+            )
             if table.paused_at is not None:
-                raise TableError("This table is already paused.")
+                raise TableError(say("This table is already paused."))
             return await self._pause(table)
 
     async def _pause(self, table: TableRecord) -> TableRecord:
@@ -701,9 +754,14 @@ class TableService:
     async def resume(self, table_id: int, user_id: int, *, can_manage: bool) -> TableRecord:
         """Restart a paused table: its deadline moves on by as long as the pause lasted."""
         async with self.lock(table_id):
-            table = await self._running_for_host(table_id, user_id, can_manage, "resume this table")
+            table = await self._running_for_host(
+                table_id,
+                user_id,
+                can_manage,
+                say("Only the host or a member with Manage Server can resume this table."),
+            )
             if table.paused_at is None:
-                raise TableError("This table is not paused.")
+                raise TableError(say("This table is not paused."))
             now = self._clock()
             deadline = None if table.deadline is None else table.deadline + (now - table.paused_at)
             wake = timing.wake_at(deadline, table.pace, table.reminders)
@@ -778,12 +836,12 @@ class TableService:
             await self.store.set_owed(table_id, 0, self._clock_wake(table))
 
     async def _running_for_host(
-        self, table_id: int, user_id: int, can_manage: bool, what: str
+        self, table_id: int, user_id: int, can_manage: bool, refusal: Msg
     ) -> TableRecord:
-        """The running table, if the user hosts it or may manage the server ("Only … can ``what``")."""
+        """The running table, if the user hosts it or may manage the server (else ``refusal``)."""
         table = await self._running(table_id)
         if user_id != table.host_id and not can_manage:
-            raise TableError(f"Only the host or a member with Manage Server can {what}.")
+            raise TableError(refusal)
         return table
 
     # ------------------------------------------------------------------ clock
@@ -875,7 +933,7 @@ class TableService:
             )
             found.append(MyTable(table, awaited))
         never = float("inf")
-        found.sort(key=lambda t: (not t.awaited, t.table.deadline or never, -t.table.id))
+        found.sort(key=lambda mine: (not mine.awaited, mine.table.deadline or never, -mine.table.id))
         return found
 
     async def stats(self, user_id: int) -> list[GameStats]:
@@ -912,7 +970,7 @@ class TableService:
         """Rebuild a table's state from its seed and action log (the log is the game), in a worker thread."""
         table = await self.store.get_table(table_id)
         if table.seed is None:
-            raise TableError("This table has not started yet.")
+            raise TableError(say("This table has not started yet."))
         state, _ = await asyncio.to_thread(_play_log, table, await self.store.actions(table_id))
         return state
 
@@ -929,7 +987,7 @@ class TableService:
     async def finished_tables(self, user_id: int) -> list[TableRecord]:
         """Every finished game a player held a seat in, newest first (without their snapshots)."""
         found = await self.store.tables_of_user(user_id, statuses=(FINISHED,), snapshots=False)
-        return [t for t in found if t.held_by(user_id) and t.result]
+        return [table for table in found if table.held_by(user_id) and table.result]
 
     async def replay_steps(self, table_id: int) -> tuple[TableRecord, list[replays.Step]]:
         """A closed table's replay, step by step (`engine.replay.steps`), rebuilt in a worker thread.
@@ -939,7 +997,7 @@ class TableService:
         """
         table = await self.store.get_table(table_id)
         if table.status in OPEN_STATUSES or table.seed is None:
-            raise TableError("Only a finished game can be replayed; this one is still open.")
+            raise TableError(say("Only a finished game can be replayed; this one is still open."))
         cached = self._replays.pop(table_id, None)
         if cached is None:
             log = [(a.seat, a.action) for a in await self.store.actions(table_id)]
@@ -956,7 +1014,7 @@ class TableService:
         """A finished table as a JSON record (`engine.replay.record`), for `python -m engine.replay`."""
         table = await self.store.get_table(table_id)
         if table.status != FINISHED or table.seed is None:
-            raise TableError("Only a finished game can be exported.")
+            raise TableError(say("Only a finished game can be exported."))
         return replays.record(
             game=table.game,
             seed=table.seed,
@@ -975,9 +1033,9 @@ class TableService:
         """
         old = await self.store.get_table(table_id)
         if old.status in OPEN_STATUSES:
-            raise TableError("This game is still open: a rematch comes after it ends.")
+            raise TableError(say("This game is still open: a rematch comes after it ends."))
         if not old.held_by(user_id):
-            raise TableError("Only the players of this game can ask for a rematch.")
+            raise TableError(say("Only the players of this game can ask for a rematch."))
         table = await self.create_table(
             game_key=old.game,
             guild_id=old.guild_id,
@@ -1017,21 +1075,30 @@ def game_options(options: dict[str, str]) -> dict[str, str]:
 
 #: Why a hint chose its move, when the game's bots module cannot say (no ``explain``): per game.
 WHY = {
-    "haenyeo": "The expert tried these cards against many guesses of the others' face-down cards; "
-    "they scored best on average.",
-    "jeju": "The expert played each move out to the end over reshuffled decks; this one finished furthest "
-    "ahead on average.",
-    "reef": "The expert tried this over sampled rolls of the next round; it left your sheet the strongest "
-    "on average.",
+    "haenyeo": N_(
+        "The expert tried these cards against many guesses of the others' face-down cards; "
+        "they scored best on average."
+    ),
+    "jeju": N_(
+        "The expert played each move out to the end over reshuffled decks; this one finished furthest "
+        "ahead on average."
+    ),
+    "reef": N_(
+        "The expert tried this over sampled rolls of the next round; it left your sheet the strongest "
+        "on average."
+    ),
 }
-GENERIC_WHY = "The expert looks ahead over what your seat cannot see; this move did best on average."
+GENERIC_WHY = N_("The expert looks ahead over what your seat cannot see; this move did best on average.")
 
 
-def explain(game_key: str, game: Game, state: State, seat: int, action: Any) -> str:
-    """One line of why the expert picks ``action`` (the game's ``bots.explain`` if it has one)."""
+def explain(game_key: str, game: Game, state: State, seat: int, action: Any) -> Msg | str:
+    """One line of why the expert picks ``action`` (the game's ``bots.explain`` if it has one).
+
+    A message (`i18n.say`; the game's own may also be a plain string): say it with ``t.msg``.
+    """
     module = importlib.import_module(f"{engine.GAME_PACKAGES[game_key]}.bots")
     why = getattr(module, "explain", None)
-    generic = WHY.get(game_key, GENERIC_WHY)
+    generic = say(WHY.get(game_key, GENERIC_WHY))
     if why is None:
         return generic
     try:
@@ -1106,20 +1173,65 @@ def _as_bot(seat: Seat) -> Seat:
 
 #: Clock columns of a table that no longer runs.
 _STOPPED = {"deadline": None, "wake_at": None, "paused_at": None}
-_PAUSED = "This table is paused; the host can resume it with `/game resume`."
+_PAUSED = N_("This table is paused; the host can resume it with `/game resume`.")
 #: A timed-out seat's bot finishes its part of a step within this many actions.
 _MOST_ACTIONS_PER_TIMEOUT = 500
 #: How many closed tables' replays `TableService.replay_steps` keeps in memory.
 _REPLAYS_KEPT = 8
 
 
-def _not_in_lobby(table: TableRecord) -> str:
+#: "This table is <status>." for each status a table can be in (English is the status's own word).
+_STATUS_IS = {
+    ACTIVE: N_("This table is active."),
+    FINISHED: N_("This table is finished."),
+    CANCELLED: N_("This table is cancelled."),
+    ABANDONED: N_("This table is abandoned."),
+}
+#: "This table is <status>: no more moves." for each closed status.
+_NO_MORE_MOVES = {
+    FINISHED: N_("This table is finished: no more moves."),
+    CANCELLED: N_("This table is cancelled: no more moves."),
+    ABANDONED: N_("This table is abandoned: no more moves."),
+}
+
+
+def status_words(table: TableRecord) -> Msg:
+    """ "This table is finished." (or its other status), as a message."""
+    known = _STATUS_IS.get(table.status)
+    return say(known) if known else say("This table is {status}.", status=table.status)
+
+
+def _not_in_lobby(table: TableRecord) -> Msg:
     if table.status == ACTIVE:
-        return "This game has already started."
-    return f"This table is {table.status}."
+        return say("This game has already started.")
+    return status_words(table)
 
 
-def _not_running(table: TableRecord) -> str:
+def _not_running(table: TableRecord) -> Msg:
     if table.status == LOBBY:
-        return "This game has not started yet."
-    return f"This table is {table.status}: no more moves."
+        return say("This game has not started yet.")
+    known = _NO_MORE_MOVES.get(table.status)
+    return say(known) if known else say("This table is {status}: no more moves.", status=table.status)
+
+
+def _no_option(game: Game, name: str, value: str) -> Msg:
+    """The refusal of an option a game does not have."""
+    return say("{game} has no option {name}={value}.", game=term(game.title), name=name, value=value)
+
+
+def _full(game: Game) -> Msg:
+    """The refusal of a seat at a full table."""
+    return say_plural(
+        "This table is full ({count} seat).", "This table is full ({count} seats).", game.max_seats
+    )
+
+
+def seat_name(name: str, lang: str = i18n.SOURCE) -> str:
+    """A seat's stored name as a reader reads it: "Bot Dol (expert)" -> "Bot Dol (고수)" in Korean.
+
+    Names stay as they are; only the level (or "bot", for a seat a bot took over) is translated.
+    """
+    for suffix, message in NAME_SUFFIXES.items():
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return i18n.words(lang)(message, name=seat_name(name[: -len(suffix)], lang))
+    return name
