@@ -49,6 +49,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from i18n import N_
 from renderers import common
 from renderers.common import (
     BG,
@@ -144,37 +145,42 @@ COLOURS: tuple[tuple[int, int, int], ...] = (
 PALETTE = common.fixed_palette(COLOURS, grounds=(CARD_BG, CARDS_PANEL), seats=4)
 
 SHORT_NAMES = {
-    "orange": "Orange",
-    "cactus": "Cactus",
-    "mountain": "Mountain",
-    "fish": "Fish",
-    "pony": "Pony",
-    "pig": "Pig",
-    "haenyeo": "Haenyeo",
+    "orange": N_("Orange"),
+    "cactus": N_("Cactus"),
+    "mountain": N_("Mountain"),
+    "fish": N_("Fish"),
+    "pony": N_("Pony"),
+    "pig": N_("Pig"),
+    "haenyeo": N_("Haenyeo"),
 }
 #: Which way a Travel goes round the ring (the engine's "right" adds 1 to the location).
-RING_WORDS = "Travel right ↻ goes 1 → 2 → … → 6 → 1 (clockwise), left ↺ the other way"
+RING_WORDS = N_("Travel right ↻ goes 1 → 2 → … → 6 → 1 (clockwise), left ↺ the other way")
 #: The same, as short as a phone line allows (the alt text keeps RING_WORDS).
-RING_LEGEND = "Travel ↻ right: 1 → 2 → … → 6 → 1 · ↺ left: back"
-STACK_LEGEND = "neutral · stacks bottom → top, ringed top collects"
-EFFECT_TEXT = {"harubang": "Instant Harubang", "refresh": "Card refresh", "everlasting": "Everlasting"}
-PHASE_TEXT = {
-    "setup_tokens": "Setup: {who} places tokens",
-    "setup_harubang": "Setup: {who} places the Harubang",
-    "turn": "Turn {turn}: {who} to play",
-    "pay": "{who} chooses how to pay",
-    "buying": "Turn {turn}: {who} may take cards",
-    "harubang": "{who} moves the Harubang",
-    "finished": "Game over",
+RING_LEGEND = N_("Travel ↻ right: 1 → 2 → … → 6 → 1 · ↺ left: back")
+STACK_LEGEND = N_("neutral · stacks bottom → top, ringed top collects")
+EFFECT_TEXT = {
+    "harubang": N_("Instant Harubang"),
+    "refresh": N_("Card refresh"),
+    "everlasting": N_("Everlasting"),
 }
+PHASE_TEXT = {
+    "setup_tokens": N_("Setup: {who} places tokens"),
+    "setup_harubang": N_("Setup: {who} places the Harubang"),
+    "turn": N_("Turn {turn}: {who} to play"),
+    "pay": N_("{who} chooses how to pay"),
+    "buying": N_("Turn {turn}: {who} may take cards"),
+    "harubang": N_("{who} moves the Harubang"),
+    "finished": N_("Game over"),
+}
+TO_PLAY = N_("{who} to play")
 #: The banner under the title bar: the same without the turn, which the title bar shows.
 BANNER_TEXT = {
-    "setup_tokens": "{who} places tokens",
-    "setup_harubang": "{who} places the Harubang",
-    "turn": "{who} to play",
-    "pay": "{who} chooses how to pay",
-    "buying": "{who} may take cards",
-    "harubang": "{who} moves the Harubang",
+    "setup_tokens": N_("{who} places tokens"),
+    "setup_harubang": N_("{who} places the Harubang"),
+    "turn": TO_PLAY,
+    "pay": N_("{who} chooses how to pay"),
+    "buying": N_("{who} may take cards"),
+    "harubang": N_("{who} moves the Harubang"),
 }
 TILES_FILE = common.FONT_DIR.parent / "jeju" / "tiles.json"
 
@@ -190,7 +196,7 @@ def leftover_tiles_per_point() -> int:
 
 def _tile_keys(view: dict) -> list[str]:
     types = view.get("tile_types") or []
-    keys = [str(t["key"]) for t in types if isinstance(t, dict) and "key" in t]
+    keys = [str(kind["key"]) for kind in types if isinstance(kind, dict) and "key" in kind]
     return keys or list(TILE_COLOURS)
 
 
@@ -441,73 +447,79 @@ def _acting(view: dict) -> int:
 
 
 def _drawn_who(view: dict, names: Sequence[object] | None) -> str:
+    t = common.words()
     seat = _acting(view)
-    return drawn_name(seat, names) if names else f"Player {player(seat).letter}"
+    return drawn_name(seat, names) if names else t("Player {letter}", letter=player(seat).letter)
 
 
 def status_text(view: dict, names: Sequence[object] | None) -> str:
     """One line on where the game stands, e.g. "Turn 12: B · Bo to play" (for alt text)."""
+    t = common.words()
     phase = view.get("phase", "")
-    text = PHASE_TEXT.get(phase, "{who} to play").format(
-        who=_drawn_who(view, names), turn=view.get("turn", 0)
-    )
+    text = t(PHASE_TEXT.get(phase, TO_PLAY), who=_drawn_who(view, names), turn=view.get("turn", 0))
     if phase == "finished" and view.get("end_reason"):
-        text += " — " + _end_words(view)
+        text = t("{status} — {end}", status=text, end=_end_words(view))
     return text
 
 
 def _end_words(view: dict) -> str:
-    return "no tiles left" if view.get("end_reason") == "tiles" else "deck ran out"
+    t = common.words()
+    return t("no tiles left") if view.get("end_reason") == "tiles" else t("deck ran out")
 
 
 def title_words(view: dict) -> str:
     """The title bar's right side: the turn, "Setup" or "Game over"."""
+    t = common.words()
     phase = str(view.get("phase", ""))
     if phase == "finished":
-        return "Game over"
+        return t("Game over")
     if phase.startswith("setup"):
-        return "Setup"
-    return f"Turn {view.get('turn', 0)}"
+        return t("Setup")
+    return t("Turn {turn}", turn=view.get("turn", 0))
 
 
 def banner_words(view: dict, names: Sequence[object] | None) -> str:
     """The banner: who acts and what they do, or how the game ended and who won."""
+    t = common.words()
     phase = view.get("phase", "")
     if phase == "finished":
-        text = _end_words(view).capitalize() if view.get("end_reason") else "Game over"
+        if not view.get("end_reason"):
+            text = t("Game over")
+        elif view.get("end_reason") == "tiles":
+            text = t("No tiles left")
+        else:
+            text = t("Deck ran out")
         winners = (view.get("result") or {}).get("winners") or []
         if winners:
             who = " & ".join(drawn_name(int(s), names) for s in winners)
-            text += f": {who} win{'s' if len(winners) == 1 else ''}"
+            text = t.plural("{end}: {who} wins", "{end}: {who} win", len(winners), end=text, who=who)
         return text
-    return BANNER_TEXT.get(phase, "{who} to play").format(who=_drawn_who(view, names))
+    return t(BANNER_TEXT.get(phase, TO_PLAY), who=_drawn_who(view, names))
 
 
 def card_words(card: dict) -> str:
     """A card in words for alt text: "4 pts for Orange + Cactus + Fish"."""
-    return str(card.get("text") or f"{card.get('points', 0)} pts")
+    t = common.words()
+    if isinstance(card.get("say"), dict):
+        return t.msg(card["say"])
+    return str(card.get("text") or t.plural("{count} pt", "{count} pts", int(card.get("points", 0))))
 
 
 def tile_name(key: str) -> str:
-    return SHORT_NAMES.get(key, str(key).title())
+    t = common.words()
+    return t(SHORT_NAMES[key]) if key in SHORT_NAMES else str(key).title()
 
 
 def effect_words(card: dict) -> str:
     """A card's effect on one short line, with its symbol (★ ↻ ∞), or ""."""
+    t = common.words()
     effect = card.get("effect")
     if effect == "everlasting" and card.get("everlasting"):
-        return f"∞ Everlasting {tile_name(card['everlasting'])}"
+        return "∞ " + t("Everlasting {tile}", tile=tile_name(card["everlasting"]))
     if effect:
-        return ("★ " if effect == "harubang" else "↻ ") + EFFECT_TEXT.get(effect, str(effect).title())
+        words = t(EFFECT_TEXT[effect]) if effect in EFFECT_TEXT else str(effect).title()
+        return ("★ " if effect == "harubang" else "↻ ") + words
     return ""
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}{_s(count)}"
 
 
 def _card_key(card: dict) -> tuple:
@@ -557,8 +569,12 @@ def card_face(key: tuple, height: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=4)
 def _badge(mark: str) -> Image.Image:
+    return _badge_in(mark, common.language())
+
+
+@lru_cache(maxsize=4)
+def _badge_in(mark: str, lang: str) -> Image.Image:
     """The green "can take" badge."""
     width = round(common.text_width(mark, "bold", SMALL_BOLD)) + 24
     image, draw = _opaque(width, 40, CARD_BG)
@@ -668,10 +684,15 @@ def _location_xy(index: int, seats: int) -> tuple[int, int]:
     return MARGIN + col * (CELL_W + RING_GAP), _ring_top(seats) + row * (CELL_H + RING_GAP)
 
 
-@lru_cache(maxsize=8)
 def _board_background(seats: int) -> Image.Image:
     """Static layer of the public board: title bar, banner panel, the ring with its clockwise
-    chevrons, the legends and the cards panel with its heading."""
+    chevrons, the legends and the cards panel with its heading (one per seat count and language)."""
+    return _board_background_in(seats, common.language())
+
+
+@lru_cache(maxsize=8)
+def _board_background_in(seats: int, lang: str) -> Image.Image:
+    t = common.words()
     image, draw = common.canvas(GAME, board_height(seats), WIDTH)
     top = _ring_top(seats)
     x_mid = [MARGIN + CELL_W / 2 + col * (CELL_W + RING_GAP) for col in (0, 2)]
@@ -686,15 +707,17 @@ def _board_background(seats: int) -> Image.Image:
     for seat in range(seats):
         _row_frame(image, draw, seat)
     legend = _legend_top(seats)
-    put_text(image, (MARGIN, legend + LEGEND_LINE / 2), RING_LEGEND, "bold", SMALL_BOLD, RING_INK, "lm")
+    ring_box = (MARGIN, legend, WIDTH - MARGIN, legend + LEGEND_LINE)
+    put_fitted(image, ring_box, t(RING_LEGEND), "bold", SMALL_BOLD, RING_INK)
     y = legend + LEGEND_LINE * 1.5
     paste_centred(image, stack_token(-1, TOKEN_R), (MARGIN + TOKEN_R + 2, y))
-    put_text(image, (MARGIN + 2 * TOKEN_R + 12, y), STACK_LEGEND, "regular", SMALL, MUTED, "lm")
+    stack_box = (MARGIN + 2 * TOKEN_R + 12, y - LEGEND_LINE / 2, WIDTH - MARGIN, y + LEGEND_LINE / 2)
+    put_fitted(image, stack_box, t(STACK_LEGEND), "regular", SMALL, MUTED)
     cards = _cards_box(seats)
     common.panel(draw, cards, fill=CARDS_PANEL, outline=PANEL_LINE, radius=18, width=3)
     for i in range(5):
         card_frame(draw, (cards[0] + 10, cards[1] + CARDS_HEAD + i * (CARD_H + 6)), CARD_H)
-    put_text(image, (cards[0] + 14, cards[1] + CARDS_HEAD / 2 + 2), "Point cards", "bold", 28, INK, "lm")
+    put_text(image, (cards[0] + 14, cards[1] + CARDS_HEAD / 2 + 2), t("Point cards"), "bold", 28, INK, "lm")
     return image
 
 
@@ -731,9 +754,14 @@ def _cell_frame(image: Image.Image, draw: ImageDraw.ImageDraw, index: int, seats
 TOP_W, TOP_H = CELL_W - 20, 80
 
 
-@lru_cache(maxsize=128)
 def _top_tile(top_tile: str | None, tiles_left: int) -> Image.Image:
     """A location's top tile with the number of tiles left and the tile's name, or "no tiles"."""
+    return _top_tile_in(top_tile, tiles_left, common.language())
+
+
+@lru_cache(maxsize=128)
+def _top_tile_in(top_tile: str | None, tiles_left: int, lang: str) -> Image.Image:
+    t = common.words()
     image, draw = _opaque(TOP_W, TOP_H, PANEL)
     if top_tile and tiles_left:
         paste_centred(image, tile_image(top_tile, 76), (40, 40))
@@ -741,19 +769,20 @@ def _top_tile(top_tile: str | None, tiles_left: int) -> Image.Image:
         put_fitted(image, (88, 46, TOP_W, 74), tile_name(top_tile), "regular", SMALL, MUTED)
     else:
         draw.rounded_rectangle((2, 2, 78, 78), radius=13, outline=PANEL_LINE, width=3)
-        put_text(image, (88, 40), "no tiles", "bold", 28, MUTED, "lm")
+        put_fitted(image, (88, 20, TOP_W - 4, 60), t("no tiles"), "bold", 28, MUTED)
     return image
 
 
 def draw_location(image: Image.Image, origin: tuple[int, int], loc: dict, moved: str) -> None:
     """One location at ``origin``: its number, the Harubang (or who just left it), its top tile
     with the tiles left, its token stack (left = bottom, right = top; the top one ringed in gold)."""
+    t = common.words()
     x, y = origin
     if loc.get("harubang"):  # a gold frame over the plain one, the statue and its name
         box = (x, y, x + CELL_W - 1, y + CELL_H - 1)
         ImageDraw.Draw(image).rounded_rectangle(box, radius=18, outline=HIGHLIGHT, width=7)
         blit_centred(image, harubang_image(44), (x + CELL_W - 26, y + 32))
-        put_fitted(image, (x + 60, y + 8, x + CELL_W - 44, y + 52), "Harubang", "bold", SMALL_BOLD)
+        put_fitted(image, (x + 60, y + 8, x + CELL_W - 44, y + 52), t("Harubang"), "bold", SMALL_BOLD)
     elif moved:
         put_fitted(image, (x + 60, y + 8, x + CELL_W - 10, y + 52), moved, "bold", SMALL_BOLD, MUTED)
     top = str(loc["top_tile"]) if loc.get("top_tile") else None
@@ -774,7 +803,14 @@ def _draw_stack(image: Image.Image, origin: tuple[int, int], tokens: list[int]) 
     """The token stack in two rows at most, left to right from the bottom token to the top one."""
     x, y = origin
     if not tokens:
-        put_text(image, (x + 14, y + 178), "no tokens", "regular", SMALL, MUTED, "lm")
+        put_fitted(
+            image,
+            (x + 14, y + 158, x + CELL_W - 14, y + 198),
+            common.words()("no tokens"),
+            "regular",
+            SMALL,
+            MUTED,
+        )
         return
     per_row = max(5, (len(tokens) + 1) // 2)
     step = (CELL_W - 2 * 26) / (per_row - 1)
@@ -795,7 +831,7 @@ def _row_frame(image: Image.Image, draw: ImageDraw.ImageDraw, seat: int) -> None
     box = (x, y, x + ROW_W - 1, y + ROW_H - 1)
     draw.rounded_rectangle(box, radius=16, fill=player(seat).light, outline=PANEL_LINE, width=2)
     paste_centred(image, seat_token(seat, 21), (x + 33, y + 28))
-    put_text(image, (x + ROW_W - 14, y + 44), "pts", "bold", SMALL_BOLD, INK, "rs")
+    put_text(image, (x + ROW_W - 14, y + 44), common.words()("pts"), "bold", SMALL_BOLD, INK, "rs")
 
 
 @lru_cache(maxsize=512)
@@ -817,13 +853,14 @@ def draw_player_row(
 ) -> None:
     """One player at ``origin``: token, name and score on top; tiles with counts, then cards and
     the score's split below. The acting seat's row has a thick gold outline."""
+    t = common.words()
     x, y = origin
     seat = int(p.get("seat", 0))
     if seat in (view.get("to_act") or []):
         box = (x, y, x + ROW_W - 1, y + ROW_H - 1)
         ImageDraw.Draw(image).rounded_rectangle(box, radius=16, outline=GOLD, width=6)
     put_fitted(image, (x + 62, y + 6, x + ROW_W - SCORE_ROOM, y + 50), drawn_name(seat, names), "bold", 30)
-    pts_w = common.text_mask("pts", "bold", SMALL_BOLD, "rs")[3]
+    pts_w = common.text_mask(t("pts"), "bold", SMALL_BOLD, "rs")[3]
     put_text(image, (x + ROW_W - 20 - pts_w, y + 44), str(p.get("score", 0)), "bold", 46, INK, "rs")
     back = player(seat).light
     tiles = p.get("tiles", {})
@@ -833,7 +870,13 @@ def draw_player_row(
         sprite = _tile_count(key, int(tiles.get(key, 0)), key in everlasting, back)
         blit(image, sprite, (x + 12 + i * ROW_STEP, y + 50))
     cards = len(p.get("cards", []))
-    split = f"{_n(cards, 'card')}: {p.get('card_points', 0)} + tiles {p.get('tile_points', 0)}"
+    split = t.plural(
+        "{count} card: {card_points} + tiles {tile_points}",
+        "{count} cards: {card_points} + tiles {tile_points}",
+        cards,
+        card_points=p.get("card_points", 0),
+        tile_points=p.get("tile_points", 0),
+    )
     left = x + 12 + len(keys) * ROW_STEP
     put_words(image, (left, y + 54, x + ROW_W - 12, y + 94), split, "regular", SMALL, INK)
 
@@ -871,26 +914,32 @@ def _title(image: Image.Image, words: str) -> None:
     put_words(image, (_title_left(), 0, WIDTH - 20, TITLE_H), words, "bold", 36, WHITE)
 
 
-@lru_cache(maxsize=1)
 def _title_left() -> float:
+    return _title_left_in(common.language())
+
+
+@lru_cache(maxsize=4)
+def _title_left_in(lang: str) -> float:
     return common.title_bar_right(GAME, WIDTH)
 
 
 def _paste_locations(image: Image.Image, view: dict, seats: int) -> None:
+    t = common.words()
     last = view.get("last_travel") or {}
     for loc in view.get("locations", []):
         index = int(loc.get("index", 0))
         moved = ""
         if last and last.get("from") == index and last.get("seat") is not None:
             arrow = "↻" if last.get("direction") == "right" else "↺"
-            moved = f"{player(int(last['seat'])).letter} moved {arrow}"
+            moved = t("{letter} moved {arrow}", letter=player(int(last["seat"])).letter, arrow=arrow)
         draw_location(image, _location_xy(index, seats), loc, moved)
 
 
 def _deck_words(view: dict) -> str:
-    deck = f"deck {view.get('deck_size', 0)}"
+    t = common.words()
+    deck = t("deck {count}", count=view.get("deck_size", 0))
     if view.get("removed"):
-        deck += f" · {len(view['removed'])} refreshed away"
+        deck = t("{deck} · {count} refreshed away", deck=deck, count=len(view["removed"]))
     return deck
 
 
@@ -913,31 +962,55 @@ def _paste_offer(image: Image.Image, view: dict, seats: int) -> None:
 
 def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     """Alt text of the public board: status, scores, cards on offer, then the six locations."""
-    parts = [f"Jeju Island board. {status_text(view, names)}."]
+    t = common.words()
+    parts = [t("Jeju Island board. {status}.", status=status_text(view, names))]
     scores = [
-        f"{_who(int(p.get('seat', i)), names)} {_n(int(p.get('score', 0)), 'point')}, "
-        f"{_n(int(p.get('tile_count', 0)), 'tile')}, {_n(len(p.get('cards', [])), 'card')}"
+        t(
+            "{who} {points}, {tiles}, {cards}",
+            who=_who(int(p.get("seat", i)), names),
+            points=t.plural("{count} point", "{count} points", int(p.get("score", 0))),
+            tiles=t.plural("{count} tile", "{count} tiles", int(p.get("tile_count", 0))),
+            cards=t.plural("{count} card", "{count} cards", len(p.get("cards", []))),
+        )
         for i, p in enumerate(view.get("players", []))
     ]
-    parts.append("Players: " + "; ".join(scores) + ".")
-    parts.append(f"{RING_WORDS}.")
-    parts.append("Point cards: " + "; ".join(card_words(c) for c in view.get("display", [])) + ".")
+    parts.append(t("Players: {players}.", players="; ".join(scores)))
+    parts.append(t(RING_WORDS) + ".")
+    parts.append(t("Point cards: {cards}.", cards="; ".join(card_words(c) for c in view.get("display", []))))
     locs = []
     for loc in view.get("locations", []):
-        tokens = (
-            ",".join("N" if int(t) < 0 else player(int(t)).letter for t in loc.get("tokens", [])) or "none"
+        tokens = ",".join("N" if int(k) < 0 else player(int(k)).letter for k in loc.get("tokens", [])) or t(
+            "none"
         )
-        tile = (
-            f"{tile_name(loc['top_tile'])} on top of {loc.get('tiles_left', 0)}"
-            if loc.get("top_tile")
-            else "no tiles"
-        )
-        harubang = ", Harubang" if loc.get("harubang") else ""
-        locs.append(f"{int(loc.get('index', 0)) + 1}: tokens {tokens} (bottom to top), {tile}{harubang}")
-    parts.append("Locations " + "; ".join(locs) + ".")
+        if loc.get("top_tile"):
+            tile = t(
+                "{tile} on top of {count}", tile=tile_name(loc["top_tile"]), count=loc.get("tiles_left", 0)
+            )
+        else:
+            tile = t("no tiles")
+        number = int(loc.get("index", 0)) + 1
+        if loc.get("harubang"):
+            locs.append(
+                t(
+                    "{number}: tokens {tokens} (bottom to top), {tile}, Harubang",
+                    number=number,
+                    tokens=tokens,
+                    tile=tile,
+                )
+            )
+        else:
+            locs.append(
+                t(
+                    "{number}: tokens {tokens} (bottom to top), {tile}",
+                    number=number,
+                    tokens=tokens,
+                    tile=tile,
+                )
+            )
+    parts.append(t("Locations {locations}.", locations="; ".join(locs)))
     removed = view.get("removed") or []
     if removed:
-        parts.append("Removed by Card Refresh: " + "; ".join(card_words(c) for c in removed) + ".")
+        parts.append(t("Removed by Card Refresh: {cards}.", cards="; ".join(card_words(c) for c in removed)))
     return parts
 
 
@@ -968,11 +1041,15 @@ def private_height(cards: int) -> int:
     return _you_bottom(chip_rows(cards)) + 12 + OFFER_PANEL_H + 12
 
 
-@lru_cache(maxsize=4)
 def _private_background(rows: int) -> Image.Image:
     """Static layer of a seat's picture with room for ``rows`` rows of its cards: title bar, the
     seat's (white) panel, the offer panel with five empty card frames. The seat's tinted header
     and the gold outline of "your move" go over it: one background per height, not per seat."""
+    return _private_background_in(rows, common.language())
+
+
+@lru_cache(maxsize=8)
+def _private_background_in(rows: int, lang: str) -> Image.Image:
     image, draw = common.canvas(GAME, _you_bottom(rows) + 12 + OFFER_PANEL_H + 12, WIDTH)
     common.panel(draw, _you_box(rows), fill=PANEL, outline=PANEL_LINE, radius=20, width=3)
     x0, y0, _, _ = offer = _offer_box(rows)
@@ -985,15 +1062,20 @@ def _private_background(rows: int) -> Image.Image:
 YOU_HEAD_H = 68
 
 
-@lru_cache(maxsize=8)
 def _you_header(seat: int) -> Image.Image:
     """The top of the seat's panel in its tint, with its token and "pts" (the name and score go
     on it); its top corners follow the panel's."""
+    return _you_header_in(seat, common.language())
+
+
+@lru_cache(maxsize=8)
+def _you_header_in(seat: int, lang: str) -> Image.Image:
+    t = common.words()
     width = WIDTH - 2 * MARGIN - 6
     image, draw = _opaque(width, YOU_HEAD_H, PANEL)
     draw.rounded_rectangle((0, 0, width - 1, YOU_HEAD_H + 20), radius=17, fill=player(seat).light)
     paste_centred(image, seat_token(seat, 24), (35, 35))
-    put_text(image, (width - 15, 51), "pts", "bold", 28, INK, "rs")
+    put_text(image, (width - 15, 51), t("pts"), "bold", 28, INK, "rs")
     return image
 
 
@@ -1019,7 +1101,7 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     blit(image, _you_header(seat), (MARGIN + 3, YOU_TOP + 3))
     if yours:  # a thick gold outline over the panel's thin one
         ImageDraw.Draw(image).rounded_rectangle(_you_box(rows), radius=20, outline=GOLD, width=6)
-    _title(image, "Your move" if yours else title_words(view))
+    _title(image, common.words()("Your move") if yours else title_words(view))
     _draw_you(image, view, me, seat, names)
     payments = view.get("payments")
     pending = view.get("pending") or {}
@@ -1032,9 +1114,10 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
 
 def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequence[object] | None) -> None:
     """The seat's panel: name and score, its tiles, how the score splits, its cards."""
+    t = common.words()
     x0, y0, x1 = MARGIN, YOU_TOP, WIDTH - MARGIN
     back = PANEL
-    pts_w = common.text_mask("pts", "bold", 28, "rs")[3]
+    pts_w = common.text_mask(t("pts"), "bold", 28, "rs")[3]
     score_w = put_text(image, (x1 - 24 - pts_w, y0 + 54), str(me.get("score", 0)), "bold", 56, INK, "rs")
     name_box = (x0 + 72, y0 + 12, x1 - 36 - pts_w - score_w, y0 + 64)
     put_fitted(image, name_box, drawn_name(seat, names), "bold", 32)
@@ -1045,12 +1128,13 @@ def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequen
         blit(image, sprite, (x0 + 20 + i * YOU_STEP, y0 + 72))
     y = y0 + YOU_LINES
     per = leftover_tiles_per_point()
-    for line in _score_lines(int(me.get("card_points", 0)), int(me.get("tile_points", 0)), per, _joker(view)):
+    card_points, tile_points = int(me.get("card_points", 0)), int(me.get("tile_points", 0))
+    for line in _score_lines(card_points, tile_points, per, _joker(view), common.language()):
         put_words(image, (x0 + 20, y, x1 - 20, y + 32), line, "regular", SMALL, INK, "left")
         y += 32
     cards = me.get("cards", [])
     heading = (x0 + 20, y0 + YOU_CHIPS - 40, x1 - 20, y0 + YOU_CHIPS - 4)
-    put_words(image, heading, f"Your cards ({len(cards)})", "bold", 28, INK, "left")
+    put_words(image, heading, t("Your cards ({count})", count=len(cards)), "bold", 28, INK, "left")
     _draw_chips(image, cards, (x0 + 20, y0 + YOU_CHIPS), back)
 
 
@@ -1067,16 +1151,23 @@ def _big_tile(key: str, count: int, everlasting: bool, back: tuple) -> Image.Ima
 
 
 @lru_cache(maxsize=256)
-def _score_lines(card_points: int, tile_points: int, per: int, joker: str) -> list[str]:
-    """How the score splits, then the leftover tile rule (``per`` from data/jeju/tiles.json)."""
+def _score_lines(card_points: int, tile_points: int, per: int, joker: str, lang: str) -> list[str]:
+    """How the score splits, then the leftover tile rule (``per`` from data/jeju/tiles.json), in ``lang``."""
+    t = common.words()
     return [
-        f"Cards {card_points} pts + leftover tiles {tile_points} pt{_s(tile_points)}",
-        f"({per} leftover tiles = 1 pt, {tile_name(joker)} tiles score 0)",
+        t.plural(
+            "Cards {card_points} pts + leftover tiles {count} pt",
+            "Cards {card_points} pts + leftover tiles {count} pts",
+            tile_points,
+            card_points=card_points,
+        ),
+        t("({per} leftover tiles = 1 pt, {tile} tiles score 0)", per=per, tile=tile_name(joker)),
     ]
 
 
 def _draw_chips(image: Image.Image, cards: list, origin: tuple[int, int], back: tuple) -> None:
     """The seat's cards, two a row; past `CHIP_ROWS` rows the last place says how many more."""
+    t = common.words()
     x0, y0 = origin
     slots = 2 * CHIP_ROWS
     shown = cards if len(cards) <= slots else cards[: slots - 1]
@@ -1086,21 +1177,24 @@ def _draw_chips(image: Image.Image, cards: list, origin: tuple[int, int], back: 
     if len(shown) < len(cards):
         i = len(shown)
         x, y = x0 + (i % 2) * (CHIP_W + 12), y0 + (i // 2) * (CHIP_H + 8)
-        put_text(image, (x + 16, y + CHIP_H / 2), f"+{len(cards) - len(shown)} more", "bold", 28, MUTED, "lm")
+        more = t("+{count} more", count=len(cards) - len(shown))
+        put_fitted(image, (x + 16, y, x + CHIP_W, y + CHIP_H), more, "bold", 28, MUTED)
     if not cards:
-        put_text(image, (x0, y0 + 24), "none yet", "regular", SMALL, MUTED, "lm")
+        put_text(image, (x0, y0 + 24), t("none yet"), "regular", SMALL, MUTED, "lm")
 
 
 def _draw_offer(image: Image.Image, box: tuple[int, int, int, int], view: dict) -> None:
     """The face-up cards, those the seat can take now badged."""
+    t = common.words()
     x0, y0, x1, _ = box
-    put_text(image, (x0 + 14, y0 + OFFER_HEAD / 2 + 2), "Point cards on offer", "bold", 28, INK, "lm")
     mid = y0 + OFFER_HEAD / 2 + 2
-    put_words(image, (x0 + 300, mid - 20, x1 - 14, mid + 20), f"deck {view.get('deck_size', 0)}", fill=MUTED)
+    put_fitted(image, (x0 + 14, mid - 20, x0 + 290, mid + 20), t("Point cards on offer"), "bold", 28)
+    deck = t("deck {count}", count=view.get("deck_size", 0))
+    put_words(image, (x0 + 300, mid - 20, x1 - 14, mid + 20), deck, fill=MUTED)
     affordable = set(view.get("affordable") or [])
     display = view.get("display", [])[:5]
     for i, card in enumerate(display):
-        mark = "✓ can take" if card.get("id") in affordable else ""
+        mark = t("✓ can take") if card.get("id") in affordable else ""
         draw_card(image, (x0 + 10, y0 + OFFER_HEAD + i * (OFFER_H + 6)), card, OFFER_H, mark)
     if len(display) < 5:  # the last cards are gone: no empty frames
         _clear(
@@ -1127,8 +1221,10 @@ def _draw_payments(
     image: Image.Image, box: tuple[int, int, int, int], card: dict, payments: list, keys: Sequence[str]
 ) -> None:
     """The card being paid for and every way to pay, numbered, two columns; "+N more" past them."""
+    t = common.words()
     x0, y0, x1, y1 = box
-    put_text(image, (x0 + 14, y0 + OFFER_HEAD / 2 + 2), "Choose how to pay for", "bold", 28, INK, "lm")
+    mid = y0 + OFFER_HEAD / 2 + 2
+    put_fitted(image, (x0 + 14, mid - 20, x1 - 14, mid + 20), t("Choose how to pay for"), "bold", 28)
     draw_card(image, (x0 + 10, y0 + OFFER_HEAD), card, OFFER_H)
     top = y0 + OFFER_HEAD + OFFER_H + 10
     _clear(image, (x0 + 8, top - 6, x1 - 8, y1 - 6), CARDS_PANEL)  # the other four card frames
@@ -1142,33 +1238,49 @@ def _draw_payments(
     if len(shown) < len(payments):
         x = x0 + 10 + ((CARD_W - 12) // 2 + 12)
         y = top + (rows - 1) * WAY_H + WAY_H / 2
-        put_text(image, (x + 4, y), f"+{len(payments) - len(shown)} more ways", "bold", 28, MUTED, "lm")
+        more = t("+{count} more ways", count=len(payments) - len(shown))
+        put_fitted(image, (x + 4, y - WAY_H / 2, x1 - 10, y + WAY_H / 2), more, "bold", 28, MUTED)
 
 
 def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
+    t = common.words()
     seat = int(view["you"])
     me = view["players"][seat]
-    tiles = ", ".join(f"{tile_name(k)} {v}" for k, v in me.get("tiles", {}).items() if v) or "none"
+    tiles = ", ".join(f"{tile_name(k)} {v}" for k, v in me.get("tiles", {}).items() if v) or t("none")
     parts = [
-        f"Your Jeju Island picture, {_who(seat, names)}. {status_text(view, names)}.",
-        f"Score {me.get('score', 0)}: {_n(int(me.get('card_points', 0)), 'point')} from cards, "
-        f"{int(me.get('tile_points', 0))} from leftover tiles.",
-        f"Your tiles: {tiles}.",
+        t(
+            "Your Jeju Island picture, {who}. {status}.",
+            who=_who(seat, names),
+            status=status_text(view, names),
+        ),
+        t.plural(
+            "Score {score}: {count} point from cards, {tile_points} from leftover tiles.",
+            "Score {score}: {count} points from cards, {tile_points} from leftover tiles.",
+            int(me.get("card_points", 0)),
+            score=me.get("score", 0),
+            tile_points=int(me.get("tile_points", 0)),
+        ),
+        t("Your tiles: {tiles}.", tiles=tiles),
     ]
     if me.get("everlasting"):
-        parts.append("Everlasting: " + ", ".join(tile_name(k) for k in me["everlasting"]) + ".")
-    parts.append(f"Your cards: {len(me.get('cards', []))}.")
+        parts.append(t("Everlasting: {tiles}.", tiles=", ".join(tile_name(k) for k in me["everlasting"])))
+    parts.append(t("Your cards: {count}.", count=len(me.get("cards", []))))
     payments = view.get("payments")
     if payments and (view.get("pending") or {}).get("card"):
-        ways = [" + ".join(f"{v} {tile_name(k)}" for k, v in p.items() if v) for p in payments]
-        parts.append(f"Pay for {card_words(view['pending']['card'])}: " + "; or ".join(ways) + ".")
+        ways = [
+            " + ".join(t("{count} {tile}", count=v, tile=tile_name(k)) for k, v in p.items() if v)
+            for p in payments
+        ]
+        parts.append(
+            t("Pay for {card}: {ways}.", card=card_words(view["pending"]["card"]), ways=t("; or ").join(ways))
+        )
     else:
         affordable = set(view.get("affordable") or [])
         offer = [
-            card_words(c) + (" (you can take it)" if c.get("id") in affordable else "")
+            t("{card} (you can take it)", card=card_words(c)) if c.get("id") in affordable else card_words(c)
             for c in view.get("display", [])
         ]
-        parts.append("On offer: " + "; ".join(offer) + ".")
+        parts.append(t("On offer: {cards}.", cards="; ".join(offer)))
     return parts
 
 
