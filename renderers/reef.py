@@ -35,6 +35,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
+import i18n
+from i18n import N_
+from renderers import common
 from renderers.common import (
     HIGHLIGHT,
     INK,
@@ -101,12 +104,12 @@ BAR_FILL = (230, 242, 244)
 BOON_BOX = (255, 246, 214)
 EMPTY_CELL = (246, 246, 246)
 RULE_WORDS = {
-    "same": "SAME",
-    "different": "DIFFERENT",
-    "plus-minus-one": "+/- ONE",
-    "odds": "ODDS",
-    "evens": "EVENS",
-    "pyramid": "PYRAMID",
+    "same": N_("SAME"),
+    "different": N_("DIFFERENT"),
+    "plus-minus-one": N_("+/- ONE"),
+    "odds": N_("ODDS"),
+    "evens": N_("EVENS"),
+    "pyramid": N_("PYRAMID"),
 }
 #: Atoll textures: a pale tint each (their outlines and names carry them too).
 TEXTURE_TINTS = (
@@ -122,8 +125,8 @@ TEXTURE_TINTS = (
 )
 
 
-def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
-    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+def _blend(a: tuple[int, int, int], b: tuple[int, int, int], mix: float) -> tuple[int, int, int]:
+    return tuple(round(x + (y - x) * mix) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
 def _flat_colours() -> tuple[tuple[int, int, int], ...]:
@@ -162,12 +165,15 @@ def _token(seat: int, radius: int) -> Image.Image:
 
 
 @lru_cache(maxsize=2048)
-def _label(text: str, kind: str, size: int, colour: tuple[int, int, int]) -> tuple[Image.Image, int]:
+def _label(
+    text: str, kind: str, size: int, colour: tuple[int, int, int], lang: str
+) -> tuple[Image.Image, int]:
     """One line of text rasterised once as an RGBA sprite, and its left margin.
 
     FreeType rasterising is most of a picture's drawing; the texts of a table repeat
     (round words, boons, names), so they are drawn once and pasted. The sprite is as
-    tall as the font's ascent plus descent: its middle is Pillow's "m" anchor."""
+    tall as the font's ascent plus descent: its middle is Pillow's "m" anchor. ``lang`` is the
+    picture's language (its fonts differ), so that the cache never mixes languages."""
     face = font(kind, size)
     ascent, descent = face.getmetrics()
     pad = max(2, size // 5)
@@ -189,7 +195,7 @@ def _text(
     text = drawable(text, kind)
     if not text.strip():
         return 0.0
-    sprite, pad = _label(text, kind, size, tuple(fill))
+    sprite, pad = _label(text, kind, size, tuple(fill), common.language())
     width = sprite.width - 2 * pad
     x = xy[0] - {"l": 0, "m": width / 2, "r": width}[anchor[0]]
     left, top = round(x - pad), round(xy[1] - sprite.height / 2)
@@ -222,17 +228,17 @@ def _text_box(
     return size
 
 
-@lru_cache(maxsize=1024)
 def _lines(text: str, kind: str, size: int, width: float, max_lines: int = 0) -> tuple[str, ...]:
-    """`common.wrap`, cached (status and boon texts repeat)."""
+    """`common.wrap`, cached (status and boon texts repeat) per language (its fonts differ)."""
+    return _wrapped(text, kind, size, width, max_lines, common.language())
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, kind: str, size: int, width: float, max_lines: int, lang: str) -> tuple[str, ...]:
     return tuple(wrap(text, kind, size, width, max_lines))
 
 
 # --------------------------------------------------------------------------- words
-
-
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"
 
 
 def _who(seat: int, names: Sequence[object] | None) -> str:
@@ -240,30 +246,40 @@ def _who(seat: int, names: Sequence[object] | None) -> str:
 
 
 def _round_words(view: dict) -> str:
+    t = common.words()
     phase = view.get("phase")
     if phase == "lucky":
-        return "Choosing lucky numbers"
+        return t("Choosing lucky numbers")
     if phase == "finished":
-        return "Game over"
-    return f"Round {view.get('round', 0)} of {view.get('rounds', 18)}"
+        return t("Game over")
+    return t("Round {round} of {rounds}", round=view.get("round", 0), rounds=view.get("rounds", 18))
 
 
 def _short_round(view: dict) -> str:
+    """The round in a few words, capitalized ("Round 12/18")."""
+    t = common.words()
     phase = view.get("phase")
     if phase == "lucky":
-        return "lucky numbers"
+        return t("Lucky numbers")
     if phase == "finished":
-        return "game over"
-    return f"round {view.get('round', 0)}/{view.get('rounds', 18)}"
+        return t("Game over")
+    return t("Round {round}/{rounds}", round=view.get("round", 0), rounds=view.get("rounds", 18))
+
+
+def _said(item: dict) -> str:
+    """A view item's words (a boon, a bonus) in the picture's language: its "say", else its "text"."""
+    message = item.get("say")
+    return common.words().msg(message) if isinstance(message, dict) else str(item.get("text", ""))
 
 
 def _boon_words(view: dict) -> str:
+    t = common.words()
     boon = view.get("boon")
     if not isinstance(boon, dict):
         return ""
     if boon.get("type") == "roll":
-        return f"Boon: a rolled {boon.get('value', '?')} for everyone"
-    return f"Boon: {boon.get('text', '')}"
+        return t("Boon: a rolled {value} for everyone", value=boon.get("value", "?"))
+    return t("Boon: {boon}", boon=_said(boon))
 
 
 def _boon_step(view: dict) -> bool:
@@ -272,14 +288,23 @@ def _boon_step(view: dict) -> bool:
 
 
 def _winner_words(winners: list[str]) -> str:
+    t = common.words()
     if not winners:
-        return "No winner: everyone tied for the highest score"
-    return ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
+        return t("No winner: everyone tied for the highest score")
+    return t.plural("Winner: {names}", "Winners: {names}", len(winners), names=", ".join(winners))
 
 
-def _die_word(die: dict) -> str:
+def _die_words(die: dict) -> str:
+    """One of the seat's dice for the alt text: "5", "3 boon used"."""
+    t = common.words()
+    value = die.get("value")
     kind = die.get("kind")
-    return "" if kind == "hydra" else (" rolled" if kind == "roll" else " boon")
+    used = bool(die.get("used"))
+    if kind == "hydra":
+        return t("{value} used", value=value) if used else str(value)
+    if kind == "roll":
+        return t("{value} rolled used", value=value) if used else t("{value} rolled", value=value)
+    return t("{value} boon used", value=value) if used else t("{value} boon", value=value)
 
 
 def _score(view: dict, seat: int, sheet: dict) -> int:
@@ -292,45 +317,64 @@ def _score(view: dict, seat: int, sheet: dict) -> int:
 
 
 def _lucky_text(sheet: dict) -> str:
+    t = common.words()
     lucky = sheet.get("lucky")
     if lucky is None:
         return "?"
-    return "fate" if lucky == 0 else str(lucky)
+    return t("fate") if lucky == 0 else str(lucky)
 
 
 def _sheet_words(sheet: dict) -> str:
+    t = common.words()
     score = sheet.get("score") or {}
     ruins = []
     for ruin in sheet.get("ruins") or []:
         filled = sum(v is not None for row in ruin.get("rows") or [] for v in row)
-        mult = f" x{ruin['multiplier']}" if ruin.get("multiplier", 1) > 1 else ""
-        ruins.append(f"{ruin.get('number')}: {filled} written, {ruin.get('coins', 0)} coins{mult}")
+        args = {"number": ruin.get("number"), "filled": filled, "coins": ruin.get("coins", 0)}
+        if ruin.get("multiplier", 1) > 1:
+            ruins.append(
+                t(
+                    "{number}: {filled} written, {coins} coins x{multiplier}",
+                    multiplier=ruin["multiplier"],
+                    **args,
+                )
+            )
+        else:
+            ruins.append(t("{number}: {filled} written, {coins} coins", **args))
     ench = ", ".join(f"{e.get('sum')}: {e.get('crossed', 0)}" for e in sheet.get("enchantments") or [])
-    return (
-        f"lucky number {_lucky_text(sheet)}, "
-        f"{sheet.get('shells', 0)} shell pair{_s(sheet.get('shells', 0))}, "
-        f"{sheet.get('pearls', 0)} pearl{_s(sheet.get('pearls', 0))}; score {score.get('total', 0)} "
-        f"(ruins {score.get('ruins', 0)}, enchantments {score.get('enchantments', 0)}, lucky "
-        f"{score.get('lucky', 0)}, pearls {score.get('pearls', 0)}); ruins {'; '.join(ruins)}; "
-        f"enchantments crossed {ench}"
+    return t(
+        "lucky number {lucky}, {shells}, {pearls}; score {total} "
+        "(ruins {ruins}, enchantments {enchantments}, lucky {lucky_coins}, pearls {pearl_coins}); "
+        "ruins {each}; enchantments crossed {crossed}",
+        lucky=_lucky_text(sheet),
+        shells=t.plural("{count} shell pair", "{count} shell pairs", int(sheet.get("shells", 0))),
+        pearls=t.plural("{count} pearl", "{count} pearls", int(sheet.get("pearls", 0))),
+        total=score.get("total", 0),
+        ruins=score.get("ruins", 0),
+        enchantments=score.get("enchantments", 0),
+        lucky_coins=score.get("lucky", 0),
+        pearl_coins=score.get("pearls", 0),
+        each="; ".join(ruins),
+        crossed=ench,
     )
 
 
 def _changed_words(changed: dict) -> str:
+    t = common.words()
     bits = []
     if changed.get("ruins"):
-        bits.append(f"{len(changed['ruins'])} value{_s(len(changed['ruins']))} in ruins")
+        bits.append(t.plural("{count} value in ruins", "{count} values in ruins", len(changed["ruins"])))
     if changed.get("reef"):
-        bits.append(f"{len(changed['reef'])} reef space{_s(len(changed['reef']))}")
+        bits.append(t.plural("{count} reef space", "{count} reef spaces", len(changed["reef"])))
     if changed.get("enchantments"):
-        bits.append("enchantment " + ", ".join(str(s + 1) for s in changed["enchantments"]))
-    if changed.get("pearl_bonuses"):
         bits.append(
-            f"{len(changed['pearl_bonuses'])} pearl bonus{'es' if len(changed['pearl_bonuses']) > 1 else ''}"
+            t("enchantment {sections}", sections=", ".join(str(s + 1) for s in changed["enchantments"]))
         )
+    if changed.get("pearl_bonuses"):
+        bits.append(t.plural("{count} pearl bonus", "{count} pearl bonuses", len(changed["pearl_bonuses"])))
     shells = int(changed.get("shells", 0) or 0)
     if shells:
-        bits.append(f"shells {shells:+d}")
+        bits.append(t("shells {change}", change=f"{shells:+d}"))
     return ", ".join(bits)
 
 
@@ -347,9 +391,18 @@ def _board_key(view: dict) -> tuple[str, str]:
     tracker side alone (`engine.reef.view.board`), so the pair names them without hashing them."""
     key = (str(view.get("reef", "")), str(view.get("tracker", "")))
     if key not in _BOARDS:
-        where = f"{view.get('reef_name', '')} · {view.get('tracker_name', '')}"
-        _BOARDS[key] = {**(view.get("board") or {}), "where": where}
+        names = {
+            "reef_name": str(view.get("reef_name", "")),
+            "tracker_name": str(view.get("tracker_name", "")),
+        }
+        _BOARDS[key] = {**(view.get("board") or {}), **names}
     return key
+
+
+def _where(board: dict) -> str:
+    """The reef and the tracker side, in the picture's language ("Arcane Atoll · Moonrise side")."""
+    t = common.words()
+    return t("{reef} · {side}", reef=t(board.get("reef_name", "")), side=t(board.get("tracker_name", "")))
 
 
 _SCRATCH = threading.local()
@@ -463,8 +516,9 @@ REEF_PITCH = 46
 
 def ruin_coins_words(ruin: dict) -> str:
     """The coins a ruin pays per completed row, as printed beside it ("full rows → 6/13/21")."""
+    t = common.words()
     coins = [int(c) for c in (ruin.get("row_coins") or [])[1:]]
-    return f"full rows → {'/'.join(map(str, coins))}" if coins else ""
+    return t("full rows → {coins}", coins="/".join(map(str, coins))) if coins else ""
 
 
 def _ruin_boxes() -> dict[int, tuple[int, int, int, int]]:
@@ -565,8 +619,9 @@ def _reef_geometry(reef: dict) -> tuple[float, float, float]:
 
 
 @lru_cache(maxsize=8)
-def _private_background(board_key: tuple[str, str], final: bool) -> Image.Image:
-    """The printed sheet: ruins, lucky box, enchantments, pearl bonuses, shells, the reef (drawn once)."""
+def _private_background(board_key: tuple[str, str], final: bool, lang: str) -> Image.Image:
+    """The printed sheet: ruins, lucky box, enchantments, pearl bonuses, shells, the reef (drawn once
+    per language: ``lang`` is the picture's)."""
     board = _BOARDS[board_key]
     image, draw = canvas(GAME, PRIVATE_H, WIDTH)
     panel(draw, (MARGIN, BAR_TOP, WIDTH - MARGIN, BAR_TOP + BAR_H), fill=BAR_FILL)
@@ -597,11 +652,13 @@ def _print_ruin(image: Image.Image, draw: ImageDraw.ImageDraw, ruin: dict) -> No
     rule = str(ruin.get("rule", ""))
     panel(draw, (x0, y0, x1, y1), fill=PAPER, radius=14)
     _number_disc(draw, (x0 + 24, y0 + 23), number)
-    word = RULE_WORDS.get(rule, rule.upper())
-    draw_text(draw, (x0 + 48, y0 + 23), word, "bold", 28, INK, "lm")
-    name = str(ruin.get("name", ""))
+    t = common.words()
+    word = t(RULE_WORDS[rule]) if rule in RULE_WORDS else rule.upper()
+    word, size = fit(word, "bold", x1 - 120 - (x0 + 48) if number == 3 else x1 - 40 - (x0 + 48), 28, TEXT)
+    draw_text(draw, (x0 + 48, y0 + 23), word, "bold", size, INK, "lm")
+    name = t(str(ruin.get("name", "")))
     if number == 3:  # a whole row of the sheet: the name fits beside the rule
-        left = x0 + 48 + text_width(word, "bold", 28) + 16
+        left = x0 + 48 + text_width(word, "bold", size) + 16
         text_in_box(
             draw, (left, y0 + 4, x1 - 110, y0 + 42), name, "regular", TEXT, TEXT, MUTED, "left", pad=0
         )
@@ -610,9 +667,9 @@ def _print_ruin(image: Image.Image, draw: ImageDraw.ImageDraw, ruin: dict) -> No
         lines = wrap(name, "regular", TEXT, tx1 - tx0, max_lines=3)
         for i, line in enumerate(lines):
             draw_text(draw, (tx0, ty + i * LINE_H + LINE_H / 2), line, "regular", TEXT, MUTED, "lm")
-        words = ruin_coins_words(ruin)
-        if words:
-            head, tail = (part.strip() for part in words.split("→", 1))
+        coins = ruin_coins_words(ruin)
+        if coins:
+            head, _, tail = (part.strip() for part in coins.partition("→"))
             y = ty + (len(lines) + 0.5) * LINE_H + 6
             draw_text(draw, (tx0, y), head + " →", "bold", TEXT, GOLD, "lm")
             draw_text(draw, (tx0, y + LINE_H), tail, "bold", TEXT, GOLD, "lm")
@@ -659,16 +716,31 @@ def _print_lucky(draw: ImageDraw.ImageDraw, board: dict) -> None:
     x0, y0, x1, y1 = LUCKY_BOX
     cx = (x0 + x1) / 2
     panel(draw, LUCKY_BOX, fill=PAPER, radius=14)
-    draw_text(draw, (cx, y0 + 24), "Lucky", "bold", TEXT, INK, "mm")
+    t = common.words()
+    text_in_box(draw, (x0 + 4, y0 + 6, x1 - 4, y0 + 42), t("Lucky"), "bold", TEXT, TEXT, INK, "center", pad=2)
     draw.ellipse((cx - 42, y0 + 56, cx + 42, y0 + 140), fill=WHITE, outline=INK, width=3)
     coins = int(board.get("lucky_coins", 0))
-    draw_text(draw, (cx, y1 - 52), f"{coins} coin{_s(coins)}", "regular", TEXT, MUTED, "mm")
-    draw_text(draw, (cx, y1 - 24), "each", "regular", TEXT, MUTED, "mm")
+    each = t.plural("{count} coin", "{count} coins", coins)
+    text_in_box(draw, (x0 + 4, y1 - 70, x1 - 4, y1 - 34), each, "regular", TEXT, TEXT, MUTED, "center", pad=2)
+    text_in_box(
+        draw, (x0 + 4, y1 - 42, x1 - 4, y1 - 6), t("each"), "regular", TEXT, TEXT, MUTED, "center", pad=2
+    )
 
 
 def _print_enchantments(image: Image.Image, draw: ImageDraw.ImageDraw, board: dict) -> None:
     panel(draw, ENCH_BOX, fill=PAPER, radius=14)
-    draw_text(draw, (L0 + 14, ENCH_BOX[1] + 22), "Enchantments", "bold", 26, INK, "lm")
+    t = common.words()
+    text_in_box(
+        draw,
+        (L0 + 14, ENCH_BOX[1] + 4, L1 - 6, ENCH_BOX[1] + 40),
+        t("Enchantments"),
+        "bold",
+        26,
+        TEXT,
+        INK,
+        "left",
+        0,
+    )
     for section in board.get("enchantments") or []:
         s = int(section.get("section", 0))
         if not 0 <= s < 6:
@@ -745,14 +817,14 @@ def _print_reef(draw: ImageDraw.ImageDraw, reef: dict) -> None:
                     fill=INK,
                     anchor="mm",
                 )
-        legend = "Pearls: green, full lines"
+        legend = N_("Pearls: green, full lines")
     else:
         for r in range(rows):
             for c in range(cols):
                 box = (x + c * pitch, y + r * pitch, x + (c + 1) * pitch, y + (r + 1) * pitch)
                 draw.rectangle(box, fill=WHITE, outline=CELL_LINE, width=1)
-        for t, texture in enumerate(reef.get("textures") or []):
-            tint = TEXTURE_TINTS[t % len(TEXTURE_TINTS)]
+        for n, texture in enumerate(reef.get("textures") or []):
+            tint = TEXTURE_TINTS[n % len(TEXTURE_TINTS)]
             cells = {tuple(p) for p in texture.get("cells") or []}
             for r, c in cells:
                 draw.rectangle(
@@ -760,9 +832,17 @@ def _print_reef(draw: ImageDraw.ImageDraw, reef: dict) -> None:
                     fill=tint,
                 )
             _outline(draw, cells, x, y, pitch, INK, 3)
-        legend = "Pearls: full rows, columns"
+        legend = N_("Pearls: full rows, columns")
     draw.rectangle((x, y, x + cols * pitch, y + rows * pitch), outline=INK, width=3)
-    draw_text(draw, ((R0 + R1) / 2, REEF_BOX[3] - 22), legend, "regular", TEXT, MUTED, "mm")
+    text_in_box(
+        draw,
+        (R0 + 6, REEF_BOX[3] - 40, R1 - 6, REEF_BOX[3] - 4),
+        common.words()(legend),
+        "regular",
+        TEXT,
+        TEXT,
+        MUTED,
+    )
 
 
 # --------------------------------------------------------------------------- a seat's picture: drawing
@@ -816,8 +896,12 @@ def _draw_enchantments(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dic
 
 
 def _draw_pearls(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set) -> None:
+    t = common.words()
     pearls, lost = int(sheet.get("pearls", 0)), int(sheet.get("pearls_lost", 0))
-    head = f"Pearls: {pearls}" + (f", {lost} lost" if lost else "")
+    if lost:
+        head = t("Pearls: {pearls}, {lost} lost", pearls=pearls, lost=lost)
+    else:
+        head = t("Pearls: {pearls}", pearls=pearls)
     _text_box(
         image, (L0 + 42, PEARL_BOX[1] + 4, L1 - 6, PEARL_BOX[1] + 40), head, "bold", 26, TEXT, INK, "left"
     )
@@ -832,7 +916,10 @@ def _draw_pearls(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, cha
 def _draw_shells(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, change: int) -> None:
     shells, earned = int(sheet.get("shells", 0)), int(sheet.get("shells_earned", 0))
     spent = earned - shells
-    head = f"Shells: {shells} pair{_s(shells)}" + (f" ({change:+d})" if change else "")
+    t = common.words()
+    head = t.plural("Shells: {count} pair", "Shells: {count} pairs", shells)
+    if change:
+        head = t("{shells} ({change})", shells=head, change=f"{change:+d}")
     box = (R0 + 42, SHELL_BOX[1] + 4, R1 - 6, SHELL_BOX[1] + 40)
     if change:
         draw.rounded_rectangle((box[0], box[1] + 2, box[2], box[3] - 2), radius=8, fill=HIGHLIGHT)
@@ -849,10 +936,10 @@ def _draw_reef(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet:
     reef = sheet.get("reef") or {}
     x, y, pitch = _reef_geometry(board_reef)
     lucky = sheet.get("lucky")
+    reef_name = common.words()(str(view.get("reef_name", "Reef")))
     _text_box(
-        image, (R0 + 6, REEF_BOX[1] + 4, R1 - 6, REEF_BOX[1] + 40), str(view.get("reef_name", "Reef")),
-        "bold", 26, TEXT, INK, "left",
-    )  # fmt: skip
+        image, (R0 + 6, REEF_BOX[1] + 4, R1 - 6, REEF_BOX[1] + 40), reef_name, "bold", 26, TEXT, INK, "left"
+    )
     if "marked" in reef:
         values = board_reef.get("values") or []
         for r, row in enumerate(reef.get("marked") or []):
@@ -896,17 +983,19 @@ def _draw_lucky(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict) -> N
     if lucky is None:
         _text(image, (cx, cy), "?", "bold", 48, MUTED, "mm")
     elif lucky == 0:
-        _text(image, (cx, cy), "fate", "hand_bold", 34, PEN, "mm")
+        _text_box(
+            image, (x0 + 8, cy - 24, x1 - 8, cy + 24), common.words()("fate"), "hand_bold", 34, TEXT, PEN
+        )
     else:
         paste_centred(image, written(str(lucky), 64), (cx, cy))
 
 
 #: The score box's lines: the label printed and the key of the sheet's score it reads.
 SCORE_LINES = (
-    ("Ruins", "ruins"),
-    ("Enchantments", "enchantments"),
-    ("Lucky numbers", "lucky"),
-    ("Pearl coins", "pearls"),
+    (N_("Ruins"), "ruins"),
+    (N_("Enchantments"), "enchantments"),
+    (N_("Lucky numbers"), "lucky"),
+    (N_("Pearl coins"), "pearls"),
 )
 SCORE_PITCH = 30
 
@@ -915,14 +1004,17 @@ def _print_score(draw: ImageDraw.ImageDraw, final: bool) -> None:
     """The score box's printed words: its heading, the four categories, the total's line."""
     x0, y0, x1, _ = SCORE_BOX
     panel(draw, SCORE_BOX, fill=PAPER, radius=14)
-    head = "Final score" if final else "If it ended now"
+    t = common.words()
+    head = t("Final score") if final else t("If it ended now")
     text_in_box(draw, (x0 + 4, y0 + 4, x1 - 4, y0 + 40), head, "bold", TEXT, TEXT, INK, "left")
     y = y0 + 58
-    for label, _ in SCORE_LINES:
-        draw_text(draw, (x0 + 10, y), label, "regular", TEXT, INK, "lm")
+    for label, _ in SCORE_LINES:  # the value is written at the right (x1 - 24, centred)
+        line, size = fit(t(label), "regular", x1 - 52 - (x0 + 10), TEXT, TEXT)
+        draw_text(draw, (x0 + 10, y), line, "regular", size, INK, "lm")
         y += SCORE_PITCH
     draw.line((x0 + 10, y - 10, x1 - 10, y - 10), fill=INK, width=2)
-    draw_text(draw, (x0 + 10, y + 22), "Total", "bold", 28, INK, "lm")
+    total, size = fit(t("Total"), "bold", (x1 - x0) / 2 - 10, 28, TEXT)
+    draw_text(draw, (x0 + 10, y + 22), total, "bold", size, INK, "lm")
 
 
 def _draw_score(image: Image.Image, view: dict, sheet: dict, seat: int) -> None:
@@ -937,52 +1029,59 @@ def _draw_score(image: Image.Image, view: dict, sheet: dict, seat: int) -> None:
     paste_centred(image, sprite, (x1 - 12 - sprite.width / 2, y + 22))
 
 
+def _choices(pending: list) -> str:
+    """Pending choices in words: "a pearl bonus and an enchantment"."""
+    t = common.words()
+    return t.join(t("a pearl bonus") if p == "pearl" else t("an enchantment") for p in pending)
+
+
 def _status_words(view: dict, you: dict) -> tuple[str, bool]:
     """What remains of the seat's round work, and whether it is the seat's move."""
+    t = common.words()
     phase = view.get("phase")
     if phase == "lucky":
         choice = you.get("lucky_choice")
         if choice is None:
-            return "Choose your lucky number (1–6, or fate)", True
-        return f"Lucky number {choice}; waiting for the others", False
+            return t("Choose your lucky number (1–6, or fate)"), True
+        return t("Lucky number {number}; waiting for the others", number=choice), False
     if phase != "round":
         return _final_words(view, int(view.get("viewer") or 0)), False
     if _boon_step(view):
         if you.get("pending"):
-            what = " and ".join("a pearl bonus" if p == "pearl" else "an enchantment" for p in you["pending"])
-            return f"Choose {what} before the dice are rolled", True
-        return "Boon gained; the dice are rolled once everyone has chosen", False
+            return t("Choose {choices} before the dice are rolled", choices=_choices(you["pending"])), True
+        return t("Boon gained; the dice are rolled once everyone has chosen"), False
     if you.get("confirmed"):
-        waiting = [s for s in view.get("to_act") or []]
-        return (
-            "Confirmed; waiting for " + f"{len(waiting)} seat{_s(len(waiting))}"
-        ) if waiting else "Confirmed", False
+        waiting = len(view.get("to_act") or [])
+        if waiting:
+            return t.plural(
+                "Confirmed; waiting for {count} seat", "Confirmed; waiting for {count} seats", waiting
+            ), False
+        return t("Confirmed"), False
     bits = []
     pending = list(you.get("pending") or [])
     if pending:
-        bits.append(
-            "choose " + " and ".join("a pearl bonus" if p == "pearl" else "an enchantment" for p in pending)
-        )
+        bits.append(t("choose {choices}", choices=_choices(pending)))
     if you.get("searched") is not None:
-        bits.append(f"searching ruin {you['searched']}")
+        bits.append(t("searching ruin {number}", number=you["searched"]))
     elif you.get("cast") is not None:
-        bits.append(f"cast enchantment {int(you['cast']) + 1}")
+        bits.append(t("cast enchantment {number}", number=int(you["cast"]) + 1))
     left = sum(1 for d in you.get("dice") or [] if not d.get("used") and d.get("kind") != "roll")
     rolled = [d for d in you.get("dice") or [] if not d.get("used") and d.get("kind") == "roll"]
     picked = _picked_value(you)
     if you.get("placing") == "shape":
-        bits.append(f"place the shape of the {picked}")
+        bits.append(t("place the shape of the {value}", value=picked))
     elif you.get("placing") in ("singles", "second-single"):
-        bits.append("place a single block")
+        bits.append(t("place a single block"))
     elif picked is not None:
-        bits.append(f"place the {picked}")
+        bits.append(t("place the {value}", value=picked))
     if left:
-        bits.append(f"{left} di{'e' if left == 1 else 'ce'} to use")
+        bits.append(t.plural("{count} die to use", "{count} dice to use", left))
     else:
-        bits.append("all dice used: confirm")
+        bits.append(t("all dice used: confirm"))
     if rolled:
-        bits.append(f"the rolled {rolled[0].get('value')} may be written or left")
-    return "; ".join(bits).capitalize(), True
+        bits.append(t("the rolled {value} may be written or left", value=rolled[0].get("value")))
+    text = "; ".join(bits)
+    return text[:1].upper() + text[1:], True
 
 
 def _picked_value(you: dict) -> int | None:
@@ -995,16 +1094,17 @@ def _picked_value(you: dict) -> int | None:
 
 def _final_words(view: dict, seat: int) -> str:
     sheets = view.get("sheets") or []
+    t = common.words()
     if not 0 <= seat < len(sheets):
-        return "Game over"
+        return t("Game over")
     result = view.get("result") or {}
-    words = f"Final score {_score(view, seat, sheets[seat])}"
+    score = _score(view, seat, sheets[seat])
     ratings = result.get("ratings") or []
     if len(sheets) == 1 and ratings:
-        return f"{words}, {ratings[0]}"
+        return t("Final score {score}, {rating}", score=score, rating=t(ratings[0]))
     if seat in (result.get("winners") or []):
-        return f"{words}, you win"
-    return words
+        return t("Final score {score}, you win", score=score)
+    return t("Final score {score}", score=score)
 
 
 def _changed_sets(changed: dict) -> tuple[set, set, set, set]:
@@ -1023,26 +1123,30 @@ def _dice_labels(image: Image.Image, dice: list, x: float, y: float, size: int, 
     """Under each of the seat's dice: its shell adjustment, or what kind of die it is.
 
     "boon" is written only where it fits between its neighbours; a boon die is gold anyway."""
+    t = common.words()
+    roll, boon = t("roll"), t("boon")
     for d in dice:
         cx = x + int(d.get("index", 0)) * pitch + size / 2
         if d.get("shells"):
             paste_centred(image, written(f"{int(d['shells']):+d}", 28, PEN), (cx, y))
         elif d.get("kind") == "roll":
-            _text(image, (cx, y), "roll", "bold", TEXT, GOLD, "mm")
-        elif d.get("kind") != "hydra" and pitch > text_width("boon", "bold", TEXT) + 4:
-            _text(image, (cx, y), "boon", "bold", TEXT, GOLD, "mm")
+            _text(image, (cx, y), roll, "bold", TEXT, GOLD, "mm")
+        elif d.get("kind") != "hydra" and pitch > text_width(boon, "bold", TEXT) + 4:
+            _text(image, (cx, y), boon, "bold", TEXT, GOLD, "mm")
 
 
 def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: dict) -> None:
     """The round and tracker side, the seat's dice, then what is left to do and the boon."""
     y0, y1 = BAR_TOP, BAR_TOP + BAR_H
     x = MARGIN + 14
-    tracker = str(view.get("tracker_name", ""))
+    t = common.words()
+    tracker = t(str(view.get("tracker_name", "")))
     room = DICE_ROOM if (you.get("dice") or view.get("dice") or _boon_step(view)) else WIDTH - 2 * x
-    words = _round_words(view)
-    if text_width(words, "bold", 26) + 10 + text_width(tracker, "regular", TEXT) > room:
-        words = _short_round(view).capitalize()  # "Round 12/18": the tracker side still fits
-    width = _text(image, (x, y0 + 24), words, "bold", 26, INK, "lm")
+    heading = _round_words(view)
+    if text_width(heading, "bold", 26) + 10 + text_width(tracker, "regular", TEXT) > room:
+        heading = _short_round(view)  # "Round 12/18": the tracker side still fits
+    width = _text(image, (x, y0 + 24), heading, "bold", 26, INK, "lm")
+    tracker = common.ellipsize(tracker, "regular", TEXT, max(0, room - width - 10))
     _text(image, (x + width + 10, y0 + 25), tracker, "regular", TEXT, MUTED, "lm")
     cy = y0 + 76
     dice = you.get("dice") or []
@@ -1064,8 +1168,8 @@ def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: di
     elif view.get("dice"):
         _dice_row(image, [(int(v), False, False) for v in view["dice"]], x, cy, DIE, DIE_PITCH - DIE)
     elif _boon_step(view):
-        _text(image, (x, cy - 14), "Hydra dice", "bold", TEXT, MUTED, "lm")
-        _text(image, (x, cy + 16), "not rolled yet", "regular", TEXT, MUTED, "lm")
+        _text(image, (x, cy - 14), t("Hydra dice"), "bold", TEXT, MUTED, "lm")
+        _text(image, (x, cy + 16), t("not rolled yet"), "regular", TEXT, MUTED, "lm")
     _draw_todo(image, draw, view, you)
 
 
@@ -1104,7 +1208,9 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
         raise RenderError(f"seat {seat} is not at this table")
     sheet = sheets[seat]
     you = view.get("you") or {}
-    image = _fresh(_private_background(_board_key(view), isinstance(view.get("result"), dict)))
+    image = _fresh(
+        _private_background(_board_key(view), isinstance(view.get("result"), dict), common.language())
+    )
     draw = ImageDraw.Draw(image)
     left = title_bar_right(GAME, WIDTH)
     _text_box(
@@ -1131,26 +1237,36 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
 
 
 def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
+    t = common.words()
     seat = int(view["viewer"])
     sheet = view["sheets"][seat]
     you = view.get("you") or {}
     parts = [
-        f"Your Reef & Ruins sheet, {_who(seat, names)}. {_round_words(view)}, {view.get('reef_name', '')}."
+        t(
+            "Your Reef & Ruins sheet, {name}. {round}, {reef}.",
+            name=_who(seat, names),
+            round=_round_words(view),
+            reef=t(str(view.get("reef_name", ""))),
+        )
     ]
     dice = you.get("dice") or []
     if dice:
-        words = [f"{d.get('value')}" + _die_word(d) + (" used" if d.get("used") else "") for d in dice]
-        parts.append("Your dice: " + ", ".join(words) + ".")
+        parts.append(t("Your dice: {dice}.", dice=", ".join(_die_words(d) for d in dice)))
     boon = _boon_words(view)
     if boon:
-        parts.append(boon + ".")
+        parts.append(t("{sentence}.", sentence=boon))
     if _boon_step(view):
-        parts.append("The hydra dice are not rolled yet.")
-    parts.append(_status_words(view, you)[0] + ".")
+        parts.append(t("The hydra dice are not rolled yet."))
+    parts.append(t("{sentence}.", sentence=_status_words(view, you)[0]))
     changed = _changed_words(sheet.get("changed") or {})
     if changed:
-        parts.append(("This round: " if view.get("phase") == "round" else "Last round: ") + changed + ".")
-    parts.append(f"Score {_score(view, seat, sheet)}. Your sheet: {_sheet_words(sheet)}.")
+        if view.get("phase") == "round":
+            parts.append(t("This round: {changes}.", changes=changed))
+        else:
+            parts.append(t("Last round: {changes}.", changes=changed))
+    parts.append(
+        t("Score {score}. Your sheet: {sheet}.", score=_score(view, seat, sheet), sheet=_sheet_words(sheet))
+    )
     return parts
 
 
@@ -1182,7 +1298,7 @@ TILES = {
 
 #: The board's key line: what the five small squares under each ruin are.
 MINI_KEY_H = 72
-MINI_KEY = "under each ruin: its enchantments crossed off (of 5); ×multiplier beside its coins"
+MINI_KEY = N_("under each ruin: its enchantments crossed off (of 5); ×multiplier beside its coins")
 
 
 def board_height(seats: int) -> int:
@@ -1257,9 +1373,9 @@ def _mini_reef(board_reef: dict) -> tuple[float, float, int]:
 
 
 @lru_cache(maxsize=24)
-def _board_background(board_key: tuple[str, str], seats: int, finished: bool) -> Image.Image:
+def _board_background(board_key: tuple[str, str], seats: int, finished: bool, lang: str) -> Image.Image:
     """The top panel (the reef and side; while playing, who is done's tokens), the card frames
-    and each card's empty ruins and reef (drawn once)."""
+    and each card's empty ruins and reef (drawn once per language: ``lang`` is the picture's)."""
     board = _BOARDS[board_key]
     width = board_width(seats)
     image, draw = canvas(GAME, board_height(seats), width)
@@ -1268,10 +1384,10 @@ def _board_background(board_key: tuple[str, str], seats: int, finished: bool) ->
     x = ox + MARGIN + 14
     wy = TOP_Y + (148 if finished else 88)  # the final places come first
     box = (x, wy, ox + WIDTH - MARGIN - 8, wy + 32)
-    text_in_box(draw, box, str(board.get("where", "")), "regular", TEXT, TEXT, MUTED, "left", pad=0)
+    text_in_box(draw, box, _where(board), "regular", TEXT, TEXT, MUTED, "left", pad=0)
     if not finished:
         tx0 = _done_left(seats, ox)
-        draw_text(draw, (tx0 - 6, TOP_Y + 46), "Done", "bold", TEXT, INK, "rm")
+        draw_text(draw, (tx0 - 6, TOP_Y + 46), _done_word(), "bold", TEXT, INK, "rm")
         for seat in range(seats):
             paste_centred(image, _token(seat, 19), (tx0 + seat * 46 + 23, TOP_Y + 28))
     for seat in range(seats):
@@ -1312,7 +1428,8 @@ def _print_card(
             draw.rectangle((cx + px - 6, cy + py - 6, cx + px + 6, cy + py + 6), outline=CELL_LINE, width=2)
     _print_mini_reef(draw, board.get("reef") or {}, cx, cy)
     y = cy + ROW_D + 17
-    draw_text(draw, (cx + 12, y), "Lucky", "bold", TEXT, INK, "lm")
+    lucky, size = fit(common.words()("Lucky"), "bold", 84, TEXT, TEXT)
+    draw_text(draw, (cx + 12, y), lucky, "bold", size, INK, "lm")
     paste_centred(image, pearl_image(26), (cx + 150, y))
     paste_centred(image, shell_image(26), (cx + 238, y))
 
@@ -1328,8 +1445,8 @@ def _print_mini_reef(draw: ImageDraw.ImageDraw, reef: dict, cx: int, cy: int) ->
         cells = [(r, c, GREEN) for r, c in reef.get("highlighted") or []]
     else:
         cells = [
-            (r, c, TEXTURE_TINTS[t % len(TEXTURE_TINTS)])
-            for t, texture in enumerate(reef.get("textures") or [])
+            (r, c, TEXTURE_TINTS[n % len(TEXTURE_TINTS)])
+            for n, texture in enumerate(reef.get("textures") or [])
             for r, c in texture.get("cells") or []
         ]
     for r, c, fill in cells:
@@ -1345,7 +1462,7 @@ def _draw_mini_key(draw: ImageDraw.ImageDraw, ox: int, y: float) -> None:
         fill = PEN if k < 2 else None
         draw.rectangle((x + k * 20 - 6, y - 6, x + k * 20 + 6, y + 6), fill=fill, outline=PEN, width=2)
     left = x + 5 * 20
-    lines = wrap(MINI_KEY, "regular", TEXT, ox + WIDTH - MARGIN - left, max_lines=2)
+    lines = wrap(common.words()(MINI_KEY), "regular", TEXT, ox + WIDTH - MARGIN - left, max_lines=2)
     for i, line in enumerate(lines):
         draw_text(draw, (left, y + (i - (len(lines) - 1) / 2) * LINE_H), line, "regular", TEXT, INK, "lm")
 
@@ -1367,8 +1484,9 @@ def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names, 
             row.append((int(boon.get("value", 0)), True, False))
         _dice_row(image, row, x, cy, 64, 12)
     elif phase == "round":  # the boon step: gained before the hydra dice are rolled
-        _text(image, (x, cy - 15), "Hydra dice", "bold", TEXT, MUTED, "lm")
-        _text(image, (x, cy + 15), "not rolled yet", "regular", TEXT, MUTED, "lm")
+        t = common.words()
+        _text(image, (x, cy - 15), t("Hydra dice"), "bold", TEXT, MUTED, "lm")
+        _text(image, (x, cy + 15), t("not rolled yet"), "regular", TEXT, MUTED, "lm")
     right = ox + WIDTH - MARGIN - 12
     if phase in ("lucky", "round"):
         right = _draw_done(image, draw, view, ox) - 12
@@ -1397,7 +1515,12 @@ def _draw_done(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, ox: in
             paste_centred(image, tick_image(30), (tcx, TOP_Y + 66))
         else:
             _text(image, (tcx, TOP_Y + 64), "…", "bold", TEXT, MUTED, "mm")
-    return tx0 - 6 - text_width("Done", "bold", TEXT)
+    return tx0 - 6 - text_width(_done_word(), "bold", TEXT)
+
+
+def _done_word() -> str:
+    """The label of the row of who is done ("Done"), short enough to leave the top panel room."""
+    return common.ellipsize(common.words()("Done"), "bold", TEXT, 120)
 
 
 def _done_left(seats: int, ox: int) -> int:
@@ -1414,7 +1537,7 @@ def _draw_ranking(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, x0:
     order = sorted(range(len(scores)), key=lambda seat: (ranking[seat] if seat < len(ranking) else 99, seat))
     x, y = x0, TOP_Y + 98
     for seat in order:
-        place = ordinal(ranking[seat]) if seat < len(ranking) else "?"
+        place = _place(ranking[seat]) if seat < len(ranking) else "?"
         score = written(str(scores[seat]), 32)
         width = text_width(place, "bold", TEXT) + 4 + 38 + 4 + score.width
         if x > x0 and x + width > right:
@@ -1425,23 +1548,32 @@ def _draw_ranking(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, x0:
         x += width - text_width(place, "bold", TEXT) - 4 + 22
 
 
+def _place(place: int) -> str:
+    """A final place: "1st" (English), "1위" (Korean)."""
+    if common.language() == i18n.SOURCE:
+        return ordinal(place)
+    return common.words()("Place {place}", place=place)
+
+
 def _top_words(view: dict, names) -> str:
     """The line under the dice: the boon, the winner, or the lucky number step."""
+    t = common.words()
     phase = view.get("phase")
     boon = view.get("boon") if isinstance(view.get("boon"), dict) else None
     if phase == "round" and boon:
         if boon.get("type") == "roll":
-            return f"Boon: a rolled {boon.get('value', '?')} for all"
-        return f"Boon: {boon.get('text', '')}"
+            return t("Boon: a rolled {value} for all", value=boon.get("value", "?"))
+        return t("Boon: {boon}", boon=_said(boon))
     if phase == "round":
-        return "No boon this round"
+        return t("No boon this round")
     if phase == "finished":
         result = view.get("result") or {}
         ratings = result.get("ratings") or []
         if int(view.get("seats", 1)) == 1 and ratings:
-            return f"Final score {_score(view, 0, (view.get('sheets') or [{}])[0])}: {ratings[0]}"
+            score = _score(view, 0, (view.get("sheets") or [{}])[0])
+            return t("Final score {score}: {rating}", score=score, rating=t(ratings[0]))
         return _winner_words([drawn_name(int(w), names) for w in result.get("winners") or []])
-    return "Lucky numbers, in seat order, each different"
+    return t("Lucky numbers, in seat order, each different")
 
 
 def _draw_card(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, seat: int, names) -> None:
@@ -1585,14 +1717,16 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     seats = len(sheets)
     if not 1 <= seats <= 8:
         raise RenderError(f"cannot draw {seats} seats (1–8)")
-    image = _fresh(_board_background(_board_key(view), seats, view.get("phase") == "finished"))
+    image = _fresh(
+        _board_background(_board_key(view), seats, view.get("phase") == "finished", common.language())
+    )
     draw = ImageDraw.Draw(image)
     ox = _offset(seats)
     left = title_bar_right(GAME, image.width)
     _text_box(
         image,
         (left, 0, image.width - 16, TITLE_H),
-        _short_round(view).capitalize(),
+        _short_round(view),
         "bold",
         32,
         TEXT,
@@ -1607,30 +1741,38 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
 
 def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     """Alt text of the public table: round, dice and boon, who confirmed, scores, then each sheet."""
+    t = common.words()
     sheets = view.get("sheets") or []
-    parts = [f"Reef & Ruins table, {view.get('reef_name', '')}. {_round_words(view)}."]
+    parts = [
+        t(
+            "Reef & Ruins table, {reef}. {round}.",
+            reef=t(str(view.get("reef_name", ""))),
+            round=_round_words(view),
+        )
+    ]
     if view.get("dice"):
-        parts.append("Dice " + ", ".join(str(v) for v in view["dice"]) + ".")
+        parts.append(t("Dice {dice}.", dice=", ".join(str(v) for v in view["dice"])))
     elif _boon_step(view):
-        parts.append("Everyone gains the boon before the hydra dice are rolled.")
+        parts.append(t("Everyone gains the boon before the hydra dice are rolled."))
     boon = _boon_words(view)
     if boon:
-        parts.append(boon + ".")
+        parts.append(t("{sentence}.", sentence=boon))
     confirmed = view.get("confirmed") or []
     if view.get("phase") in ("lucky", "round"):
         waiting = [_who(s, names) for s in range(len(sheets)) if not (s < len(confirmed) and confirmed[s])]
         if waiting:
-            parts.append("Still playing: " + ", ".join(waiting) + ".")
+            parts.append(t("Still playing: {names}.", names=", ".join(waiting)))
     final = isinstance(view.get("result"), dict)
     if final:
         winners = [_who(int(w), names) for w in view["result"].get("winners") or []]
-        parts.append(_winner_words(winners) + ".")
-    scores = [f"{_who(s, names)} {_score(view, s, sheet)}" for s, sheet in enumerate(sheets)]
-    parts.append(
-        ("Final scores: " if final else "Scores at the start of the round: ") + "; ".join(scores) + "."
-    )
+        parts.append(t("{sentence}.", sentence=_winner_words(winners)))
+    scores = "; ".join(f"{_who(s, names)} {_score(view, s, sheet)}" for s, sheet in enumerate(sheets))
+    if final:
+        parts.append(t("Final scores: {scores}.", scores=scores))
+    else:
+        parts.append(t("Scores at the start of the round: {scores}.", scores=scores))
     for s, sheet in enumerate(sheets):
-        parts.append(f"{_who(s, names)}: {_sheet_words(sheet)}.")
+        parts.append(t("{name}: {sheet}.", name=_who(s, names), sheet=_sheet_words(sheet)))
     return parts
 
 

@@ -2,7 +2,9 @@
 
 Values a player writes on the sheet use the handwriting-like face (Comic Neue
 bold) in a blue "pen" ink, so they stand apart from the printed sheet (DejaVu,
-dark ink). Every sprite is cached (`functools.lru_cache`) on what it depends on.
+dark ink). Every sprite is cached (`functools.lru_cache`) on what it depends on,
+the picture's language included wherever a font draws it (a Korean picture draws
+with other faces: `common.face`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderers.common import INK, WHITE, font
+from renderers.common import INK, WHITE, font, language
 
 #: The pen a player writes with, and the marks it makes.
 PEN = (22, 58, 150)
@@ -36,9 +38,13 @@ _PIPS = {
 }
 
 
-@lru_cache(maxsize=512)
 def written(text: str, size: int, colour: tuple[int, int, int] = PEN, kind: str = "hand_bold") -> Image.Image:
     """``text`` as a tight RGBA sprite (written values: pasted, not re-rasterised each time)."""
+    return _written(text, size, colour, kind, language())
+
+
+@lru_cache(maxsize=512)
+def _written(text: str, size: int, colour: tuple[int, int, int], kind: str, lang: str) -> Image.Image:
     face = font(kind, size)
     left, top, right, bottom = face.getbbox(text, anchor="mm")
     image = Image.new("RGBA", (right - left + 4, bottom - top + 4), (0, 0, 0, 0))
@@ -46,9 +52,13 @@ def written(text: str, size: int, colour: tuple[int, int, int] = PEN, kind: str 
     return image
 
 
-@lru_cache(maxsize=128)
 def die_image(value: int, size: int, boon: bool = False, faded: bool = False) -> Image.Image:
     """A die face: pips for 1–6, the number for 0, 7 and 8 (shell-adjusted values)."""
+    return _die_image(value, size, boon, faded, language() if value not in _PIPS else "")
+
+
+@lru_cache(maxsize=128)
+def _die_image(value: int, size: int, boon: bool, faded: bool, lang: str) -> Image.Image:
     scale = 3
     side = size * scale
     image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
@@ -75,9 +85,13 @@ def die_image(value: int, size: int, boon: bool = False, faded: bool = False) ->
     return image
 
 
-@lru_cache(maxsize=64)
 def coin_image(coins: int, size: int) -> Image.Image:
     """A printed gold coin with its value."""
+    return _coin_image(coins, size, language())
+
+
+@lru_cache(maxsize=64)
+def _coin_image(coins: int, size: int, lang: str) -> Image.Image:
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     draw.ellipse((1, 1, size - 2, size - 2), fill=COIN, outline=GOLD, width=max(2, size // 12))
