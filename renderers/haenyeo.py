@@ -51,6 +51,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from i18n import N_
 from renderers import common
 from renderers.common import (
     BG,
@@ -126,57 +127,88 @@ PART_COLOURS: dict[str, tuple[int, int, int]] = {
 #: The part bands beside the rows: the part colour, darker.
 BAND_COLOURS = {part: tuple(max(0, c - 60) for c in colour) for part, colour in PART_COLOURS.items()}
 #: The parts' names on their bands (a band of four 50 px rows holds about 190 px of bold type).
-PART_NAMES = {"surface": "Surface", "shallow": "Shallow", "deep": "Deep sea", "pearl": "Pearls"}
+#: Every word list below is English, marked for the catalog: draw ``t(word)`` (``t = common.words()``).
+PART_NAMES = {
+    "surface": N_("Surface"),
+    "shallow": N_("Shallow"),
+    "deep": N_("Deep sea"),
+    "pearl": N_("Pearls"),
+}
 SEAFOOD = ("conch", "abalone", "mustard", "urchin", "octopus")
 ITEM_WORDS = {
-    "conch": "conch",
-    "abalone": "abalone",
-    "mustard": "sea mustard",
-    "urchin": "sea urchin",
-    "octopus": "octopus",
-    "egg": "turtle egg",
+    "conch": N_("conch"),
+    "abalone": N_("abalone"),
+    "mustard": N_("sea mustard"),
+    "urchin": N_("sea urchin"),
+    "octopus": N_("octopus"),
+    "egg": N_("turtle egg"),
+}
+#: The creatures' names (as in data/haenyeo/components.json), for the alt text.
+CREATURE_NAMES = {
+    "crab": N_("crab"),
+    "turtle": N_("sea turtle"),
+    "starfish": N_("starfish"),
+    "dolphin": N_("dolphin"),
+    "seahorse": N_("seahorse"),
+    "ray": N_("manta ray"),
+    "squid": N_("squid"),
+    "seal": N_("seal"),
+    "whaleshark": N_("whale shark"),
+    "whale": N_("whale"),
 }
 #: Short forms of the Scoring Reference rules; ``{0}``, ``{1}`` are the rule text's own numbers
 #: (see `rule_numbers`), so the numbers stay those of data/; the view's full text is the fallback.
 RULE_SHORT = {
-    "conch_each": "Conch: {0} pts each",
-    "abalone_urchin_sets": "Abalone + urchin sets: {0} each",
-    "mustard_times_abalone": "Sea mustard × abalone",
-    "most_urchin": "Most urchins: {0}",
-    "fewest_conch_mustard_sets": "Fewest conch + mustard sets: {0}",
-    "fewest_octopus": "Fewest octopus: {0}",
-    "four_kind_sets": "4-kind sets: {1}",
-    "conch_ladder": "Conch {0}: {1}",
+    "conch_each": N_("Conch: {0} pts each"),
+    "abalone_urchin_sets": N_("Abalone + urchin sets: {0} each"),
+    "mustard_times_abalone": N_("Sea mustard × abalone"),
+    "most_urchin": N_("Most urchins: {0}"),
+    "fewest_conch_mustard_sets": N_("Fewest conch + mustard sets: {0}"),
+    "fewest_octopus": N_("Fewest octopus: {0}"),
+    "four_kind_sets": N_("4-kind sets: {1}"),
+    "conch_ladder": N_("Conch {0}: {1}"),
 }
 #: The same rules as chips for the board's score tile: "@item" is that item's icon (named in the
 #: legend), anything else words; numbers as in RULE_SHORT. Icons keep a rule short on a phone.
 RULE_CHIPS: dict[str, tuple[str, ...]] = {
-    "conch_each": ("@conch", "{0} each"),
-    "abalone_urchin_sets": ("@abalone", "+", "@urchin", "sets: {0} each"),
+    "conch_each": ("@conch", N_("{0} each")),
+    "abalone_urchin_sets": ("@abalone", "+", "@urchin", N_("sets: {0} each")),
     "mustard_times_abalone": ("@mustard", "×", "@abalone"),
-    "most_urchin": ("Most", "@urchin", "= {0}"),
-    "fewest_conch_mustard_sets": ("Fewest", "@conch", "+", "@mustard", "sets = {0}"),
-    "fewest_octopus": ("Fewest", "@octopus", "= {0}"),
-    "four_kind_sets": ("@mustard", "@conch", "@abalone", "@octopus", "sets: {1}"),
+    "most_urchin": (N_("Most"), "@urchin", "= {0}"),
+    "fewest_conch_mustard_sets": (N_("Fewest"), "@conch", "+", "@mustard", N_("sets = {0}")),
+    "fewest_octopus": (N_("Fewest"), "@octopus", "= {0}"),
+    "four_kind_sets": ("@mustard", "@conch", "@abalone", "@octopus", N_("sets: {1}")),
     "conch_ladder": ("@conch", "{0} = {1}"),
 }
-DECISIONS = {
-    "zone0": "to use turtle eggs",
-    "harvest": "to pick a slot",
-    "trash_bonus": "to pick a trash bonus",
-    "seafood_bonus": "to pick seafood",
+#: Who is asked what: "{name} to pick a slot" (the status line, the board's alt text).
+ASKS = {
+    "zone0": N_("{name} to use turtle eggs"),
+    "harvest": N_("{name} to pick a slot"),
+    "trash_bonus": N_("{name} to pick a trash bonus"),
+    "seafood_bonus": N_("{name} to pick seafood"),
 }
+ASK_ANY = N_("{name} to choose")
+#: The same decisions said to the seat asked ("Your move in zone 4: pick a slot").
+YOUR_ASKS = {
+    "zone0": N_("use turtle eggs"),
+    "harvest": N_("pick a slot"),
+    "trash_bonus": N_("pick a trash bonus"),
+    "seafood_bonus": N_("pick seafood"),
+}
+YOUR_ASK_ANY = N_("choose")
+#: The decisions in English words ("to pick a slot"), as the board's alt text says them.
+DECISIONS = {key: words.removeprefix("{name} ") for key, words in ASKS.items()}
 #: The icon legend under the sea: (item sprite, its name), left to right.
 LEGEND = (
-    ("conch", "conch"),
-    ("abalone", "abalone"),
-    ("mustard", "sea mustard"),
-    ("urchin", "sea urchin"),
-    ("octopus", "octopus"),
-    ("egg", "turtle egg"),
-    ("egg_used", "used egg"),
-    ("trash", "trash"),
-    ("pearl", "pearl"),
+    ("conch", N_("conch")),
+    ("abalone", N_("abalone")),
+    ("mustard", N_("sea mustard")),
+    ("urchin", N_("sea urchin")),
+    ("octopus", N_("octopus")),
+    ("egg", N_("turtle egg")),
+    ("egg_used", N_("used egg")),
+    ("trash", N_("trash")),
+    ("pearl", N_("pearl")),
 )
 
 #: Every colour the two pictures paint with (sprites included), for the fixed palette.
@@ -275,6 +307,7 @@ def put_text(
 
     With ``ground`` (the flat colour under the whole line) the line is pasted as a ready block."""
     if ground is not None:
+        kind = common.face(kind)  # the cached blocks are keyed by the face the language draws with
         block, dx, dy, advance = _text_block(text, kind, size, anchor, tuple(fill), tuple(ground))
         if image.mode == "P":  # a picture in the game's palette takes the block mapped to it
             block = _palette_block(text, kind, size, anchor, tuple(fill), tuple(ground))
@@ -316,10 +349,11 @@ def put_box(
 
 
 def _score_words(view: dict, me: dict) -> str:
+    t = common.words()
     seat = int(me.get("seat", 0))
     if isinstance(view.get("result"), dict):
-        return f"Final score {_score(view, seat, me)}"
-    return f"Score so far {me.get('score_so_far', 0)}"
+        return t("Final score {score}", score=_score(view, seat, me))
+    return t("Score so far {score}", score=me.get("score_so_far", 0))
 
 
 def _score(view: dict, seat: int, p: dict) -> int:
@@ -333,22 +367,38 @@ def _score(view: dict, seat: int, p: dict) -> int:
 
 
 def _alt_letter(owner: int | str | None) -> str:
-    return "NPC" if owner == "npc" else owner_letter(owner) if owner is not None else "?"
+    t = common.words()
+    return t("NPC") if owner == "npc" else owner_letter(owner) if owner is not None else "?"
 
 
 def _who(owner: int | str, names: Sequence[object] | None) -> str:
-    return "the NPC" if owner == "npc" else seat_label(int(owner), names)
+    t = common.words()
+    return t("the NPC") if owner == "npc" else seat_label(int(owner), names)
 
 
 def _short(owner: int | str, names: Sequence[object] | None) -> str:
-    return "NPC" if owner == "npc" else drawn_name(int(owner), names)
+    t = common.words()
+    return t("NPC") if owner == "npc" else drawn_name(int(owner), names)
 
 
 def item_word(item: str) -> str:
     """An item in words: "sea urchin", "trash (bottle)"."""
+    t = common.words()
     if item.startswith("trash:"):
-        return f"trash ({TRASH_SHORT.get(item[6:], item[6:])})"
-    return ITEM_WORDS.get(item, item)
+        return t("trash ({kind})", kind=t(TRASH_SHORT.get(item[6:], item[6:])))
+    return t(ITEM_WORDS[item]) if item in ITEM_WORDS else item
+
+
+def _ask(decision: object, name: str) -> str:
+    """ "Seat B to pick a slot": who is asked what."""
+    t = common.words()
+    return t(ASKS.get(str(decision), ASK_ANY), name=name)
+
+
+def _your_ask(decision: object) -> str:
+    """ "pick a slot": what the seat asked must do."""
+    t = common.words()
+    return t(YOUR_ASKS.get(str(decision), YOUR_ASK_ANY))
 
 
 _NUMBERS = re.compile(r"\d+(?:/\d+)*\+?")
@@ -364,15 +414,16 @@ def _filled(template: str, numbers: list[str]) -> str | None:
     """``template`` with its ``{n}`` replaced by the rule's numbers; None when a number is missing."""
     try:
         return template.format(*numbers)
-    except IndexError:
+    except (IndexError, KeyError, ValueError):
         return None
 
 
 def rule_text(rule: dict) -> str:
     """A scoring rule in a few words ("Most urchins: 15"), else the view's own text."""
-    full = str(rule.get("text", rule.get("key", "")))
+    t = common.words()
+    full = t(str(rule.get("text", rule.get("key", ""))))
     template = RULE_SHORT.get(str(rule.get("key")))
-    return (_filled(template, rule_numbers(rule)) if template else None) or full
+    return (_filled(t(template), rule_numbers(rule)) if template else None) or full
 
 
 def trash_points(view: dict, types: int) -> int:
@@ -383,48 +434,55 @@ def trash_points(view: dict, types: int) -> int:
 
 def status_text(view: dict, names: Sequence[object] | None) -> str:
     """Where the round stands, in one line: "Round 5 of 8: choosing diving cards"."""
+    t = common.words()
     phase = view.get("phase")
-    head = f"Round {view.get('round', 1)} of {view.get('rounds', 8)}"
+    round_no, rounds = view.get("round", 1), view.get("rounds", 8)
     if phase == "end":
-        return "Game over"
+        return t("Game over")
     if phase == "select":
-        return f"{head}: choosing diving cards"
+        return t("Round {round} of {rounds}: choosing diving cards", round=round_no, rounds=rounds)
     current = view.get("current") or {}
     waiting = current.get("waiting_for")
+    zone = current.get("zone", 0)
     if waiting:
-        return (
-            f"{head}: zone {current.get('zone', 0)}, {_short(waiting['seat'], names)} "
-            f"{DECISIONS.get(waiting.get('decision'), 'to choose')}"
+        ask = _ask(waiting.get("decision"), _short(waiting["seat"], names))
+        return t(
+            "Round {round} of {rounds}: zone {zone}, {ask}", round=round_no, rounds=rounds, zone=zone, ask=ask
         )
-    return f"{head}: zone {current.get('zone', 0)} acts"
+    return t("Round {round} of {rounds}: zone {zone} acts", round=round_no, rounds=rounds, zone=zone)
 
 
 def short_status(view: dict) -> str:
     """The title bar's few words: "Round 5/8 · choosing cards", "Round 5/8 · zone 4"."""
+    t = common.words()
     phase = view.get("phase")
     if phase == "end":
-        return "Game over"
-    head = f"Round {view.get('round', 1)}/{view.get('rounds', 8)}"
+        return t("Game over")
+    round_no, rounds = view.get("round", 1), view.get("rounds", 8)
     if phase == "select":
-        return f"{head} · choosing cards"
-    return f"{head} · zone {(view.get('current') or {}).get('zone', 0)}"
+        return t("Round {round}/{rounds} · choosing cards", round=round_no, rounds=rounds)
+    zone = (view.get("current") or {}).get("zone", 0)
+    return t("Round {round}/{rounds} · zone {zone}", round=round_no, rounds=rounds, zone=zone)
 
 
 def _connection_words(reach: int) -> str:
+    """The connection in a sentence's words: "Connected: zones 0–6, 7+ cut off"."""
+    t = common.words()
     if reach >= 11:
-        return "all zones connected"
+        return t("All zones connected")
     if reach <= 0:
-        return "only zone 0 connected, 1+ cut off"
-    return f"connected: zones 0–{reach}, {reach + 1}+ cut off"
+        return t("Only zone 0 connected, 1+ cut off")
+    return t("Connected: zones 0–{reach}, {next}+ cut off", reach=reach, next=reach + 1)
 
 
 def _rope_words(reach: int) -> str:
     """The rope in the few words that fit beside the surface: "rope to 6 · 7+ cut off"."""
+    t = common.words()
     if reach >= 11:
-        return "rope to 11: all connected"
+        return t("rope to 11: all connected")
     if reach <= 0:
-        return "no rope · 1+ cut off"
-    return f"rope to {reach} · {reach + 1}+ cut off"
+        return t("no rope · 1+ cut off")
+    return t("rope to {reach} · {next}+ cut off", reach=reach, next=reach + 1)
 
 
 def _next_scoring(view: dict) -> tuple[int, list] | None:
@@ -483,15 +541,25 @@ class BoardLayout:
         return self.sea_top + zone * ROW_H
 
 
+def board_layout(seats: int, npc: bool, tile: tuple, lang: str | None = None) -> BoardLayout:
+    """The board's vertical layout for ``seats`` players (an NPC adds a legend entry), in ``lang``
+    (the picture's language by default: its words' widths flow the legend and the tile)."""
+    return _board_layout(seats, npc, tile, lang or common.language())
+
+
 @lru_cache(maxsize=32)
-def board_layout(seats: int, npc: bool, tile: tuple) -> BoardLayout:
-    """The board's vertical layout for ``seats`` players (an NPC adds a legend entry)."""
+def _board_layout(seats: int, npc: bool, tile: tuple, lang: str) -> BoardLayout:
+    with common.speaking(lang):
+        return _layout(seats, npc, tile, lang)
+
+
+def _layout(seats: int, npc: bool, tile: tuple, lang: str) -> BoardLayout:
     table_top = STATUS_TOP + STATUS_H + 8
     sea_top = table_top + TABLE_HEAD_H + TABLE_ROW_H * max(1, seats) + 10
     legend_top = sea_top + 12 * ROW_H + 8
-    legend_h = LEGEND_ROW_H * len(_legend_rows(npc)) + 6
+    legend_h = LEGEND_ROW_H * len(_legend_rows(npc, lang)) + 6
     tile_top = legend_top + legend_h + 6
-    tile_h = _tile_layout(tile)[0]
+    tile_h = _tile_layout(tile, lang)[0]
     return BoardLayout(table_top, sea_top, legend_top, legend_h, tile_top, tile_h, tile_top + tile_h + 14)
 
 
@@ -517,17 +585,26 @@ def _tile_key(view: dict) -> tuple:
 
 
 def _legend_entries(npc: bool) -> list[tuple[str, str]]:
-    """The legend: every item icon with its name, then the pieces (and the NPC's, with one)."""
-    return [*LEGEND, ("diver", "Haenyeo"), ("creature", "creature"), *([("npc", "NPC")] if npc else [])]
+    """The legend: every item icon with its name, then the pieces (and the NPC's, with one), in words
+    of the picture's language."""
+    t = common.words()
+    entries = [
+        *LEGEND,
+        ("diver", N_("Haenyeo")),
+        ("creature", N_("creature")),
+        *([("npc", N_("NPC"))] if npc else []),
+    ]
+    return [(key, t(word)) for key, word in entries]
 
 
 def _legend_icon_w(key: str) -> int:
     return int(CREATURE_H * 1.5) if key == "creature" else 34
 
 
-@lru_cache(maxsize=2)
-def _legend_rows(npc: bool) -> tuple[tuple[tuple[str, str, float], ...], ...]:
-    """The legend entries flowed into lines: ((key, word, x), ...) per line."""
+@lru_cache(maxsize=4)
+def _legend_rows(npc: bool, lang: str) -> tuple[tuple[tuple[str, str, float], ...], ...]:
+    """The legend entries flowed into lines: ((key, word, x), ...) per line (``lang``: the
+    picture's language, the cache's key)."""
     rows: list[list[tuple[str, str, float]]] = [[]]
     x = MARGIN + 6
     for key, word in _legend_entries(npc):
@@ -542,6 +619,7 @@ def _legend_rows(npc: bool) -> tuple[tuple[tuple[str, str, float], ...], ...]:
 
 def _chip_segments(key: str, text: str) -> tuple[tuple[str, str], ...]:
     """A rule as chip segments: ("icon", item) and ("text", words); its short words if unknown."""
+    t = common.words()
     rule = {"key": key, "text": text}
     numbers = rule_numbers(rule)
     spec = RULE_CHIPS.get(key)
@@ -550,7 +628,7 @@ def _chip_segments(key: str, text: str) -> tuple[tuple[str, str], ...]:
         if part.startswith("@"):
             segments.append(("icon", part[1:]))
             continue
-        filled = _filled(part, numbers)
+        filled = _filled(t(part) if any(c.isalpha() for c in part) else part, numbers)
         if filled is None:
             return (("text", rule_text(rule)),)
         segments.append(("text", filled))
@@ -567,8 +645,9 @@ def _chip_w(segments: tuple[tuple[str, str], ...]) -> float:
 
 
 @lru_cache(maxsize=16)
-def _tile_layout(tile: tuple) -> tuple[int, tuple]:
-    """The score tile's height and its rounds: ((round, top, bottom, ((x, y, segments), ...)), ...)."""
+def _tile_layout(tile: tuple, lang: str) -> tuple[int, tuple]:
+    """The score tile's height and its rounds: ((round, top, bottom, ((x, y, segments), ...)), ...),
+    in ``lang`` (the picture's language, the cache's key)."""
     _, rounds, _ = tile
     y = 90  # under the tile's name and the trash line (relative to the tile's top)
     placed = []
@@ -594,24 +673,27 @@ def _tile_layout(tile: tuple) -> tuple[int, tuple]:
 
 @lru_cache(maxsize=8)
 def _board_background(
-    seats: int, npc: bool, tile: tuple, pearls: int, scoring: tuple[int, ...]
+    seats: int, npc: bool, tile: tuple, pearls: int, scoring: tuple[int, ...], lang: str
 ) -> Image.Image:
     """Everything that does not change during a game: panels, the table's head, the sea's rows,
-    bands and zone numbers, the legend and the score tile (drawn once per table shape)."""
-    layout = board_layout(seats, npc, tile)
+    bands and zone numbers, the legend and the score tile (drawn once per table shape and
+    language: ``lang`` is the picture's, the cache's key)."""
+    layout = board_layout(seats, npc, tile, lang)
     image, draw = canvas(GAME, layout.height, WIDTH)
     _draw_status_frame(image, draw, scoring)
     _draw_table_frame(image, draw, layout, seats)
     _draw_sea_frame(image, draw, layout, pearls)
-    _draw_legend(image, draw, layout, npc)
-    _draw_tile(image, draw, layout, tile)
+    _draw_legend(image, draw, layout, npc, lang)
+    _draw_tile(image, draw, layout, tile, lang)
     return image
 
 
 @lru_cache(maxsize=8)
-def _board_layer(seats: int, npc: bool, tile: tuple, pearls: int, scoring: tuple[int, ...]) -> Image.Image:
+def _board_layer(
+    seats: int, npc: bool, tile: tuple, pearls: int, scoring: tuple[int, ...], lang: str
+) -> Image.Image:
     """The static layer in the game's palette: every board starts as a copy of it."""
-    return to_palette(_board_background(seats, npc, tile, pearls, scoring))
+    return to_palette(_board_background(seats, npc, tile, pearls, scoring, lang))
 
 
 def _draw_status_frame(image: Image.Image, draw: ImageDraw.ImageDraw, scoring: tuple[int, ...]) -> None:
@@ -622,7 +704,8 @@ def _draw_status_frame(image: Image.Image, draw: ImageDraw.ImageDraw, scoring: t
     x = _round_centre(max(scoring))[0] + 40
     cy = _round_centre(1)[1]
     _star(draw, (x + 12, cy), 13, GOLD)
-    put_text(image, (x + 30, cy), "scoring", "regular", SMALL, MUTED, "lm")
+    t = common.words()
+    put_text(image, (x + 30, cy), t("scoring"), "regular", SMALL, MUTED, "lm")
 
 
 def _star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, fill) -> None:
@@ -665,6 +748,7 @@ def _draw_table_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Boa
 
 def _draw_sea_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, pearls: int) -> None:
     """The sea's rows in their part colours, the zone badges, the part bands and fixed words."""
+    t = common.words()
     for zone in range(12):
         y = layout.row_y(zone)
         part = _part(zone)
@@ -680,22 +764,24 @@ def _draw_sea_frame(image: Image.Image, draw: ImageDraw.ImageDraw, layout: Board
         band = BAND_COLOURS[part]
         draw.rectangle((SEA_X0, y0, BAND_X1, y1), fill=band)
         if last > first:  # the part's name, written upwards along its band
-            label = f"{PART_NAMES[part]} {first}–{last}"
+            words = t("{part} {first}–{last}", part=t(PART_NAMES[part]), first=first, last=last)
+            label, size = fit(words, "bold", y1 - y0 - 8, SMALL_BOLD, SMALL_BOLD)
             sprite = Image.new("RGBA", (y1 - y0, BAND_X1 - SEA_X0), (0, 0, 0, 0))
             ImageDraw.Draw(sprite).text(
                 (sprite.width / 2, sprite.height / 2),
                 label,
-                font=font("bold", SMALL_BOLD),
+                font=font("bold", size),
                 fill=ink_on(band),
                 anchor="mm",
             )
             sprite = sprite.rotate(90, expand=True)
             image.paste(sprite, (SEA_X0, y0), sprite)
     draw.rectangle((SEA_X0, layout.sea_top, SEA_X1, layout.row_y(12)), outline=INK, width=3)
-    put_text(image, (SLOT_X0, layout.row_y(0) + ROW_H / 2), "Surface", "bold", SMALL_BOLD, INK, "lm")
+    put_text(image, (SLOT_X0, layout.row_y(0) + ROW_H / 2), t("Surface"), "bold", SMALL_BOLD, INK, "lm")
     y11 = layout.row_y(11) + ROW_H / 2
     paste_centred(image, item_image("pearl", 34), (SLOT_X0 + 17, y11))
-    put_text(image, (SLOT_X0 + 42, y11), f"Pearls: {pearls} per Haenyeo", "bold", SMALL_BOLD, WHITE, "lm")
+    words = t("Pearls: {count} per Haenyeo", count=pearls)
+    put_text(image, (SLOT_X0 + 42, y11), words, "bold", SMALL_BOLD, WHITE, "lm")
 
 
 def _legend_icon(key: str) -> Image.Image:
@@ -708,9 +794,11 @@ def _legend_icon(key: str) -> Image.Image:
     return item_image(key, 32)
 
 
-def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, npc: bool) -> None:
+def _draw_legend(
+    image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, npc: bool, lang: str
+) -> None:
     """Each icon of the sea and the table with its name, flowed over a few lines under the sea."""
-    for line, row in enumerate(_legend_rows(npc)):
+    for line, row in enumerate(_legend_rows(npc, lang)):
         cy = layout.legend_top + 3 + LEGEND_ROW_H * (line + 0.5)
         for key, word, x in row:
             icon_w = _legend_icon_w(key)
@@ -718,15 +806,18 @@ def _draw_legend(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLay
             put_text(image, (x + icon_w + 6, cy), word, "regular", SMALL, INK, "lm")
 
 
-def _draw_tile(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, tile: tuple) -> None:
+def _draw_tile(
+    image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, tile: tuple, lang: str
+) -> None:
     """The score tile: its name, the trash points, and each scoring round's rules as chips."""
+    t = common.words()
     name, _, trash = tile
     top = layout.tile_top
     panel(draw, (MARGIN, top, RIGHT, top + layout.tile_h), fill=TILE_FILL, radius=14, width=2)
     put_box(
         image,
         (MARGIN + 4, top + 4, RIGHT - 4, top + 42),
-        f"Score tile: {name}",
+        t("Score tile: {name}", name=t(name)),
         "bold",
         28,
         SMALL_BOLD,
@@ -734,10 +825,11 @@ def _draw_tile(image: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayou
         "left",
     )
     _draw_trash_steps(image, draw, top + 62, trash)
-    for r, y0, _y1, chips in _tile_layout(tile)[1]:
+    for r, y0, _y1, chips in _tile_layout(tile, lang)[1]:
         by = top + y0 + 4 + CHIP_H / 2
         draw.rounded_rectangle((TILE_BADGE_X0, by - 18, TILE_BADGE_X0 + 56, by + 18), radius=8, fill=SEA_BLUE)
-        put_text(image, (TILE_BADGE_X0 + 28, by), f"R{r}", "bold", SMALL_BOLD, WHITE, "mm")
+        badge, size = fit(t("R{round}", round=r), "bold", 52, SMALL_BOLD, SMALL_BOLD)
+        put_text(image, (TILE_BADGE_X0 + 28, by), badge, "bold", size, WHITE, "mm")
         for x, y, width, segments in chips:
             _draw_chip(image, draw, (x, top + y, x + width, top + y + CHIP_H), segments)
 
@@ -751,7 +843,8 @@ def _draw_trash_steps(image: Image.Image, draw: ImageDraw.ImageDraw, cy: float, 
     if not steps:
         return
     steps[-1] = steps[-1].replace("=", "+=")
-    x = MARGIN + 12 + put_text(image, (MARGIN + 12, cy), "Trash", "bold", SMALL_BOLD, INK, "lm") + 10
+    t = common.words()
+    x = MARGIN + 12 + put_text(image, (MARGIN + 12, cy), t("Trash"), "bold", SMALL_BOLD, INK, "lm") + 10
     put_box(image, (x, cy - 18, RIGHT - 6, cy + 18), " ".join(steps), "regular", SMALL, SMALL, INK, "left", 0)
 
 
@@ -780,12 +873,9 @@ def _status_key(view: dict, names: Sequence[object] | None) -> tuple:
     waiting = current.get("waiting_for") if view.get("phase") == "actions" else None
     first = view.get("first_player")
     first = first if isinstance(first, int) else None
-    ask = (
-        f"{_short(waiting['seat'], names)} {DECISIONS.get(waiting.get('decision'), 'to choose')}"
-        if waiting
-        else ""
-    )
+    ask = _ask(waiting.get("decision"), _short(waiting["seat"], names)) if waiting else ""
     return (
+        common.language(),
         short_status(view),
         int(view.get("round", 1)),
         str(view.get("phase")),
@@ -804,7 +894,7 @@ def _status_block(background: tuple, key: tuple) -> Image.Image:
     """The title bar and the status panel filled in, as one block (they change once a move)."""
     image = _board_background(*background).crop((0, 0, WIDTH, STATUS_TOP + STATUS_H + 1))
     draw = ImageDraw.Draw(image)
-    subtitle, current, phase, scoring, first, first_name, to_act, zone, waiting, ask = key
+    _lang, subtitle, current, phase, scoring, first, first_name, to_act, zone, waiting, ask = key
     box = (title_bar_right(GAME, WIDTH), 0, RIGHT, TITLE_H)
     put_box(image, box, subtitle, "bold", 34, SMALL_BOLD, WHITE, "right", ground=title_text(GAME).colour)
     _draw_rounds(image, draw, current, phase == "end", scoring, first, first_name)
@@ -830,7 +920,8 @@ def _draw_rounds(
     if first is not None:
         cy = _round_centre(1)[1]
         x = 524
-        x += put_text(image, (x, cy), "First", "bold", SMALL_BOLD, INK, "lm", WHITE) + 26
+        t = common.words()
+        x += put_text(image, (x, cy), t("First"), "bold", SMALL_BOLD, INK, "lm", WHITE) + 26
         paste_centred(image, diver_image(first, DIVER_R), (x, cy))
         put_box(
             image,
@@ -856,25 +947,26 @@ def _draw_status(
     ask: str,
 ) -> None:
     """Who owes a decision now, in the board's largest words (on gold when one seat is asked)."""
+    t = common.words()
     box = (MARGIN + 8, STATUS_TOP + 50, RIGHT - 8, STATUS_TOP + STATUS_H - 6)
     x0, x1 = box[0] + 10, box[2] - 10
     cy = (box[1] + box[3]) / 2
     if phase == "select":
-        x = x0 + put_text(image, (x0, cy), "Choosing cards:", "bold", 28, INK, "lm", WHITE) + 30
+        x = x0 + put_text(image, (x0, cy), t("Choosing cards:"), "bold", 28, INK, "lm", WHITE) + 30
         for seat in to_act:
             paste_centred(image, diver_image(seat, DIVER_R), (x, cy))
             x += 44
         if not to_act:
-            put_text(image, (x - 10, cy), "all ready", "regular", 28, MUTED, "lm", WHITE)
+            put_text(image, (x - 10, cy), t("all ready"), "regular", 28, MUTED, "lm", WHITE)
         return
     if phase != "actions":
-        put_text(image, (x0, cy), "Game over: final scores", "bold", 30, INK, "lm", WHITE)
+        put_text(image, (x0, cy), t("Game over: final scores"), "bold", 30, INK, "lm", WHITE)
         return
     asked = waiting is not None
     if asked:
         draw.rounded_rectangle(box, radius=10, fill=HIGHLIGHT, outline=INK, width=2)
     ground = HIGHLIGHT if asked else WHITE
-    words = f"Zone {zone}:" if asked else f"Zone {zone} acts"
+    words = t("Zone {zone}:", zone=zone) if asked else t("Zone {zone} acts", zone=zone)
     x = x0 + put_text(image, (x0, cy), words, "bold", 30, INK, "lm", ground) + 10
     if asked:
         paste_centred(image, diver_image(waiting, DIVER_R), (x + 20, cy))
@@ -885,9 +977,10 @@ def _draw_table(image: Image.Image, view: dict, layout: BoardLayout, names) -> N
     """One row per seat: token, name, seafood, eggs, trash, pearls, and the score (biggest)."""
     final = isinstance(view.get("result"), dict)
     head_y = layout.table_top + TABLE_HEAD_H / 2
-    head = "Final scores" if final else "Scores so far"
+    t = common.words()
+    head = t("Final scores") if final else t("Scores so far")
     put_text(image, (NAME_X0 - 40, head_y), head, "regular", SMALL, MUTED, "lm", BG)
-    put_text(image, (SCORE_X, head_y), "Final" if final else "Score", "bold", SMALL_BOLD, INK, "mm", BG)
+    put_text(image, (SCORE_X, head_y), t("Final") if final else t("Score"), "bold", SMALL_BOLD, INK, "mm", BG)
     acting = set(view.get("to_act") or [])
     select = view.get("phase") == "select"
     for i, p in enumerate(view.get("players") or []):
@@ -952,10 +1045,18 @@ def _table_row(
 # --------------------------------------------------------------------------- the sea
 
 
-@lru_cache(maxsize=512)
 def _slot_image(items: tuple[str, ...], taken: int | str | None, ground: tuple[int, int, int]) -> Image.Image:
     """A sea-card slot on its row's colour: its items (a trash slot names its type); a taken one
-    is netted and carries its taker's token. Drawn once per content, pasted without a mask."""
+    is netted and carries its taker's token. Drawn once per content and language."""
+    return _slot_block(items, taken, ground, common.language())
+
+
+@lru_cache(maxsize=512)
+def _slot_block(
+    items: tuple[str, ...], taken: int | str | None, ground: tuple[int, int, int], lang: str
+) -> Image.Image:
+    """`_slot_image` (``lang``, the picture's language, keys the cache), pasted without a mask."""
+    t = common.words()
     w, h = SLOT_W + 1, ROW_H - 10 + 1
     image = Image.new("RGB", (w, h), ground)
     draw = ImageDraw.Draw(image)
@@ -965,7 +1066,7 @@ def _slot_image(items: tuple[str, ...], taken: int | str | None, ground: tuple[i
     draw.rounded_rectangle((0, 0, w - 1, h - 1), radius=10, fill=fill, outline=INK, width=2)
     cy = h / 2
     if trash:
-        label = TRASH_SHORT.get(items[0][6:], items[0][6:])
+        label = t(TRASH_SHORT.get(items[0][6:], items[0][6:]))
         put_box(
             image, (0, 0, w - 1, h - 1), label, "regular", SMALL, SMALL, MUTED if faded else INK, "center", 3
         )
@@ -1023,7 +1124,7 @@ def _sea_row(
     """One zone's row right of its band (the background's row, then the rope, its slots, its
     pieces, the acting ring), drawn once per content and pasted whole: most rows stay the same
     from one picture to the next."""
-    layout = board_layout(*background[:3])
+    layout = board_layout(*background[:3], background[5])
     top = layout.row_y(zone)
     image = _board_background(*background).crop((BAND_X1, top, SEA_X1 - 2, top + ROW_H))
     draw = ImageDraw.Draw(image)
@@ -1081,15 +1182,16 @@ def _surface_key(view: dict, revealed: bool, reach: object) -> tuple:
 
 def _draw_surface_words(row: Image.Image, surface: tuple) -> None:
     """Beside "Surface" on zone 0's row (block coordinates): the rope's words, or the waiting seats."""
+    t = common.words()
     cy = ROW_H / 2
-    x = SLOT_X0 - BAND_X1 + text_width("Surface", "bold", SMALL_BOLD) + 18
+    x = SLOT_X0 - BAND_X1 + text_width(t("Surface"), "bold", SMALL_BOLD) + 18
     ground = PART_COLOURS["surface"]
     kind, value = surface
     if kind == "rope":
         box = (x, cy - 22, MARK_X0 - BAND_X1 - 8, cy + 22)
         put_box(row, box, value, "regular", SMALL, SMALL, INK, "left", 0, ground)
         return
-    x += put_text(row, (x, cy), "3rd Haenyeo waits:", "regular", SMALL, INK, "lm", ground) + 26
+    x += put_text(row, (x, cy), t("3rd Haenyeo waits:"), "regular", SMALL, INK, "lm", ground) + 26
     for seat in value:
         paste_centred(row, diver_image(seat, DIVER_R), (x, cy))
         x += 44
@@ -1103,24 +1205,27 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     seats = int(view.get("seats") or len(view.get("players") or []) or 2)
     npc = bool(view.get("npc"))
     tile = _tile_key(view)
-    layout = board_layout(seats, npc, tile)
+    lang = common.language()
+    layout = board_layout(seats, npc, tile, lang)
     scoring = tuple(int(r) for r in view.get("scoring_rounds") or (3, 6, 8))
-    background = (seats, npc, tile, int(view.get("pearls_per_haenyeo") or 1), scoring)
+    background = (seats, npc, tile, int(view.get("pearls_per_haenyeo") or 1), scoring, lang)
     image = _board_layer(*background).copy()  # palette mode: the blocks pasted on are too
     draw = ImageDraw.Draw(image)
     image.paste(_status_block(background, _status_key(view, names)), (0, 0))
     _draw_table(image, view, layout, names)
     _draw_sea(image, view, layout, background)
-    _draw_next_round(draw, view, layout, tile)
+    _draw_next_round(draw, view, layout, tile, lang)
     return picture(image, board_alt(view, names), "haenyeo-board.png", palette=palette())
 
 
-def _draw_next_round(draw: ImageDraw.ImageDraw, view: dict, layout: BoardLayout, tile: tuple) -> None:
+def _draw_next_round(
+    draw: ImageDraw.ImageDraw, view: dict, layout: BoardLayout, tile: tuple, lang: str
+) -> None:
     """Ring the next scoring round's rules on the tile in gold: what the coming decisions score."""
     nxt = _next_scoring(view)
     if not nxt:
         return
-    for r, y0, y1, _ in _tile_layout(tile)[1]:
+    for r, y0, y1, _ in _tile_layout(tile, lang)[1]:
         if int(r) == nxt[0]:
             top = layout.tile_top
             draw.rounded_rectangle(
@@ -1131,80 +1236,132 @@ def _draw_next_round(draw: ImageDraw.ImageDraw, view: dict, layout: BoardLayout,
 # --------------------------------------------------------------------------- alt text
 
 
-def _s(count: int) -> str:
-    return "" if count == 1 else "s"
-
-
 def _sheet_words(p: dict, view: dict) -> str:
-    food = ", ".join(f"{SEAFOOD_SHORT.get(k, k).lower()} {v}" for k, v in (p.get("seafood") or {}).items())
+    t = common.words()
+    food = ", ".join(
+        t("{seafood} {count}", seafood=t(SEAFOOD_SHORT.get(k, k)).lower(), count=v)
+        for k, v in (p.get("seafood") or {}).items()
+    )
     eggs, used = int(p.get("turtle_eggs", 0)), int(p.get("turtle_eggs_used", 0))
     types = len(p.get("trash") or [])
-    return (
-        f"{food}; turtle eggs {eggs - used} unused, {used} used; {types} trash type{_s(types)} "
-        f"({trash_points(view, types)} pts); {p.get('pearls', 0)} pearl{_s(int(p.get('pearls', 0)))} "
-        f"({p.get('pearl_points', 0)} pts)"
+    pearls = int(p.get("pearls", 0))
+    return "; ".join(
+        (
+            food,
+            t("turtle eggs {unused} unused, {used} used", unused=eggs - used, used=used),
+            t.plural(
+                "{count} trash type ({points} pts)",
+                "{count} trash types ({points} pts)",
+                types,
+                points=trash_points(view, types),
+            ),
+            t.plural(
+                "{count} pearl ({points} pts)",
+                "{count} pearls ({points} pts)",
+                pearls,
+                points=p.get("pearl_points", 0),
+            ),
+        )
     )
 
 
 def legend_words() -> str:
     """The icon legend under the sea, in words (alt text)."""
-    return "Icons: " + ", ".join(word for _, word in LEGEND) + "."
+    t = common.words()
+    return t("Icons: {icons}.", icons=", ".join(t(word) for _, word in LEGEND))
 
 
 def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
     """Alt text of the public board: status, scores, connection, divers, sea, then sheets and tile."""
-    parts = [f"Haenyeo board. {status_text(view, names)}."]
+    t = common.words()
+    parts = [t("Haenyeo board. {status}.", status=status_text(view, names))]
     first = view.get("first_player")
     if isinstance(first, int):
-        parts.append(f"First player {_who(first, names)}.")
+        parts.append(t("First player {name}.", name=_who(first, names)))
     players = view.get("players") or []
-    scores = [f"{_who(int(p.get('seat', i)), names)} {_score(view, i, p)}" for i, p in enumerate(players)]
+    scores = "; ".join(
+        t("{name} {score}", name=_who(int(p.get("seat", i)), names), score=_score(view, i, p))
+        for i, p in enumerate(players)
+    )
     final = isinstance(view.get("result"), dict)
-    parts.append(("Final scores: " if final else "Scores so far: ") + "; ".join(scores) + ".")
+    parts.append(
+        t("Final scores: {scores}.", scores=scores) if final else t("Scores so far: {scores}.", scores=scores)
+    )
     if view.get("phase") == "select":
         waiting = [_who(s, names) for s in view.get("to_act") or []]
         if waiting:
-            parts.append("Still choosing: " + ", ".join(waiting) + ".")
+            parts.append(t("Still choosing: {names}.", names=", ".join(waiting)))
     parts.append(legend_words())
     reach = view.get("reach")
     zones = view.get("zones") or []
     if view.get("revealed") and isinstance(reach, int):
-        parts.append(_connection_words(reach).capitalize() + ".")
+        parts.append(_connection_words(reach) + ".")
         placed = []
         for z in zones:
             who = [_alt_letter(d) for d in z.get("divers") or []]
-            pets = [f"{c.get('kind')} {_alt_letter(c.get('owner'))}" for c in z.get("creatures") or []]
-            words = ([f"Haenyeo {' '.join(who)}"] if who else []) + (
-                [f"creatures {', '.join(pets)}"] if pets else []
+            pets = [
+                t(
+                    "{creature} {letter}",
+                    creature=_creature_word(c.get("kind")),
+                    letter=_alt_letter(c.get("owner")),
+                )
+                for c in z.get("creatures") or []
+            ]
+            words = ([t("Haenyeo {letters}", letters=" ".join(who))] if who else []) + (
+                [t("creatures {list}", list=", ".join(pets))] if pets else []
             )
             if words:
-                placed.append(f"{z.get('zone')}: " + ", ".join(words))
+                placed.append(t("{zone}: {words}", zone=z.get("zone"), words=", ".join(words)))
         if placed:
-            parts.append("Haenyeo and creatures by zone: " + "; ".join(placed) + ".")
+            parts.append(t("Haenyeo and creatures by zone: {zones}.", zones="; ".join(placed)))
     sea = []
     for z in zones:
         slots = []
         for slot in z.get("slots") or []:
             words = " + ".join(item_word(str(i)) for i in slot.get("items") or [])
             if slot.get("taken_by") is not None:
-                words += f" (taken by {_alt_letter(slot['taken_by'])})"
+                words = t("{items} (taken by {letter})", items=words, letter=_alt_letter(slot["taken_by"]))
             slots.append(words)
         if slots:
-            sea.append(f"{z.get('zone')}: " + ", ".join(slots))
-    sheets = [f"{_who(int(p.get('seat', i)), names)}: {_sheet_words(p, view)}" for i, p in enumerate(players)]
-    parts.append("Sheets: " + ". ".join(sheets) + ".")
+            sea.append(t("{zone}: {words}", zone=z.get("zone"), words=", ".join(slots)))
+    sheets = [
+        t("{name}: {sheet}", name=_who(int(p.get("seat", i)), names), sheet=_sheet_words(p, view))
+        for i, p in enumerate(players)
+    ]
+    parts.append(t("Sheets: {sheets}.", sheets=". ".join(sheets)))
     cards = view.get("sea_cards") or {}
     parts.append(
-        f"Sea cards {cards.get('shallow', '?')} (zones 1–4) and {cards.get('deep', '?')} (5–10): "
-        + "; ".join(sea)
-        + "."
+        t(
+            "Sea cards {shallow} (zones 1–4) and {deep} (5–10): {sea}.",
+            shallow=cards.get("shallow", "?"),
+            deep=cards.get("deep", "?"),
+            sea="; ".join(sea),
+        )
     )
     return parts
 
 
+def _creature_word(kind: object) -> str:
+    """A creature's name (alt text), in the picture's language."""
+    t = common.words()
+    return t(CREATURE_NAMES[kind]) if kind in CREATURE_NAMES else str(kind)
+
+
 # --------------------------------------------------------------------------- a seat's picture
 
-CREATURE_SHORT = {"whaleshark": "shark", "ray": "ray", "seahorse": "seahorse"}
+#: The creatures' names on the diving cards (a card is 118 px wide): English, drawn translated.
+CREATURE_SHORT = {
+    "crab": N_("crab"),
+    "turtle": N_("turtle"),
+    "starfish": N_("starfish"),
+    "dolphin": N_("dolphin"),
+    "seahorse": N_("seahorse"),
+    "ray": N_("ray"),
+    "squid": N_("squid"),
+    "seal": N_("seal"),
+    "whaleshark": N_("shark"),
+    "whale": N_("whale"),
+}
 BANNER = (MARGIN, TITLE_H + 8, RIGHT, TITLE_H + 62)
 CARDS_TOP = BANNER[3] + 8
 CARD_W, CARD_H, CARD_GAP = 118, 100, 8
@@ -1234,9 +1391,15 @@ def _card_origin(index: int) -> tuple[float, float]:
     return CARD_X0 + col * (CARD_W + CARD_GAP), CARDS_TOP + CARDS_ROW0 + row * (CARD_H + 12)
 
 
-@lru_cache(maxsize=128)
 def _card_image(zone: int, creature: str, chosen: bool, seat: int) -> Image.Image:
     """A diving card: its zone number (biggest), its creature; a chosen one ringed and ticked."""
+    return _card_block(zone, creature, chosen, seat, common.language())
+
+
+@lru_cache(maxsize=128)
+def _card_block(zone: int, creature: str, chosen: bool, seat: int, lang: str) -> Image.Image:
+    """`_card_image` (``lang``, the picture's language, keys the cache)."""
+    t = common.words()
     pad = 12
     image = Image.new("RGBA", (CARD_W + 2 * pad, CARD_H + 2 * pad), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -1247,7 +1410,7 @@ def _card_image(zone: int, creature: str, chosen: bool, seat: int) -> Image.Imag
     cx = pad + CARD_W / 2
     draw.text((cx, pad + 38), str(zone), font=font("bold", 48), fill=ink_on(fill), anchor="mm")
     if creature:
-        name = CREATURE_SHORT.get(creature, creature)
+        name = t(CREATURE_SHORT[creature]) if creature in CREATURE_SHORT else creature
         # bold when it fits, else the narrower regular face: never smaller, never cut if avoidable
         kind = "bold" if text_width(name, "bold", SMALL_BOLD) <= CARD_W - 12 else "regular"
         text_in_box(
@@ -1276,11 +1439,11 @@ def _sheet_key(view: dict, me: dict) -> tuple:
         for space in (view.get("pearl_track") or [])[:9]
     )
     trash = tuple(
-        (str(t["key"]), str(t.get("name", t["key"])))
-        for t in view.get("trash_types") or []
-        if isinstance(t, dict)
+        (str(kind["key"]), str(kind.get("name", kind["key"])))
+        for kind in view.get("trash_types") or []
+        if isinstance(kind, dict)
     ) or tuple((key, word) for key, word in TRASH_SHORT.items())
-    return tracks, int(me.get("turtle_egg_spaces", 10)), pearls, trash[:10]
+    return tracks, int(me.get("turtle_egg_spaces", 10)), pearls, trash[:10], common.language()
 
 
 @lru_cache(maxsize=4)
@@ -1300,32 +1463,34 @@ def _token_block(seat: int) -> Image.Image:
 @lru_cache(maxsize=4)
 def _private_background(sheet: tuple) -> Image.Image:
     """An empty sheet: panels, labels, empty track boxes, egg circles, the pearl track with its
-    points and bonuses, and the trash types (the same for every seat: drawn once)."""
-    tracks, egg_spaces, pearls, trash = sheet
+    points and bonuses, and the trash types (the same for every seat: drawn once per language)."""
+    t = common.words()
+    tracks, egg_spaces, pearls, trash, _lang = sheet
     image, draw = canvas(GAME, PRIVATE_H, WIDTH)
     panel(draw, (MARGIN, CARDS_TOP, RIGHT, CARDS_BOTTOM), fill=CARDS_FILL, radius=14, width=2)
     panel(draw, (MARGIN, SHEET_TOP, RIGHT, PRIVATE_H - 14), fill=SHEET_FILL, radius=14, width=2)
-    put_text(image, (LABEL_X + 46, SHEET_TOP + 30), "Your sheet", "bold", 28, INK, "lm")
+    put_text(image, (LABEL_X + 46, SHEET_TOP + 30), t("Your sheet"), "bold", 28, INK, "lm")
     for k, (key, length) in enumerate(zip(SEAFOOD, tracks, strict=True)):
         y = TRACK_TOP + k * TRACK_STEP
         paste_centred(image, item_image(key, 34), (LABEL_X + 17, y))
-        put_text(image, (LABEL_X + 42, y), SEAFOOD_SHORT[key], "bold", SMALL_BOLD, INK, "lm")
+        label, size = fit(t(SEAFOOD_SHORT[key]), "bold", TRACK_X - LABEL_X - 42, SMALL_BOLD, SMALL_BOLD)
+        put_text(image, (LABEL_X + 42, y), label, "bold", size, INK, "lm")
         for b in range(length):
             left = TRACK_X + b * BOX_STEP
             draw.rectangle((left, y - BOX / 2, left + BOX, y + BOX / 2), fill=WHITE, outline=INK, width=2)
     paste_centred(image, item_image("egg", 34), (LABEL_X + 17, EGG_Y))
-    put_text(image, (LABEL_X + 42, EGG_Y), "Eggs", "bold", SMALL_BOLD, INK, "lm")
+    put_text(image, (LABEL_X + 42, EGG_Y), t("Eggs"), "bold", SMALL_BOLD, INK, "lm")
     for k in range(egg_spaces):
         cx = TRACK_X + EGG_R + k * EGG_STEP
         draw.ellipse((cx - EGG_R, EGG_Y - EGG_R, cx + EGG_R, EGG_Y + EGG_R), outline=PANEL_LINE, width=3)
     paste_centred(image, item_image("pearl", 34), (LABEL_X + 17, PEARL_Y))
-    put_text(image, (LABEL_X + 42, PEARL_Y), "Pearls", "bold", SMALL_BOLD, INK, "lm")
-    put_text(image, (LABEL_X + 42, PEARL_COUNT_Y), "pearls", "regular", SMALL, MUTED, "lm")
+    put_text(image, (LABEL_X + 42, PEARL_Y), t("Pearls"), "bold", SMALL_BOLD, INK, "lm")
+    put_text(image, (LABEL_X + 42, PEARL_COUNT_Y), t("pearls"), "regular", SMALL, MUTED, "lm")
     for k, (points, bonus) in enumerate(pearls):
         _draw_pearl_space(image, draw, k, len(pearls), points, bonus, False)
-    put_text(image, (LABEL_X + 42, PEARL_Y + 44), "bonus", "regular", SMALL, MUTED, "lm")
+    put_text(image, (LABEL_X + 42, PEARL_Y + 44), t("bonus"), "regular", SMALL, MUTED, "lm")
     for k, (_key, word) in enumerate(trash):
-        _draw_trash_chip(image, draw, k, word, False)
+        _draw_trash_chip(image, draw, k, t(word), False)
     return image
 
 
@@ -1340,7 +1505,8 @@ def _draw_pearl_space(image, draw, k: int, count: int, points: int, bonus: str, 
             paste_centred(image, item_image("trash", 30), (cx, PEARL_Y + 44))
         elif bonus:  # the seafood bonus: two seafood of the player's choice
             put_text(image, (cx, PEARL_Y + 40), "×2", "bold", SMALL_BOLD, BONUS_BROWN, "mm")
-            put_text(image, (cx, PEARL_Y + 66), "food", "regular", SMALL, BONUS_BROWN, "mm")
+            t = common.words()
+            put_text(image, (cx, PEARL_Y + 66), t("food"), "regular", SMALL, BONUS_BROWN, "mm")
     draw.rounded_rectangle(
         (left, PEARL_Y - 22, left + PEARL_W, PEARL_Y + 22),
         radius=8,
@@ -1389,17 +1555,21 @@ def _draw_trash_chip(image: Image.Image, draw: ImageDraw.ImageDraw, k: int, word
 
 def _draw_hand(image: Image.Image, you: dict, seat: int, revealed: bool) -> None:
     """The seat's twelve diving cards in two rows, with how many it must still choose."""
+    t = common.words()
     selected = frozenset(int(z) for z in you.get("selected") or [])
     must = int(you.get("must_select", 2))
     if revealed:
-        head = "Your diving cards this round"
+        head = t("Your diving cards this round")
+    elif you.get("confirmed"):
+        head = t("Your diving cards: confirmed")
     else:
-        head = "Your diving cards: confirmed" if you.get("confirmed") else f"Your diving cards: choose {must}"
+        head = t("Your diving cards: choose {count}", count=must)
     hand = tuple(
         (int(card.get("zone", i)), str(card.get("creature") or ""))
         for i, card in enumerate((you.get("hand") or [])[:12])
     )
-    image.paste(_hand_image(hand, selected, seat, head, f"{len(selected)} of {must}"), (0, CARDS_TOP))
+    note = t("{selected} of {count}", selected=len(selected), count=must)
+    image.paste(_hand_image(hand, selected, seat, head, note, common.language()), (0, CARDS_TOP))
 
 
 @lru_cache(maxsize=1)
@@ -1418,12 +1588,16 @@ def _cards_panel() -> Image.Image:
 
 @lru_cache(maxsize=16)
 def _hand_image(
-    hand: tuple[tuple[int, str], ...], selected: frozenset[int], seat: int, head: str, note: str
+    hand: tuple[tuple[int, str], ...], selected: frozenset[int], seat: int, head: str, note: str, lang: str
 ) -> Image.Image:
-    """The whole cards panel as one block (its cards change only when the selection does)."""
+    """The whole cards panel as one block (its cards change only when the selection does;
+    ``lang``, the picture's language, keys the cache)."""
     image = _cards_panel().copy()
-    put_text(image, (MARGIN + 14, 28), head, "bold", 28, INK, "lm", CARDS_FILL)
-    put_text(image, (RIGHT - 14, 28), note, "bold", 28, GOLD if selected else MUTED, "rm", CARDS_FILL)
+    note_w = put_text(
+        image, (RIGHT - 14, 28), note, "bold", 28, GOLD if selected else MUTED, "rm", CARDS_FILL
+    )
+    head, size = fit(head, "bold", RIGHT - MARGIN - 28 - note_w - 16, 28, SMALL_BOLD)
+    put_text(image, (MARGIN + 14, 28), head, "bold", size, INK, "lm", CARDS_FILL)
     for i, (zone, creature) in enumerate(hand):
         chosen = zone in selected
         x, top = _card_origin(i)
@@ -1436,11 +1610,12 @@ def _draw_banner(
     image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: dict, seat: int, names
 ) -> None:
     """The top line: what the seat must do now (on gold), or where the round stands."""
+    t = common.words()
     current = view.get("current") or {}
     waiting = current.get("waiting_for") or {}
     if waiting.get("seat") == seat:
-        ask = DECISIONS.get(waiting.get("decision"), "to choose").removeprefix("to ")
-        text, fill = f"Your move in zone {current.get('zone', 0)}: {ask}", HIGHLIGHT
+        ask = _your_ask(waiting.get("decision"))
+        text, fill = t("Your move in zone {zone}: {ask}", zone=current.get("zone", 0), ask=ask), HIGHLIGHT
     elif view.get("phase") == "select" and not you.get("confirmed"):
         text, fill = _choose_words(you), HIGHLIGHT
     else:
@@ -1451,22 +1626,24 @@ def _draw_banner(
 
 def _choose_words(you: dict) -> str:
     """What is left of choosing: all the cards, the rest of them, or the confirmation."""
+    t = common.words()
     must = int(you.get("must_select", 2))
     left = must - len(you.get("selected") or [])
     if left >= must:
-        return f"Your move: choose {must} diving cards"
-    return (
-        f"Your move: choose {left} more diving card{_s(left)}"
-        if left > 0
-        else "Your move: confirm your cards"
-    )
+        return t("Your move: choose {count} diving cards", count=must)
+    if left > 0:
+        return t.plural(
+            "Your move: choose {count} more diving card", "Your move: choose {count} more diving cards", left
+        )
+    return t("Your move: confirm your cards")
 
 
 def _draw_own_sheet(
     image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, me: dict, sheet: tuple
 ) -> None:
     """The seat's counts on its sheet: boxes filled, eggs drawn and crossed, pearls and trash marked."""
-    tracks, egg_spaces, pearls, trash = sheet
+    t = common.words()
+    tracks, egg_spaces, pearls, trash, _lang = sheet
     put_text(image, (RIGHT - 16, SHEET_TOP + 30), _score_words(view, me), "bold", 34, INK, "rm", SHEET_FILL)
     food = me.get("seafood") or {}
     for k, (key, length) in enumerate(zip(SEAFOOD, tracks, strict=True)):
@@ -1497,7 +1674,10 @@ def _draw_own_sheet(
         if k < used:
             draw.line((cx - 10, EGG_Y - 10, cx + 10, EGG_Y + 10), fill=ink(image, RED), width=4)
             draw.line((cx - 10, EGG_Y + 10, cx + 10, EGG_Y - 10), fill=ink(image, RED), width=4)
-    words = f"{eggs - used} unused" + (f", {used} used" if used else "")
+    if used:
+        words = t("{unused} unused, {used} used", unused=eggs - used, used=used)
+    else:
+        words = t("{unused} unused", unused=eggs - used)
     put_text(
         image, (TRACK_X + egg_spaces * EGG_STEP + 8, EGG_Y), words, "bold", SMALL_BOLD, INK, "lm", SHEET_FILL
     )
@@ -1508,7 +1688,12 @@ def _draw_own_sheet(
     put_text(
         image,
         (MARGIN + 14, TRASH_TOP),
-        f"Trash: {types} type{_s(types)} = {trash_points(view, types)} pts",
+        t.plural(
+            "Trash: {count} type = {points} pts",
+            "Trash: {count} types = {points} pts",
+            types,
+            points=trash_points(view, types),
+        ),
         "bold",
         28,
         INK,
@@ -1517,19 +1702,23 @@ def _draw_own_sheet(
     )
     for k, (key, word) in enumerate(trash):
         if key in held:
-            _draw_trash_chip(image, draw, k, word, True)
+            _draw_trash_chip(image, draw, k, t(word), True)
 
 
 def _draw_own_scores(image: Image.Image, view: dict, me: dict) -> None:
     """The round scores, the Haenyeo count, and the next scoring round's rules."""
+    t = common.words()
     x0, x1 = MARGIN + 14, RIGHT - 14
     y = SCORES_TOP
     scores = me.get("round_scores") or {}
-    words = "   ".join(f"R{r}: {scores.get(str(r), '–')}" for r in view.get("scoring_rounds") or (3, 6, 8))
+    words = "   ".join(
+        t("R{round}", round=r) + f": {scores.get(str(r), '–')}"
+        for r in view.get("scoring_rounds") or (3, 6, 8)
+    )
     put_box(
         image,
         (x0 - 8, y, x1, y + 36),
-        "Round scores   " + words,
+        t("Round scores") + "   " + words,
         "bold",
         26,
         SMALL_BOLD,
@@ -1539,9 +1728,14 @@ def _draw_own_scores(image: Image.Image, view: dict, me: dict) -> None:
         SHEET_FILL,
     )
     y += 40
-    haenyeo = f"{me.get('pawns', 2)} Haenyeo" + (
-        "" if me.get("third_gained") else f"; 3rd costs {view.get('third_cost', 2)} eggs at zone 0"
-    )
+    if me.get("third_gained"):
+        haenyeo = t("{count} Haenyeo", count=me.get("pawns", 2))
+    else:
+        haenyeo = t(
+            "{count} Haenyeo; 3rd costs {cost} eggs at zone 0",
+            count=me.get("pawns", 2),
+            cost=view.get("third_cost", 2),
+        )
     put_box(image, (x0 - 8, y, x1, y + 36), haenyeo, "regular", 26, SMALL, INK, "left", 8, SHEET_FILL)
     y += 42
     nxt = _next_scoring(view)
@@ -1549,7 +1743,14 @@ def _draw_own_scores(image: Image.Image, view: dict, me: dict) -> None:
         return
     r, rules = nxt
     put_text(
-        image, (x0, y + 16), f"Next scoring, after round {r}:", "bold", SMALL_BOLD, INK, "lm", SHEET_FILL
+        image,
+        (x0, y + 16),
+        t("Next scoring, after round {round}:", round=r),
+        "bold",
+        SMALL_BOLD,
+        INK,
+        "lm",
+        SHEET_FILL,
     )
     y += 36
     for rule in rules[:4]:
@@ -1580,12 +1781,17 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     image = _private_layer(sheet).copy()  # palette mode: what is drawn on it is mapped already
     draw = ImageDraw.Draw(image)
     image.paste(_token_block(seat), (LABEL_X - 6, SHEET_TOP + 6))  # centred at (LABEL_X + 18, +30)
+    t = common.words()
     label = drawn_name(seat, names)
     if view.get("phase") == "select" and not you.get("confirmed"):
-        sub = f"{label}: choose {you.get('must_select', 2)}"
+        sub = t("{name}: choose {count}", name=label, count=you.get("must_select", 2))
     else:
         asked = ((view.get("current") or {}).get("waiting_for") or {}).get("seat") == seat
-        sub = f"{label}: your move" if asked else f"{label} · {short_status(view)}"
+        sub = (
+            t("{name}: your move", name=label)
+            if asked
+            else t("{name} · {status}", name=label, status=short_status(view))
+        )
     put_box(
         image,
         (title_bar_right(GAME, WIDTH), 0, RIGHT, TITLE_H),
@@ -1607,32 +1813,39 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
 
 
 def _ask_words(view: dict, seat: int) -> str:
+    t = common.words()
     current = view.get("current") or {}
     waiting = current.get("waiting_for") or {}
     if waiting.get("seat") != seat:
         return ""
-    ask = DECISIONS.get(waiting.get("decision"), "to choose").removeprefix("to ")
-    return f"Your move in zone {current.get('zone', 0)}: {ask}."
+    return t(
+        "Your move in zone {zone}: {ask}.",
+        zone=current.get("zone", 0),
+        ask=_your_ask(waiting.get("decision")),
+    )
 
 
 def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
+    t = common.words()
     you = view["you"]
     seat = int(you["seat"])
     me = view["players"][seat]
-    selected = ", ".join(str(z) for z in you.get("selected") or []) or "none"
-    state = "confirmed" if you.get("confirmed") else f"choose {you.get('must_select', 2)}"
+    selected = ", ".join(str(z) for z in you.get("selected") or []) or t("none")
+    state = t("confirmed") if you.get("confirmed") else t("choose {count}", count=you.get("must_select", 2))
     parts = [
-        f"Your Haenyeo picture, {_who(seat, names)}. {status_text(view, names)}.",
-        f"Your diving cards: {state}; selected zones {selected}.",
+        t("Your Haenyeo picture, {name}. {status}.", name=_who(seat, names), status=status_text(view, names)),
+        t("Your diving cards: {state}; selected zones {zones}.", state=state, zones=selected),
         _ask_words(view, seat),
         f"{_score_words(view, me)}.",
-        f"Your sheet: {_sheet_words(me, view)}.",
+        t("Your sheet: {sheet}.", sheet=_sheet_words(me, view)),
     ]
     if me.get("trash"):
-        parts.append("Trash types: " + ", ".join(TRASH_SHORT.get(t, t) for t in me["trash"]) + ".")
+        kinds = ", ".join(t(TRASH_SHORT[kind]) if kind in TRASH_SHORT else kind for kind in me["trash"])
+        parts.append(t("Trash types: {kinds}.", kinds=kinds))
     nxt = _next_scoring(view)
     if nxt:
-        parts.append(f"Next scoring after round {nxt[0]}: " + "; ".join(rule_text(r) for r in nxt[1]) + ".")
+        rules = "; ".join(rule_text(r) for r in nxt[1])
+        parts.append(t("Next scoring after round {round}: {rules}.", round=nxt[0], rules=rules))
     return parts
 
 

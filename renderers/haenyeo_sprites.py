@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from i18n import N_
 from renderers.common import INK, WHITE, WIDTH, font, ink_on, min_size, player, shape
 
 NPC_COLOUR = (110, 110, 110)
@@ -37,26 +38,28 @@ ITEM_COLOURS: dict[str, tuple[int, int, int]] = {
     "pearl": (236, 236, 244),
 }
 
-#: Short words for trash types (the view gives keys and long names).
+#: Short words for trash types (the view gives keys and long names), in English: draw them with
+#: ``t(TRASH_SHORT[key])`` (``t = common.words()``).
 TRASH_SHORT = {
-    "bottle": "bottle",
-    "can": "can",
-    "bag": "bag",
-    "rope": "rope",
-    "foam": "foam",
-    "glass": "glass",
-    "line": "line",
-    "sandal": "flip-flop",
-    "tire": "tire",
-    "mask": "mask",
+    "bottle": N_("bottle"),
+    "can": N_("can"),
+    "bag": N_("bag"),
+    "rope": N_("rope"),
+    "foam": N_("foam"),
+    "glass": N_("glass"),
+    "line": N_("line"),
+    "sandal": N_("flip-flop"),
+    "tire": N_("tire"),
+    "mask": N_("mask"),
 }
 
+#: The seafood's names on the sheet's tracks (English; drawn translated).
 SEAFOOD_SHORT = {
-    "conch": "Conch",
-    "abalone": "Abalone",
-    "mustard": "Mustard",
-    "urchin": "Urchin",
-    "octopus": "Octopus",
+    "conch": N_("Conch"),
+    "abalone": N_("Abalone"),
+    "mustard": N_("Mustard"),
+    "urchin": N_("Urchin"),
+    "octopus": N_("Octopus"),
 }
 
 
