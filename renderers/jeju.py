@@ -43,12 +43,14 @@ cards' grounds).
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+import i18n
 from i18n import N_
 from renderers import common
 from renderers.common import (
@@ -211,6 +213,18 @@ def _joker(view: dict) -> str:
 # --------------------------------------------------------------------------- text sprites
 
 
+def _latin(function: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
+    """Draw ``function``'s sprite in the Latin fonts whatever the picture's language: it holds
+    only digits and symbols (♞ ↻ ∞) that the Korean fonts lack, and is cached for both languages."""
+
+    @functools.wraps(function)
+    def drawn(*args: object, **kwargs: object) -> Image.Image:
+        with common.speaking(i18n.SOURCE):
+            return function(*args, **kwargs)
+
+    return drawn
+
+
 def blit(target: Image.Image, sprite: Image.Image, xy: tuple[float, float]) -> None:
     """Paste ``sprite`` at ``xy`` (through its own alpha when it has one).
 
@@ -298,6 +312,7 @@ def _baseline(middle: float, kind: str, size: int) -> float:
 
 
 @lru_cache(maxsize=64)
+@_latin
 def tile_image(key: str, size: int) -> Image.Image:
     """A tile of type ``key`` (or ``"?"`` for any tile) as an RGBA sprite ``size`` px square."""
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
@@ -424,6 +439,7 @@ def seat_token(seat: int, radius: int) -> Image.Image:
 
 
 @lru_cache(maxsize=32)
+@_latin
 def _coin(radius: int, points: int) -> Image.Image:
     """A gold coin with a card's points."""
     side = 2 * radius + 4
@@ -510,16 +526,22 @@ def tile_name(key: str) -> str:
     return t(SHORT_NAMES[key]) if key in SHORT_NAMES else str(key).title()
 
 
-def effect_words(card: dict) -> str:
-    """A card's effect on one short line, with its symbol (★ ↻ ∞), or ""."""
+def effect_parts(card: dict) -> tuple[str, str]:
+    """A card's effect: its symbol (★ ↻ ∞) and its words, or ("", "")."""
     t = common.words()
     effect = card.get("effect")
     if effect == "everlasting" and card.get("everlasting"):
-        return "∞ " + t("Everlasting {tile}", tile=tile_name(card["everlasting"]))
+        return "∞", t("Everlasting {tile}", tile=tile_name(card["everlasting"]))
     if effect:
         words = t(EFFECT_TEXT[effect]) if effect in EFFECT_TEXT else str(effect).title()
-        return ("★ " if effect == "harubang" else "↻ ") + words
-    return ""
+        return ("★" if effect == "harubang" else "↻"), words
+    return "", ""
+
+
+def effect_words(card: dict) -> str:
+    """A card's effect on one short line, with its symbol (★ ↻ ∞), or ""."""
+    symbol, words = effect_parts(card)
+    return f"{symbol} {words}" if words else ""
 
 
 def _card_key(card: dict) -> tuple:
@@ -598,9 +620,13 @@ def draw_card(image: Image.Image, xy: tuple[int, int], card: dict, height: int, 
         badge = _badge(mark)
         blit(image, badge, (right - badge.width, y + (height - badge.height) / 2))
         right -= badge.width + 10
-    words = effect_words(card)
+    symbol, words = effect_parts(card)
     if words:
         left = x + 8 + 16 + 2 * min(30, height // 2 - 6) + max(len(key[1]), 3) * (CARD_TILE + 6)
+        with common.speaking(i18n.SOURCE):  # ↻ is not in the Korean fonts
+            left += put_text(
+                image, (left, y + height / 2), symbol + " ", "bold", SMALL_BOLD, EFFECT_INK, "lm"
+            )
         put_fitted(image, (left, y, right, y + height), words, "bold", SMALL_BOLD, EFFECT_INK)
 
 
@@ -613,6 +639,7 @@ CHIP_W, CHIP_H, CHIP_TILE = (WIDTH - 2 * MARGIN - 40 - 12) // 2, 64, 40
 
 
 @lru_cache(maxsize=64)
+@_latin
 def card_chip(key: tuple, back: tuple) -> Image.Image:
     """A card the seat has taken, small: its points, the tiles it cost, its effect's symbol."""
     points, cost, effect, everlasting = key
@@ -801,12 +828,13 @@ def _top_ring() -> Image.Image:
 
 def _draw_stack(image: Image.Image, origin: tuple[int, int], tokens: list[int]) -> None:
     """The token stack in two rows at most, left to right from the bottom token to the top one."""
+    t = common.words()
     x, y = origin
     if not tokens:
         put_fitted(
             image,
             (x + 14, y + 158, x + CELL_W - 14, y + 198),
-            common.words()("no tokens"),
+            t("no tokens"),
             "regular",
             SMALL,
             MUTED,
@@ -827,14 +855,16 @@ SCORE_ROOM = 150
 
 def _row_frame(image: Image.Image, draw: ImageDraw.ImageDraw, seat: int) -> None:
     """A player row's frame in the seat's tint, its token and "pts" (static: in the background)."""
+    t = common.words()
     x, y = MARGIN, _rows_top() + seat * (ROW_H + ROW_GAP)
     box = (x, y, x + ROW_W - 1, y + ROW_H - 1)
     draw.rounded_rectangle(box, radius=16, fill=player(seat).light, outline=PANEL_LINE, width=2)
     paste_centred(image, seat_token(seat, 21), (x + 33, y + 28))
-    put_text(image, (x + ROW_W - 14, y + 44), common.words()("pts"), "bold", SMALL_BOLD, INK, "rs")
+    put_text(image, (x + ROW_W - 14, y + 44), t("pts"), "bold", SMALL_BOLD, INK, "rs")
 
 
 @lru_cache(maxsize=512)
+@_latin
 def _tile_count(key: str, count: int, everlasting: bool, back: tuple, size: int = ROW_TILE) -> Image.Image:
     """A tile with its count beside it (faded when none), opaque on ``back``; ∞ when everlasting."""
     # from just under the token to the row's inside bottom: the token and the acting row's gold
@@ -930,8 +960,11 @@ def _paste_locations(image: Image.Image, view: dict, seats: int) -> None:
         index = int(loc.get("index", 0))
         moved = ""
         if last and last.get("from") == index and last.get("seat") is not None:
-            arrow = "↻" if last.get("direction") == "right" else "↺"
-            moved = t("{letter} moved {arrow}", letter=player(int(last["seat"])).letter, arrow=arrow)
+            letter = player(int(last["seat"])).letter
+            if last.get("direction") == "right":
+                moved = t("{letter} moved ↻", letter=letter)
+            else:
+                moved = t("{letter} moved ↺", letter=letter)
         draw_location(image, _location_xy(index, seats), loc, moved)
 
 
@@ -1090,6 +1123,7 @@ def _offer_box(rows: int) -> tuple[int, int, int, int]:
 
 def render_private(view: dict, names: Sequence[object] | None = None) -> Picture:
     """One seat's picture: its tiles, cards and score; the cards it can take, or its ways to pay."""
+    t = common.words()
     seat = int(view["you"])
     players = view.get("players", [])
     if not 0 <= seat < len(players):
@@ -1101,7 +1135,7 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     blit(image, _you_header(seat), (MARGIN + 3, YOU_TOP + 3))
     if yours:  # a thick gold outline over the panel's thin one
         ImageDraw.Draw(image).rounded_rectangle(_you_box(rows), radius=20, outline=GOLD, width=6)
-    _title(image, common.words()("Your move") if yours else title_words(view))
+    _title(image, t("Your move") if yours else title_words(view))
     _draw_you(image, view, me, seat, names)
     payments = view.get("payments")
     pending = view.get("pending") or {}
@@ -1139,6 +1173,7 @@ def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequen
 
 
 @lru_cache(maxsize=128)
+@_latin
 def _big_tile(key: str, count: int, everlasting: bool, back: tuple) -> Image.Image:
     """One of the seat's tile types, big, its count under it (faded when none), opaque on ``back``."""
     image, _ = _opaque(YOU_STEP - 4, YOU_TILE + 52, back)
@@ -1203,6 +1238,7 @@ def _draw_offer(image: Image.Image, box: tuple[int, int, int, int], view: dict) 
 
 
 @lru_cache(maxsize=64)
+@_latin
 def payment_way(number: int, tiles: tuple[str, ...]) -> Image.Image:
     """One way to pay, opaque: its number and the tiles it gives up."""
     width = (CARD_W - 12) // 2
