@@ -374,7 +374,8 @@ def _changed_words(changed: dict) -> str:
         bits.append(t.plural("{count} pearl bonus", "{count} pearl bonuses", len(changed["pearl_bonuses"])))
     shells = int(changed.get("shells", 0) or 0)
     if shells:
-        bits.append(t("shells {change}", change=f"{shells:+d}"))
+        sign = f"{shells:+d}"
+        bits.append(t("shells {change}", change=sign))
     return ", ".join(bits)
 
 
@@ -919,7 +920,8 @@ def _draw_shells(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, cha
     t = common.words()
     head = t.plural("Shells: {count} pair", "Shells: {count} pairs", shells)
     if change:
-        head = t("{shells} ({change})", shells=head, change=f"{change:+d}")
+        sign = f"{change:+d}"
+        head = t("{shells} ({change})", shells=head, change=sign)
     box = (R0 + 42, SHELL_BOX[1] + 4, R1 - 6, SHELL_BOX[1] + 40)
     if change:
         draw.rounded_rectangle((box[0], box[1] + 2, box[2], box[3] - 2), radius=8, fill=HIGHLIGHT)
@@ -977,15 +979,14 @@ def _draw_reef(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet:
 
 
 def _draw_lucky(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict) -> None:
+    t = common.words()
     x0, y0, x1, _ = LUCKY_BOX
     cx, cy = (x0 + x1) / 2, y0 + 98
     lucky = sheet.get("lucky")
     if lucky is None:
         _text(image, (cx, cy), "?", "bold", 48, MUTED, "mm")
     elif lucky == 0:
-        _text_box(
-            image, (x0 + 8, cy - 24, x1 - 8, cy + 24), common.words()("fate"), "hand_bold", 34, TEXT, PEN
-        )
+        _text_box(image, (x0 + 8, cy - 24, x1 - 8, cy + 24), t("fate"), "hand_bold", 34, TEXT, PEN)
     else:
         paste_centred(image, written(str(lucky), 64), (cx, cy))
 
@@ -1428,7 +1429,8 @@ def _print_card(
             draw.rectangle((cx + px - 6, cy + py - 6, cx + px + 6, cy + py + 6), outline=CELL_LINE, width=2)
     _print_mini_reef(draw, board.get("reef") or {}, cx, cy)
     y = cy + ROW_D + 17
-    lucky, size = fit(common.words()("Lucky"), "bold", 84, TEXT, TEXT)
+    t = common.words()
+    lucky, size = fit(t("Lucky"), "bold", 84, TEXT, TEXT)
     draw_text(draw, (cx + 12, y), lucky, "bold", size, INK, "lm")
     paste_centred(image, pearl_image(26), (cx + 150, y))
     paste_centred(image, shell_image(26), (cx + 238, y))
@@ -1520,7 +1522,8 @@ def _draw_done(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, ox: in
 
 def _done_word() -> str:
     """The label of the row of who is done ("Done"), short enough to leave the top panel room."""
-    return common.ellipsize(common.words()("Done"), "bold", TEXT, 120)
+    t = common.words()
+    return common.ellipsize(t("Done"), "bold", TEXT, 120)
 
 
 def _done_left(seats: int, ox: int) -> int:
@@ -1552,7 +1555,8 @@ def _place(place: int) -> str:
     """A final place: "1st" (English), "1위" (Korean)."""
     if common.language() == i18n.SOURCE:
         return ordinal(place)
-    return common.words()("Place {place}", place=place)
+    t = common.words()
+    return t("Place {place}", place=place)
 
 
 def _top_words(view: dict, names) -> str:

@@ -521,6 +521,14 @@ def _load_pearls() -> tuple[PearlBonus, ...]:
     return tuple(out)
 
 
+#: The words of the round tracker's boons that carry no value.
+BOON_WORDS = {
+    "roll": N_("roll a die (one roll for everyone, written straight into a ruin or the reef)"),
+    "shells": N_("2 shells"),
+    "enchantment": N_("an enchantment of your choice"),
+}
+
+
 @dataclass(frozen=True)
 class Boon:
     """A round-tracker boon: everyone gains it at the start of its round."""
@@ -532,13 +540,7 @@ class Boon:
         """The boon in words, as a message."""
         if self.kind == "die":
             return say("a boon die of {value}", value=self.value)
-        return term(
-            {
-                "roll": N_("roll a die (one roll for everyone, written straight into a ruin or the reef)"),
-                "shells": N_("2 shells"),
-                "enchantment": N_("an enchantment of your choice"),
-            }[self.kind]
-        )
+        return term(BOON_WORDS[self.kind])
 
     def text(self) -> str:
         return i18n.english(self.say())

@@ -8,6 +8,17 @@ pass ``lang`` (a code of `i18n.LANGUAGES`) for another language than English.
 from __future__ import annotations
 
 import i18n
+from i18n import N_
+
+#: A ruin's rule in words (English keeps the rule's key, as it always printed).
+RULE_WORDS = {
+    "same": N_("SAME"),
+    "different": N_("DIFFERENT"),
+    "plus-minus-one": N_("+/- ONE"),
+    "odds": N_("ODDS"),
+    "evens": N_("EVENS"),
+    "pyramid": N_("PYRAMID"),
+}
 
 
 def _value(v: int | None) -> str:
@@ -41,7 +52,7 @@ def sheet_text(view: dict, seat: int, lang: str = i18n.SOURCE) -> str:
         args = {
             "number": ruin["number"],
             "name": t(ruin["name"]),
-            "rule": ruin["rule"],
+            "rule": ruin["rule"] if t.lang == i18n.SOURCE else t(RULE_WORDS.get(ruin["rule"], ruin["rule"])),
             "rows": rows,
             "coins": ruin["coins"],
             "multiplier": ruin["multiplier"],
