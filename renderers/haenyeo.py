@@ -1136,7 +1136,8 @@ def _sea_row(
         draw.ellipse((rope_x - 9, cy - 9, rope_x + 9, cy + 9), fill=ROPE, outline=INK, width=2)
     elif rope == "cut":
         draw.ellipse((rope_x - 14, cy - 14, rope_x + 14, cy + 14), fill=RED, outline=WHITE, width=2)
-        put_text(image, (rope_x, cy + 1), "✗", "bold", SMALL_BOLD, WHITE, "mm", RED)
+        cross = "✗" if common.has_glyph("bold", "✗") else "×"  # the Korean face has no ✗
+        put_text(image, (rope_x, cy + 1), cross, "bold", SMALL_BOLD, WHITE, "mm", RED)
     ground = PART_COLOURS[_part(zone)]
     for i, (items, taken) in enumerate(slots[:4]):
         image.paste(_slot_image(items, taken, ground), (SLOT_X0 - BAND_X1 + i * (SLOT_W + SLOT_GAP), 5))
