@@ -21,9 +21,12 @@ from discord.ext import commands
 from discord.http import Route
 
 import engine
+import i18n
 from cogs.common import NO_PINGS, message_link, pinging, plain, still_member, table_channel
+from cogs.language import for_dm, for_public
 from cogs.lobby import lobby_embed, lobby_view
 from cogs.play import Play
+from engine.base import event
 from hosting.service import LobbyExpired, PostOwed, Reminder, TableService, Timeout
 
 log = logging.getLogger(__name__)
@@ -136,7 +139,7 @@ class Clock(commands.Cog):
             # Someone deleted the board: post it again, so the reminder points somewhere.
             await play.advance(table.id, [], force=True)
             table = await self.service.get(table.id)
-        title = engine.get(table.game).title
+        title = engine.get(table.game).title  # translated for each reader below
         due = f"<t:{int(table.deadline)}:R>"
         board = message_link(table, table.board_message_id) if table.board_message_id else ""
         in_thread: list[int] = []
@@ -145,7 +148,14 @@ class Clock(commands.Cog):
             if user_id is None or not await still_member(self.bot, table.guild_id, user_id):
                 continue  # a player who left the server is not reminded; their deadline hands the seat on
             if await self.service.dm_reminders(user_id):
-                text = f"⏰ Your move at **{title}** #{table.id} is due {due}. {board}".strip()
+                t = await for_dm(self.bot, user_id)
+                text = t(
+                    "⏰ Your move at **{game}** #{table} is due {due}. {board}",
+                    game=t(title),
+                    table=table.id,
+                    due=due,
+                    board=board,
+                ).strip()
                 if await self.direct_message(user_id, text):
                     continue
             in_thread.append(user_id)
@@ -155,12 +165,20 @@ class Clock(commands.Cog):
         if channel is None:
             return
         who = " ".join(f"<@{user_id}>" for user_id in in_thread)
-        soon = "Time is nearly up" if reminder.last else "Reminder"
-        try:
-            await channel.send(
-                f"⏰ {soon}: {who}, your move is due {due}. {board}".strip(),
-                allowed_mentions=pinging(in_thread),
+        t = await for_public(self.bot, table)
+        if reminder.last:
+            text = t(
+                "⏰ Time is nearly up: {players}, your move is due {due}. {board}",
+                players=who,
+                due=due,
+                board=board,
             )
+        else:
+            text = t(
+                "⏰ Reminder: {players}, your move is due {due}. {board}", players=who, due=due, board=board
+            )
+        try:
+            await channel.send(text.strip(), allowed_mentions=pinging(in_thread))
         except discord.HTTPException as error:
             # The deadline still comes; a missed reminder is logged, never retried into a spam.
             log.warning(
@@ -192,14 +210,19 @@ class Clock(commands.Cog):
         """Say whose time ran out and post the board with the moves made for them."""
         table = timeout.table
         notices = [
-            {"type": "timeout", "text": f"⏰ Time ran out for Seat {seat + 1}: a bot made their move."}
+            event(
+                "timeout",
+                i18n.say("⏰ Time ran out for {seat}: a bot made their move.", seat=i18n.seat(seat)),
+            )
             for seat in timeout.timed_out
         ]
         handed = [
-            {
-                "type": "timeout",
-                "text": f"Seat {seat + 1} missed too many deadlines: a bot plays it from now on.",
-            }
+            event(
+                "timeout",
+                i18n.say(
+                    "{seat} missed too many deadlines: a bot plays it from now on.", seat=i18n.seat(seat)
+                ),
+            )
             for seat in timeout.handed
         ]
         gone = []
@@ -211,7 +234,10 @@ class Clock(commands.Cog):
             left = not await still_member(self.bot, table.guild_id, user_id)
             if left and await self.service.hand_seat_to_bot(table.id, seat) is not None:
                 gone.append(
-                    {"type": "timeout", "text": f"Seat {seat + 1} left the server: a bot plays it now."}
+                    event(
+                        "timeout",
+                        i18n.say("{seat} left the server: a bot plays it now.", seat=i18n.seat(seat)),
+                    )
                 )
         play: Play = self.bot.get_cog("Play")  # type: ignore[assignment]
         await play.advance(table.id, [*notices, *timeout.events, *handed, *gone], force=True, new_step=True)
@@ -229,19 +255,26 @@ class Clock(commands.Cog):
         channel = await table_channel(self.bot, table)
         if channel is None:
             return
+        t = await for_public(self.bot, table)
         if table.lobby_message_id:
             try:
                 message = channel.get_partial_message(table.lobby_message_id)  # type: ignore[union-attr]
-                await message.edit(embed=lobby_embed(table), view=lobby_view(table))
+                await message.edit(embed=lobby_embed(table, t=t), view=lobby_view(table, t=t))
             except discord.HTTPException:
                 log.warning("table %s: could not close its lobby message", table.id)
-        host = plain(next((s.name for s in table.seats if s.user_id == table.host_id), "the host"))
-        try:
-            await channel.send(
-                f"This lobby expired: nobody started it within a day. {host} can open a new one "
-                "with `/play`.",
-                allowed_mentions=NO_PINGS,
+        host = next((s.name for s in table.seats if s.user_id == table.host_id), None)
+        if host is None:
+            text = t(
+                "This lobby expired: nobody started it within a day. "
+                "The host can open a new one with `/play`."
             )
+        else:
+            text = t(
+                "This lobby expired: nobody started it within a day. {host} can open a new one with `/play`.",
+                host=plain(host),
+            )
+        try:
+            await channel.send(text, allowed_mentions=NO_PINGS)
         except discord.HTTPException as error:
             log.warning(
                 "table %s: could not close its lobby (%s)", table.id, error, extra={"table_id": table.id}

@@ -5,9 +5,13 @@ from __future__ import annotations
 import copy
 import logging
 import uuid
+from collections.abc import Callable
 
 import discord
 
+import i18n
+from cogs.language import for_user
+from engine.base import IllegalAction
 from hosting.errors import TableError
 from hosting.service import TableService
 from hosting.store import TableRecord
@@ -62,14 +66,25 @@ def plain(name: str) -> str:
 
 
 def fit_lines(
-    header: str, lines: list[str], *, limit: int = MESSAGE_LIMIT, what: str = "more", one: str | None = None
+    header: str,
+    lines: list[str],
+    *,
+    limit: int = MESSAGE_LIMIT,
+    what: str = "more",
+    one: str | None = None,
+    more: Callable[[int], str] | None = None,
 ) -> str:
     """``header`` and as many whole ``lines`` as fit in ``limit`` characters, then "… and N more".
 
-    ``what`` names the rest ("earlier moves"), ``one`` the rest of one ("earlier move").
+    ``more(count)`` says the rest in the reader's language (a whole sentence, e.g.
+    ``lambda n: t.plural("… and {count} more game.", "… and {count} more games.", n)``);
+    without it, English: ``what`` names the rest ("earlier moves"), ``one`` the rest of one
+    ("earlier move").
     """
 
     def rest(count: int) -> str:
+        if more is not None:
+            return more(count)
         return f"… and {count} {(one or what) if count == 1 else what}."
 
     shown: list[str] = []
@@ -99,9 +114,16 @@ async def reply(interaction: discord.Interaction, text: str, **kwargs) -> None:
 async def answer_error(
     interaction: discord.Interaction, error: Exception, table_id: int | None = None
 ) -> None:
-    """Turn any error from a handler into a short ephemeral answer; log what was unexpected."""
-    if isinstance(error, TableError):
-        await reply(interaction, str(error))
+    """Turn any error from a handler into a short ephemeral answer in the user's language; log the rest.
+
+    A refusal (`TableError`, `IllegalAction`) is said as it is (its ``say`` message).
+    """
+    try:
+        t = await for_user(interaction)
+    except Exception:  # an answer in English beats no answer at all
+        t = i18n.words(i18n.SOURCE)
+    if isinstance(error, TableError | IllegalAction):
+        await reply(interaction, t.msg(error.say))
         return
     incident = uuid.uuid4().hex[:8]
     log.error(
@@ -112,7 +134,11 @@ async def answer_error(
         extra={"table_id": table_id, "incident": incident},
     )
     await reply(
-        interaction, f"Sorry, something went wrong on our side (incident `{incident}`). Nothing was changed."
+        interaction,
+        t(
+            "Sorry, something went wrong on our side (incident `{incident}`). Nothing was changed.",
+            incident=incident,
+        ),
     )
 
 

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 import engine
+import i18n
 from cogs.common import NO_PINGS, answer_error, reply, tables
+from cogs.language import for_user
 from engine.reef.components import rating as solo_band
 from hosting import ratings
 from hosting.ratings import Standing
@@ -27,40 +30,40 @@ PAGE_SIZE = 10
 MIN_GAMES = 3
 #: The solo board's pseudo game key, and the game it is for.
 SOLO, SOLO_GAME = "reef-solo", "reef"
-SCOPES = {"server": "this server", "all": "all servers"}
+SCOPES = ("server", "all")
 
 GAME_CHOICES = [
     *(
-        app_commands.Choice(name=g.title, value=g.key)
+        app_commands.Choice(name=locale_str(g.title), value=g.key)
         for g in engine.games()
         if g.key in ("haenyeo", "jeju", "reef")
     ),
-    app_commands.Choice(name="Reef & Ruins — solo scores", value=SOLO),
+    app_commands.Choice(name=locale_str("Reef & Ruins — solo scores"), value=SOLO),
 ]
 SCOPE_CHOICES = [
-    app_commands.Choice(name=f"Only {words}" if key == "server" else "All servers", value=key)
-    for key, words in SCOPES.items()
+    app_commands.Choice(name=locale_str("Only this server"), value="server"),
+    app_commands.Choice(name=locale_str("All servers"), value="all"),
 ]
 
 
-def _rating_line(standing: Standing) -> str:
+def _rating_line(standing: Standing, t: i18n.Words) -> str:
     rating = standing.rating
     assert rating is not None
-    games = f"{rating.games} game{'s' if rating.games != 1 else ''}"
-    return f"**{standing.rank}.** <@{standing.user_id}> — **{rating.label()}** · {games}"
+    games = t.plural("{count} game", "{count} games", rating.games)
+    return f"**{standing.rank}.** <@{standing.user_id}> — **{rating.label(t=t)}** · {games}"
 
 
-def _solo_line(standing: Standing) -> str:
+def _solo_line(standing: Standing, t: i18n.Words) -> str:
     assert standing.best is not None
-    return (
-        f"**{standing.rank}.** <@{standing.user_id}> — **{standing.best}** · {solo_band(standing.best).title}"
-    )
+    band = t(solo_band(standing.best).title)
+    return f"**{standing.rank}.** <@{standing.user_id}> — **{standing.best}** · {band}"
 
 
 async def board_page(
     interaction: discord.Interaction, game: str, scope: str, page: int
 ) -> tuple[str, discord.ui.View]:
-    """One page of a board, the caller's own place under it, and the page buttons."""
+    """One page of a board, the caller's own place under it, and the page buttons, in the caller's words."""
+    t = await for_user(interaction)
     store = tables(interaction).store
     guild_id = interaction.guild_id if scope == "server" else None
     if scope == "server" and guild_id is None:
@@ -72,42 +75,85 @@ async def board_page(
             SOLO_GAME, guild_id=guild_id, offset=page * PAGE_SIZE, limit=PAGE_SIZE
         )
         mine = await store.solo_standing(SOLO_GAME, user, guild_id=guild_id)
-        title = f"**Reef & Ruins solo — best scores, {SCOPES[scope]}**"
-        lines = [_solo_line(s) for s in found]
-        you = (
-            f"You: **#{mine.rank}** of {total} with {mine.best} ({solo_band(mine.best).title})"  # type: ignore[arg-type]
-            if mine
-            else "You have no solo score here yet: play Reef & Ruins alone with `/play`."
-        )
-        explain = "Each player's best solo score, with its band from the rulebook's solo rating table."
+        solo_title = t(engine.get(SOLO_GAME).title)
+        if scope == "server":
+            title = t("**{game} solo — best scores, this server**", game=solo_title)
+        else:
+            title = t("**{game} solo — best scores, all servers**", game=solo_title)
+        lines = [_solo_line(s, t) for s in found]
+        if mine:
+            assert mine.best is not None
+            you = t(
+                "You: **#{rank}** of {total} with {score} ({band})",
+                rank=mine.rank,
+                total=total,
+                score=mine.best,
+                band=t(solo_band(mine.best).title),
+            )
+        else:
+            you = t("You have no solo score here yet: play {game} alone with `/play`.", game=solo_title)
+        explain = t("Each player's best solo score, with its band from the rulebook's solo rating table.")
     else:
         need = MIN_GAMES
         total, found = await store.leaderboard(
             game, guild_id=guild_id, min_games=need, offset=page * PAGE_SIZE, limit=PAGE_SIZE
         )
         mine = await store.standing(game, user, guild_id=guild_id, min_games=need)
-        where = " here" if guild_id is not None else ""
-        title = f"**{engine.get(game).title} — ratings, {SCOPES[scope]}**"
-        title += f" (players with {need}+ rated games{where})"
-        lines = [_rating_line(s) for s in found]
+        name = t(engine.get(game).title)
+        if guild_id is not None:
+            title = t(
+                "**{game} — ratings, this server** (players with {need}+ rated games here)",
+                game=name,
+                need=need,
+            )
+        else:
+            title = t(
+                "**{game} — ratings, all servers** (players with {need}+ rated games)", game=name, need=need
+            )
+        lines = [_rating_line(s, t) for s in found]
         if mine:
-            you = f"You: **#{mine.rank}** of {total} at {mine.rating.label()}"  # type: ignore[union-attr]
+            assert mine.rating is not None
+            you = t(
+                "You: **#{rank}** of {total} at {rating}",
+                rank=mine.rank,
+                total=total,
+                rating=mine.rating.label(t=t),
+            )
         else:
             have = {r.game: r for r in await store.ratings_of(user)}.get(game)
-            you = f"You are not on this board yet: it takes {need} rated games{where}."
+            if guild_id is not None:
+                you = t.plural(
+                    "You are not on this board yet: it takes {count} rated game here.",
+                    "You are not on this board yet: it takes {count} rated games here.",
+                    need,
+                )
+            else:
+                you = t.plural(
+                    "You are not on this board yet: it takes {count} rated game.",
+                    "You are not on this board yet: it takes {count} rated games.",
+                    need,
+                )
             if have:
-                you += f" Your rating: {have.label()} after {have.games}."
-        explain = (
-            f"Rating = μ − {ratings.Z:g}σ of openskill's Plackett–Luce, ×{ratings.DISPLAY_SCALE:g}; "
-            f"provisional for the first {ratings.PROVISIONAL_GAMES} games."
+                you += " " + t(
+                    "Your rating: {rating} after {games}.", rating=have.label(t=t), games=have.games
+                )
+        explain = t.plural(
+            "Rating = μ − {z}σ of openskill's Plackett–Luce, ×{scale}; "
+            "provisional for the first {count} game.",
+            "Rating = μ − {z}σ of openskill's Plackett–Luce, ×{scale}; "
+            "provisional for the first {count} games.",
+            ratings.PROVISIONAL_GAMES,
+            z=format(ratings.Z, "g"),
+            scale=format(ratings.DISPLAY_SCALE, "g"),
         )
     pages = max(1, -(-total // PAGE_SIZE))
     page = min(page, pages - 1)
-    body = lines or ["Nobody is on this board yet."]
-    text = "\n".join([title, *body, f"-# Page {page + 1} of {pages} · {explain}", you])[:2000]
+    body = lines or [t("Nobody is on this board yet.")]
+    where = t("Page {page} of {pages}", page=page + 1, pages=pages)
+    text = "\n".join([title, *body, f"-# {where} · {explain}", you])[:2000]
     view = discord.ui.View(timeout=None)
-    view.add_item(PageButton(game, scope, page - 1, "◀ Previous", disabled=page == 0))
-    view.add_item(PageButton(game, scope, page + 1, "Next ▶", disabled=page >= pages - 1))
+    view.add_item(PageButton(game, scope, page - 1, t("◀ Previous"), disabled=page == 0))
+    view.add_item(PageButton(game, scope, page + 1, t("Next ▶"), disabled=page >= pages - 1))
     return text, view
 
 
@@ -133,7 +179,8 @@ class PageButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the page this button points to, with the clicker's own place."""
         if self.game != SOLO and self.game not in engine.GAME_PACKAGES:
-            await reply(interaction, "There is no such leaderboard.")
+            t = await for_user(interaction)
+            await reply(interaction, t("There is no such leaderboard."))
             return
         try:
             text, view = await board_page(interaction, self.game, self.scope, self.page)
@@ -148,9 +195,18 @@ class Leaderboard(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="leaderboard")
+    @app_commands.command(
+        name=locale_str("leaderboard"),
+        description=locale_str(
+            "Show a game's rating board (or the Reef & Ruins solo board), with your own place."
+        ),
+    )
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-    @app_commands.describe(game="Which game's board", scope="This server's players (default) or all servers")
+    @app_commands.rename(game=locale_str("game"), scope=locale_str("scope"))
+    @app_commands.describe(
+        game=locale_str("Which game's board"),
+        scope=locale_str("This server's players (default) or all servers"),
+    )
     @app_commands.choices(game=GAME_CHOICES, scope=SCOPE_CHOICES)
     async def leaderboard(
         self,
@@ -161,8 +217,9 @@ class Leaderboard(commands.Cog):
         """Show a game's rating board (or the Reef & Ruins solo board), with your own place."""
         chosen = scope.value if scope else ("server" if interaction.guild_id else "all")
         if chosen == "server" and interaction.guild_id is None:
+            t = await for_user(interaction)
             await reply(
-                interaction, "Outside a server there is only the board across all servers (`scope: all`)."
+                interaction, t("Outside a server there is only the board across all servers (`scope: all`).")
             )
             return
         try:

@@ -1,18 +1,30 @@
 """What a player asks about themselves: /games, /stats, /history and /reminders.
 
 These commands work in servers and in a direct message with the bot, and look
-across every server the bot shares with the player.
+across every server the bot shares with the player. Every answer is ephemeral,
+in the asking player's language.
 """
 
 from __future__ import annotations
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 import engine
+import i18n
 from cogs.common import answer_error, fit_lines, plain, reply, table_link, tables
+from cogs.language import for_user
 from hosting.store import LOBBY
+
+#: Places as words: "1st", "2nd", "3rd", "4th" (by the English suffix).
+ORDINALS = {
+    "st": i18n.N_("{place}st"),
+    "nd": i18n.N_("{place}nd"),
+    "rd": i18n.N_("{place}rd"),
+    "th": i18n.N_("{place}th"),
+}
 
 
 class Players(commands.Cog):
@@ -21,11 +33,17 @@ class Players(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="games")
+    @app_commands.command(
+        name=locale_str("games"),
+        description=locale_str(
+            "List your open tables in every server: those waiting for you first, soonest deadline first."
+        ),
+    )
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
     async def games(self, interaction: discord.Interaction) -> None:
         """List your open tables in every server: those waiting for you first, soonest deadline first."""
         try:
+            t = await for_user(interaction)
             mine = await tables(interaction).my_tables(interaction.user.id)
         except Exception as error:
             await answer_error(interaction, error)
@@ -33,33 +51,65 @@ class Players(commands.Cog):
         # Every server, whichever shard (and process) serves it: a server the bot left has
         # no open tables (they are abandoned when it leaves), so no filter by this process's cache.
         if not mine:
-            await reply(interaction, "You have no open tables. Start one with `/play` in a server.")
+            await reply(interaction, t("You have no open tables. Start one with `/play` in a server."))
             return
         lines = []
         for item in mine:
             table = item.table
             if table.status == LOBBY:
-                state = "lobby"
+                state = t("lobby")
+            elif item.awaited and table.deadline:
+                due = f"<t:{int(table.deadline)}:R>"
+                state = t("**your move**, due {due}", due=due)
             elif item.awaited:
-                state = "**your move**" + (f", due <t:{int(table.deadline)}:R>" if table.deadline else "")
+                state = t("**your move**")
             else:
-                state = "waiting for others"
+                state = t("waiting for others")
             if table.paused_at is not None:
-                state += " (paused)"
+                state = t("{state} (paused)", state=state)
             server = self.bot.get_guild(table.guild_id) if table.guild_id else None
-            where = f" in {plain(server.name)}" if server else ""
-            lines.append(
-                f"• **{engine.get(table.game).title}** #{table.id}{where} — {state} — {table_link(table)}"
-            )
-        await reply(interaction, fit_lines("Your open tables:", lines, what="more (finish some to see them)"))
+            game = t(engine.get(table.game).title)
+            if server:
+                line = t(
+                    "• **{game}** #{table} in {server} — {state} — {link}",
+                    game=game,
+                    table=table.id,
+                    server=plain(server.name),
+                    state=state,
+                    link=table_link(table),
+                )
+            else:
+                line = t(
+                    "• **{game}** #{table} — {state} — {link}",
+                    game=game,
+                    table=table.id,
+                    state=state,
+                    link=table_link(table),
+                )
+            lines.append(line)
+        text = fit_lines(
+            t("Your open tables:"),
+            lines,
+            more=lambda n: t.plural(
+                "… and {count} more (finish some to see them).",
+                "… and {count} more (finish some to see them).",
+                n,
+            ),
+        )
+        await reply(interaction, text)
 
-    @app_commands.command(name="stats")
+    @app_commands.command(
+        name=locale_str("stats"),
+        description=locale_str("Show games played, wins and average score per game."),
+    )
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-    @app_commands.describe(player="Whose record to show (you, if left out)")
+    @app_commands.rename(player=locale_str("player"))
+    @app_commands.describe(player=locale_str("Whose record to show (you, if left out)"))
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """Show games played, wins and average score per game."""
         who = player or interaction.user
         try:
+            t = await for_user(interaction)
             records = await tables(interaction).stats(who.id)
             rated = {r.game: r for r in await tables(interaction).ratings_of(who.id)}
         except Exception as error:
@@ -67,37 +117,54 @@ class Players(commands.Cog):
             return
         name = plain(who.display_name)
         if not records:
-            await reply(interaction, f"{name} has not finished a game here yet.")
+            await reply(interaction, t("{name} has not finished a game here yet.", name=name))
             return
-        lines = [
-            f"• **{engine.get(r.game).title}**: {r.played} played, {r.wins} won, "
-            f"average score {r.average:.1f}"
-            + (
-                f"\n  rating **{rated[r.game].label()}** after {rated[r.game].games} rated"
-                if r.game in rated
-                else ""
+        lines = []
+        for r in records:
+            average = f"{r.average:.1f}"
+            line = t(
+                "• **{game}**: {played} played, {wins} won, average score {average}",
+                game=t(engine.get(r.game).title),
+                played=r.played,
+                wins=r.wins,
+                average=average,
             )
-            for r in records
-        ]
-        note = "-# Rating = μ − 3σ (openskill), games between people only; `/leaderboard` ranks them."
-        await reply(
-            interaction, fit_lines(f"**{name}'s games**", [*lines, note], what="more games", one="more game")
+            if r.game in rated:
+                line += "\n  " + t(
+                    "rating **{rating}** after {games} rated",
+                    rating=rated[r.game].label(t=t),
+                    games=rated[r.game].games,
+                )
+            lines.append(line)
+        note = t("-# Rating = μ − 3σ (openskill), games between people only; `/leaderboard` ranks them.")
+        text = fit_lines(
+            t("**{name}'s games**", name=name),
+            [*lines, note],
+            more=lambda n: t.plural("… and {count} more game.", "… and {count} more games.", n),
         )
+        await reply(interaction, text)
 
-    @app_commands.command(name="history")
+    @app_commands.command(
+        name=locale_str("history"),
+        description=locale_str(
+            "List finished games, newest first: date, game, place, score, and a link to each."
+        ),
+    )
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
-    @app_commands.describe(player="Whose finished games to list (you, if left out)")
+    @app_commands.rename(player=locale_str("player"))
+    @app_commands.describe(player=locale_str("Whose finished games to list (you, if left out)"))
     async def history(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """List finished games, newest first: date, game, place, score, and a link to each."""
         who = player or interaction.user
         try:
+            t = await for_user(interaction)
             found = await tables(interaction).finished_tables(who.id)
         except Exception as error:
             await answer_error(interaction, error)
             return
         name = plain(who.display_name)
         if not found:
-            await reply(interaction, f"{name} has not finished a game yet.")
+            await reply(interaction, t("{name} has not finished a game yet.", name=name))
             return
         lines = []
         for table in found:
@@ -105,24 +172,49 @@ class Players(commands.Cog):
             seat = next(s.seat for s in table.seats if s.user_id == who.id or who.id in s.former)
             place, score = result["ranking"][seat], result["scores"][seat]
             players = len(table.seats)
-            ranked = "solo" if players == 1 else f"{_ordinal(place)} of {players}"
+            if players == 1:
+                ranked = t("solo")
+            else:
+                ranked = t("{place} of {players}", place=_ordinal(place, t=t), players=players)
+            date = f"<t:{int(table.updated_at)}:d>"
             won = " 🏆" if seat in result.get("winners", []) and players > 1 else ""
             lines.append(
-                f"• <t:{int(table.updated_at)}:d> **{engine.get(table.game).title}** #{table.id} — "
-                f"{ranked}{won}, score {score} — {table_link(table)}"
+                t(
+                    "• {date} **{game}** #{table} — {place}{won}, score {score} — {link}",
+                    date=date,
+                    game=t(engine.get(table.game).title),
+                    table=table.id,
+                    place=ranked,
+                    won=won,
+                    score=score,
+                    link=table_link(table),
+                )
             )
-        header = f"**{name}'s finished games** (newest first; `/game replay table:<id>` steps through one)"
-        await reply(interaction, fit_lines(header, lines, what="older games", one="older game"))
+        header = t(
+            "**{name}'s finished games** (newest first; `/game replay table:<id>` steps through one)",
+            name=name,
+        )
+        text = fit_lines(
+            header,
+            lines,
+            more=lambda n: t.plural("… and {count} older game.", "… and {count} older games.", n),
+        )
+        await reply(interaction, text)
 
-    @app_commands.command(name="reminders")
+    @app_commands.command(
+        name=locale_str("reminders"),
+        description=locale_str("Choose whether deadline reminders reach you by direct message."),
+    )
     @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    @app_commands.rename(dm=locale_str("dm"))
     @app_commands.describe(
-        dm="Remind you by direct message instead of in the thread (the thread if DMs are closed)"
+        dm=locale_str("Remind you by direct message instead of in the thread (the thread if DMs are closed)")
     )
     async def reminders(self, interaction: discord.Interaction, dm: bool) -> None:
         """Choose whether deadline reminders reach you by direct message."""
         try:
             await interaction.response.defer(ephemeral=True)  # answer first: the write may wait
+            t = await for_user(interaction)
             await tables(interaction).set_dm_reminders(interaction.user.id, dm)
         except Exception as error:
             await answer_error(interaction, error)
@@ -130,16 +222,17 @@ class Players(commands.Cog):
         if dm:
             await reply(
                 interaction,
-                "Reminders will come by direct message. If your DMs are closed, they come in the thread.",
+                t("Reminders will come by direct message. If your DMs are closed, they come in the thread."),
             )
         else:
-            await reply(interaction, "Reminders will come in the table's thread.")
+            await reply(interaction, t("Reminders will come in the table's thread."))
 
 
-def _ordinal(place: int) -> str:
-    """1st, 2nd, 3rd, 4th …"""
+def _ordinal(place: int, *, t: i18n.Words | None = None) -> str:
+    """1st, 2nd, 3rd, 4th … (in ``t``'s language: 1위, 2위 …)."""
+    t = t or i18n.words(i18n.SOURCE)
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
+    return t(ORDINALS[suffix], place=place)
 
 
 async def setup(bot: commands.Bot) -> None:

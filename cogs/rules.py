@@ -1,6 +1,8 @@
 """/rules: a paged summary of each game's rules and this project's interpretations.
 
 The text lives in ``data/rules/<game>.md``; a page starts at each ``## `` heading.
+Each heading, paragraph and list item is a message of the game's catalog, so a
+page is shown in the reader's language (`i18n.catalog.translate_markdown`).
 """
 
 from __future__ import annotations
@@ -9,19 +11,26 @@ from functools import cache
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 import engine
+import i18n
 from cogs.common import NO_PINGS, offer_enabled_games, reply
+from cogs.language import for_user
 from engine.base import DATA_DIR
+from i18n.catalog import translate_markdown
 
 RULES_DIR = DATA_DIR / "rules"
 
 
 @cache
-def pages(game_key: str) -> tuple[tuple[str, str], ...]:
-    """(title, body) per page of a game's rules summary."""
+def pages(game_key: str, lang: str = i18n.SOURCE) -> tuple[tuple[str, str], ...]:
+    """(title, body) per page of a game's rules summary, in ``lang``."""
     text = (RULES_DIR / f"{game_key}.md").read_text(encoding="utf-8")
+    if lang != i18n.SOURCE:
+        t = i18n.words(lang)
+        text = translate_markdown(text, t)
     found = []
     for chunk in text.split("\n## ")[1:]:
         title, _, body = chunk.partition("\n")
@@ -29,18 +38,23 @@ def pages(game_key: str) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
-def rules_page(game_key: str, page: int) -> tuple[discord.Embed, discord.ui.View]:
-    """One page as an embed, with Previous / Next buttons."""
-    all_pages = pages(game_key)
+def rules_page(
+    game_key: str, page: int, *, t: i18n.Words | None = None
+) -> tuple[discord.Embed, discord.ui.View]:
+    """One page as an embed, with Previous / Next buttons (in ``t``'s language; English by default)."""
+    t = t or i18n.words(i18n.SOURCE)
+    all_pages = pages(game_key, t.lang)
     page = max(0, min(page, len(all_pages) - 1))
     title, body = all_pages[page]
     embed = discord.Embed(
-        title=f"{engine.get(game_key).title} — {title}", description=body[:4000], colour=discord.Colour.blue()
+        title=t("{game} — {page}", game=t(engine.get(game_key).title), page=title)[:256],
+        description=body[:4000],
+        colour=discord.Colour.blue(),
     )
-    embed.set_footer(text=f"Page {page + 1} of {len(all_pages)}")
+    embed.set_footer(text=t("Page {page} of {pages}", page=page + 1, pages=len(all_pages)))
     view = discord.ui.View(timeout=None)
-    view.add_item(RulesButton(game_key, page - 1, "◀ Previous", disabled=page == 0))
-    view.add_item(RulesButton(game_key, page + 1, "Next ▶", disabled=page == len(all_pages) - 1))
+    view.add_item(RulesButton(game_key, page - 1, t("◀ Previous"), disabled=page == 0))
+    view.add_item(RulesButton(game_key, page + 1, t("Next ▶"), disabled=page == len(all_pages) - 1))
     return embed, view
 
 
@@ -64,15 +78,16 @@ class RulesButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the page this button points to."""
+        t = await for_user(interaction)
         if self.game_key not in engine.GAME_PACKAGES:
-            await reply(interaction, "There are no rules for that game here.")
+            await reply(interaction, t("There are no rules for that game here."))
             return
-        embed, view = rules_page(self.game_key, self.page)
+        embed, view = rules_page(self.game_key, self.page, t=t)
         await interaction.response.edit_message(embed=embed, view=view)
 
 
 GAME_CHOICES = [
-    app_commands.Choice(name=game.title, value=game.key)
+    app_commands.Choice(name=locale_str(game.title), value=game.key)
     for game in engine.games()
     if game.key in ("haenyeo", "jeju", "reef")
 ]
@@ -86,17 +101,22 @@ class Rules(commands.Cog):
         offer_enabled_games(bot, self.rules)
 
     async def show(self, interaction: discord.Interaction, game_key: str) -> None:
-        """Send the first rules page of a game, ephemerally."""
+        """Send the first rules page of a game, ephemerally, in the user's language."""
+        t = await for_user(interaction)
         if not (RULES_DIR / f"{game_key}.md").is_file():
-            await reply(interaction, "There is no rules summary for this game yet.")
+            await reply(interaction, t("There is no rules summary for this game yet."))
             return
-        embed, view = rules_page(game_key, 0)
+        embed, view = rules_page(game_key, 0, t=t)
         await interaction.response.send_message(
             embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
         )
 
-    @app_commands.command(name="rules")
-    @app_commands.describe(game="Which game's rules to show")
+    @app_commands.command(
+        name=locale_str("rules"),
+        description=locale_str("Show a paged summary of a game's rules and how this bot reads them."),
+    )
+    @app_commands.rename(game=locale_str("game"))
+    @app_commands.describe(game=locale_str("Which game's rules to show"))
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         """Show a paged summary of a game's rules and how this bot reads them."""

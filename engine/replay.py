@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from engine.base import Event, Game, IllegalAction, State
+from engine.base import Event, Game, IllegalAction, State, event
+from i18n import say
 
 #: The record's ``format`` field and version.
 FORMAT = "seagames-game"
@@ -100,7 +101,7 @@ def steps(
 ) -> list[Step]:
     """The replay's steps: the start, then one after each action with a public event (and the end)."""
     state = game.new(seats, seed, options)
-    found = [Step(0, 0, ({"type": "start", "text": "The game begins!"},), state)]
+    found = [Step(0, 0, (event("start", say("The game begins!")),), state)]
     pending: list[Event] = []
     moves = 0
     for moves, (seat, data) in enumerate(actions, start=1):

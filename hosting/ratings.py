@@ -28,6 +28,8 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+import i18n
+
 #: The rating model; its defaults are openskill's (μ = 25, σ = 25/3, β = 25/6).
 MODEL = PlackettLuce()
 #: How many standard deviations the shown rating stays below μ.
@@ -63,10 +65,13 @@ class Rating:
         """True for the first few games, while the rating says little."""
         return self.games < PROVISIONAL_GAMES
 
-    def label(self) -> str:
+    def label(self, *, t: i18n.Words | None = None) -> str:
         """The rating and one σ of uncertainty in the shown scale: ``312 (±41, provisional)``."""
-        note = ", provisional" if self.provisional else ""
-        return f"{self.shown} (±{round(DISPLAY_SCALE * self.sigma)}{note})"
+        t = t or i18n.words(i18n.SOURCE)
+        sigma = round(DISPLAY_SCALE * self.sigma)
+        if self.provisional:
+            return t("{rating} (±{sigma}, provisional)", rating=self.shown, sigma=sigma)
+        return t("{rating} (±{sigma})", rating=self.shown, sigma=sigma)
 
 
 def shown(mu: float, sigma: float) -> int:
@@ -177,18 +182,21 @@ def hints_used(table: Any, result: Mapping[str, Any]) -> bool:
     return bool(result.get("hints_used")) or table.options.get("hints", "off") != "off"
 
 
-def unrated_reason(table: Any, result: Mapping[str, Any] | None) -> str | None:
-    """Why a finished table moves no rating, in words for the results; None when it is rated."""
+def unrated_reason(
+    table: Any, result: Mapping[str, Any] | None, *, t: i18n.Words | None = None
+) -> str | None:
+    """Why a finished table moves no rating, in words for the results (``t``'s language); None when rated."""
+    t = t or i18n.words(i18n.SOURCE)
     if result is None:
-        return "Not rated: the game did not finish."
+        return t("Not rated: the game did not finish.")
     if len(table.seats) == 1:
-        return "Solo game: not rated; the score goes on the solo board (`/leaderboard`)."
+        return t("Solo game: not rated; the score goes on the solo board (`/leaderboard`).")
     if any(s.is_bot for s in table.seats):
-        return "Not rated: a bot played a seat."
+        return t("Not rated: a bot played a seat.")
     if any(s.former for s in table.seats):
-        return "Not rated: a seat changed hands during the game."
+        return t("Not rated: a seat changed hands during the game.")
     if hints_used(table, result):
-        return "Not rated: hints were used."
+        return t("Not rated: hints were used.")
     return None
 
 
@@ -237,8 +245,10 @@ def ordered(standings: Sequence[Rating]) -> list[Rating]:
     return sorted(standings, key=lambda r: (-(r.mu - Z * r.sigma), r.user_id))
 
 
-def change_text(change: RatingChange) -> str:
-    """A seat's rating on the results: "rating 34 (+34, provisional)"."""
+def change_text(change: RatingChange, *, t: i18n.Words | None = None) -> str:
+    """A seat's rating on the results: "rating 34 (+34, provisional)" (in ``t``'s language)."""
+    t = t or i18n.words(i18n.SOURCE)
     after = change.after
-    note = ", provisional" if after.provisional else ""
-    return f"rating {after.shown} ({signed(change.delta)}{note})"
+    if after.provisional:
+        return t("rating {rating} ({change}, provisional)", rating=after.shown, change=signed(change.delta))
+    return t("rating {rating} ({change})", rating=after.shown, change=signed(change.delta))

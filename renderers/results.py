@@ -13,6 +13,10 @@ and 8) gets a small line chart, labelled by ``"progression_labels"`` when the
 view has them; when the last moment is not the final score (Haenyeo's end
 bonuses come after round 8), the chart gets a last "+ end bonuses" point at the
 final score, so it ends where the ranking does.
+
+Every word is drawn in the picture's language (`renderers.common.words`): the
+category names and moments are English message ids translated as they are drawn,
+and a note may be a message made with `i18n.say`.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 
 from PIL import ImageDraw
 
+import i18n
 from renderers.common import (
     BG,
     INK,
@@ -39,17 +44,18 @@ from renderers.common import (
     font,
     ink_on,
     min_size,
-    ordinal,
     panel,
     picture,
     player,
     seat_label,
     seat_letter,
+    seat_name,
     shape,
     text_in_box,
     text_width,
     title_text,
     token,
+    words,
     wrap,
 )
 from renderers.common import canvas as make_canvas
@@ -65,6 +71,16 @@ NOTE_LINE = 34
 #: The smallest text: readable on a phone (`common.min_size`) at this width.
 TEXT = min_size(WIDTH)
 GOLD = (191, 144, 0)
+#: Room for the place ("1st") between the winner's star and the seat's token.
+PLACE_W = 62
+
+#: Places as words: "1st", "2nd", "3rd", "4th" (by the English suffix).
+ORDINALS = {
+    "st": i18n.N_("{place}st"),
+    "nd": i18n.N_("{place}nd"),
+    "rd": i18n.N_("{place}rd"),
+    "th": i18n.N_("{place}th"),
+}
 
 #: Category colours: Paul Tol's muted qualitative scheme (colour-blind safe), then extras.
 CATEGORY_COLOURS: tuple[tuple[int, int, int], ...] = (
@@ -120,6 +136,29 @@ def rounds_progression(breakdown: Sequence[dict]) -> tuple[list[list[int]], list
     return series, [f"Round {_ROUND_KEY.match(str(k)).group(1)}" for k in keys]
 
 
+def place_words(place: int) -> str:
+    """1st, 2nd, 3rd, 4th… in the picture's language."""
+    t = words()
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return t(ORDINALS[suffix], place=place)
+
+
+_NUMBERED = re.compile(r"^(Round|Step) (\d+)$")
+
+
+def moment_words(label: str) -> str:
+    """A chart moment ("Round 3", "Step 2", "+ end bonuses", a game's words) in the picture's language."""
+    t = words()
+    if match := _NUMBERED.fullmatch(label):
+        number = int(match.group(2))
+        return (
+            t("Round {number}", number=number)
+            if match.group(1) == "Round"
+            else t("Step {number}", number=number)
+        )
+    return t(label)
+
+
 def _result(view: dict) -> dict:
     result = view.get("result") if isinstance(view, dict) else None
     if not isinstance(result, dict) or not result.get("scores"):
@@ -146,6 +185,7 @@ def render_results(
     sections: Sequence[Section] = (),
 ) -> Picture:
     """The results picture of a finished view; ``sections`` are a game's extra blocks."""
+    t = words()
     title = title_text(game_key)
     result = _result(view)
     scores = [int(s) for s in result["scores"]]
@@ -160,11 +200,15 @@ def render_results(
     if len(breakdown) != seats or not _categories(breakdown):
         breakdown = [{"total": score} for score in scores]
     categories = _categories(breakdown) or ["total"]
-    notes = [str(n) for n in result.get("notes") or []]
-    words = result.get("labels") if isinstance(result.get("labels"), dict) else {}
+    category_words = result.get("labels") if isinstance(result.get("labels"), dict) else {}
+
+    def named(seat: int) -> str:
+        return seat_name(seat, names) or t("Player {letter}", letter=seat_letter(seat))
+
+    notes = [t.msg(n, names=named) if isinstance(n, dict) else t(str(n)) for n in result.get("notes") or []]
 
     def word(cat: str) -> str:
-        return str(words.get(cat) or humanize(cat))
+        return t(str(category_words.get(cat) or humanize(cat)))
 
     extra = list(sections)
     progression = view.get("progression")
@@ -199,7 +243,7 @@ def render_results(
     height = max(y + (NOTE_LINE * len(note_lines) + 10 if note_lines else 0) + 12, 320)
     width = WIDTH
 
-    image, draw = make_canvas(game_key, height, width, subtitle="Results")
+    image, draw = make_canvas(game_key, height, width, subtitle=t("Results"))
 
     # Score scale shared by every bar: negatives go left of the zero line.
     pos = [sum(max(0, int(b.get(c, 0) or 0)) for c in categories) for b in breakdown]
@@ -225,7 +269,12 @@ def render_results(
         mid = top + HEAD_H / 2 + 4
         if is_winner:
             shape(draw, "star", (MARGIN + 30, mid), 20, (255, 214, 64), INK, 2)
-        draw_text(draw, (MARGIN + 56, mid), ordinal(ranking[seat]), "bold", 32, INK, "lm")
+        place = place_words(ranking[seat])
+        if text_width(place, "bold", 32) <= PLACE_W:
+            draw_text(draw, (MARGIN + 56, mid), place, "bold", 32, INK, "lm")
+        else:  # a longer word for the place than "12th": shrunk to fit before the token
+            box = (MARGIN + 48, top, MARGIN + 56 + PLACE_W + 8, top + HEAD_H + 8)
+            text_in_box(draw, box, place, "bold", 32, TEXT, INK, "left")
         token(draw, seat, (MARGIN + 150, mid), 28)
         total = str(scores[seat])
         total_w = text_width(total, "bold", 44)
@@ -260,10 +309,13 @@ def render_results(
 
     # Alt text, most important first (Discord keeps 1024 characters): places and scores,
     # the notes (tie-breaks, ratings), then points by category, then the extra sections.
-    alt = [f"{title.english}: final results."]
+    alt = [t("{game}: final results.", game=t(title.english))]
     for seat in order:
-        won = ", winner" if seat in winners else ""
-        alt.append(f"{ordinal(ranking[seat])}: {seat_label(seat, names)}, {points_words(scores[seat])}{won}.")
+        place, who, points = place_words(ranking[seat]), seat_label(seat, names), points_words(scores[seat])
+        if seat in winners:
+            alt.append(t("{place}: {player}, {points}, winner.", place=place, player=who, points=points))
+        else:
+            alt.append(t("{place}: {player}, {points}.", place=place, player=who, points=points))
     alt += notes
     if categories != ["total"]:
         details = []
@@ -273,15 +325,17 @@ def render_results(
                 for cat in categories
                 if int(breakdown[seat].get(cat, 0) or 0)
             ]
-            details.append(f"{seat_letter(seat)}: {', '.join(parts) or 'none'}")
-        alt.append("Points by category: " + "; ".join(details) + ".")
+            listed = ", ".join(parts) or t("none")
+            details.append(f"{seat_letter(seat)}: {listed}")
+        alt.append(t("Points by category: {details}.", details="; ".join(details)))
     alt += [section.alt for section in extra]
     return picture(image, alt, f"{game_key}-results.png")
 
 
 def points_words(count: int) -> str:
-    """``"1 point"``, ``"2 points"``."""
-    return f"{count} point{'' if count == 1 else 's'}"
+    """``"1 point"``, ``"2 points"`` (in the picture's language)."""
+    t = words()
+    return t.plural("{count} point", "{count} points", count)
 
 
 def _to_final(
@@ -297,7 +351,8 @@ def _to_final(
         names = [f"Round {r}" for r in (3, 6, 8)]
     if names is None:
         names = [f"Step {i + 1}" for i in range(len(rows[0]))]
-    return [[*row, int(score)] for row, score in zip(rows, scores, strict=True)], [*names, "+ end bonuses"]
+    bonuses = i18n.N_("+ end bonuses")  # drawn translated (`moment_words`)
+    return [[*row, int(score)] for row, score in zip(rows, scores, strict=True)], [*names, bonuses]
 
 
 def _legend_lines(
@@ -351,10 +406,12 @@ def _bar(
 
 
 def _short_moment(label: str) -> str:
-    """A chart label short enough for a narrow chart: "Round 3" -> "R3", "+ end bonuses" -> "End"."""
+    """A chart label short enough for a narrow chart: "Round 3" -> "R3", "+ end bonuses" -> "End"
+    (in the picture's language)."""
+    t = words()
     if match := re.fullmatch(r"Round (\d+)", label):
-        return f"R{match.group(1)}"
-    return "End" if "bonus" in label else label
+        return t("R{number}", number=int(match.group(1)))
+    return t("End") if "bonus" in label else moment_words(label)
 
 
 def nice_ticks(low: int, high: int, most: int = 4) -> list[int]:
@@ -375,9 +432,15 @@ def progression_section(
     labels: Sequence[str] | None = None,
     names: Sequence[object] | None = None,
     height: int = 300,
-    title: str = "Score over the game",
+    title: str | None = None,
 ) -> Section:
-    """A line chart of each seat's score at a few moments (Haenyeo: after rounds 3, 6 and 8)."""
+    """A line chart of each seat's score at a few moments (Haenyeo: after rounds 3, 6 and 8).
+
+    ``labels`` are English moments ("Round 3"), drawn in the picture's language; ``title``
+    is already in it (default: "Score over the game").
+    """
+    t = words()
+    title = title or t("Score over the game")
     series = [[int(v) for v in row] for row in progression]
     points = max(len(row) for row in series)
     if labels is None or len(labels) != points:
@@ -405,7 +468,7 @@ def progression_section(
             draw.line((cx0, sy(v), cx1, sy(v)), fill=(225, 221, 212), width=2)
             draw_text(draw, (cx0 - 12, sy(v)), str(v), "regular", TEXT, MUTED, "rm")
         for i, label in enumerate(labels):
-            short = _short_moment(label) if len(labels) > 3 else label
+            short = _short_moment(label) if len(labels) > 3 else moment_words(label)
             draw_text(draw, (sx(i), cy1 + 26), short, "regular", TEXT, INK, "mm")
         ends = []
         for seat, row in enumerate(series):
@@ -427,7 +490,8 @@ def progression_section(
     alt = (
         f"{title}: "
         + "; ".join(
-            f"{seat_label(seat, names)} " + ", ".join(f"{labels[i].lower()} {v}" for i, v in enumerate(row))
+            f"{seat_label(seat, names)} "
+            + ", ".join(f"{moment_words(labels[i]).lower()} {v}" for i, v in enumerate(row))
             for seat, row in enumerate(series)
         )
         + "."
