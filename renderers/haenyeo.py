@@ -1136,8 +1136,11 @@ def _sea_row(
         draw.ellipse((rope_x - 9, cy - 9, rope_x + 9, cy + 9), fill=ROPE, outline=INK, width=2)
     elif rope == "cut":
         draw.ellipse((rope_x - 14, cy - 14, rope_x + 14, cy + 14), fill=RED, outline=WHITE, width=2)
-        cross = "✗" if common.has_glyph("bold", "✗") else "×"  # the Korean face has no ✗
-        put_text(image, (rope_x, cy + 1), cross, "bold", SMALL_BOLD, WHITE, "mm", RED)
+        if common.has_glyph("bold", "✗"):
+            put_text(image, (rope_x, cy + 1), "✗", "bold", SMALL_BOLD, WHITE, "mm", RED)
+        else:  # the Korean face has no ✗: draw the cross
+            for dx in (-6, 6):
+                draw.line((rope_x - dx, cy - 6, rope_x + dx, cy + 6), fill=WHITE, width=4)
     ground = PART_COLOURS[_part(zone)]
     for i, (items, taken) in enumerate(slots[:4]):
         image.paste(_slot_image(items, taken, ground), (SLOT_X0 - BAND_X1 + i * (SLOT_W + SLOT_GAP), 5))
