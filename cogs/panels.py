@@ -18,7 +18,9 @@ import logging
 
 import discord
 
+import i18n
 from hosting.service import Choice, Panel
+from i18n import N_
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +28,12 @@ ROWS = 5  # action rows in a message
 BUTTONS_PER_ROW = 5
 OPTIONS_PER_SELECT = 25
 TOKEN = r"[0-9]+\.[0-9a-f]+"
+#: The title of a menu mixing several decisions (and of a decision with no name).
+CHOOSE_A_MOVE = N_("Choose a move")
+
+
+def _words(t: i18n.Words | None) -> i18n.Words:
+    return t or i18n.words(i18n.SOURCE)
 
 
 def _style(label: str) -> discord.ButtonStyle:
@@ -71,22 +79,24 @@ def plan_rows(choices: list[Choice], rows_free: int = ROWS) -> list[tuple[str, s
     ]
     if len(rows) <= rows_free:
         return rows
-    rows = [("select", "Choose a move", chunk) for chunk in _chunks(choices, OPTIONS_PER_SELECT)]
+    rows = [("select", CHOOSE_A_MOVE, chunk) for chunk in _chunks(choices, OPTIONS_PER_SELECT)]
     if len(rows) > rows_free:
         log.warning("a panel has %d choices; only the first %d are offered", len(choices), rows_free * 25)
     return rows[:rows_free]
 
 
-def placeholder(title: str, part: int = 0, parts: int = 1) -> str:
+def placeholder(title: str, part: int = 0, parts: int = 1, *, t: i18n.Words | None = None) -> str:
     """What a select shows until something is picked: the decision, never an option.
 
     ``"Travel"`` -> ``"Travel: choose one…"``; a group split over several menus
-    numbers them (``"Travel (2 of 2): choose one…"``).
+    numbers them (``"Travel (2 of 2): choose one…"``). ``title`` is the English
+    group name; it is shown in ``t``'s language.
     """
-    title = (title or "").strip() or "Choose a move"
+    t = _words(t)
+    title = t((title or "").strip() or CHOOSE_A_MOVE)
     if parts > 1:
-        title = f"{title} ({part + 1} of {parts})"
-    return f"{title}: choose one…"[:150]
+        title = t("{title} ({part} of {parts})", title=title, part=part + 1, parts=parts)
+    return t("{title}: choose one…", title=title)[:150]
 
 
 class ChoiceButton(
@@ -95,10 +105,15 @@ class ChoiceButton(
 ):
     """One legal action as a button."""
 
-    def __init__(self, table_id: int, token: str, index: int, label: str = "?") -> None:
+    def __init__(
+        self, table_id: int, token: str, index: int, label: str = "?", *, style_of: str | None = None
+    ) -> None:
+        """``style_of``: the English label that picks the colour (``label`` itself when not given)."""
         super().__init__(
             discord.ui.Button(
-                label=label[:80], style=_style(label), custom_id=f"act:{table_id}:{token}:{index}"
+                label=label[:80],
+                style=_style(style_of or label),
+                custom_id=f"act:{table_id}:{token}:{index}",
             )
         )
         self.table_id, self.token, self.index = table_id, token, index
@@ -129,18 +144,24 @@ class ChoiceSelect(
         choices: list[Choice] | None = None,
         part: int = 0,
         parts: int = 1,
+        *,
+        t: i18n.Words | None = None,
     ):
+        t = _words(t)
         # No option is ever a default: a refreshed panel shows the placeholder, never the
         # last choice, which would read as the menu's purpose.
         options = [
             discord.SelectOption(
-                label=c.label[:100], value=str(c.index), description=(c.group or None), default=False
+                label=c.label[:100],
+                value=str(c.index),
+                description=(t(c.group)[:100] if c.group else None),
+                default=False,
             )
             for c in choices or []
         ] or [discord.SelectOption(label="?", value="-1", default=False)]
         select = discord.ui.Select(
             custom_id=f"pick:{table_id}:{token}:{n}",
-            placeholder=placeholder(title, part, parts),
+            placeholder=placeholder(title, part, parts, t=t),
             options=options,
             min_values=1,
             max_values=1,
@@ -165,10 +186,14 @@ class ChoiceSelect(
 class SuggestButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hint:(?P<table>\d+)"):
     """**Suggest** on a panel at a table with hints: the expert's move for this seat, privately."""
 
-    def __init__(self, table_id: int) -> None:
+    def __init__(self, table_id: int, *, t: i18n.Words | None = None) -> None:
+        t = _words(t)
         super().__init__(
             discord.ui.Button(
-                label="Suggest", emoji="💡", style=discord.ButtonStyle.secondary, custom_id=f"hint:{table_id}"
+                label=t("Suggest")[:80],
+                emoji="💡",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"hint:{table_id}",
             )
         )
         self.table_id = table_id
@@ -185,8 +210,22 @@ class SuggestButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hint:(
         await interaction.client.get_cog("Play").suggest(interaction, self.table_id)
 
 
-def panel_view(table_id: int, panel: Panel, hints: bool = False) -> discord.ui.View:
-    """The controls for a seat's panel (empty when it owes nothing); ``hints`` adds Suggest below."""
+def panel_view(
+    table_id: int,
+    panel: Panel,
+    hints: bool = False,
+    *,
+    t: i18n.Words | None = None,
+    styles: dict[int, str] | None = None,
+) -> discord.ui.View:
+    """The controls for a seat's panel (empty when it owes nothing); ``hints`` adds Suggest below.
+
+    Labels are the panel's (in the player's language); menu titles and group names are
+    said in ``t``'s. ``styles`` maps an action index to its English label, which picks a
+    button's colour ("Confirm …" green) in any language.
+    """
+    t = _words(t)
+    styles = styles or {}
     view = discord.ui.View(timeout=None)
     hinting = hints and bool(panel.choices)
     rows = plan_rows(panel.choices, ROWS - 1 if hinting else ROWS)
@@ -195,16 +234,18 @@ def panel_view(table_id: int, panel: Panel, hints: bool = False) -> discord.ui.V
     for row, (kind, title, choices) in enumerate(rows):
         if kind == "buttons":
             for choice in choices:
-                item = ChoiceButton(table_id, panel.token, choice.index, choice.label)
+                item = ChoiceButton(
+                    table_id, panel.token, choice.index, choice.label, style_of=styles.get(choice.index)
+                )
                 item.row = row
                 view.add_item(item)
         else:
             part = seen[title] = seen.get(title, -1) + 1
-            select = ChoiceSelect(table_id, panel.token, row, title, choices, part, menus.count(title))
+            select = ChoiceSelect(table_id, panel.token, row, title, choices, part, menus.count(title), t=t)
             select.row = row
             view.add_item(select)
     if hinting:
-        suggest = SuggestButton(table_id)
+        suggest = SuggestButton(table_id, t=t)
         suggest.row = len(rows)
         view.add_item(suggest)
     return view

@@ -15,14 +15,17 @@ import json
 import logging
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 from discord.ext import commands
 
 import engine
+import i18n
 import renderers
 from cogs.common import (
     MESSAGE_LIMIT,
@@ -33,7 +36,6 @@ from cogs.common import (
     answer_error,
     bot_permissions,
     can_manage,
-    fit_lines,
     is_gone,
     message_link,
     pinging,
@@ -45,23 +47,37 @@ from cogs.common import (
     table_link,
     tables,
 )
+from cogs.language import for_dm, for_public, for_user
 from cogs.lobby import RematchButton
 from cogs.panels import panel_view
-from engine.base import Game, State
+from engine.base import Game, State, event
 from hosting import ratings
 from hosting.botpool import done_within
 from hosting.errors import TableError
 from hosting.service import Move, Panel, TableService, keyed_lock
-from hosting.store import ACTIVE, FINISHED, Seat, TableRecord
+from hosting.store import ABANDONED, ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, TableRecord
+from i18n import N_, say, term
 
 log = logging.getLogger(__name__)
 
 #: What each game calls a player's private panel.
-PANEL_NAMES = {"haenyeo": "My hand", "jeju": "My tiles", "reef": "My sheet"}
+PANEL_NAMES = {"haenyeo": N_("My hand"), "jeju": N_("My tiles"), "reef": N_("My sheet")}
+#: A game without a name of its own for the panel.
+PANEL_NAME = N_("My panel")
+#: A table's status in words ("This table is {status}.").
+STATUS_WORDS = {
+    LOBBY: N_("lobby"),
+    ACTIVE: N_("active"),
+    FINISHED: N_("finished"),
+    CANCELLED: N_("cancelled"),
+    ABANDONED: N_("abandoned"),
+}
 #: How many event lines a board message repeats.
 EVENT_LINES = 8
 #: How much of a picture's description a board in words carries (the rest of 2,000 is the board).
 DESCRIPTION_LIMIT = 1000
+#: Discord's limit on an attachment's description (its alt text).
+ALT_LIMIT = 1024
 #: Running tables whose "already pinged in this step" list is kept (most recently posted).
 PINGED_TABLES = 2048
 #: A bot decision that takes longer than this (seconds) is shown on the board: "… is thinking…".
@@ -78,25 +94,51 @@ class BoardWords:
     hidden: int
     waiting: str | None
     described: str | None
+    #: The language the board speaks (its server's).
+    lang: str = i18n.SOURCE
 
     def text(self, waiting: str | None = None) -> str:
         """The board's words, with another "Waiting for" line when given."""
-        return board_text(self.header, self.lines, self.hidden, waiting or self.waiting, self.described)
+        return board_text(
+            self.header,
+            self.lines,
+            self.hidden,
+            waiting or self.waiting,
+            self.described,
+            t=i18n.words(self.lang),
+        )
 
 
-def hints_note(table: TableRecord) -> str | None:
+def or_english(t: i18n.Words | None) -> i18n.Words:
+    """``t``, or the English translator when there is none (callers from before translation)."""
+    return t or i18n.words(i18n.SOURCE)
+
+
+def status_words(status: str, t: i18n.Words) -> str:
+    """A table's status in words: "finished", "종료"."""
+    return t(STATUS_WORDS[status]) if status in STATUS_WORDS else status
+
+
+def status_sentence(status: str, t: i18n.Words) -> str:
+    """ "This table is finished." in ``t``'s language."""
+    return t("This table is {status}.", status=status_words(status, t))
+
+
+def hints_note(table: TableRecord, *, t: i18n.Words | None = None) -> str | None:
     """What the results say about hints: used, offered but unused, or nothing (hints off)."""
+    t = or_english(t)
     hints = table.options.get("hints", "off")
     if hints == "used":
-        return "💡 Hints were used at this table (Suggest), so it is not rated."
+        return t("💡 Hints were used at this table (Suggest), so it is not rated.")
     if hints == "on":
-        return "💡 Hints were on at this table (nobody asked for one), so it is not rated."
+        return t("💡 Hints were on at this table (nobody asked for one), so it is not rated.")
     return None
 
 
-def thinking_line(seat: Seat) -> str:
+def thinking_line(seat: Seat, *, t: i18n.Words | None = None) -> str:
     """ "🤔 **Bot Dol (expert)** is thinking…": the board's note while a bot's decision takes long."""
-    return f"🤔 **{plain(seat.name)}** is thinking…"
+    t = or_english(t)
+    return t("🤔 **{name}** is thinking…", name=plain(seat.name))
 
 
 class TableGone(Exception):
@@ -122,32 +164,71 @@ def in_words(text: str, table: TableRecord) -> str:
     return SEAT_WORD.sub(name, text)
 
 
-def waiting_for(table: TableRecord, seats: frozenset[int], what: str = "") -> str:
+def event_line(e: dict, table: TableRecord, t: i18n.Words, *, bold: bool = True) -> str:
+    """An engine event in ``t``'s language, its seats named by their players (``bold``: in **bold**).
+
+    An event from before events carried their message (``"say"``) reads as its English text.
+    """
+    names = seat_names(table)
+    if "say" not in e:
+        return in_words(e.get("text", ""), table) if bold else e.get("text", "")
+
+    def name(index: int) -> str:
+        if 0 <= index < len(names):
+            return f"**{plain(names[index])}**" if bold else names[index]
+        return t(i18n.SEAT_NAME, number=index + 1)
+
+    return t.msg(e["say"], names=name)
+
+
+def note_words(note: str | dict, table: TableRecord, t: i18n.Words) -> str:
+    """A result's note (an English string or a message) in ``t``'s language."""
+    if isinstance(note, str):
+        return in_words(note, table)
+    return event_line({"say": note}, table, t)
+
+
+def waiting_for(
+    table: TableRecord, seats: frozenset[int], what: str = "", *, t: i18n.Words | None = None
+) -> str:
     """ "Waiting for …" naming exactly the awaited seats (humans as mentions), what to press, the deadline."""
+    t = or_english(t)
     names = [
         plain(table.seats[s].name) if table.seats[s].is_bot else f"<@{table.seats[s].user_id}>"
         for s in sorted(seats)
     ]
-    return "Waiting for " + ", ".join(names) + what + clock_note(table)
+    return t("Waiting for {names}", names=", ".join(names)) + what + clock_note(table, t=t)
 
 
-def what_to_press(table: TableRecord, game: Game, state: State, seats: frozenset[int]) -> str:
+def what_to_press(
+    table: TableRecord, game: Game, state: State, seats: frozenset[int], *, t: i18n.Words | None = None
+) -> str:
     """ " — open **My hand**: diving cards": where the awaited make their move, when it is one decision."""
+    t = or_english(t)
     humans = [s for s in sorted(seats) if not table.seats[s].is_bot]
     decisions = {
         game.action_group(state, s, actions[0]) for s in humans if (actions := game.legal_actions(state, s))
     }
     if len(decisions) != 1:
         return ""
-    return f" — open **{PANEL_NAMES.get(table.game, 'My panel')}**: {decisions.pop().lower()}"
+    panel = t(PANEL_NAMES.get(table.game, PANEL_NAME))
+    return " — " + t("open **{panel}**: {decision}", panel=panel, decision=t(decisions.pop()).lower())
 
 
-def clock_note(table: TableRecord) -> str:
+def board_header(table: TableRecord, game: Game, state: State, t: i18n.Words) -> str:
+    """A board's first line: the game, the table and where the game stands."""
+    summary = in_words(game.summary(state, lang=t.lang), table)
+    return t("**{game}** · table #{id} · {summary}", game=t(game.title), id=table.id, summary=summary)
+
+
+def clock_note(table: TableRecord, *, t: i18n.Words | None = None) -> str:
     """The table's clock in words: paused, or the deadline as a Discord timestamp."""
+    t = or_english(t)
     if table.paused_at is not None:
-        return " · ⏸️ paused by the host"
+        return " · " + t("⏸️ paused by the host")
     if table.deadline is not None:
-        return f" · ⏰ due <t:{int(table.deadline)}:R>"
+        when = f"<t:{int(table.deadline)}:R>"
+        return " · " + t("⏰ due {when}", when=when)
     return ""
 
 
@@ -186,9 +267,13 @@ class BoardButton(
                 and interaction.message
                 and interaction.message.id != current
             ):
+                t = await for_user(interaction)
                 await reply(
                     interaction,
-                    f"This board is out of date: the current one is {message_link(table, current)}",
+                    t(
+                        "This board is out of date: the current one is {link}",
+                        link=message_link(table, current),
+                    ),
                 )
                 return
             if self.verb == "hand":
@@ -198,7 +283,8 @@ class BoardButton(
             elif self.verb == "leave":
                 await cog.ask_leave(interaction, table)
             else:
-                await reply(interaction, "That button is not one of ours.")
+                t = await for_user(interaction)
+                await reply(interaction, t("That button is not one of ours."))
         except Exception as error:
             await answer_error(interaction, error, self.table_id)
 
@@ -208,10 +294,11 @@ class LeaveAnswer(
 ):
     """The answer to "Leave table #n?": ``leave:<yes|no>:<table id>``."""
 
-    def __init__(self, answer: str, table_id: int) -> None:
+    def __init__(self, answer: str, table_id: int, *, t: i18n.Words | None = None) -> None:
+        t = or_english(t)
         yes = answer == "yes"
         button = discord.ui.Button(
-            label="Yes, leave" if yes else "No, stay",
+            label=t("Yes, leave") if yes else t("No, stay"),
             style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
             custom_id=f"leave:{answer}:{table_id}",
         )
@@ -229,7 +316,8 @@ class LeaveAnswer(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Leave for good on "Yes"; "No" changes nothing."""
         if self.answer == "no":
-            await interaction.response.edit_message(content="You stay at the table.", view=None)
+            t = await for_user(interaction)
+            await interaction.response.edit_message(content=t("You stay at the table."), view=None)
             return
         cog: Play = interaction.client.get_cog("Play")  # type: ignore[assignment]
         try:
@@ -253,7 +341,13 @@ def headline(events: list[dict]) -> list[dict]:
 
 
 def board_text(
-    header: str, lines: list[str], hidden: int, waiting: str | None, described: str | None = None
+    header: str,
+    lines: list[str],
+    hidden: int,
+    waiting: str | None,
+    described: str | None = None,
+    *,
+    t: i18n.Words | None = None,
 ) -> str:
     """A board's words within Discord's 2,000 characters: whole event lines go, oldest first.
 
@@ -261,9 +355,20 @@ def board_text(
     never ends in the middle of a name. ``described`` is the picture in words,
     for a board that goes out without its picture.
     """
+    t = or_english(t)
     picture = [f"🖼️ {described[:DESCRIPTION_LIMIT]}"] if described else []
     while True:
-        note = [f"… and {hidden} earlier move{'' if hidden == 1 else 's'} (`/game log`)"] if hidden else []
+        note = (
+            [
+                t.plural(
+                    "… and {count} earlier move (`/game log`)",
+                    "… and {count} earlier moves (`/game log`)",
+                    hidden,
+                )
+            ]
+            if hidden
+            else []
+        )
         text = "\n".join([header, *note, *lines, *picture, *([waiting] if waiting else [])])
         if len(text) <= MESSAGE_LIMIT or not lines:
             return text[:MESSAGE_LIMIT]
@@ -274,17 +379,35 @@ def as_files(picture: renderers.Picture | None) -> list[discord.File]:
     """The picture as an attachment with its alt text (none when there is no picture)."""
     if picture is None:
         return []
-    return [discord.File(io.BytesIO(picture.png), filename=picture.filename, description=picture.alt)]
+    alt = picture.alt[:ALT_LIMIT] if picture.alt else picture.alt
+    return [discord.File(io.BytesIO(picture.png), filename=picture.filename, description=alt)]
 
 
-def board_view(table: TableRecord) -> discord.ui.View:
-    """The buttons under a board message."""
+def fit_counted(header: str, lines: list[str], rest: Callable[[int], str], limit: int = MESSAGE_LIMIT) -> str:
+    """``header`` and as many whole ``lines`` as fit in ``limit`` characters, then ``rest(hidden)``.
+
+    `cogs.common.fit_lines` with the note on the rest said in the reader's language.
+    """
+    shown: list[str] = []
+    for index, line in enumerate(lines):
+        left = len(lines) - index - 1
+        note = f"\n{rest(left)}" if left else ""
+        if len("\n".join([header, *shown, line])) + len(note) > limit:
+            break
+        shown.append(line)
+    hidden = len(lines) - len(shown)
+    return "\n".join([header, *shown, *([rest(hidden)] if hidden else [])])[:limit]
+
+
+def board_view(table: TableRecord, *, t: i18n.Words | None = None) -> discord.ui.View:
+    """The buttons under a board message (in the board's language)."""
+    t = or_english(t)
     view = discord.ui.View(timeout=None)
     if table.status == ACTIVE:
-        view.add_item(BoardButton("hand", table.id, PANEL_NAMES.get(table.game, "My panel")))
-    view.add_item(BoardButton("rules", table.id, "Rules"))
+        view.add_item(BoardButton("hand", table.id, t(PANEL_NAMES.get(table.game, PANEL_NAME))[:80]))
+    view.add_item(BoardButton("rules", table.id, t("Rules")[:80]))
     if table.status == ACTIVE:
-        view.add_item(BoardButton("leave", table.id, "Leave"))
+        view.add_item(BoardButton("leave", table.id, t("Leave")[:80]))
     return view
 
 
@@ -299,16 +422,21 @@ class ReplayButton(
     """A replay's step buttons: ``replay:<first|prev|next|last>:<table id>:<step>``."""
 
     LABELS: ClassVar[dict[str, str]] = {
-        "first": "⏮ Start",
-        "prev": "◀ Previous",
-        "next": "Next ▶",
-        "last": "End ⏭",
+        "first": N_("⏮ Start"),
+        "prev": N_("◀ Previous"),
+        "next": N_("Next ▶"),
+        "last": N_("End ⏭"),
     }
 
-    def __init__(self, verb: str, table_id: int, step: int, disabled: bool = False) -> None:
+    def __init__(
+        self, verb: str, table_id: int, step: int, disabled: bool = False, *, t: i18n.Words | None = None
+    ) -> None:
+        t = or_english(t)
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[verb], custom_id=f"replay:{verb}:{table_id}:{step}", disabled=disabled
+                label=t(self.LABELS[verb])[:80],
+                custom_id=f"replay:{verb}:{table_id}:{step}",
+                disabled=disabled,
             )
         )
         self.table_id, self.step = table_id, step
@@ -329,10 +457,19 @@ class ReplayButton(
 class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=r"replay:jump:(?P<table>\d+)"):
     """A replay's Jump menu: ``replay:jump:<table id>``, each option a step number."""
 
-    def __init__(self, table_id: int, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(
+        self,
+        table_id: int,
+        options: list[discord.SelectOption] | None = None,
+        *,
+        t: i18n.Words | None = None,
+    ) -> None:
+        t = or_english(t)
         super().__init__(
             discord.ui.Select(
-                placeholder="Jump to a step…", custom_id=f"replay:jump:{table_id}", options=options or []
+                placeholder=t("Jump to a step…")[:150],
+                custom_id=f"replay:jump:{table_id}",
+                options=options or [],
             )
         )
         self.table_id = table_id
@@ -350,33 +487,49 @@ class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=r"replay:ju
         await cog.show_replay_step(interaction, self.table_id, int(self.item.values[0]))
 
 
-def replay_view(table_id: int, steps: list, index: int) -> discord.ui.View:
-    """Start / Previous / Next / End and a Jump menu of evenly spaced steps (the current one marked)."""
+def replay_view(
+    table_id: int, steps: list, index: int, *, t: i18n.Words | None = None, table: TableRecord | None = None
+) -> discord.ui.View:
+    """Start / Previous / Next / End and a Jump menu of evenly spaced steps (the current one marked).
+
+    Each step's first event describes it, in ``t``'s language (its seats named after ``table``'s players).
+    """
+    t = or_english(t)
     last = len(steps) - 1
     view = discord.ui.View(timeout=None)
-    view.add_item(ReplayButton("first", table_id, 0, disabled=index == 0))
-    view.add_item(ReplayButton("prev", table_id, max(index - 1, 0), disabled=index == 0))
-    view.add_item(ReplayButton("next", table_id, min(index + 1, last), disabled=index >= last))
-    view.add_item(ReplayButton("last", table_id, last, disabled=index >= last))
+    view.add_item(ReplayButton("first", table_id, 0, disabled=index == 0, t=t))
+    view.add_item(ReplayButton("prev", table_id, max(index - 1, 0), disabled=index == 0, t=t))
+    view.add_item(ReplayButton("next", table_id, min(index + 1, last), disabled=index >= last, t=t))
+    view.add_item(ReplayButton("last", table_id, last, disabled=index >= last, t=t))
     count = min(JUMP_OPTIONS, last + 1)
     marks = sorted({round(i * last / max(count - 1, 1)) for i in range(count)})
+
+    def describe(events: list[dict]) -> str:
+        if not events:
+            return ""
+        first = events[0]
+        if table is None or "say" not in first:
+            return t.msg(first["say"]) if "say" in first else first.get("text", "")
+        return event_line(first, table, t, bold=False)
+
     options = [
         discord.SelectOption(
-            label=f"Step {i + 1} · after move {steps[i].moves}",
+            label=t("Step {step} · after move {moves}", step=i + 1, moves=steps[i].moves)[:100],
             value=str(i),
-            description=(steps[i].events[0]["text"] if steps[i].events else "")[:100] or None,
+            description=describe(steps[i].events)[:100] or None,
             default=i == index,
         )
         for i in marks
     ]
-    view.add_item(ReplayJump(table_id, options))
+    view.add_item(ReplayJump(table_id, options, t=t))
     return view
 
 
-def results_view(table: TableRecord) -> discord.ui.View:
-    """The buttons under a results message: Rematch."""
+def results_view(table: TableRecord, *, t: i18n.Words | None = None) -> discord.ui.View:
+    """The buttons under a results message: Rematch (in the results' language)."""
+    t = or_english(t)
     view = discord.ui.View(timeout=None)
-    view.add_item(RematchButton(table.id))
+    view.add_item(RematchButton(table.id, t=t))
     return view
 
 
@@ -424,10 +577,12 @@ class Play(commands.Cog):
         if not task.cancelled() and task.exception() is not None:
             log.error("table work failed", exc_info=task.exception())
 
-    async def picture(self, game_key: str, view: dict, names: list[str]) -> renderers.Picture | None:
-        """Draw a view off the event loop; None (words only) for a game without pictures."""
+    async def picture(
+        self, game_key: str, view: dict, names: list[str], *, lang: str = i18n.SOURCE
+    ) -> renderers.Picture | None:
+        """Draw a view off the event loop, in ``lang``; None (words only) for a game without pictures."""
         try:
-            return await renderers.render_async(game_key, view, names)
+            return await renderers.render_async(game_key, view, names, lang=lang)
         except renderers.RenderError:
             log.warning("no picture for %s; posting the board in words", game_key)
             return None
@@ -454,7 +609,8 @@ class Play(commands.Cog):
         patterns = getattr(getattr(self.bot._connection, "_view_store", None), "_dynamic_items", {})
         if on_message and isinstance(custom_id, str) and any(p.fullmatch(custom_id) for p in patterns):
             return
-        await reply(interaction, "That control is not one of ours, or it is no longer on this message.")
+        t = await for_user(interaction)
+        await reply(interaction, t("That control is not one of ours, or it is no longer on this message."))
 
     # ------------------------------------------------------------ the thread
 
@@ -477,9 +633,7 @@ class Play(commands.Cog):
     @commands.Cog.listener()
     async def on_table_started(self, table: TableRecord) -> None:
         """A lobby started: post the first board, then let bots move."""
-        await self.advance(
-            table.id, [{"type": "start", "text": "The game begins!"}], force=True, new_step=True
-        )
+        await self.advance(table.id, [event("start", say("The game begins!"))], force=True, new_step=True)
 
     async def advance(
         self,
@@ -551,7 +705,8 @@ class Play(commands.Cog):
         if words is None or words.message_id != table.board_message_id:
             return  # posted by an earlier run of the bot: its words are not known here
         self._noted[table.id] = words.message_id
-        waiting = "\n".join(line for line in (words.waiting, thinking_line(seat)) if line)
+        t = i18n.words(words.lang)
+        waiting = "\n".join(line for line in (words.waiting, thinking_line(seat, t=t)) if line)
         self.spawn(self._edit_words(table, words, waiting))
 
     def _unnote(self, table: TableRecord) -> None:
@@ -565,10 +720,11 @@ class Play(commands.Cog):
             return
         waiting = None
         if table.status == ACTIVE:
+            t = i18n.words(words.lang)
             game = engine.get(table.game)
             state = self.service.state_of(table)
             awaited = game.to_act(state)
-            waiting = waiting_for(table, awaited, what_to_press(table, game, state, awaited))
+            waiting = waiting_for(table, awaited, what_to_press(table, game, state, awaited, t=t), t=t)
         self.spawn(self._edit_words(table, words, waiting))
 
     async def _edit_words(self, table: TableRecord, words: BoardWords, waiting: str | None) -> None:
@@ -677,10 +833,16 @@ class Play(commands.Cog):
         elif isinstance(error, discord.HTTPException) and error.code == THREAD_LOCKED:
             log.warning("table %s: its thread is locked; the table is paused", table.id, extra=extra)
             if await self.service.pause_for(table.id) is not None:
+                t = await for_dm(self.bot, table.host_id)
                 await self.tell_host(
                     table,
-                    f"Your table #{table.id} ({engine.get(table.game).title}) is paused: a moderator locked "
-                    f"its thread. Once it is unlocked, use `/game resume` there: {table_link(table)}",
+                    t(
+                        "Your table #{id} ({game}) is paused: a moderator locked its thread. "
+                        "Once it is unlocked, use `/game resume` there: {link}",
+                        id=table.id,
+                        game=t(engine.get(table.game).title),
+                        link=table_link(table),
+                    ),
                 )
         else:
             retry = await self.service.owe_post(table.id)
@@ -703,15 +865,16 @@ class Play(commands.Cog):
         channel = await table_channel(self.bot, table)
         if channel is None:
             raise TableGone()
+        t = await for_public(self.bot, table)
         game = engine.get(table.game)
         state = self.service.state_of(table)
         names = seat_names(table)
-        picture = await self.picture(table.game, game.view(state, None), names)
-        shown = [in_words(e["text"], table) for e in headline(events)]
-        header = f"**{game.title}** · table #{table.id} · {in_words(game.summary(state), table)}"
+        picture = await self.picture(table.game, game.view(state, None), names, lang=t.lang)
+        shown = [event_line(e, table, t) for e in headline(events)]
+        header = board_header(table, game, state, t)
         awaited = game.to_act(state) if table.status == ACTIVE else frozenset()
         waiting = (
-            waiting_for(table, awaited, what_to_press(table, game, state, awaited))
+            waiting_for(table, awaited, what_to_press(table, game, state, awaited, t=t), t=t)
             if table.status == ACTIVE
             else None
         )
@@ -719,10 +882,10 @@ class Play(commands.Cog):
         perms = bot_permissions(channel)
         described = None
         if picture is not None and (perms is None or perms.attach_files):
-            text = board_text(header, shown, len(events) - len(shown), waiting)
+            text = board_text(header, shown, len(events) - len(shown), waiting, t=t)
             try:
                 message = await channel.send(
-                    text, files=as_files(picture), view=board_view(table), allowed_mentions=mentions
+                    text, files=as_files(picture), view=board_view(table, t=t), allowed_mentions=mentions
                 )
             except discord.Forbidden as error:
                 if error.code != MISSING_PERMISSIONS:
@@ -732,11 +895,12 @@ class Play(commands.Cog):
             message = None
         if message is None:
             described = picture.alt if picture is not None else None
-            text = board_text(header, shown, len(events) - len(shown), waiting, described)
-            message = await channel.send(text, view=board_view(table), allowed_mentions=mentions)
+            text = board_text(header, shown, len(events) - len(shown), waiting, described, t=t)
+            message = await channel.send(text, view=board_view(table, t=t), allowed_mentions=mentions)
         await self.service.attach(table.id, board_message_id=message.id)
         self._remember_words(
-            table, BoardWords(message.id, header, shown, len(events) - len(shown), waiting, described)
+            table,
+            BoardWords(message.id, header, shown, len(events) - len(shown), waiting, described, t.lang),
         )
         if table.board_message_id:
             # The same seats still to act: a move within a turn, whose picture the new board replaces.
@@ -744,11 +908,17 @@ class Play(commands.Cog):
             await self._retire_board(channel, table, keep_picture=not within_turn)
         self._remember_awaited(table.id, awaited)
         if table.status == FINISHED:
-            await self.post_results(channel, table)
+            await self.post_results(channel, table, t=t)
             await self.archive(table)
 
-    async def post_results(self, channel: discord.abc.Messageable, table: TableRecord) -> None:
-        """The final ranking, the score breakdown and the results picture (in words without Embed Links)."""
+    async def post_results(
+        self, channel: discord.abc.Messageable, table: TableRecord, *, t: i18n.Words | None = None
+    ) -> None:
+        """The final ranking, the score breakdown and the results picture (in words without Embed Links).
+
+        In ``t``'s language: the server's, as the board's.
+        """
+        t = t or await for_public(self.bot, table)
         game = engine.get(table.game)
         result = table.result or {}
         names = seat_names(table)
@@ -759,24 +929,32 @@ class Play(commands.Cog):
         for seat in order:
             place = result["ranking"][seat]
             points = result["breakdown"][seat].items()
-            parts = " · ".join(f"{game.breakdown_label(k)}: {v}" for k, v in points if k != "total")
-            won = " — **wins**" if seat in result["winners"] else ""
-            rated = f" · {ratings.change_text(changes[seat])}" if seat in changes else ""
-            lines.append(
-                f"{medals.get(place, f'{place}.')} {plain(names[seat])}: "
-                f"**{result['scores'][seat]}**{won}{rated}\n-# {parts}"
+            parts = " · ".join(
+                t("{category}: {points}", category=game.breakdown_label(k, lang=t.lang), points=v)
+                for k, v in points
+                if k != "total"
             )
-        notes = [in_words(note, table)[:1000] for note in result.get("notes", [])[:3]]
-        unrated = ratings.unrated_reason(table, result)
-        hints = hints_note(table)
+            won = " — " + t("**wins**") if seat in result["winners"] else ""
+            rated = f" · {ratings.change_text(changes[seat], t=t)}" if seat in changes else ""
+            medal = medals.get(place) or t("{place}.", place=place)
+            score = t(
+                "{place} {name}: **{score}**",
+                place=medal,
+                name=plain(names[seat]),
+                score=result["scores"][seat],
+            )
+            lines.append(f"{score}{won}{rated}\n-# {parts}")
+        notes = [note_words(note, table, t)[:1000] for note in result.get("notes", [])[:3]]
+        unrated = ratings.unrated_reason(table, result, t=t)
+        hints = hints_note(table, t=t)
         if hints:
             notes.append(hints)
         if unrated and not changes:
             notes.append(unrated)
-        title = f"{game.title} — final ranking"
+        title = t("{game} — final ranking", game=t(game.title))
         try:
             picture: renderers.Picture | None = await renderers.render_results_async(
-                table.game, game.view(self.service.state_of(table), None), names
+                table.game, game.view(self.service.state_of(table), None), names, lang=t.lang
             )
         except renderers.RenderError:
             picture = None  # a game without a results picture: the ranking in words is the results
@@ -788,14 +966,20 @@ class Play(commands.Cog):
                 title=title, description="\n".join(lines)[:4000], colour=discord.Colour.gold()
             )
             for note in notes:
-                embed.add_field(name="Note", value=note, inline=False)
+                embed.add_field(name=t("Note"), value=note, inline=False)
             if files_allowed:
                 embed.set_image(url=f"attachment://{picture.filename}")  # type: ignore[union-attr]
-            await channel.send(embed=embed, files=files, view=results_view(table), allowed_mentions=NO_PINGS)
+            await channel.send(
+                embed=embed, files=files, view=results_view(table, t=t), allowed_mentions=NO_PINGS
+            )
             return
         # Without Embed Links Discord drops embeds silently: the results go out as text.
-        text = fit_lines(f"**{title}**", [*lines, *(f"-# {note}" for note in notes)])
-        await channel.send(text, files=files, view=results_view(table), allowed_mentions=NO_PINGS)
+        text = fit_counted(
+            f"**{title}**",
+            [*lines, *(f"-# {note}" for note in notes)],
+            lambda count: t("… and {count} more.", count=count),
+        )
+        await channel.send(text, files=files, view=results_view(table, t=t), allowed_mentions=NO_PINGS)
 
     # ------------------------------------------------------------ deleted places
 
@@ -826,29 +1010,45 @@ class Play(commands.Cog):
     # ------------------------------------------------------------ the panel
 
     async def panel_message(
-        self, table: TableRecord, seat: int, note: str = "", after_move: bool = False
+        self,
+        table: TableRecord,
+        seat: int,
+        note: str = "",
+        after_move: bool = False,
+        *,
+        t: i18n.Words | None = None,
     ) -> dict:
-        """The content, picture and controls of a seat's private panel (``after_move``: it just moved)."""
+        """The content, picture and controls of a seat's private panel (``after_move``: it just moved).
+
+        In ``t``'s language: the player's own.
+        """
+        t = or_english(t)
         game = engine.get(table.game)
         state = self.service.state_of(table)
-        panel: Panel = self.service.panel(table, seat)
-        picture = await self.picture(table.game, game.view(state, seat), seat_names(table))
+        panel: Panel = self.service.panel(table, seat, lang=t.lang)
+        # The buttons' colours follow the English labels ("Confirm …" is green) in every language.
+        source = panel if t.lang == i18n.SOURCE else self.service.panel(table, seat)
+        styles = {choice.index: choice.label for choice in source.choices}
+        picture = await self.picture(table.game, game.view(state, seat), seat_names(table), lang=t.lang)
         if table.status != ACTIVE:
-            status = f"This table is {table.status}."
+            status = status_sentence(table.status, t)
         elif table.paused_at is not None:
-            status = "This table is paused: moves wait until the host resumes it."
+            status = t("This table is paused: moves wait until the host resumes it.")
         elif panel.choices:
-            status = "Your move: choose below."
+            status = t("Your move: choose below.")
         elif after_move:
             # Just confirmed: say what can still change (nothing) and until when the others have.
-            status = "Done: your move is in and can't be changed now. " + waiting_for(
-                table, game.to_act(state)
+            status = t(
+                "Done: your move is in and can't be changed now. {waiting}",
+                waiting=waiting_for(table, game.to_act(state), t=t),
             )
         else:
-            status = "Nothing to do right now. " + waiting_for(table, game.to_act(state))
-        content = "\n".join(line for line in (note, status) if line)[:2000]
+            status = t(
+                "Nothing to do right now. {waiting}", waiting=waiting_for(table, game.to_act(state), t=t)
+            )
+        content = "\n".join(line for line in (note, status) if line)[:MESSAGE_LIMIT]
         hints = table.options.get("hints", "off") != "off" and table.status == ACTIVE
-        view = panel_view(table.id, panel, hints=hints)
+        view = panel_view(table.id, panel, hints=hints, t=t, styles=styles)
         return {"content": content, "attachments": as_files(picture), "view": view}
 
     async def suggest(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -859,27 +1059,30 @@ class Play(commands.Cog):
         """
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)  # a search may take a moment
-            hint = await self.service.suggest(table_id, interaction.user.id)
+            t = await for_user(interaction)
+            hint = await self.service.suggest(table_id, interaction.user.id, lang=t.lang)
         except Exception as error:
             await answer_error(interaction, error, table_id)
             return
-        await interaction.followup.send(
-            f"💡 The expert would pick **{plain(hint.label)}**.\n-# {plain(hint.why)}",
-            ephemeral=True,
-            allowed_mentions=NO_PINGS,
+        text = t(
+            "💡 The expert would pick **{move}**.\n-# {why}",
+            move=plain(hint.label),
+            why=plain(t.msg(hint.why)),
         )
+        await interaction.followup.send(text[:MESSAGE_LIMIT], ephemeral=True, allowed_mentions=NO_PINGS)
 
     async def open_panel(self, interaction: discord.Interaction, table: TableRecord) -> None:
         """Send the clicking player their private panel (ephemeral)."""
+        t = await for_user(interaction)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            await reply(interaction, "You are not seated at this table.")
+            await reply(interaction, t("You are not seated at this table."))
             return
         if table.status != ACTIVE:
-            await reply(interaction, f"This table is {table.status}.")
+            await reply(interaction, status_sentence(table.status, t))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        message = await self.panel_message(table, seat.seat)
+        message = await self.panel_message(table, seat.seat, t=t)
         files = message.pop("attachments")
         await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, files=files, **message)
 
@@ -888,47 +1091,58 @@ class Play(commands.Cog):
         service = self.service
         try:
             await interaction.response.defer()
+            t = await for_user(interaction)
             move: Move = await service.submit(table_id, interaction.user.id, token, index)
         except TableError as error:
-            await self._refresh_after_refusal(interaction, table_id, str(error))
+            await self._refresh_after_refusal(interaction, table_id, t.msg(error.say), t=t)
             return
         except Exception as error:
             await answer_error(interaction, error, table_id)
             return
         self.spawn(self.advance(table_id, move.events, mover=interaction.user.id, new_step=move.new_step))
         try:
-            mine = [e["text"] for e in move.events if e.get("private") and e.get("seat") == move.seat]
-            message = await self.panel_message(move.table, move.seat, note="\n".join(mine), after_move=True)
+            mine = [
+                event_line(e, move.table, t, bold=False)
+                for e in move.events
+                if e.get("private") and e.get("seat") == move.seat
+            ]
+            message = await self.panel_message(
+                move.table, move.seat, note="\n".join(mine), after_move=True, t=t
+            )
             await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
         except Exception as error:  # the move stands; only the refreshed panel is missing
             await answer_error(interaction, error, table_id)
 
-    async def _refresh_after_refusal(self, interaction: discord.Interaction, table_id: int, why: str) -> None:
+    async def _refresh_after_refusal(
+        self, interaction: discord.Interaction, table_id: int, why: str, *, t: i18n.Words | None = None
+    ) -> None:
         """Say why a choice was refused, and show the current choices instead of stale ones."""
-        await interaction.followup.send(why, ephemeral=True, allowed_mentions=NO_PINGS)
+        t = or_english(t)
+        await interaction.followup.send(why[:MESSAGE_LIMIT], ephemeral=True, allowed_mentions=NO_PINGS)
         try:
             table = await self.service.get(table_id)
         except TableError:
             return
         seat = table.seat_of(interaction.user.id)
         if seat is not None and table.status == ACTIVE:
-            message = await self.panel_message(table, seat.seat)
+            message = await self.panel_message(table, seat.seat, t=t)
             await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
 
     async def ask_leave(self, interaction: discord.Interaction, table: TableRecord) -> None:
         """Ask before leaving: one click on a red button should not give the seat away for good."""
+        t = await for_user(interaction)
         if table.seat_of(interaction.user.id) is None:
-            await reply(interaction, "You are not seated at this table.")
+            await reply(interaction, t("You are not seated at this table."))
             return
         if table.status != ACTIVE:
-            await reply(interaction, f"This table is {table.status}.")
+            await reply(interaction, status_sentence(table.status, t))
             return
         view = discord.ui.View(timeout=None)
-        view.add_item(LeaveAnswer("yes", table.id))
-        view.add_item(LeaveAnswer("no", table.id))
+        view.add_item(LeaveAnswer("yes", table.id, t=t))
+        view.add_item(LeaveAnswer("no", table.id, t=t))
         await reply(
             interaction,
-            f"Leave table #{table.id}? A bot will take your seat for the rest of the game.",
+            t("Leave table #{id}? A bot will take your seat for the rest of the game.", id=table.id),
             view=view,
         )
 
@@ -937,20 +1151,23 @@ class Play(commands.Cog):
     ) -> None:
         """Hand the player's seat to a bot and tell the table (``edit``: answer in the asking message)."""
         table = await self.service.hand_to_bot(table.id, interaction.user.id)
-        done = "You left the game; a bot plays your seat from now on."
+        t = await for_user(interaction)
+        done = t("You left the game; a bot plays your seat from now on.")
         if edit:
             await interaction.edit_original_response(content=done, view=None)
         else:
             await reply(interaction, done)
-        event = {
-            "type": "left",
-            "text": f"{plain(interaction.user.display_name)} left the game; a bot plays their seat.",
-        }
-        self.spawn(self.advance(table.id, [event]))
+        left = event(
+            "left",
+            say("{name} left the game; a bot plays their seat.", name=plain(interaction.user.display_name)),
+        )
+        self.spawn(self.advance(table.id, [left]))
 
     # ------------------------------------------------------------ /game
 
-    game_group = app_commands.Group(name="game", description="The table in this thread", guild_only=True)
+    game_group = app_commands.Group(
+        name=locale_str("game"), description=locale_str("The table in this thread"), guild_only=True
+    )
 
     async def _table_here(self, interaction: discord.Interaction, table_id: int | None = None) -> TableRecord:
         """The table a `/game` command is about: in a thread, its table; in a shared channel, the caller's.
@@ -963,21 +1180,26 @@ class Play(commands.Cog):
         if table_id is not None:
             table = await self.service.get(table_id)
             if table_channel_id(table) != here:
-                raise TableError(f"Table #{table_id} does not play here: {table_link(table)}")
+                raise TableError(
+                    say("Table #{id} does not play here: {link}", id=table_id, link=table_link(table))
+                )
             return table
         candidates = await self.service.store.open_tables_here(here)
         user = interaction.user.id
-        mine = [t for t in candidates if t.host_id == user or t.held_by(user)]
+        mine = [other for other in candidates if other.host_id == user or other.held_by(user)]
         if len(mine) == 1 or (not mine and len(candidates) == 1):
             return (mine or candidates)[0]
         if len(mine) > 1 or len(candidates) > 1:
-            listed = ", ".join(f"#{t.id}" for t in (mine or candidates))
+            listed = ", ".join(f"#{other.id}" for other in (mine or candidates))
             raise TableError(
-                f"Several tables play in this channel ({listed}): choose one with the `table` option."
+                say(
+                    "Several tables play in this channel ({tables}): choose one with the `table` option.",
+                    tables=listed,
+                )
             )
         found = await self.service.store.table_in_channel(here)
         if found is None:
-            raise TableError("There is no table in this channel. Use this command in a table's thread.")
+            raise TableError(say("There is no table in this channel. Use this command in a table's thread."))
         return found
 
     async def table_choices(
@@ -987,33 +1209,52 @@ class Play(commands.Cog):
         here = interaction.channel_id
         found = await self.service.store.open_tables_here(here)
         user = interaction.user.id
-        found.sort(key=lambda t: (not (t.host_id == user or t.held_by(user)), -t.id))
+        found.sort(key=lambda other: (not (other.host_id == user or other.held_by(user)), -other.id))
+        t = await for_user(interaction)
         choices = [
-            app_commands.Choice(name=f"#{t.id} {engine.get(t.game).title} ({t.status})"[:100], value=t.id)
-            for t in found
+            app_commands.Choice(
+                name=t(
+                    "#{id} {game} ({status})",
+                    id=other.id,
+                    game=t(engine.get(other.game).title),
+                    status=status_words(other.status, t),
+                )[:100],
+                value=other.id,
+            )
+            for other in found
         ]
         return [c for c in choices if current.strip("#") in str(c.value)][:25]
 
-    @game_group.command(name="board")
-    @app_commands.describe(table="Which table, where several play in this channel")
+    @game_group.command(
+        name=locale_str("board"),
+        description=locale_str(
+            "Show the current board of the table here (and post it again if its message was deleted)."
+        ),
+    )
+    @app_commands.describe(table=locale_str("Which table, where several play in this channel"))
     @app_commands.autocomplete(table=table_choices)
+    @app_commands.rename(table=locale_str("table"))
     async def game_board(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Show the current board of the table here (and post it again if its message was deleted)."""
         try:
             found = await self._table_here(interaction, table)
             if found.status != ACTIVE:
-                raise TableError(f"This table is {found.status}.")
+                raise TableError(
+                    say("This table is {status}.", status=term(STATUS_WORDS.get(found.status, found.status)))
+                )
             await interaction.response.defer(ephemeral=True, thinking=True)
+            t = await for_user(interaction)
             missing = await self.board_missing(found)
             game = engine.get(found.game)
             state = self.service.state_of(found)
-            picture = await self.picture(found.game, game.view(state, None), seat_names(found))
-            header = f"**{game.title}** · table #{found.id} · {in_words(game.summary(state), found)}"
-            text = board_text(header, [], 0, waiting_for(found, game.to_act(state)))
+            picture = await self.picture(found.game, game.view(state, None), seat_names(found), lang=t.lang)
+            header = board_header(found, game, state, t)
+            text = board_text(header, [], 0, waiting_for(found, game.to_act(state), t=t), t=t)
             if missing:
-                text += "\n-# The board message was missing, so it is posted again in the channel."
+                text += "\n-# " + t("The board message was missing, so it is posted again in the channel.")
             elif found.board_message_id:
-                text += f"\n-# The board: {message_link(found, found.board_message_id)}"
+                text += "\n-# " + t("The board: {link}", link=message_link(found, found.board_message_id))
+            text = text[:MESSAGE_LIMIT]
             await interaction.followup.send(
                 text, files=as_files(picture), ephemeral=True, allowed_mentions=NO_PINGS
             )
@@ -1021,7 +1262,7 @@ class Play(commands.Cog):
                 self.spawn(self.advance(found.id, [], force=True))
             if found.seat_of(interaction.user.id) is not None:
                 seat = found.seat_of(interaction.user.id)
-                message = await self.panel_message(found, seat.seat)  # type: ignore[union-attr]
+                message = await self.panel_message(found, seat.seat, t=t)  # type: ignore[union-attr]
                 files = message.pop("attachments")
                 await interaction.followup.send(
                     ephemeral=True, allowed_mentions=NO_PINGS, files=files, **message
@@ -1044,9 +1285,13 @@ class Play(commands.Cog):
             return False
         return False
 
-    @game_group.command(name="log")
-    @app_commands.describe(table="Which table, where several play in this channel")
+    @game_group.command(
+        name=locale_str("log"),
+        description=locale_str("Show the recent moves of the table in this thread, in words."),
+    )
+    @app_commands.describe(table=locale_str("Which table, where several play in this channel"))
     @app_commands.autocomplete(table=table_choices)
+    @app_commands.rename(table=locale_str("table"))
     async def game_log(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Show the recent moves of the table in this thread, in words."""
         try:
@@ -1055,17 +1300,17 @@ class Play(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
             return
+        t = await for_user(interaction)
         if not events:
-            await reply(interaction, "Nothing has happened at this table yet.")
+            await reply(interaction, t("Nothing has happened at this table yet."))
             return
-        lines = [f"• {in_words(e['text'], found)}" for e in reversed(events)]
+        lines = [f"• {event_line(e, found, t)}" for e in reversed(events)]
         await reply(
             interaction,
-            fit_lines(
-                f"**Recent moves at table #{found.id}** (newest first)",
+            fit_counted(
+                t("**Recent moves at table #{id}** (newest first)", id=found.id),
                 lines,
-                what="earlier moves",
-                one="earlier move",
+                lambda count: t.plural("… and {count} earlier move.", "… and {count} earlier moves.", count),
             ),
         )
 
@@ -1074,9 +1319,13 @@ class Play(commands.Cog):
     ) -> list[app_commands.Choice[int]]:
         """Autocomplete for ``table`` of `/game replay` and `/game export`: the caller's finished games."""
         found = await self.service.finished_tables(interaction.user.id)
+        t = await for_user(interaction)
         choices = [
-            app_commands.Choice(name=f"#{t.id} {engine.get(t.game).title} (finished)"[:100], value=t.id)
-            for t in found
+            app_commands.Choice(
+                name=t("#{id} {game} (finished)", id=other.id, game=t(engine.get(other.game).title))[:100],
+                value=other.id,
+            )
+            for other in found
         ]
         return [c for c in choices if current.strip("#") in str(c.value)][:25]
 
@@ -1086,37 +1335,61 @@ class Play(commands.Cog):
             return await self._table_here(interaction)
         found = await self.service.get(table_id)
         if found.guild_id != interaction.guild_id and not found.held_by(interaction.user.id):
-            raise TableError(f"Table #{table_id} was not played in this server.")
+            raise TableError(say("Table #{id} was not played in this server.", id=table_id))
         return found
 
-    async def replay_message(self, table: TableRecord, steps: list, index: int) -> dict:
-        """One step of a replay: the public picture, the public events that led to it, and the controls."""
+    async def replay_message(
+        self, table: TableRecord, steps: list, index: int, *, t: i18n.Words | None = None
+    ) -> dict:
+        """One step of a replay: the public picture, the public events that led to it, and the controls.
+
+        In ``t``'s language: the viewer's (a replay is shown to them alone).
+        """
+        t = or_english(t)
         index = max(0, min(index, len(steps) - 1))
         step = steps[index]
         game = engine.get(table.game)
-        picture = await self.picture(table.game, game.view(step.state, None), seat_names(table))
-        header = (
-            f"**Replay · {game.title} · table #{table.id}** · step {index + 1} of {len(steps)} "
-            f"(after move {step.moves} of {steps[-1].moves})\n{in_words(game.summary(step.state), table)}"
+        picture = await self.picture(table.game, game.view(step.state, None), seat_names(table), lang=t.lang)
+        header = t(
+            "**Replay · {game} · table #{id}** · step {step} of {steps} (after move {move} of {moves})",
+            game=t(game.title),
+            id=table.id,
+            step=index + 1,
+            steps=len(steps),
+            move=step.moves,
+            moves=steps[-1].moves,
         )
-        lines = [f"• {in_words(e['text'], table)}" for e in step.events]
-        text = fit_lines(header, lines, what="more events this step", one="more event this step")
+        header += "\n" + in_words(game.summary(step.state, lang=t.lang), table)
+        lines = [f"• {event_line(e, table, t)}" for e in step.events]
+        text = fit_counted(
+            header,
+            lines,
+            lambda count: t.plural(
+                "… and {count} more event this step.", "… and {count} more events this step.", count
+            ),
+        )
         return {
             "content": text,
             "attachments": as_files(picture),
-            "view": replay_view(table.id, steps, index),
+            "view": replay_view(table.id, steps, index, t=t, table=table),
         }
 
-    @game_group.command(name="replay")
-    @app_commands.describe(table="Which table (its id, from /history), if not this thread's")
+    @game_group.command(
+        name=locale_str("replay"),
+        description=locale_str(
+            "Step through a finished game: its public boards and events, from the action log."
+        ),
+    )
+    @app_commands.describe(table=locale_str("Which table (its id, from /history), if not this thread's"))
     @app_commands.autocomplete(table=closed_choices)
+    @app_commands.rename(table=locale_str("table"))
     async def game_replay(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Step through a finished game: its public boards and events, from the action log."""
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await self._closed_table(interaction, table)
             found, steps = await self.service.replay_steps(found.id)
-            message = await self.replay_message(found, steps, 0)
+            message = await self.replay_message(found, steps, 0, t=await for_user(interaction))
             files = message.pop("attachments")
             await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, files=files, **message)
         except Exception as error:
@@ -1127,24 +1400,35 @@ class Play(commands.Cog):
         try:
             await interaction.response.defer()
             table, steps = await self.service.replay_steps(table_id)
-            message = await self.replay_message(table, steps, index)
+            message = await self.replay_message(table, steps, index, t=await for_user(interaction))
             await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
         except Exception as error:
             await answer_error(interaction, error, table_id)
 
-    @game_group.command(name="export")
-    @app_commands.describe(table="Which table (its id, from /history), if not this thread's")
+    @game_group.command(
+        name=locale_str("export"),
+        description=locale_str(
+            "Export a finished game as a JSON file (seed, options, seats, actions) to replay and check."
+        ),
+    )
+    @app_commands.describe(table=locale_str("Which table (its id, from /history), if not this thread's"))
     @app_commands.autocomplete(table=closed_choices)
+    @app_commands.rename(table=locale_str("table"))
     async def game_export(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Export a finished game as a JSON file (seed, options, seats, actions) to replay and check."""
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await self._closed_table(interaction, table)
             data = json.dumps(await self.service.export(found.id), indent=1).encode()
-            file = discord.File(io.BytesIO(data), filename=f"seagames-table-{found.id}.json")
+            name = f"seagames-table-{found.id}.json"
+            file = discord.File(io.BytesIO(data), filename=name)
+            t = await for_user(interaction)
             await interaction.followup.send(
-                f"Table #{found.id} as a game record. Check it with `python -m engine.replay "
-                f"seagames-table-{found.id}.json`.",
+                t(
+                    "Table #{id} as a game record. Check it with `python -m engine.replay {file}`.",
+                    id=found.id,
+                    file=name,
+                ),
                 file=file,
                 ephemeral=True,
                 allowed_mentions=NO_PINGS,
@@ -1152,9 +1436,13 @@ class Play(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
 
-    @game_group.command(name="leave")
-    @app_commands.describe(table="Which table, where several play in this channel")
+    @game_group.command(
+        name=locale_str("leave"),
+        description=locale_str("Leave the running game in this thread; a bot takes your seat."),
+    )
+    @app_commands.describe(table=locale_str("Which table, where several play in this channel"))
     @app_commands.autocomplete(table=table_choices)
+    @app_commands.rename(table=locale_str("table"))
     async def game_leave(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Leave the running game in this thread; a bot takes your seat."""
         try:
@@ -1163,9 +1451,15 @@ class Play(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
 
-    @game_group.command(name="pause")
-    @app_commands.describe(table="Which table, where several play in this channel")
+    @game_group.command(
+        name=locale_str("pause"),
+        description=locale_str(
+            "Pause the table in this thread: its clock stops and moves wait (host or Manage Server)."
+        ),
+    )
+    @app_commands.describe(table=locale_str("Which table, where several play in this channel"))
     @app_commands.autocomplete(table=table_choices)
+    @app_commands.rename(table=locale_str("table"))
     async def game_pause(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Pause the table in this thread: its clock stops and moves wait (host or Manage Server)."""
         try:
@@ -1175,14 +1469,23 @@ class Play(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
             return
-        await reply(interaction, "Paused.")
+        t = await for_user(interaction)
+        await reply(interaction, t("Paused."))
+        t = await for_public(self.bot, found)
         await self.announce(
-            found, f"⏸️ {interaction.user.mention} paused the table. `/game resume` starts it again."
+            found,
+            t("⏸️ {user} paused the table. `/game resume` starts it again.", user=interaction.user.mention),
         )
 
-    @game_group.command(name="resume")
-    @app_commands.describe(table="Which table, where several play in this channel")
+    @game_group.command(
+        name=locale_str("resume"),
+        description=locale_str(
+            "Resume the paused table in this thread; the deadline moves on by the time it was paused."
+        ),
+    )
+    @app_commands.describe(table=locale_str("Which table, where several play in this channel"))
     @app_commands.autocomplete(table=table_choices)
+    @app_commands.rename(table=locale_str("table"))
     async def game_resume(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """Resume the paused table in this thread; the deadline moves on by the time it was paused."""
         try:
@@ -1192,17 +1495,24 @@ class Play(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
             return
-        await reply(interaction, "The table is running again.")
-        event = {"type": "resume", "text": f"{plain(interaction.user.display_name)} resumed the table."}
-        self.spawn(self.advance(found.id, [event], force=True, new_step=True))
+        t = await for_user(interaction)
+        await reply(interaction, t("The table is running again."))
+        resumed = event("resume", say("{name} resumed the table.", name=plain(interaction.user.display_name)))
+        self.spawn(self.advance(found.id, [resumed], force=True, new_step=True))
 
-    @game_group.command(name="replace")
+    @game_group.command(
+        name=locale_str("replace"),
+        description=locale_str(
+            "Give a seat to a bot or another member (host or Manage Server; a player may hand on their own)."
+        ),
+    )
     @app_commands.describe(
-        seat="The seat number to hand over (as on the board)",
-        member="Who takes the seat (leave out to give it to a bot)",
-        table="Which table, where several play in this channel",
+        seat=locale_str("The seat number to hand over (as on the board)"),
+        member=locale_str("Who takes the seat (leave out to give it to a bot)"),
+        table=locale_str("Which table, where several play in this channel"),
     )
     @app_commands.autocomplete(table=table_choices)
+    @app_commands.rename(seat=locale_str("seat"), member=locale_str("member"), table=locale_str("table"))
     async def game_replace(
         self,
         interaction: discord.Interaction,
@@ -1211,9 +1521,10 @@ class Play(commands.Cog):
         table: int | None = None,
     ) -> None:
         """Give a seat to a bot or another member (host or Manage Server; a player may hand on their own)."""
+        t = await for_user(interaction)
         if member is not None and member.bot:
             await reply(
-                interaction, "Bots cannot take a seat; leave `member` out to give the seat to our bot."
+                interaction, t("Bots cannot take a seat; leave `member` out to give the seat to our bot.")
             )
             return
         try:
@@ -1226,14 +1537,27 @@ class Play(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
             return
-        taker = "a bot" if member is None else plain(member.display_name)
-        await reply(interaction, f"Seat {seat} ({plain(old.name)}) now belongs to {taker}.")
-        event = {"type": "replace", "text": f"{plain(old.name)}'s seat was handed to {taker}."}
-        self.spawn(self.advance(found.id, [event], new_step=True))
+        if member is None:
+            answer = t("Seat {seat} ({name}) now belongs to a bot.", seat=seat, name=plain(old.name))
+            handed = event("replace", say("{name}'s seat was handed to a bot.", name=plain(old.name)))
+        else:
+            taker = plain(member.display_name)
+            answer = t(
+                "Seat {seat} ({name}) now belongs to {taker}.", seat=seat, name=plain(old.name), taker=taker
+            )
+            handed = event(
+                "replace", say("{name}'s seat was handed to {taker}.", name=plain(old.name), taker=taker)
+            )
+        await reply(interaction, answer)
+        self.spawn(self.advance(found.id, [handed], new_step=True))
 
-    @game_group.command(name="end")
-    @app_commands.describe(table="Which table, where several play in this channel")
+    @game_group.command(
+        name=locale_str("end"),
+        description=locale_str("End the table in this thread without a result (host or Manage Server)."),
+    )
+    @app_commands.describe(table=locale_str("Which table, where several play in this channel"))
     @app_commands.autocomplete(table=table_choices)
+    @app_commands.rename(table=locale_str("table"))
     async def game_end(self, interaction: discord.Interaction, table: int | None = None) -> None:
         """End the table in this thread without a result (host or Manage Server)."""
         try:
@@ -1244,11 +1568,16 @@ class Play(commands.Cog):
             await answer_error(interaction, error)
             return
         self.forget(found.id)
-        await reply(interaction, f"Table #{found.id} is ended.")
+        t = await for_user(interaction)
+        await reply(interaction, t("Table #{id} is ended.", id=found.id))
+        t = await for_public(self.bot, found)
         await self.announce(
             found,
-            f"{interaction.user.mention} ended this table: no result, and no rating changes. "
-            "Its log stays readable with `/game log`.",
+            t(
+                "{user} ended this table: no result, and no rating changes. "
+                "Its log stays readable with `/game log`.",
+                user=interaction.user.mention,
+            ),
         )
         await self.archive(found)
 
