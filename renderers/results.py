@@ -208,7 +208,7 @@ def render_results(
     notes = [t.msg(n, names=named) if isinstance(n, dict) else t(str(n)) for n in result.get("notes") or []]
 
     def word(cat: str) -> str:
-        return t(str(category_words.get(cat) or humanize(cat)))
+        return moment_words(str(category_words.get(cat) or humanize(cat)))
 
     extra = list(sections)
     progression = view.get("progression")
