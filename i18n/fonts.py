@@ -5,8 +5,10 @@
 Pictures drawn in Korean use ``data/fonts/NotoSansKR-{Regular,Bold}-ui.otf``
 (`renderers.common.LANGUAGE_FACES`). The full collection is 20 MB per weight; the
 subset holds exactly what a Korean picture can draw: printable ASCII and Latin-1,
-the punctuation and symbols the pictures use, and every character of every Korean
-translation (the catalogs in ``i18n/locale/ko``). Run it again after adding
+the punctuation and symbols the pictures use, the 2,350 Hangul syllables of KS X 1001
+and the compatibility jamo (what Korean players' names are written with, so a name
+draws in full), and every character of every Korean translation (the catalogs in
+``i18n/locale/ko``). Run it again after adding
 translations; `tests/test_i18n.py` fails while a translated character is missing.
 The source is Debian's ``fonts-noto-cjk`` (face 1 of each collection is the KR
 one); fontTools is used only here, not at run time.
@@ -33,6 +35,11 @@ ALWAYS = (
     + "‐‑‒–—―‘’‚“”„†‡•…‰′″‹›※"
     + "←↑→↓↔↕⇐⇒−×÷±≤≥≠≈∞√°·•○●◆◇■□▲△▼▽★☆♠♣♥♦✓✔✕✗"
 )
+#: The Hangul syllables of KS X 1001 (EUC-KR's two-byte set: the 2,350 in everyday use, names
+#: included) and the compatibility jamo (ㄱ … ㅣ, as in "ㅋㅋ").
+NAMES = "".join(chr(c) for c in range(0xAC00, 0xD7A4) if len(chr(c).encode("euc_kr")) == 2) + "".join(
+    chr(c) for c in range(0x3131, 0x318F)
+)
 
 
 def catalog_text(lang: str = "ko") -> str:
@@ -55,14 +62,13 @@ def build(source_dir: Path) -> dict[str, int]:
     """Write both subsets; returns their sizes in bytes."""
     from fontTools import subset
 
-    text = ALWAYS + catalog_text()
+    text = ALWAYS + NAMES + catalog_text()
     sizes: dict[str, int] = {}
     for output, collection in OUTPUTS.items():
         options = subset.Options()
         options.font_number = KR_FACE
         options.layout_features = []
         options.hinting = False
-        options.desubroutinize = True
         options.name_IDs = ["*"]  # keep the copyright and licence names (OFL)
         font = subset.load_font(str(source_dir / collection), options)
         subsetter = subset.Subsetter(options)
