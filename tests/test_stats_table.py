@@ -18,7 +18,7 @@ import pytest
 import engine
 from hosting import pg_store
 from hosting.service import TableService
-from hosting.store import ACTIVE, FINISHED, PlayerStats
+from hosting.store import ACTIVE, FINISHED, SCHEMA_VERSION, PlayerStats
 from tests.test_store import PostgresBackend, SQLiteBackend, backend, store  # noqa: F401 (fixtures)
 
 USERS = (100, 101, 102, 103)
@@ -108,6 +108,10 @@ async def boards(store) -> dict[str, object]:  # noqa: F811
 
 #: Schema 5's additions, undone: what a database written by the schema-4 bot looks like.
 BACK_TO_4 = (
+    # schema 6 (languages) first, then schema 5
+    "DROP TABLE guild_settings",
+    "ALTER TABLE players DROP COLUMN language",
+    "ALTER TABLE players DROP COLUMN seen_locale",
     "DROP TABLE player_stats",
     "DROP TABLE guild_ratings",
     "DROP TABLE solo_best",
@@ -162,7 +166,7 @@ async def test_schema_5_builds_the_stats_and_boards_the_finishing_moves_keep(bac
     await back_to_schema_4(backend)
     migrated = await backend.open()
     try:
-        assert await migrated.schema_version() == 5
+        assert await migrated.schema_version() == SCHEMA_VERSION == 6
         assert await boards(migrated) == kept
     finally:
         await migrated.close()

@@ -132,6 +132,8 @@ async def session(service: TableService, store: Store) -> None:
         await service.ratings_of(user)
         await store.tables_of_user(user, guild_id=1)
         await service.dm_reminders(user)
+        await service.languages.personal(user, "ko")
+    await service.languages.public(1, "en-US")
     for game, guild in (("takeaway", None), ("takeaway", 1)):
         await store.leaderboard(game, guild_id=guild)
         await store.standing(game, 12, guild_id=guild)
@@ -154,6 +156,8 @@ async def session(service: TableService, store: Store) -> None:
     await store.set_messages(solo.id, board_message_id=5)
     await store.set_host(solo.id, 11)
     await store.set_dm_reminders(10, True)
+    await store.set_player_language(10, "ko")
+    await store.set_guild_language(1, "en")
     await store.integrity_check()
 
 
