@@ -267,9 +267,9 @@ class JejuGame(Game):
         actor = seat_name(rules.to_act(state))
         turn = state.turn
         if state.phase == st.SETUP_TOKENS:
-            doing = t("Turn {turn}: {seat} places tokens.", turn=turn, seat=actor)
+            doing = t("Setup: {seat} places tokens.", seat=actor)
         elif state.phase == st.SETUP_HARUBANG:
-            doing = t("Turn {turn}: {seat} places the Harubang.", turn=turn, seat=actor)
+            doing = t("Setup: {seat} places the Harubang.", seat=actor)
         elif state.phase == st.TURN:
             doing = t("Turn {turn}: {seat} travels or takes a card.", turn=turn, seat=actor)
         elif state.phase == st.PAY:
