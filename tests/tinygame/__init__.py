@@ -102,10 +102,11 @@ class TakeAway(Game):
         except (KeyError, TypeError, ValueError) as error:
             raise IllegalAction("That is not a move of this game.") from error
 
-    def action_label(self, state: State, seat: int, action: Take) -> str:
+    def action_label(self, state: State, seat: int, action: Take, lang: str = "en") -> str:
+        # A test game: English only (outside the catalogs).
         return f"Take {action.count}"
 
-    def summary(self, state: State) -> str:
+    def summary(self, state: State, lang: str = "en") -> str:
         return f"{state.pile} stones left."
 
 
