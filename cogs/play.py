@@ -54,7 +54,7 @@ from engine.base import Game, State, event
 from hosting import ratings
 from hosting.botpool import done_within
 from hosting.errors import TableError
-from hosting.service import Move, Panel, TableService, keyed_lock
+from hosting.service import Move, Panel, TableService, keyed_lock, seat_name
 from hosting.store import ABANDONED, ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, TableRecord
 from i18n import N_, say, term
 
@@ -138,7 +138,7 @@ def hints_note(table: TableRecord, *, t: i18n.Words | None = None) -> str | None
 def thinking_line(seat: Seat, *, t: i18n.Words | None = None) -> str:
     """ "🤔 **Bot Dol (expert)** is thinking…": the board's note while a bot's decision takes long."""
     t = or_english(t)
-    return t("🤔 **{name}** is thinking…", name=plain(seat.name))
+    return t("🤔 **{name}** is thinking…", name=plain(seat_name(seat.name, t.lang)))
 
 
 class TableGone(Exception):
@@ -148,9 +148,14 @@ class TableGone(Exception):
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
 
 
-def seat_names(table: TableRecord) -> list[str]:
-    """Display names per seat, bots marked."""
-    return [f"🤖 {s.name}" if s.is_bot and not s.name.endswith("(bot)") else s.name for s in table.seats]
+def seat_names(table: TableRecord, lang: str = i18n.SOURCE) -> list[str]:
+    """Display names per seat, bots marked, as a reader of ``lang`` reads them ("Bot Dol (고수)")."""
+    return [
+        f"🤖 {seat_name(s.name, lang)}"
+        if s.is_bot and not s.name.endswith("(bot)")
+        else seat_name(s.name, lang)
+        for s in table.seats
+    ]
 
 
 def in_words(text: str, table: TableRecord) -> str:
@@ -169,7 +174,7 @@ def event_line(e: dict, table: TableRecord, t: i18n.Words, *, bold: bool = True)
 
     An event from before events carried their message (``"say"``) reads as its English text.
     """
-    names = seat_names(table)
+    names = seat_names(table, t.lang)
     if "say" not in e:
         return in_words(e.get("text", ""), table) if bold else e.get("text", "")
 
@@ -194,7 +199,9 @@ def waiting_for(
     """ "Waiting for …" naming exactly the awaited seats (humans as mentions), what to press, the deadline."""
     t = or_english(t)
     names = [
-        plain(table.seats[s].name) if table.seats[s].is_bot else f"<@{table.seats[s].user_id}>"
+        plain(seat_name(table.seats[s].name, t.lang))
+        if table.seats[s].is_bot
+        else f"<@{table.seats[s].user_id}>"
         for s in sorted(seats)
     ]
     return t("Waiting for {names}", names=", ".join(names)) + what + clock_note(table, t=t)
@@ -868,7 +875,7 @@ class Play(commands.Cog):
         t = await for_public(self.bot, table)
         game = engine.get(table.game)
         state = self.service.state_of(table)
-        names = seat_names(table)
+        names = seat_names(table, t.lang)
         picture = await self.picture(table.game, game.view(state, None), names, lang=t.lang)
         shown = [event_line(e, table, t) for e in headline(events)]
         header = board_header(table, game, state, t)
@@ -921,7 +928,7 @@ class Play(commands.Cog):
         t = t or await for_public(self.bot, table)
         game = engine.get(table.game)
         result = table.result or {}
-        names = seat_names(table)
+        names = seat_names(table, t.lang)
         order = sorted(range(len(table.seats)), key=lambda s: (result["ranking"][s], s))
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         lines = []
@@ -1029,7 +1036,9 @@ class Play(commands.Cog):
         # The buttons' colours follow the English labels ("Confirm …" is green) in every language.
         source = panel if t.lang == i18n.SOURCE else self.service.panel(table, seat)
         styles = {choice.index: choice.label for choice in source.choices}
-        picture = await self.picture(table.game, game.view(state, seat), seat_names(table), lang=t.lang)
+        picture = await self.picture(
+            table.game, game.view(state, seat), seat_names(table, t.lang), lang=t.lang
+        )
         if table.status != ACTIVE:
             status = status_sentence(table.status, t)
         elif table.paused_at is not None:
@@ -1247,7 +1256,9 @@ class Play(commands.Cog):
             missing = await self.board_missing(found)
             game = engine.get(found.game)
             state = self.service.state_of(found)
-            picture = await self.picture(found.game, game.view(state, None), seat_names(found), lang=t.lang)
+            picture = await self.picture(
+                found.game, game.view(state, None), seat_names(found, t.lang), lang=t.lang
+            )
             header = board_header(found, game, state, t)
             text = board_text(header, [], 0, waiting_for(found, game.to_act(state), t=t), t=t)
             if missing:
@@ -1349,7 +1360,9 @@ class Play(commands.Cog):
         index = max(0, min(index, len(steps) - 1))
         step = steps[index]
         game = engine.get(table.game)
-        picture = await self.picture(table.game, game.view(step.state, None), seat_names(table), lang=t.lang)
+        picture = await self.picture(
+            table.game, game.view(step.state, None), seat_names(table, t.lang), lang=t.lang
+        )
         header = t(
             "**Replay · {game} · table #{id}** · step {step} of {steps} (after move {move} of {moves})",
             game=t(game.title),
@@ -1538,12 +1551,19 @@ class Play(commands.Cog):
             await answer_error(interaction, error)
             return
         if member is None:
-            answer = t("Seat {seat} ({name}) now belongs to a bot.", seat=seat, name=plain(old.name))
+            answer = t(
+                "Seat {seat} ({name}) now belongs to a bot.",
+                seat=seat,
+                name=plain(seat_name(old.name, t.lang)),
+            )
             handed = event("replace", say("{name}'s seat was handed to a bot.", name=plain(old.name)))
         else:
             taker = plain(member.display_name)
             answer = t(
-                "Seat {seat} ({name}) now belongs to {taker}.", seat=seat, name=plain(old.name), taker=taker
+                "Seat {seat} ({name}) now belongs to {taker}.",
+                seat=seat,
+                name=plain(seat_name(old.name, t.lang)),
+                taker=taker,
             )
             handed = event(
                 "replace", say("{name}'s seat was handed to {taker}.", name=plain(old.name), taker=taker)
