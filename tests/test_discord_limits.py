@@ -206,9 +206,16 @@ def crowd(simcord_env, request):
 
 
 def click_id(message, prefix: str) -> str:
-    """The custom_id of the message's button whose id starts with ``prefix`` (labels are translated)."""
-    buttons = (item for row in message.components for item in getattr(row, "children", None) or [])
-    return next(item.custom_id for item in buttons if (item.custom_id or "").startswith(prefix))
+    """The custom_id of the message's button whose id starts with ``prefix`` (labels are translated).
+
+    A channel message's rows are discord.py components; an interaction response's are dicts."""
+    for row in message.components:
+        items = row.get("components", []) if isinstance(row, dict) else row.children
+        for item in items:
+            custom_id = (item.get("custom_id") if isinstance(item, dict) else item.custom_id) or ""
+            if custom_id.startswith(prefix):
+                return custom_id
+    raise AssertionError(f"no component {prefix!r} on {message.content!r}")
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 import engine
+import i18n
 from cogs.lobby import lobby_embed
 from cogs.panels import placeholder
 from cogs.play import board_text
@@ -113,7 +114,8 @@ def test_results_breakdown_and_every_sentence_are_in_words(key: str) -> None:
         summary = game.summary(final)
         for seat, score in enumerate(result.scores if seats > 1 else ()):  # solo: "Final score 201: …"
             assert re.search(rf"\bSeat {seat + 1}\b[^,;.]*\b{score}\b", summary), summary
-        texts = [e["text"] for e in events] + [game.summary(s) for s, _ in states[::7]] + list(result.notes)
+        notes = [i18n.english(note) for note in result.notes]  # a note is a message (or a string)
+        texts = [e["text"] for e in events] + [game.summary(s) for s, _ in states[::7]] + notes
         texts += [summary]
         labels = {game.action_label(s, n, a) for s, n in states[::5] for a in game.legal_actions(s, n)}
         problems = [p for text in [*texts, *labels] for p in grammar_problems(text)]
