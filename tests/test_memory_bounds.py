@@ -44,10 +44,10 @@ def results_picture(monkeypatch):
     """The test game's results go out with a stand-in picture (the real games draw their own)."""
     real = renderers.render_results_async
 
-    async def picture(game_key, view, names=None):
+    async def picture(game_key, view, names=None, lang="en"):
         if game_key == "takeaway":
             return renderers.Picture(png=PNG, alt="results", filename="results.png")
-        return await real(game_key, view, names)
+        return await real(game_key, view, names, lang)
 
     monkeypatch.setattr(renderers, "render_results_async", picture)
 
