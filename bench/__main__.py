@@ -116,8 +116,10 @@ event loop.
 
 Running tables with pending deadlines (24-hour pace) in one SQLite file, then
 the real bot restarted on it under SimCord: the time until its one scheduler has
-made its first pass, and a smaller batch of tables whose deadline passed while
-the bot was down (each a real timeout: bot move and board post). Issue #8.
+made its first pass, and a smaller batch of tables whose deadlines fall due
+together a minute after the restart (each a real timeout: bot move and board
+post; SimCord's fixed five-second settle when a bot attaches is too short for
+the batch at start-up, so it is timed through `advance_time`). Issue #8.
 
 ```
 {clock}

@@ -1,6 +1,6 @@
 """Render figures: time and PNG size per game and picture kind.
 
-Run ``python -m bench.render [game ...] [--games N] [--per-game N] [--seats N]``.
+Run ``python -m bench.render [game ...] [--games N] [--per-game N] [--seats N] [--lang ko]``.
 It plays seeded random games (``engine.bots.policy(key, "random")``), keeps views
 at random mid-game moments and at the end, then renders on one core (the process
 is pinned to one CPU where the OS allows) and prints, per game and kind:
@@ -198,8 +198,11 @@ def _phone_row(key: str, kind: str, sizes: list[phone.TextSizes]) -> str:
     )
 
 
-def figures(games: list[str] | None = None, count: int = 12, per_game: int = 8, seats: int = 0) -> list[dict]:
-    """One row per game and picture kind: times and sizes (``skipped`` says why a game has none)."""
+def figures(
+    games: list[str] | None = None, count: int = 12, per_game: int = 8, seats: int = 0, lang: str = "en"
+) -> list[dict]:
+    """One row per game and picture kind: times and sizes (``skipped`` says why a game has none),
+    the pictures drawn in ``lang``."""
     rows: list[dict] = []
     for key in games or list(engine.GAME_PACKAGES):
         no_engine, no_renderer = available(key)
@@ -212,9 +215,9 @@ def figures(games: list[str] | None = None, count: int = 12, per_game: int = 8, 
         if no_renderer:
             rows.append({"game": key, "skipped": f"board, private: {no_renderer}"})
         else:
-            kinds["board"] = lambda v, key=key: renderers.render(key, v)
-            kinds["private"] = lambda v, key=key: renderers.render(key, v)
-        kinds["results"] = lambda v, key=key: renderers.render_results(key, v)
+            kinds["board"] = lambda v, key=key: renderers.render(key, v, lang=lang)
+            kinds["private"] = lambda v, key=key: renderers.render(key, v, lang=lang)
+        kinds["results"] = lambda v, key=key: renderers.render_results(key, v, lang=lang)
         for kind, draw in kinds.items():
             times, sizes, ratios = measure(draw, views[kind])
             rows.append(
@@ -272,6 +275,7 @@ def main() -> None:
     parser.add_argument("--seats", type=int, default=0, help="seat count (default: the reference count)")
     parser.add_argument("--samples", metavar="DIR", help="write sample pictures to DIR instead")
     parser.add_argument("--phone", action="store_true", help="print the smallest text at phone width instead")
+    parser.add_argument("--lang", default="en", help="the pictures' language (en, ko)")
     args = parser.parse_args()
     if args.phone:
         print("\n".join(phone_figures(args.games or None)))
@@ -288,8 +292,8 @@ def main() -> None:
             for path in write_samples(key, seats, args.samples, boards=not no_renderer):
                 print(f"wrote {path}")
         return
-    print(f"render benchmark: {pin_one_core()}")
-    print("\n".join(report(figures(args.games, args.count, args.per_game, args.seats))))
+    print(f"render benchmark ({args.lang}): {pin_one_core()}")
+    print("\n".join(report(figures(args.games, args.count, args.per_game, args.seats, args.lang))))
 
 
 if __name__ == "__main__":

@@ -8,12 +8,13 @@ Each game's ``bots`` module exports ``POLICIES`` with at least ``random`` and
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 from collections.abc import Callable, Iterator
 
 from engine import GAME_PACKAGES
-from engine.base import Action, Game, State
+from engine.base import Action, Game, State, without_text
 
 Policy = Callable[[Game, State, int, random.Random], Action]
 
@@ -24,8 +25,16 @@ def policies(game_key: str) -> dict[str, Policy]:
 
 
 def policy(game_key: str, name: str) -> Policy:
-    """One named policy for a game."""
-    return policies(game_key)[name]
+    """One named policy for a game, run with `engine.base.without_text` (its search's events are
+    never read, so they are not said in English)."""
+    chosen = policies(game_key)[name]
+
+    @functools.wraps(chosen)
+    def quietly(game: Game, state: State, seat: int, rng: random.Random) -> Action:
+        with without_text():
+            return chosen(game, state, seat, rng)
+
+    return quietly
 
 
 def play_states(

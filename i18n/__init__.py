@@ -162,8 +162,35 @@ def words(lang: str) -> Words:
 
 
 def english(message: Msg | str) -> str:
-    """A message in English (the engine's ``text`` of an event)."""
-    return words(SOURCE).msg(message)
+    """A message in English (the engine's ``text`` of an event).
+
+    The same as ``words("en").msg(message)``, written out without catalog lookups:
+    every engine event says it, so it is on the search bots' hot path.
+    """
+    if isinstance(message, str):
+        return message
+    args = message.get("args")
+    if "plural" in message:
+        count = message["n"]
+        text = message["id"] if count == 1 else message["plural"]
+        return _fill(text, {"count": count, **{k: _english_arg(v) for k, v in (args or {}).items()}})
+    if not args:
+        return message["id"]
+    return _fill(message["id"], {key: _english_arg(value) for key, value in args.items()})
+
+
+def _english_arg(value: Any) -> Any:
+    if not isinstance(value, dict):
+        return value
+    if "seat" in value:
+        return SEAT_NAME.format(number=int(value["seat"]) + 1)
+    if "list" in value:
+        items = [str(_english_arg(item)) for item in value["list"]]
+        # CLDR's English list patterns (what Babel's format_list gives): "a and b", "a, b, and c".
+        if len(items) <= 2:
+            return " and ".join(items)
+        return ", ".join(items[:-1]) + ", and " + items[-1]
+    return english(value)
 
 
 def _compiled(lang: str) -> NullTranslations:
