@@ -66,36 +66,22 @@ def plain(name: str) -> str:
 
 
 def fit_lines(
-    header: str,
-    lines: list[str],
-    *,
-    limit: int = MESSAGE_LIMIT,
-    what: str = "more",
-    one: str | None = None,
-    more: Callable[[int], str] | None = None,
+    header: str, lines: list[str], *, more: Callable[[int], str], limit: int = MESSAGE_LIMIT
 ) -> str:
-    """``header`` and as many whole ``lines`` as fit in ``limit`` characters, then "… and N more".
+    """``header`` and as many whole ``lines`` as fit in ``limit`` characters, then ``more(hidden)``.
 
-    ``more(count)`` says the rest in the reader's language (a whole sentence, e.g.
-    ``lambda n: t.plural("… and {count} more game.", "… and {count} more games.", n)``);
-    without it, English: ``what`` names the rest ("earlier moves"), ``one`` the rest of one
-    ("earlier move").
+    ``more(count)`` says the rest in the reader's language, a whole sentence (e.g.
+    ``lambda n: t.plural("… and {count} more game.", "… and {count} more games.", n)``).
     """
-
-    def rest(count: int) -> str:
-        if more is not None:
-            return more(count)
-        return f"… and {count} {(one or what) if count == 1 else what}."
-
     shown: list[str] = []
     for index, line in enumerate(lines):
         left = len(lines) - index - 1
-        note = f"\n{rest(left)}" if left else ""
+        note = f"\n{more(left)}" if left else ""
         if len("\n".join([header, *shown, line])) + len(note) > limit:
             break
         shown.append(line)
     hidden = len(lines) - len(shown)
-    return "\n".join([header, *shown, *([rest(hidden)] if hidden else [])])[:limit]
+    return "\n".join([header, *shown, *([more(hidden)] if hidden else [])])[:limit]
 
 
 def tables(interaction: discord.Interaction) -> TableService:

@@ -15,7 +15,6 @@ import json
 import logging
 import re
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -36,6 +35,7 @@ from cogs.common import (
     answer_error,
     bot_permissions,
     can_manage,
+    fit_lines,
     is_gone,
     message_link,
     pinging,
@@ -388,22 +388,6 @@ def as_files(picture: renderers.Picture | None) -> list[discord.File]:
         return []
     alt = picture.alt[:ALT_LIMIT] if picture.alt else picture.alt
     return [discord.File(io.BytesIO(picture.png), filename=picture.filename, description=alt)]
-
-
-def fit_counted(header: str, lines: list[str], rest: Callable[[int], str], limit: int = MESSAGE_LIMIT) -> str:
-    """``header`` and as many whole ``lines`` as fit in ``limit`` characters, then ``rest(hidden)``.
-
-    `cogs.common.fit_lines` with the note on the rest said in the reader's language.
-    """
-    shown: list[str] = []
-    for index, line in enumerate(lines):
-        left = len(lines) - index - 1
-        note = f"\n{rest(left)}" if left else ""
-        if len("\n".join([header, *shown, line])) + len(note) > limit:
-            break
-        shown.append(line)
-    hidden = len(lines) - len(shown)
-    return "\n".join([header, *shown, *([rest(hidden)] if hidden else [])])[:limit]
 
 
 def board_view(table: TableRecord, *, t: i18n.Words | None = None) -> discord.ui.View:
@@ -981,10 +965,10 @@ class Play(commands.Cog):
             )
             return
         # Without Embed Links Discord drops embeds silently: the results go out as text.
-        text = fit_counted(
+        text = fit_lines(
             f"**{title}**",
             [*lines, *(f"-# {note}" for note in notes)],
-            lambda count: t("… and {count} more.", count=count),
+            more=lambda count: t("… and {count} more.", count=count),
         )
         await channel.send(text, files=files, view=results_view(table, t=t), allowed_mentions=NO_PINGS)
 
@@ -1318,10 +1302,10 @@ class Play(commands.Cog):
         lines = [f"• {event_line(e, found, t)}" for e in reversed(events)]
         await reply(
             interaction,
-            fit_counted(
+            fit_lines(
                 t("**Recent moves at table #{id}** (newest first)", id=found.id),
                 lines,
-                lambda count: t.plural("… and {count} earlier move.", "… and {count} earlier moves.", count),
+                more=lambda n: t.plural("… and {count} earlier move.", "… and {count} earlier moves.", n),
             ),
         )
 
@@ -1374,10 +1358,10 @@ class Play(commands.Cog):
         )
         header += "\n" + in_words(game.summary(step.state, lang=t.lang), table)
         lines = [f"• {event_line(e, table, t)}" for e in step.events]
-        text = fit_counted(
+        text = fit_lines(
             header,
             lines,
-            lambda count: t.plural(
+            more=lambda count: t.plural(
                 "… and {count} more event this step.", "… and {count} more events this step.", count
             ),
         )

@@ -375,9 +375,12 @@ async def test_games_with_fifty_tables_fits_in_one_message(world, simcord_env):
 
 
 def test_fit_lines_keeps_whole_lines_and_counts_the_rest():
-    text = fit_lines("Header", [f"line {n} " + "x" * 90 for n in range(40)])
+    lines = [f"line {n} " + "x" * 90 for n in range(40)]
+    text = fit_lines("Header", lines, more=lambda n: f"… and {n} more.")
     assert len(text) <= MESSAGE_LIMIT
-    assert text.splitlines()[-1].startswith("… and ") and text.splitlines()[0] == "Header"
+    kept = text.splitlines()[1:-1]
+    assert kept == lines[: len(kept)] and text.splitlines()[0] == "Header"
+    assert text.splitlines()[-1] == f"… and {len(lines) - len(kept)} more."
 
 
 # ------------------------------------------------------------ 10. abuse limits and tidy threads
