@@ -49,11 +49,19 @@ async def for_dm(client: discord.Client, user_id: int) -> i18n.Words:
     return i18n.words(await _languages(client).personal(user_id))
 
 
+#: Discord's locales the bot has a catalog for, and its language code for each.
+SPOKEN: dict[discord.Locale, str] = {
+    locale: i18n.language(locale) for locale in discord.Locale if i18n.language(locale) != i18n.SOURCE
+}
+
+
 class CatalogTranslator(app_commands.Translator):
     """Slash command names, descriptions and choices in the user's language, from the catalogs.
 
     Discord shows each user the localization for their client's language
     (``name_localizations`` and friends, sent when the commands are synced).
+    discord.py asks for every string in each of Discord's locales at every start (the
+    sync digest), so the locales with a catalog are known up front.
     """
 
     async def translate(
@@ -62,8 +70,8 @@ class CatalogTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContext,
     ) -> str | None:
-        lang = i18n.language(locale)
-        if lang == i18n.SOURCE or i18n.language(locale.value) != lang:
+        lang = SPOKEN.get(locale)
+        if lang is None:
             return None
         text = i18n.words(lang)(string.message)
         return None if text == string.message else text
