@@ -318,11 +318,12 @@ class GameBot(commands.Bot):
             return False
         record = ops.SyncRecord(ops.sync_record_path(self.config.database))
         key = ops.sync_key(self.application_id, None if guild is None else guild.id)
-        digest = await ops.tree_digest(self.tree, guild)
+        payload = await ops.tree_payload(self.tree, guild)  # translated once: 32 locales per string
+        digest = ops.tree_digest(payload)
         if (
             not force
             and record.get(key) == digest
-            and await self._registered(guild) == await ops.command_names(self.tree, guild)
+            and await self._registered(guild) == ops.command_names(payload)
         ):
             log.info("slash commands unchanged since the last sync %s; not sent again", where)
             return False

@@ -348,16 +348,15 @@ async def tree_payload(
     return sorted(payload, key=lambda command: (command.get("type", 1), command["name"]))
 
 
-async def tree_digest(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> str:
-    """A stable hash of the JSON `CommandTree.sync` would send for ``guild`` (None: global)."""
-    payload = await tree_payload(tree, guild)
+def tree_digest(payload: list[dict]) -> str:
+    """A stable hash of a `tree_payload` (what `CommandTree.sync` would send)."""
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-async def command_names(tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None) -> set:
-    """(name, type) of each command the tree has for ``guild``, to compare with what Discord has."""
-    return {(command["name"], command.get("type", 1)) for command in await tree_payload(tree, guild)}
+def command_names(payload: list[dict]) -> set:
+    """(name, type) of each command of a `tree_payload`, to compare with what Discord has."""
+    return {(command["name"], command.get("type", 1)) for command in payload}
 
 
 class SyncRecord:
