@@ -108,7 +108,7 @@ class PicturePool:
         names: list | None,
         lang: str = "en",
     ) -> Picture:
-        """``function(game_key, view, names, lang)`` in a worker, or the cached picture of the same content."""
+        """``function(game_key, view, names, lang)`` in a worker, or the cached picture of that content."""
         key = _digest(game_key, kind, view, names, lang)
         if (picture := self._cache.get(key)) is not None:
             self._cache.move_to_end(key)
