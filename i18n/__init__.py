@@ -95,6 +95,18 @@ def listing(items: Iterable[Any]) -> dict[str, list[Any]]:
     return {"list": list(items)}
 
 
+def chain(items: list[Any], template: str) -> Msg | Any:
+    """Items joined by a two-place message, right to left: ``chain([a, b, c], N_("{first} + {rest}"))``
+    is one message ("a + b + c") whose every joint each language says its own way. Mark the
+    template with `N_` where it is written. No items: ``""``."""
+    if not items:
+        return ""
+    said = items[-1]
+    for item in reversed(items[:-1]):
+        said = say(template, first=item, rest=said)
+    return said
+
+
 # ---------------------------------------------------------------------- translators
 
 

@@ -371,22 +371,12 @@ def item_msg(item: int) -> i18n.Msg:
 
 def plus(items: list) -> i18n.Msg | str:
     """Items said as 'a + b + c' (each a message or a plain value)."""
-    if not items:
-        return ""
-    said = items[-1]
-    for item in reversed(items[:-1]):
-        said = i18n.say("{first} + {rest}", first=item, rest=said)
-    return said
+    return i18n.chain(items, i18n.N_("{first} + {rest}"))
 
 
 def commas(items: list) -> i18n.Msg | str:
     """Items said as 'a, b, c' (each a message or a plain value)."""
-    if not items:
-        return ""
-    said = items[-1]
-    for item in reversed(items[:-1]):
-        said = i18n.say("{first}, {rest}", first=item, rest=said)
-    return said
+    return i18n.chain(items, i18n.N_("{first}, {rest}"))
 
 
 def both(items: list) -> i18n.Msg | str:

@@ -192,10 +192,9 @@ def tile_count(count: int, word: str) -> i18n.Msg:
 
 
 def plus(parts: list) -> i18n.Msg:
-    """Messages joined with " + " ("Orange + 2 Fish"), as one message."""
-    if len(parts) == 1:
-        return parts[0] if isinstance(parts[0], dict) else i18n.term(parts[0])
-    return i18n.say("{first} + {rest}", first=parts[0], rest=plus(parts[1:]))
+    """Messages (or words) joined with " + " ("Orange + 2 Fish"), as one message."""
+    said = [part if isinstance(part, dict) else i18n.term(part) for part in parts]
+    return i18n.chain(said, i18n.N_("{first} + {rest}"))
 
 
 def card_say(card: Card) -> i18n.Msg:
