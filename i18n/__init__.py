@@ -26,9 +26,8 @@ cogs all use it.
 from __future__ import annotations
 
 import io
-import string
 from collections.abc import Callable, Iterable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -115,25 +114,30 @@ class Words:
 
     def __init__(self, lang: str, catalog: NullTranslations) -> None:
         self.lang = lang
-        self._catalog = catalog
         self.locale = Locale.parse(lang)
+        if lang == SOURCE:
+            # The ids are the English: no lookup at all (every engine event is said so).
+            self._gettext: Callable[[str], str] = str
+            self._ngettext: Callable[[str, str, int], str] = _english_plural
+        else:
+            self._gettext, self._ngettext = catalog.gettext, catalog.ngettext
 
     def __repr__(self) -> str:
         return f"Words({self.lang!r})"
 
     def __call__(self, message: str, /, **args: Any) -> str:
         """``message`` translated, its ``{placeholders}`` filled from ``args``."""
-        text = self._catalog.gettext(message)
+        text = self._gettext(message)
         return _fill(text, args) if args else text
 
     def plural(self, singular: str, plural: str, count: int, /, **args: Any) -> str:
         """The form of the message for ``count`` (``{count}`` is available to it)."""
-        return _fill(self._catalog.ngettext(singular, plural, count), {"count": count, **args})
+        return _fill(self._ngettext(singular, plural, count), {"count": count, **args})
 
     def join(self, items: Iterable[object]) -> str:
         """Items joined the language's way ("a, b and c")."""
-        words = [str(item) for item in items]
-        return format_list(words, locale=self.locale) if words else ""
+        words = tuple(str(item) for item in items)
+        return _joined(words, self.lang) if words else ""
 
     def msg(self, message: Msg | str, names: Callable[[int], str] | None = None) -> str:
         """Say a message made with `say` (or a plain string, as it is).
@@ -142,10 +146,11 @@ class Words:
         """
         if isinstance(message, str):
             return message
-        args = {key: self._arg(value, names) for key, value in message.get("args", {}).items()}
+        args = message.get("args")
+        said = {key: self._arg(value, names) for key, value in args.items()} if args else {}
         if "plural" in message:
-            return self.plural(message["id"], message["plural"], int(message["n"]), **args)
-        return self(message["id"], **args)
+            return self.plural(message["id"], message["plural"], int(message["n"]), **said)
+        return self(message["id"], **said)
 
     def _arg(self, value: Any, names: Callable[[int], str] | None) -> Any:
         if isinstance(value, dict):
@@ -158,12 +163,21 @@ class Words:
         return value
 
 
+@lru_cache(maxsize=4096)
+def _joined(words: tuple[str, ...], lang: str) -> str:
+    """Babel's `format_list`, remembered: the same lists (zones, seats) recur move after move."""
+    return format_list(list(words), locale=lang)
+
+
+def _english_plural(one: str, many: str, count: int) -> str:
+    return one if count == 1 else many
+
+
 def _fill(text: str, args: Mapping[str, Any]) -> str:
     try:
         return text.format_map(args)
     except (KeyError, IndexError, ValueError):
-        # A broken translation must never break a message: fall back to the named fields only.
-        return string.Formatter().vformat(text.replace("{", "{{").replace("}", "}}"), (), {})
+        return text  # a broken translation must never break a message: its text as written
 
 
 @cache
@@ -174,35 +188,8 @@ def words(lang: str) -> Words:
 
 
 def english(message: Msg | str) -> str:
-    """A message in English (the engine's ``text`` of an event).
-
-    The same as ``words("en").msg(message)``, written out without catalog lookups:
-    every engine event says it, so it is on the search bots' hot path.
-    """
-    if isinstance(message, str):
-        return message
-    args = message.get("args")
-    if "plural" in message:
-        count = message["n"]
-        text = message["id"] if count == 1 else message["plural"]
-        return _fill(text, {"count": count, **{k: _english_arg(v) for k, v in (args or {}).items()}})
-    if not args:
-        return message["id"]
-    return _fill(message["id"], {key: _english_arg(value) for key, value in args.items()})
-
-
-def _english_arg(value: Any) -> Any:
-    if not isinstance(value, dict):
-        return value
-    if "seat" in value:
-        return SEAT_NAME.format(number=int(value["seat"]) + 1)
-    if "list" in value:
-        items = [str(_english_arg(item)) for item in value["list"]]
-        # CLDR's English list patterns (what Babel's format_list gives): "a and b", "a, b, and c".
-        if len(items) <= 2:
-            return " and ".join(items)
-        return ", ".join(items[:-1]) + ", and " + items[-1]
-    return english(value)
+    """A message in English (the engine's ``text`` of an event)."""
+    return words(SOURCE).msg(message)
 
 
 def _compiled(lang: str) -> NullTranslations:
