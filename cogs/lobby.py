@@ -35,7 +35,7 @@ from cogs.common import (
 from cogs.language import for_guild, for_public, for_user
 from hosting import timing
 from hosting.errors import TableError
-from hosting.service import seat_name, status_words
+from hosting.service import seat_name, status_sentence
 from hosting.store import ACTIVE, CANCELLED, LOBBY, TableRecord
 from i18n import N_, say
 
@@ -67,24 +67,6 @@ BOT_LEVEL_CHOICES = {
     "normal": (N_("Normal bot"), N_("Looks one move ahead (what Add bot seats)")),
     "expert": (N_("Expert bot"), N_("Searches ahead: a real opponent")),
 }
-#: The words for each pace of `timing.PACES` (seconds per move), as `timing.pace_label` says them.
-PACE_LABELS = {
-    0: N_("live (no deadline)"),
-    600: N_("10 minutes per move"),
-    3600: N_("1 hour per move"),
-    12 * 3600: N_("12 hours per move"),
-    24 * 3600: N_("24 hours per move"),
-    3 * 24 * 3600: N_("3 days per move"),
-}
-
-
-def pace_words(pace: int, t: i18n.Words | None = None) -> str:
-    """A pace in the reader's language ("24 hours per move", or "live (no deadline)")."""
-    t = t or i18n.words(i18n.SOURCE)
-    label = PACE_LABELS.get(pace)
-    if label is None:
-        return t("{seconds} seconds per move", seconds=pace)
-    return t(label)
 
 
 def lobby_embed(table: TableRecord, *, t: i18n.Words | None = None) -> discord.Embed:
@@ -112,7 +94,7 @@ def lobby_embed(table: TableRecord, *, t: i18n.Words | None = None) -> discord.E
         embed.add_field(name=t("Options"), value=", ".join(words))
     if hints_on(table):
         embed.add_field(name=t("Hints"), value=t(HINTS_ABOUT), inline=False)
-    embed.add_field(name=t("Pace"), value=pace_words(table.pace, t))
+    embed.add_field(name=t("Pace"), value=timing.pace_label(table.pace, t.lang))
     if table.status == LOBBY:
         seats = (
             f"{game.min_seats}–{game.max_seats}" if game.min_seats != game.max_seats else str(game.min_seats)
@@ -125,7 +107,7 @@ def lobby_embed(table: TableRecord, *, t: i18n.Words | None = None) -> discord.E
             )
         )
     else:
-        embed.set_footer(text=t.msg(status_words(table)))
+        embed.set_footer(text=t.msg(status_sentence(table)))
     return embed
 
 
@@ -354,7 +336,7 @@ BOTS_CHOICES = [
     for level, (label, _) in BOT_LEVEL_CHOICES.items()
 ]
 PACE_CHOICES = [
-    app_commands.Choice(name=app_commands.locale_str(pace_words(seconds)), value=seconds)
+    app_commands.Choice(name=app_commands.locale_str(timing.pace_label(seconds)), value=seconds)
     for seconds in timing.PACES.values()
 ]
 

@@ -216,16 +216,13 @@ def panel_view(
     hints: bool = False,
     *,
     t: i18n.Words | None = None,
-    styles: dict[int, str] | None = None,
 ) -> discord.ui.View:
     """The controls for a seat's panel (empty when it owes nothing); ``hints`` adds Suggest below.
 
     Labels are the panel's (in the player's language); menu titles and group names are
-    said in ``t``'s. ``styles`` maps an action index to its English label, which picks a
-    button's colour ("Confirm …" green) in any language.
+    said in ``t``'s. A button's colour follows its English label ("Confirm …" green).
     """
     t = _words(t)
-    styles = styles or {}
     view = discord.ui.View(timeout=None)
     hinting = hints and bool(panel.choices)
     rows = plan_rows(panel.choices, ROWS - 1 if hinting else ROWS)
@@ -235,7 +232,7 @@ def panel_view(
         if kind == "buttons":
             for choice in choices:
                 item = ChoiceButton(
-                    table_id, panel.token, choice.index, choice.label, style_of=styles.get(choice.index)
+                    table_id, panel.token, choice.index, choice.label, style_of=choice.english
                 )
                 item.row = row
                 view.add_item(item)

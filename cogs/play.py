@@ -54,9 +54,9 @@ from engine.base import Game, State, event
 from hosting import ratings
 from hosting.botpool import done_within
 from hosting.errors import TableError
-from hosting.service import Move, Panel, TableService, keyed_lock, seat_name
+from hosting.service import Move, Panel, TableService, keyed_lock, seat_name, status_sentence
 from hosting.store import ABANDONED, ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, TableRecord
-from i18n import N_, say, term
+from i18n import N_, say
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ log = logging.getLogger(__name__)
 PANEL_NAMES = {"haenyeo": N_("My hand"), "jeju": N_("My tiles"), "reef": N_("My sheet")}
 #: A game without a name of its own for the panel.
 PANEL_NAME = N_("My panel")
-#: A table's status in words ("This table is {status}.").
+#: A table's status in one word (the list of a channel's tables).
 STATUS_WORDS = {
     LOBBY: N_("lobby"),
     ACTIVE: N_("active"),
@@ -117,11 +117,6 @@ def or_english(t: i18n.Words | None) -> i18n.Words:
 def status_words(status: str, t: i18n.Words) -> str:
     """A table's status in words: "finished", "종료"."""
     return t(STATUS_WORDS[status]) if status in STATUS_WORDS else status
-
-
-def status_sentence(status: str, t: i18n.Words) -> str:
-    """ "This table is finished." in ``t``'s language."""
-    return t("This table is {status}.", status=status_words(status, t))
 
 
 def hints_note(table: TableRecord, *, t: i18n.Words | None = None) -> str | None:
@@ -1017,14 +1012,11 @@ class Play(commands.Cog):
         game = engine.get(table.game)
         state = self.service.state_of(table)
         panel: Panel = self.service.panel(table, seat, lang=t.lang)
-        # The buttons' colours follow the English labels ("Confirm …" is green) in every language.
-        source = panel if t.lang == i18n.SOURCE else self.service.panel(table, seat)
-        styles = {choice.index: choice.label for choice in source.choices}
         picture = await self.picture(
             table.game, game.view(state, seat), seat_names(table, t.lang), lang=t.lang
         )
         if table.status != ACTIVE:
-            status = status_sentence(table.status, t)
+            status = t.msg(status_sentence(table))
         elif table.paused_at is not None:
             status = t("This table is paused: moves wait until the host resumes it.")
         elif panel.choices:
@@ -1041,7 +1033,7 @@ class Play(commands.Cog):
             )
         content = "\n".join(line for line in (note, status) if line)[:MESSAGE_LIMIT]
         hints = table.options.get("hints", "off") != "off" and table.status == ACTIVE
-        view = panel_view(table.id, panel, hints=hints, t=t, styles=styles)
+        view = panel_view(table.id, panel, hints=hints, t=t)
         return {"content": content, "attachments": as_files(picture), "view": view}
 
     async def suggest(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -1072,7 +1064,7 @@ class Play(commands.Cog):
             await reply(interaction, t("You are not seated at this table."))
             return
         if table.status != ACTIVE:
-            await reply(interaction, status_sentence(table.status, t))
+            await reply(interaction, t.msg(status_sentence(table)))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         message = await self.panel_message(table, seat.seat, t=t)
@@ -1128,7 +1120,7 @@ class Play(commands.Cog):
             await reply(interaction, t("You are not seated at this table."))
             return
         if table.status != ACTIVE:
-            await reply(interaction, status_sentence(table.status, t))
+            await reply(interaction, t.msg(status_sentence(table)))
             return
         view = discord.ui.View(timeout=None)
         view.add_item(LeaveAnswer("yes", table.id, t=t))
@@ -1232,9 +1224,7 @@ class Play(commands.Cog):
         try:
             found = await self._table_here(interaction, table)
             if found.status != ACTIVE:
-                raise TableError(
-                    say("This table is {status}.", status=term(STATUS_WORDS.get(found.status, found.status)))
-                )
+                raise TableError(status_sentence(found))
             await interaction.response.defer(ephemeral=True, thinking=True)
             t = await for_user(interaction)
             missing = await self.board_missing(found)

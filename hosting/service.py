@@ -144,11 +144,13 @@ class GameStats:
 
 @dataclass(frozen=True)
 class Choice:
-    """One legal action as the UI offers it: its index, label and menu group."""
+    """One legal action as the UI offers it: its index, label and menu group, and its English label
+    (what picks a button's colour in every language: "Confirm …" is green)."""
 
     index: int
     label: str
     group: str
+    english: str
 
 
 @dataclass(frozen=True)
@@ -484,14 +486,11 @@ class TableService:
         state = self.state_of(table)
         running = table.status == ACTIVE and table.paused_at is None
         actions = game.legal_actions(state, seat) if running else []
-        choices = [
-            Choice(
-                index,
-                game.action_label(state, seat, action, lang=lang),
-                game.action_group(state, seat, action),
-            )
-            for index, action in enumerate(actions)
-        ]
+        choices = []
+        for index, action in enumerate(actions):
+            english = game.action_label(state, seat, action)
+            label = english if lang == i18n.SOURCE else game.action_label(state, seat, action, lang=lang)
+            choices.append(Choice(index, label, game.action_group(state, seat, action), english))
         token = _freshness_token(table.seats[seat], [game.dump_action(a) for a in actions])
         return Panel(seat=seat, token=token, choices=choices)
 
@@ -1195,7 +1194,7 @@ _NO_MORE_MOVES = {
 }
 
 
-def status_words(table: TableRecord) -> Msg:
+def status_sentence(table: TableRecord) -> Msg:
     """ "This table is finished." (or its other status), as a message."""
     known = _STATUS_IS.get(table.status)
     return say(known) if known else say("This table is {status}.", status=table.status)
@@ -1204,7 +1203,7 @@ def status_words(table: TableRecord) -> Msg:
 def _not_in_lobby(table: TableRecord) -> Msg:
     if table.status == ACTIVE:
         return say("This game has already started.")
-    return status_words(table)
+    return status_sentence(table)
 
 
 def _not_running(table: TableRecord) -> Msg:

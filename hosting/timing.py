@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import i18n
+from i18n import N_
+
 #: The paces offered at /play: label → seconds per move (0 = live, no deadline).
 PACES: dict[str, int] = {
     "live": 0,
@@ -17,6 +20,15 @@ PACES: dict[str, int] = {
     "24 hours": 24 * 3600,
     "3 days": 3 * 24 * 3600,
 }
+#: How each pace of `PACES` is said (seconds per move → words).
+PACE_WORDS: dict[int, str] = {
+    0: N_("live (no deadline)"),
+    600: N_("10 minutes per move"),
+    3600: N_("1 hour per move"),
+    12 * 3600: N_("12 hours per move"),
+    24 * 3600: N_("24 hours per move"),
+    3 * 24 * 3600: N_("3 days per move"),
+}
 #: An unstarted lobby is cancelled this long after it opened.
 LOBBY_LIFETIME = 24 * 3600
 #: Missed deadlines in a row after which a bot takes the seat for good.
@@ -25,10 +37,11 @@ TIMEOUTS_BEFORE_HANDOVER = 3
 LAST_REMINDER_AT_MOST = 3600
 
 
-def pace_label(pace: int) -> str:
-    """The words for a pace ("24 hours per move", or "live")."""
-    label = next((name for name, seconds in PACES.items() if seconds == pace), f"{pace} seconds")
-    return "live (no deadline)" if pace == 0 else f"{label} per move"
+def pace_label(pace: int, lang: str = i18n.SOURCE) -> str:
+    """The words for a pace in ``lang`` ("24 hours per move", or "live (no deadline)")."""
+    t = i18n.words(lang)
+    words = PACE_WORDS.get(pace)
+    return t(words) if words else t("{seconds} seconds per move", seconds=pace)
 
 
 def reminder_times(deadline: float, pace: int) -> list[float]:

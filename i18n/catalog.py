@@ -90,6 +90,7 @@ AREAS: dict[str, tuple[Source, ...]] = {
         Source("hosting/errors.py"),
         Source("hosting/service.py"),
         Source("hosting/botpool.py"),
+        Source("hosting/timing.py"),
     ),
     "haenyeo": (
         Source("engine/haenyeo/*.py"),
