@@ -32,10 +32,6 @@ TOKEN = r"[0-9]+\.[0-9a-f]+"
 CHOOSE_A_MOVE = N_("Choose a move")
 
 
-def _words(t: i18n.Words | None) -> i18n.Words:
-    return t or i18n.words(i18n.SOURCE)
-
-
 def _style(label: str) -> discord.ButtonStyle:
     if label.startswith("Confirm"):
         return discord.ButtonStyle.success
@@ -92,7 +88,7 @@ def placeholder(title: str, part: int = 0, parts: int = 1, *, t: i18n.Words | No
     numbers them (``"Travel (2 of 2): choose one…"``). ``title`` is the English
     group name; it is shown in ``t``'s language.
     """
-    t = _words(t)
+    t = t or i18n.words(i18n.SOURCE)
     title = t((title or "").strip() or CHOOSE_A_MOVE)
     if parts > 1:
         title = t("{title} ({part} of {parts})", title=title, part=part + 1, parts=parts)
@@ -147,7 +143,7 @@ class ChoiceSelect(
         *,
         t: i18n.Words | None = None,
     ):
-        t = _words(t)
+        t = t or i18n.words(i18n.SOURCE)
         # No option is ever a default: a refreshed panel shows the placeholder, never the
         # last choice, which would read as the menu's purpose.
         options = [
@@ -187,7 +183,7 @@ class SuggestButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hint:(
     """**Suggest** on a panel at a table with hints: the expert's move for this seat, privately."""
 
     def __init__(self, table_id: int, *, t: i18n.Words | None = None) -> None:
-        t = _words(t)
+        t = t or i18n.words(i18n.SOURCE)
         super().__init__(
             discord.ui.Button(
                 label=t("Suggest")[:80],
@@ -222,7 +218,7 @@ def panel_view(
     Labels are the panel's (in the player's language); menu titles and group names are
     said in ``t``'s. A button's colour follows its English label ("Confirm …" green).
     """
-    t = _words(t)
+    t = t or i18n.words(i18n.SOURCE)
     view = discord.ui.View(timeout=None)
     hinting = hints and bool(panel.choices)
     rows = plan_rows(panel.choices, ROWS - 1 if hinting else ROWS)

@@ -109,11 +109,6 @@ class BoardWords:
         )
 
 
-def or_english(t: i18n.Words | None) -> i18n.Words:
-    """``t``, or the English translator when there is none (callers from before translation)."""
-    return t or i18n.words(i18n.SOURCE)
-
-
 def status_words(status: str, t: i18n.Words) -> str:
     """A table's status in words: "finished", "종료"."""
     return t(STATUS_WORDS[status]) if status in STATUS_WORDS else status
@@ -121,7 +116,7 @@ def status_words(status: str, t: i18n.Words) -> str:
 
 def hints_note(table: TableRecord, *, t: i18n.Words | None = None) -> str | None:
     """What the results say about hints: used, offered but unused, or nothing (hints off)."""
-    t = or_english(t)
+    t = t or i18n.words(i18n.SOURCE)
     hints = table.options.get("hints", "off")
     if hints == "used":
         return t("💡 Hints were used at this table (Suggest), so it is not rated.")
@@ -132,7 +127,7 @@ def hints_note(table: TableRecord, *, t: i18n.Words | None = None) -> str | None
 
 def thinking_line(seat: Seat, *, t: i18n.Words | None = None) -> str:
     """ "🤔 **Bot Dol (expert)** is thinking…": the board's note while a bot's decision takes long."""
-    t = or_english(t)
+    t = t or i18n.words(i18n.SOURCE)
     return t("🤔 **{name}** is thinking…", name=plain(seat_name(seat.name, t.lang)))
 
 
@@ -192,7 +187,7 @@ def waiting_for(
     table: TableRecord, seats: frozenset[int], what: str = "", *, t: i18n.Words | None = None
 ) -> str:
     """ "Waiting for …" naming exactly the awaited seats (humans as mentions), what to press, the deadline."""
-    t = or_english(t)
+    t = t or i18n.words(i18n.SOURCE)
     names = [
         plain(seat_name(table.seats[s].name, t.lang))
         if table.seats[s].is_bot
@@ -206,7 +201,7 @@ def what_to_press(
     table: TableRecord, game: Game, state: State, seats: frozenset[int], *, t: i18n.Words | None = None
 ) -> str:
     """ " — open **My hand**: diving cards": where the awaited make their move, when it is one decision."""
-    t = or_english(t)
+    t = t or i18n.words(i18n.SOURCE)
     humans = [s for s in sorted(seats) if not table.seats[s].is_bot]
     decisions = {
         game.action_group(state, s, actions[0]) for s in humans if (actions := game.legal_actions(state, s))
@@ -225,7 +220,7 @@ def board_header(table: TableRecord, game: Game, state: State, t: i18n.Words) ->
 
 def clock_note(table: TableRecord, *, t: i18n.Words | None = None) -> str:
     """The table's clock in words: paused, or the deadline as a Discord timestamp."""
-    t = or_english(t)
+    t = t or i18n.words(i18n.SOURCE)
     if table.paused_at is not None:
         return " · " + t("⏸️ paused by the host")
     if table.deadline is not None:
@@ -297,7 +292,7 @@ class LeaveAnswer(
     """The answer to "Leave table #n?": ``leave:<yes|no>:<table id>``."""
 
     def __init__(self, answer: str, table_id: int, *, t: i18n.Words | None = None) -> None:
-        t = or_english(t)
+        t = t or i18n.words(i18n.SOURCE)
         yes = answer == "yes"
         button = discord.ui.Button(
             label=t("Yes, leave") if yes else t("No, stay"),
@@ -357,7 +352,7 @@ def board_text(
     never ends in the middle of a name. ``described`` is the picture in words,
     for a board that goes out without its picture.
     """
-    t = or_english(t)
+    t = t or i18n.words(i18n.SOURCE)
     picture = [f"🖼️ {described[:DESCRIPTION_LIMIT]}"] if described else []
     while True:
         note = (
@@ -387,7 +382,7 @@ def as_files(picture: renderers.Picture | None) -> list[discord.File]:
 
 def board_view(table: TableRecord, *, t: i18n.Words | None = None) -> discord.ui.View:
     """The buttons under a board message (in the board's language)."""
-    t = or_english(t)
+    t = t or i18n.words(i18n.SOURCE)
     view = discord.ui.View(timeout=None)
     if table.status == ACTIVE:
         view.add_item(BoardButton("hand", table.id, t(PANEL_NAMES.get(table.game, PANEL_NAME))[:80]))
@@ -417,7 +412,7 @@ class ReplayButton(
     def __init__(
         self, verb: str, table_id: int, step: int, disabled: bool = False, *, t: i18n.Words | None = None
     ) -> None:
-        t = or_english(t)
+        t = t or i18n.words(i18n.SOURCE)
         super().__init__(
             discord.ui.Button(
                 label=t(self.LABELS[verb])[:80],
@@ -450,7 +445,7 @@ class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=r"replay:ju
         *,
         t: i18n.Words | None = None,
     ) -> None:
-        t = or_english(t)
+        t = t or i18n.words(i18n.SOURCE)
         super().__init__(
             discord.ui.Select(
                 placeholder=t("Jump to a step…")[:150],
@@ -480,7 +475,7 @@ def replay_view(
 
     Each step's first event describes it, in ``t``'s language (its seats named after ``table``'s players).
     """
-    t = or_english(t)
+    t = t or i18n.words(i18n.SOURCE)
     last = len(steps) - 1
     view = discord.ui.View(timeout=None)
     view.add_item(ReplayButton("first", table_id, 0, disabled=index == 0, t=t))
@@ -513,7 +508,7 @@ def replay_view(
 
 def results_view(table: TableRecord, *, t: i18n.Words | None = None) -> discord.ui.View:
     """The buttons under a results message: Rematch (in the results' language)."""
-    t = or_english(t)
+    t = t or i18n.words(i18n.SOURCE)
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(table.id, t=t))
     return view
@@ -1008,7 +1003,7 @@ class Play(commands.Cog):
 
         In ``t``'s language: the player's own.
         """
-        t = or_english(t)
+        t = t or i18n.words(i18n.SOURCE)
         game = engine.get(table.game)
         state = self.service.state_of(table)
         panel: Panel = self.service.panel(table, seat, lang=t.lang)
@@ -1102,7 +1097,7 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, table_id: int, why: str, *, t: i18n.Words | None = None
     ) -> None:
         """Say why a choice was refused, and show the current choices instead of stale ones."""
-        t = or_english(t)
+        t = t or i18n.words(i18n.SOURCE)
         await interaction.followup.send(why[:MESSAGE_LIMIT], ephemeral=True, allowed_mentions=NO_PINGS)
         try:
             table = await self.service.get(table_id)
@@ -1330,7 +1325,7 @@ class Play(commands.Cog):
 
         In ``t``'s language: the viewer's (a replay is shown to them alone).
         """
-        t = or_english(t)
+        t = t or i18n.words(i18n.SOURCE)
         index = max(0, min(index, len(steps) - 1))
         step = steps[index]
         game = engine.get(table.game)
