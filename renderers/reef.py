@@ -103,14 +103,6 @@ LIGHT_PEN = (214, 224, 246)
 BAR_FILL = (230, 242, 244)
 BOON_BOX = (255, 246, 214)
 EMPTY_CELL = (246, 246, 246)
-RULE_WORDS = {
-    "same": N_("SAME"),
-    "different": N_("DIFFERENT"),
-    "plus-minus-one": N_("+/- ONE"),
-    "odds": N_("ODDS"),
-    "evens": N_("EVENS"),
-    "pyramid": N_("PYRAMID"),
-}
 #: Atoll textures: a pale tint each (their outlines and names carry them too).
 TEXTURE_TINTS = (
     (188, 222, 170),
@@ -654,7 +646,7 @@ def _print_ruin(image: Image.Image, draw: ImageDraw.ImageDraw, ruin: dict) -> No
     panel(draw, (x0, y0, x1, y1), fill=PAPER, radius=14)
     _number_disc(draw, (x0 + 24, y0 + 23), number)
     t = common.words()
-    word = t(RULE_WORDS[rule]) if rule in RULE_WORDS else rule.upper()
+    word = t(ruin["rule_word"]) if ruin.get("rule_word") else rule.upper()
     word, size = fit(word, "bold", x1 - 120 - (x0 + 48) if number == 3 else x1 - 40 - (x0 + 48), 28, TEXT)
     draw_text(draw, (x0 + 48, y0 + 23), word, "bold", size, INK, "lm")
     name = t(str(ruin.get("name", "")))

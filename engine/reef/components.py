@@ -27,6 +27,15 @@ RULE_TEXT = {
     "evens": N_("EVENS: all values must be even"),
     "pyramid": N_("PYRAMID: each value at most both values it rests on"),
 }
+#: A ruin's rule in one word, as the sheet prints it beside the ruin's number.
+RULE_WORDS = {
+    "same": N_("SAME"),
+    "different": N_("DIFFERENT"),
+    "plus-minus-one": N_("+/- ONE"),
+    "odds": N_("ODDS"),
+    "evens": N_("EVENS"),
+    "pyramid": N_("PYRAMID"),
+}
 #: The round tracker's boons, the four the rulebook's Boons section lists: "Roll a die",
 #: "Boon Die Value", "2 shells", "Enchantment" ("Pearl bonuses are gained from the Reef
 #: or Enchantments", never from the tracker).

@@ -8,17 +8,7 @@ pass ``lang`` (a code of `i18n.LANGUAGES`) for another language than English.
 from __future__ import annotations
 
 import i18n
-from i18n import N_
-
-#: A ruin's rule in words (English keeps the rule's key, as it always printed).
-RULE_WORDS = {
-    "same": N_("SAME"),
-    "different": N_("DIFFERENT"),
-    "plus-minus-one": N_("+/- ONE"),
-    "odds": N_("ODDS"),
-    "evens": N_("EVENS"),
-    "pyramid": N_("PYRAMID"),
-}
+from engine.reef.components import RULE_WORDS
 
 
 def _value(v: int | None) -> str:
@@ -52,6 +42,7 @@ def sheet_text(view: dict, seat: int, lang: str = i18n.SOURCE) -> str:
         args = {
             "number": ruin["number"],
             "name": t(ruin["name"]),
+            # English keeps the rule's key, as it always printed.
             "rule": ruin["rule"] if t.lang == i18n.SOURCE else t(RULE_WORDS.get(ruin["rule"], ruin["rule"])),
             "rows": rows,
             "coins": ruin["coins"],

@@ -60,7 +60,7 @@ Sheet::
 
 Board::
 
-    ruins: [{"number", "name", "rule", "rule_text", "rows" (lengths), "row_coins",
+    ruins: [{"number", "name", "rule", "rule_word", "rule_text", "rows" (lengths), "row_coins",
              "reach_coins", "turn_bonus", "column_sums", "column_coins"}]
     enchantments: [{"section", "sum", "ruin", "spaces": [{"coins", "boon", "value", "text", "say"}]}]
     pearl_bonuses: [{"type": die|coins|enchantment, "value", "text", "say"}]
@@ -93,6 +93,7 @@ from engine.reef.components import (
     ROUNDS,
     RUINS,
     RULE_TEXT,
+    RULE_WORDS,
     SECTIONS,
     SHELL_PAIRS,
     SIDE_NAMES,
@@ -137,6 +138,7 @@ def board(reef_key: str, side: str) -> dict:
                 "number": r.number,
                 "name": r.name,
                 "rule": r.rule,
+                "rule_word": RULE_WORDS[r.rule],
                 "rule_text": RULE_TEXT[r.rule],
                 "rows": [len(row) for row in r.rows],
                 "row_coins": list(r.row_coins),
