@@ -16,6 +16,7 @@ tests skip the PostgreSQL half with it. Nothing here touches the network.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import glob
 import os
@@ -142,13 +143,25 @@ async def create_database() -> tuple[str, str]:
     return name, with_database(url, name)
 
 
-async def drop_database(name: str) -> None:
-    """Drop a test database, ending any connection still open to it."""
+async def drop_database(name: str, tries: int = 5) -> None:
+    """Drop a test database, ending any connection still open to it.
+
+    ``FORCE`` may not end a server process of another role, such as an autovacuum
+    worker that just started on the database ("must be a member of the role whose
+    process is being terminated"); it finishes within moments, so the drop is tried again.
+    """
     import asyncpg
 
     conn = await asyncpg.connect(server_url())
     try:
-        await conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        for attempt in range(tries):
+            try:
+                await conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+                return
+            except asyncpg.InsufficientPrivilegeError:
+                if attempt == tries - 1:
+                    raise
+                await asyncio.sleep(0.5)
     finally:
         await conn.close()
 
