@@ -39,6 +39,7 @@ from pathlib import Path
 
 import renderers
 from bench import layers
+from bench.steps import LoopSteps
 from bot import Config, create_bot
 from simtools.strict import run_strict
 from simtools.ui import PANEL_BUTTONS, awaited, controls, latest_board, prefer
@@ -98,6 +99,8 @@ RATE_LIMITED: list[int] = []
 LOOP_LAG: list = []
 #: CPU seconds of the last run: sampled per layer in this process, and the worker pools' own.
 CPU: dict[str, float] = {}
+#: The loop's steps in each simulated Discord of the last run, the bot's apart (`bench.steps.StepFigures`).
+STEPS: list = []
 
 
 async def measure(tables: int, turns: int, experts: bool = False, envs: int = 1) -> dict[str, list[float]]:
@@ -105,13 +108,15 @@ async def measure(tables: int, turns: int, experts: bool = False, envs: int = 1)
     times: dict[str, list[float]] = {}
     RATE_LIMITED[:] = []
     LOOP_LAG[:] = []
+    STEPS[:] = []
     CPU.clear()
     sampler = layers.LayerSampler()
     pictures = renderers.PICTURES.cpu
     envs = max(1, min(envs, tables))
-    for index in range(envs):
-        share = tables // envs + (1 if index < tables % envs else 0)
-        await measure_one(share, turns, experts, times, sampler, random.Random(index + 1))
+    with LoopSteps() as steps:
+        for index in range(envs):
+            share = tables // envs + (1 if index < tables % envs else 0)
+            await measure_one(share, turns, experts, times, sampler, steps, random.Random(index + 1))
     CPU.update(sampler.seconds())
     CPU["render (picture workers)"] = renderers.PICTURES.cpu - pictures
     return times
@@ -123,6 +128,7 @@ async def measure_one(
     experts: bool,
     times: dict[str, list[float]],
     sampler: layers.LayerSampler,
+    steps: LoopSteps,
     rng: random.Random,
 ) -> None:
     """One simulated Discord with its own bot and database: open the tables, play interleaved turns."""
@@ -131,6 +137,7 @@ async def measure_one(
         # An expert's chain of decisions can outlast SimCord's 5 s settle on a busy machine.
         async with run_strict(bot, settle_timeout=120.0) as env:  # Discord as it documents itself
             bot.loop_lag.reset()  # the run, not the start-up (imports, command sync)
+            steps.reset()
             sampler.start()
             clock = PostClock(env)
             guild = env.create_guild("Bench")
@@ -158,6 +165,7 @@ async def measure_one(
             sampler.stop()
         RATE_LIMITED.append(len(env.backend.rate_limited))
         LOOP_LAG.append(bot.loop_lag.figures())
+        STEPS.append(steps.figures())
         CPU["bots (bot workers)"] = CPU.get("bots (bot workers)", 0.0) + bot.bot_pool.cpu
         bot.loop_lag.stop()
         bot.bot_pool.close()
@@ -230,6 +238,11 @@ def figures(tables: int = 50, turns: int = 4, experts: bool = False, envs: int =
         "longest_stall_ms": max(lag.longest for lag in LOOP_LAG) * 1000,
         "stall_p99_ms": max(lag.p99 for lag in LOOP_LAG) * 1000,
         "loop_wakeups": sum(lag.wakeups for lag in LOOP_LAG),
+        "bot_longest_step_ms": max(step.bot_longest for step in STEPS) * 1000,
+        "bot_step_p99_ms": max(step.bot_p99 for step in STEPS) * 1000,
+        "bot_steps": sum(step.bot_steps for step in STEPS),
+        "simulator_longest_step_ms": max(step.simulator_longest for step in STEPS) * 1000,
+        "longest_bot_steps": sorted((s for step in STEPS for s in step.longest), reverse=True)[:8],
         "cpu": dict(CPU),
         "clicks": clicks,
         "board_clicks": len(times.get(BOARD_POSTED, [])),
@@ -260,8 +273,16 @@ def report(found: dict) -> list[str]:
         lines.append(
             f"event loop: longest stall {found['longest_stall_ms']:.1f} ms, "
             f"p99 {found['stall_p99_ms']:.1f} ms over {found['loop_wakeups']} wake-ups "
-            f"(target: under {TARGET_STALL_MS:.0f} ms)"
+            "(the loop-lag monitor: whatever held the loop, SimCord's Discord and the players included)"
         )
+    if "bot_longest_step_ms" in found:
+        lines.append(
+            f"the bot's own loop steps: longest {found['bot_longest_step_ms']:.1f} ms, "
+            f"p99 {found['bot_step_p99_ms']:.2f} ms over {found['bot_steps']} steps "
+            f"(target: under {TARGET_STALL_MS:.0f} ms); SimCord's and the players' longest step "
+            f"{found['simulator_longest_step_ms']:.1f} ms (bench.steps)"
+        )
+        lines += [f"    {took * 1000:7.1f} ms  {what}" for took, what in found["longest_bot_steps"]]
     if found.get("cpu"):
         lines += layers.report(found["cpu"], found["clicks"])
         lines.append(

@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
 import random
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
@@ -52,6 +55,9 @@ STUCK_AFTER = 30.0
 #: Seconds a new pool's workers get to start (a fresh interpreter importing the games, slow on a
 #: busy machine). A decision's deadline runs from when they are up, or from then at the latest.
 STARTUP_ALLOWANCE = 15.0
+#: Worker processes run at this lower priority (``os.nice``): a search takes whole cores for
+#: seconds, and the event loop, which every table waits on, must get a core at once.
+WORKER_NICENESS = 10
 #: Policies that run in the process: cheaper than a pool round trip (about 1 ms) in every game...
 IN_PROCESS = frozenset({"random", "greedy"})
 #: ...except these (game, policy): Reef & Ruins' greedy plans a whole round (p95 7 ms, max 108 ms).
@@ -69,8 +75,53 @@ class Decision:
     late: bool = False  # the deadline passed; `policy` is the fallback's
 
 
-def wall_alarm(seconds: float) -> tuple[asyncio.Future, threading.Timer]:
-    """A future done after ``seconds`` of wall time, and the timer thread behind it (cancel it after).
+class WallAlarms:
+    """One thread that rings every wall-clock alarm of the process, soonest first.
+
+    A thread per alarm (``threading.Timer``) would block the loop at each decision:
+    ``Thread.start`` waits until the new thread runs, and on a busy machine that
+    takes milliseconds.
+    """
+
+    def __init__(self) -> None:
+        self._wake = threading.Condition()
+        self._due: list[list[Any]] = []  # [when (monotonic), order, ring or None once cancelled]
+        self._order = itertools.count()
+        self._thread: threading.Thread | None = None
+
+    def after(self, seconds: float, ring: Callable[[], object]) -> Callable[[], None]:
+        """Call ``ring`` (in the alarm thread) after ``seconds``; return what cancels it."""
+        entry = [time.monotonic() + seconds, next(self._order), ring]
+        with self._wake:
+            heapq.heappush(self._due, entry)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="wall-alarms", daemon=True)
+                self._thread.start()  # once per process
+            self._wake.notify()
+
+        def cancel() -> None:
+            entry[2] = None
+
+        return cancel
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._due or self._due[0][0] > time.monotonic():
+                    self._wake.wait(self._due[0][0] - time.monotonic() if self._due else None)
+                ring = heapq.heappop(self._due)[2]
+            if ring is not None:
+                try:
+                    ring()
+                except Exception:  # the loop closed meanwhile: nobody waits for this alarm
+                    log.debug("a wall-clock alarm could not ring", exc_info=True)
+
+
+ALARMS = WallAlarms()
+
+
+def wall_alarm(seconds: float) -> tuple[asyncio.Future, Callable[[], None]]:
+    """A future done after ``seconds`` of wall time, and what cancels the alarm (call it after).
 
     Timed by a thread, not by the loop's clock: a decision's deadline (and the
     board's thinking note) are about how long the search really takes, and a
@@ -84,19 +135,17 @@ def wall_alarm(seconds: float) -> tuple[asyncio.Future, threading.Timer]:
         if not alarm.done():
             alarm.set_result(None)
 
-    timer = threading.Timer(seconds, lambda: loop.is_closed() or loop.call_soon_threadsafe(ring))
-    timer.daemon = True
-    timer.start()
-    return alarm, timer
+    cancel = ALARMS.after(seconds, lambda: loop.is_closed() or loop.call_soon_threadsafe(ring))
+    return alarm, cancel
 
 
 async def done_within(task: asyncio.Future, seconds: float) -> bool:
     """Wait until ``task`` is done or ``seconds`` of wall time have passed; whether it is done."""
-    alarm, timer = wall_alarm(seconds)
+    alarm, cancel = wall_alarm(seconds)
     try:
         await asyncio.wait({task, alarm}, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        timer.cancel()
+        cancel()
         alarm.cancel()
     return task.done()
 
@@ -139,7 +188,9 @@ def _ready() -> None:
 
 
 def _worker_start(packages: dict[str, str]) -> None:
-    """A new worker knows the same games as the bot (tests register their own) and loads them now."""
+    """A new worker yields to the bot's loop (`WORKER_NICENESS`), knows the same games as the bot
+    (tests register their own) and loads them now."""
+    os.nice(WORKER_NICENESS)
     engine.GAME_PACKAGES.update(packages)
     for key in packages:
         try:

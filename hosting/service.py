@@ -78,6 +78,8 @@ POST_RETRY_LONGEST = 3600.0
 #: Deserialised game states kept in memory, for this many tables (the most recently used).
 #: A table not in the cache is loaded from its stored snapshot on its next click.
 STATE_CACHE_TABLES = 256
+#: Closed tables whose state is kept too (a finished game's results read it right after its last move).
+CLOSED_STATE_TABLES = 16
 
 
 @dataclass(frozen=True)
@@ -209,8 +211,11 @@ class TableService:
         # A table's lock exists only while someone holds it or waits for it (`lock`).
         self._locks: dict[int, _TableLock] = {}
         # Deserialised states by (table id, version): loading JSON on every click is wasteful.
-        # An LRU of at most ``state_cache_tables`` tables (`STATE_CACHE_TABLES`).
+        # An LRU of at most ``state_cache_tables`` open tables (`STATE_CACHE_TABLES`); a table
+        # that finishes, is cancelled or abandoned leaves it for the last `CLOSED_STATE_TABLES`
+        # closed ones (their results are drawn once; afterwards they are rarely read).
         self._states: OrderedDict[int, tuple[int, State]] = OrderedDict()
+        self._closed_states: OrderedDict[int, tuple[int, State]] = OrderedDict()
         self.state_cache_tables = max(1, state_cache_tables)
         # Replays of closed tables, most recently used last (`replay_steps`).
         self._replays: dict[int, list[replays.Step]] = {}
@@ -447,6 +452,7 @@ class TableService:
                 raise TableError(_not_in_lobby(table))
             if user_id != table.host_id and not can_manage:
                 raise TableError(say("Only the host or a member with Manage Server can cancel this table."))
+            self._states.pop(table_id, None)
             return await self.store.update_table(
                 table_id, table.version, status=CANCELLED, timing=_STOPPED, now=self._clock()
             )
@@ -459,22 +465,28 @@ class TableService:
 
     def state_of(self, table: TableRecord) -> State:
         """The table's current game state (cached per version)."""
-        cached = self._states.get(table.id)
+        cache = self._states if table.status in OPEN_STATUSES else self._closed_states
+        cached = cache.get(table.id)
         if cached and cached[0] == table.version:
-            self._states.move_to_end(table.id)
+            cache.move_to_end(table.id)
             return cached[1]
         if table.state is None:
             raise TableError(say("This table has not started yet."))
         state = engine.get(table.game).load_state(table.state)
-        self._cache_state(table.id, table.version, state)
+        self._cache_state(table.id, table.version, state, open=table.status in OPEN_STATUSES)
         return state
 
-    def _cache_state(self, table_id: int, version: int, state: State) -> None:
+    def _cache_state(self, table_id: int, version: int, state: State, *, open: bool = True) -> None:
         """Remember a table's state at a version; the least recently used table goes past the limit."""
-        self._states[table_id] = (version, state)
-        self._states.move_to_end(table_id)
-        while len(self._states) > self.state_cache_tables:
-            self._states.popitem(last=False)
+        cache, limit = (
+            (self._states, self.state_cache_tables) if open else (self._closed_states, CLOSED_STATE_TABLES)
+        )
+        if not open:
+            self._states.pop(table_id, None)
+        cache[table_id] = (version, state)
+        cache.move_to_end(table_id)
+        while len(cache) > limit:
+            cache.popitem(last=False)
 
     def panel(self, table: TableRecord, seat: int, lang: str = i18n.SOURCE) -> Panel:
         """What a seat may do now, as indexed choices (their labels in ``lang``).
@@ -563,7 +575,8 @@ class TableService:
             now=now,
             scored=scored,
         )
-        self._cache_state(table.id, updated.version, state)
+        # A finished game's state moves to the small cache of closed tables (read for its results).
+        self._cache_state(table.id, updated.version, state, open=result is None)
         if clock["wake_at"] != table.wake_at:
             self._woken(clock["wake_at"])
         return Move(table=updated, seat=seat, events=events, finished=result is not None, new_step=new_step)
@@ -786,6 +799,7 @@ class TableService:
             table = await self.store.get_table(table_id)
             if table.status not in OPEN_STATUSES:
                 return None
+            self._states.pop(table_id, None)
             return await self.store.update_table(
                 table_id, table.version, status=ABANDONED, timing=_STOPPED, now=self._clock()
             )

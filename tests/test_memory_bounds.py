@@ -23,7 +23,7 @@ import renderers
 from engine.jeju import rules as jeju_rules
 from engine.reef import bots as reef_bots
 from engine.reef import expert as reef_expert
-from hosting.service import TableService, keyed_lock
+from hosting.service import CLOSED_STATE_TABLES, TableService, keyed_lock
 from tests.play_helpers import messages, play_panel, said
 from tests.test_play import seat_and_start
 
@@ -77,6 +77,7 @@ def check_bounds(bot) -> None:
     service: TableService = bot.tables
     play = bot.get_cog("Play")
     assert len(service._states) <= STATE_CACHE
+    assert len(service._closed_states) <= CLOSED_STATE_TABLES
     assert service._locks == {}, "a lock is held or kept with nobody waiting"
     assert play._posting == {}, "a posting lock is kept with nobody posting"
 
@@ -201,6 +202,32 @@ def test_the_state_cache_keeps_the_most_recently_used_tables():
     service.state_of(tables[4])
     assert list(service._states) == [3, 1, 4]
     assert service.state_of(tables[1]) is service.state_of(tables[1])  # a hit returns the same state
+
+
+def test_a_closed_table_leaves_the_open_tables_state_cache():
+    """A finished, cancelled or abandoned table is kept only among the last few closed ones."""
+    from dataclasses import replace
+
+    from engine import get
+    from hosting.store import Seat, TableRecord
+
+    service = TableService(store=None, state_cache_tables=3)  # type: ignore[arg-type]
+    game = get("takeaway")
+    seats = tuple(Seat(seat=i, name=f"s{i}", kind="human", user_id=i + 1) for i in range(2))
+    table = TableRecord(
+        id=1, game="takeaway", guild_id=1, channel_id=1, thread_id=None, host_id=1, status="active",
+        options={}, seed=1, version=1, moves=0, state=game.dump_state(game.new(2, 1, {})), result=None,
+        lobby_message_id=None, board_message_id=None, created_at=0.0, updated_at=0.0, seats=seats,
+    )  # fmt: skip
+    service.state_of(table)
+    assert list(service._states) == [1]
+    finished = replace(table, status="finished", version=2)
+    state = service.state_of(finished)
+    assert list(service._states) == [] and list(service._closed_states) == [1]
+    assert service.state_of(finished) is state  # the results read it again: a hit
+    for n in range(2, CLOSED_STATE_TABLES + 3):
+        service.state_of(replace(finished, id=n))
+    assert len(service._closed_states) == CLOSED_STATE_TABLES and 1 not in service._closed_states
 
 
 #: The bots' memos: every one a bounded LRU (a bot process plays for months).

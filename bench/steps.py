@@ -1,0 +1,144 @@
+"""The event loop's steps, timed one by one and told apart: the bot's own from the simulator's.
+
+The bot's loop-lag monitor (`hosting.looplag`) sees how late the loop wakes, whatever
+held it. In a benchmark the same loop also runs SimCord's Discord and the
+benchmark's simulated players, which a real deployment does not have. `LoopSteps`
+patches asyncio's ``Handle._run`` (every callback and task step the loop runs goes
+through it) and times each step, charged to its owner:
+
+* **the simulator**: steps of tasks whose coroutine was started by SimCord, the
+  stricter layer (``simtools``) or the benchmark itself (its players clicking), and
+  SimCord's own callbacks;
+* **the bot**: everything else: the tasks discord.py starts for events and
+  interactions (where the cogs run), the bot's own tasks (clock, scheduler, posts),
+  and the callbacks that hand back the database thread's and the worker pools'
+  results.
+
+A step's time is wall time, so a thread holding the GIL during a step (the
+database thread decoding a row) is charged to that step. `aside` leaves the
+benchmark's own work done inside a step (sampling memory, clearing SimCord) out
+of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass, field
+
+#: A coroutine or callback defined in a file under one of these belongs to the simulator.
+SIMULATOR_PATHS = ("/simcord/", "/simtools/", "/bench/")
+#: Bot steps longer than this are kept (with what ran) for the report.
+KEEP_ABOVE = 0.005
+KEPT = 20
+
+
+def _origin(handle: asyncio.Handle) -> tuple[str, str]:
+    """(file, description) of what a loop step runs: the task's outermost coroutine, or the callback."""
+    callback = getattr(handle, "_callback", None)
+    callback = getattr(callback, "__simcord_original_callback__", callback)  # SimCord wraps callbacks
+    task = getattr(callback, "__self__", None)
+    if isinstance(task, asyncio.Task):
+        coro = task.get_coro()
+        code = getattr(coro, "cr_code", None)
+        inner, frame = coro, getattr(coro, "cr_frame", None)
+        while getattr(inner, "cr_await", None) is not None and hasattr(inner.cr_await, "cr_frame"):
+            inner = inner.cr_await  # where the task stands now: its innermost coroutine
+            frame = inner.cr_frame or frame
+        where = f" at {frame.f_code.co_filename.split('/')[-1]}:{frame.f_lineno}" if frame else ""
+        return (code.co_filename if code else "", f"task {getattr(coro, '__qualname__', coro)}{where}")
+    function = getattr(callback, "__func__", callback)
+    code = getattr(function, "__code__", None)
+    return (code.co_filename if code else "", f"callback {getattr(callback, '__qualname__', callback)}")
+
+
+def is_simulator(path: str) -> bool:
+    """Whether code defined in ``path`` is the simulator's (SimCord, simtools, the benchmark)."""
+    return any(fragment in path for fragment in SIMULATOR_PATHS)
+
+
+@dataclass
+class StepFigures:
+    """The bot's and the simulator's loop steps: count, longest (seconds) and p99."""
+
+    bot_steps: int
+    bot_longest: float
+    bot_p99: float
+    simulator_longest: float
+    longest: list[tuple[float, str]] = field(default_factory=list)  # the bot's longest steps, what ran
+
+
+class LoopSteps:
+    """Times every loop step while installed (`install`/`uninstall`, or as a context manager)."""
+
+    def __init__(self) -> None:
+        self.reset()
+        self._aside = 0.0
+        self._original = None
+
+    def reset(self) -> None:
+        """Forget the steps so far (a benchmark measures one phase)."""
+        self._bot: list[float] = []
+        self._bot_longest = 0.0
+        self._simulator_longest = 0.0
+        self._kept: list[tuple[float, str]] = []
+
+    @contextlib.contextmanager
+    def aside(self):
+        """The benchmark's own work inside a step: left out of that step's time."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self._aside += time.perf_counter() - started
+
+    def install(self) -> LoopSteps:
+        steps = self
+        original = self._original = asyncio.events.Handle._run
+
+        def timed_run(handle):
+            started = time.perf_counter()
+            aside = steps._aside
+            try:
+                return original(handle)
+            finally:
+                steps._record(handle, time.perf_counter() - started - (steps._aside - aside))
+
+        asyncio.events.Handle._run = timed_run
+        return self
+
+    def uninstall(self) -> None:
+        if self._original is not None:
+            asyncio.events.Handle._run = self._original
+            self._original = None
+
+    def __enter__(self) -> LoopSteps:
+        return self.install()
+
+    def __exit__(self, *exc: object) -> None:
+        self.uninstall()
+
+    def _record(self, handle: asyncio.Handle, took: float) -> None:
+        path, what = _origin(handle)
+        if is_simulator(path):
+            self._simulator_longest = max(self._simulator_longest, took)
+            return
+        self._bot.append(took)
+        self._bot_longest = max(self._bot_longest, took)
+        if took > KEEP_ABOVE:
+            self._kept.append((took, what))
+            if len(self._kept) > 4 * KEPT:
+                self._kept = sorted(self._kept, reverse=True)[:KEPT]
+
+    def figures(self) -> StepFigures:
+        """The figures since the start (or `reset`)."""
+        ordered = sorted(self._bot)
+        p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else 0.0
+        return StepFigures(
+            bot_steps=len(ordered),
+            bot_longest=self._bot_longest,
+            bot_p99=p99,
+            simulator_longest=self._simulator_longest,
+            longest=sorted(self._kept, reverse=True)[:KEPT],
+        )
