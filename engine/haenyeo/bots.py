@@ -271,4 +271,11 @@ def expert_policy(game: Game, state: State, seat: int, rng: random.Random) -> A.
     return expert(game, state, seat, rng)
 
 
+def explain(game: Game, state: State, seat: int, action: A.Action):
+    """Why ``action`` is good for ``seat`` now, in one line (a hint), or None: `engine.haenyeo.hints`."""
+    from engine.haenyeo.hints import explain as why
+
+    return why(game, state, seat, action)
+
+
 POLICIES = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}
