@@ -520,6 +520,13 @@ def expert_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
     return expert(game, state, seat, rng)
 
 
+def explain(game: Game, state, seat: int, action: Act) -> dict | None:
+    """One line of why ``action`` suits ``seat`` now (a hint's reason; `engine.reef.hints`), or None."""
+    from engine.reef.hints import explain as why
+
+    return why(game, state, seat, action)
+
+
 POLICIES = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}
 
 __all__ = [
@@ -528,6 +535,7 @@ __all__ = [
     "best_round",
     "evaluate",
     "expert_policy",
+    "explain",
     "forget",
     "greedy_policy",
     "plan_round",
