@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import i18n
 from engine.jeju import rules
 from engine.jeju import state as st
 from engine.jeju.components import CARDS, JOKER, LOCATIONS, NEUTRAL
@@ -215,3 +216,10 @@ def expert_policy(game, state, seat: int, rng: random.Random):
 
 
 POLICIES["expert"] = expert_policy
+
+
+def explain(game, state: st.JejuState, seat: int, action: Any) -> i18n.Msg | None:
+    """One line of why ``action`` is good for ``seat`` now (a hint's reason); see `engine.jeju.hints`."""
+    from engine.jeju import hints  # hints builds on this module's numbers: imported when first asked
+
+    return hints.explain(game, state, seat, action)
