@@ -34,11 +34,17 @@ cards and panels, legends) are cached per seat count (board) or height (a
 seat's picture); every piece that repeats between pictures (a card's face, a
 row's frame with the name, a tile with its count, a top tile, a payment line,
 each word run and number) is drawn once into an opaque or masked sprite, cached
-on exactly what it shows, and pasted (`blit`). The caches
-hold about 50 MB at most, most of it the seven backgrounds.
+on exactly what it shows, and pasted (`blit`). The caches are
+bounded LRUs (a few tens of MB at most; layers and sprites keep a byte a pixel).
 
 The palette: `common.fixed_palette` of `COLOURS` (each exact, their blends on the
-cards' grounds).
+cards' grounds). Both pictures are composed in it ("P" mode), so saving the PNG maps
+no pixel (mapping the whole picture was a third of its encoding): the backgrounds and
+opaque sprites are mapped once when cached (`to_palette`), each line of text is laid on
+its known flat ground and mapped once (`put_text` with ``ground``), the RGBA sprites
+pasted on a picture go through their alpha as a mask (`mapped`), and flat shapes are
+drawn with palette entries (`ink`). Mapping is pixel by pixel, so a picture comes out
+the same as one drawn in RGB and mapped at the end.
 """
 
 from __future__ import annotations
@@ -71,7 +77,6 @@ from renderers.common import (
     paste_centred,
     picture,
     player,
-    put_text,
     seat_label,
 )
 
@@ -225,12 +230,55 @@ def _latin(function: Callable[..., Image.Image]) -> Callable[..., Image.Image]:
     return drawn
 
 
-def blit(target: Image.Image, sprite: Image.Image, xy: tuple[float, float]) -> None:
-    """Paste ``sprite`` at ``xy`` (through its own alpha when it has one).
+def to_palette(image: Image.Image) -> Image.Image:
+    """``image`` mapped to `PALETTE` as `common.encode_png` maps a picture, pixel by pixel: a
+    layer or sprite kept this way is mapped once, and a picture made of them is saved as it is."""
+    return image.convert("RGB").quantize(palette=PALETTE, dither=Image.Dither.NONE)
 
-    Targets here are always fresh RGB images and sprites lie inside them.
+
+@lru_cache(maxsize=32)
+def palette_index(colour: tuple[int, int, int]) -> int:
+    """The palette entry ``colour`` is mapped to (Pillow's coarse colour cache may pick a
+    neighbour of the exact entry): a shape drawn with it looks as it did drawn in RGB and mapped."""
+    return int(to_palette(Image.new("RGB", (1, 1), colour)).getpixel((0, 0)))
+
+
+def ink(image: Image.Image, colour: Sequence[int]) -> tuple[int, ...] | int:
+    """A flat colour to draw with on ``image``: itself, or its palette entry on a palette picture."""
+    return palette_index(tuple(colour)) if image.mode == "P" else tuple(colour)
+
+
+#: A sprite ready for a palette picture: its pixels in palette entries and a 0/255 paste mask.
+Mapped = tuple[Image.Image, Image.Image]
+
+
+@lru_cache(maxsize=64)
+def mapped(make: Callable[..., Image.Image], *args: object) -> Mapped:
+    """The RGBA sprite ``make(*args)`` for a palette picture. Pillow draws shapes without
+    anti-aliasing, so these sprites are opaque or clear pixel by pixel (text only on their
+    opaque shapes): the mask keeps what lies under their clear pixels, with no ground to know."""
+    sprite = make(*args)
+    alpha = sprite.getchannel("A")
+    if any(alpha.histogram()[1:255]):
+        raise RenderError(f"{make.__name__}{args}: half-transparent pixels need a ground")
+    return to_palette(sprite), alpha
+
+
+def sprite_for(image: Image.Image, make: Callable[..., Image.Image], *args: object) -> Image.Image | Mapped:
+    """The RGBA sprite ``make(*args)`` as ``image`` takes it: `mapped` on a palette picture."""
+    return mapped(make, *args) if image.mode == "P" else make(*args)
+
+
+def blit(target: Image.Image, sprite: Image.Image | Mapped, xy: tuple[float, float]) -> None:
+    """Paste ``sprite`` at ``xy`` (through its own alpha or `mapped` mask when it has one).
+
+    Targets here are always fresh images and sprites lie inside them.
     """
     x, y = round(xy[0]), round(xy[1])
+    if isinstance(sprite, tuple):
+        block, mask = sprite
+        target.paste(block, (x, y, x + block.width, y + block.height), mask)
+        return
     box = (x, y, x + sprite.width, y + sprite.height)
     if sprite.mode == "RGBA":
         target.paste(sprite, box, sprite)
@@ -238,9 +286,43 @@ def blit(target: Image.Image, sprite: Image.Image, xy: tuple[float, float]) -> N
         target.paste(sprite, box)
 
 
-def blit_centred(target: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+def blit_centred(target: Image.Image, sprite: Image.Image | Mapped, centre: tuple[float, float]) -> None:
     """`blit` with ``sprite`` centred on ``centre``."""
-    blit(target, sprite, (centre[0] - sprite.width / 2, centre[1] - sprite.height / 2))
+    width, height = (sprite[0] if isinstance(sprite, tuple) else sprite).size
+    blit(target, sprite, (centre[0] - width / 2, centre[1] - height / 2))
+
+
+@lru_cache(maxsize=2048)
+def _text_block(text: str, kind: str, size: int, anchor: str, fill: tuple, ground: tuple) -> Mapped:
+    """A line of text laid on its flat ``ground`` and mapped to the palette once, with its ink
+    as a 0/255 mask (a clear margin of the block leaves what is under it)."""
+    mask = common.text_mask(text, kind, size, anchor)[0]
+    block = Image.new("RGB", mask.size, ground)
+    block.paste(fill, (0, 0, *mask.size), mask)
+    return to_palette(block), mask.point(lambda value: 255 if value else 0)
+
+
+def put_text(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    kind: str = "regular",
+    size: int = 24,
+    fill: Sequence[int] = INK,
+    anchor: str = "la",
+    ground: Sequence[int] | None = None,
+) -> float:
+    """`common.put_text`: one line at ``xy`` (Pillow's ``anchor``); returns its width. On a
+    palette picture ``ground`` is the flat colour under the line: it is pasted as a ready block."""
+    if image.mode != "P":
+        return common.put_text(image, xy, text, kind, size, fill, anchor)
+    if ground is None:
+        raise RenderError("text on a palette picture needs its ground")
+    kind = common.face(kind)  # the blocks are keyed by the face the language draws with
+    _, dx, dy, advance = common.text_mask(text, kind, size, anchor)
+    xy = round(xy[0]) + dx, round(xy[1]) + dy  # rounded as `common.put_text` rounds
+    blit(image, _text_block(text, kind, size, anchor, tuple(fill), tuple(ground)), xy)
+    return advance
 
 
 def put_fitted(
@@ -251,17 +333,19 @@ def put_fitted(
     max_size: int,
     fill: Sequence[int] = INK,
     align: str = "left",
+    ground: Sequence[int] | None = None,
 ) -> int:
-    """``text`` as big as fits ``box`` (never under the phone minimum; ellipsized if need be)."""
+    """``text`` as big as fits ``box`` (never under the phone minimum; ellipsized if need be);
+    ``ground`` as in `put_text`."""
     x0, y0, x1, y1 = box
     line, size = fit(text, kind, x1 - x0, max_size, SMALL_BOLD if kind == "bold" else SMALL)
     y = (y0 + y1) / 2
     if align == "right":
-        put_text(image, (x1, y), line, kind, size, fill, "rm")
+        put_text(image, (x1, y), line, kind, size, fill, "rm", ground)
     elif align == "center":
-        put_text(image, ((x0 + x1) / 2, y), line, kind, size, fill, "mm")
+        put_text(image, ((x0 + x1) / 2, y), line, kind, size, fill, "mm", ground)
     else:
-        put_text(image, (x0, y), line, kind, size, fill, "lm")
+        put_text(image, (x0, y), line, kind, size, fill, "lm", ground)
     return size
 
 
@@ -273,11 +357,12 @@ def put_words(
     size: int = SMALL,
     fill: Sequence[int] = INK,
     align: str = "right",
+    ground: Sequence[int] | None = None,
 ) -> None:
     """``text`` right- (or left-) aligned in ``box``, its numbers and the runs of words between
     them each from a cached mask: the words repeat across pictures and so do the numbers, while
     whole lines (a turn, a deck size, a score split) rarely do. Shrunk like `put_fitted` if it
-    is too wide."""
+    is too wide; ``ground`` as in `put_text`."""
     pieces: list[str] = []
     for word in text.split(" "):
         if pieces and not word.isdigit() and not pieces[-1].isdigit():
@@ -289,11 +374,11 @@ def put_words(
     x0, y0, x1, y1 = box
     total = sum(widths) + space * (len(pieces) - 1)
     if total > x1 - x0:
-        put_fitted(image, box, text, kind, size, fill, align)
+        put_fitted(image, box, text, kind, size, fill, align, ground)
         return
     x, baseline = (x1 - total if align == "right" else x0), _baseline((y0 + y1) / 2, kind, size)
     for piece, width in zip(pieces, widths, strict=True):
-        put_text(image, (x, baseline), piece, kind, size, fill, "ls")
+        put_text(image, (x, baseline), piece, kind, size, fill, "ls", ground)
         x += width + space
 
 
@@ -588,7 +673,7 @@ def card_face(key: tuple, height: int) -> Image.Image:
         paste_centred(
             image, tile_image(tile, CARD_TILE), (16 + 2 * radius + i * (CARD_TILE + 6) + CARD_TILE / 2, mid)
         )
-    return image
+    return to_palette(image)
 
 
 def _badge(mark: str) -> Image.Image:
@@ -602,7 +687,7 @@ def _badge_in(mark: str, lang: str) -> Image.Image:
     image, draw = _opaque(width, 40, CARD_BG)
     draw.rounded_rectangle((0, 0, width - 1, 39), radius=10, fill=TAKE_GREEN)
     put_text(image, (width / 2, 20), mark, "bold", SMALL_BOLD, WHITE, "mm")
-    return image
+    return to_palette(image)
 
 
 def draw_card(image: Image.Image, xy: tuple[int, int], card: dict, height: int, mark: str = "") -> None:
@@ -615,7 +700,7 @@ def draw_card(image: Image.Image, xy: tuple[int, int], card: dict, height: int, 
     right = x + CARD_W - 12
     if mark:
         ImageDraw.Draw(image).rounded_rectangle(
-            (x, y, x + CARD_W - 1, y + height - 1), radius=12, outline=TAKE_GREEN, width=5
+            (x, y, x + CARD_W - 1, y + height - 1), radius=12, outline=ink(image, TAKE_GREEN), width=5
         )
         badge = _badge(mark)
         blit(image, badge, (right - badge.width, y + (height - badge.height) / 2))
@@ -625,14 +710,14 @@ def draw_card(image: Image.Image, xy: tuple[int, int], card: dict, height: int, 
         left = x + 8 + 16 + 2 * min(30, height // 2 - 6) + max(len(key[1]), 3) * (CARD_TILE + 6)
         with common.speaking(i18n.SOURCE):  # ↻ is not in the Korean fonts
             left += put_text(
-                image, (left, y + height / 2), symbol + " ", "bold", SMALL_BOLD, EFFECT_INK, "lm"
+                image, (left, y + height / 2), symbol + " ", "bold", SMALL_BOLD, EFFECT_INK, "lm", CARD_BG
             )
-        put_fitted(image, (left, y, right, y + height), words, "bold", SMALL_BOLD, EFFECT_INK)
+        put_fitted(image, (left, y, right, y + height), words, "bold", SMALL_BOLD, EFFECT_INK, ground=CARD_BG)
 
 
 def _clear(image: Image.Image, box: tuple[float, float, float, float], colour: Sequence[int]) -> None:
     """Paint ``box`` flat (static card frames that no card fills)."""
-    image.paste(tuple(colour), tuple(round(v) for v in box))
+    image.paste(ink(image, colour), tuple(round(v) for v in box))
 
 
 CHIP_W, CHIP_H, CHIP_TILE = (WIDTH - 2 * MARGIN - 40 - 12) // 2, 64, 40
@@ -660,7 +745,7 @@ def card_chip(key: tuple, back: tuple) -> Image.Image:
     elif effect:
         symbol = "★" if effect == "harubang" else "↻"
         put_text(image, (right, CHIP_H / 2), symbol, "bold", SMALL_BOLD + 6, EFFECT_INK, "rm")
-    return image
+    return to_palette(image)
 
 
 def _everlasting_badge(image: Image.Image, corner: tuple[float, float]) -> None:
@@ -745,7 +830,7 @@ def _board_background_in(seats: int, lang: str) -> Image.Image:
     for i in range(5):
         card_frame(draw, (cards[0] + 10, cards[1] + CARDS_HEAD + i * (CARD_H + 6)), CARD_H)
     put_text(image, (cards[0] + 14, cards[1] + CARDS_HEAD / 2 + 2), t("Point cards"), "bold", 28, INK, "lm")
-    return image
+    return to_palette(image)
 
 
 def _chevron(draw: ImageDraw.ImageDraw, index: int, seats: int) -> None:
@@ -797,7 +882,7 @@ def _top_tile_in(top_tile: str | None, tiles_left: int, lang: str) -> Image.Imag
     else:
         draw.rounded_rectangle((2, 2, 78, 78), radius=13, outline=PANEL_LINE, width=3)
         put_fitted(image, (88, 20, TOP_W - 4, 60), t("no tiles"), "bold", 28, MUTED)
-    return image
+    return to_palette(image)
 
 
 def draw_location(image: Image.Image, origin: tuple[int, int], loc: dict, moved: str) -> None:
@@ -807,11 +892,13 @@ def draw_location(image: Image.Image, origin: tuple[int, int], loc: dict, moved:
     x, y = origin
     if loc.get("harubang"):  # a gold frame over the plain one, the statue and its name
         box = (x, y, x + CELL_W - 1, y + CELL_H - 1)
-        ImageDraw.Draw(image).rounded_rectangle(box, radius=18, outline=HIGHLIGHT, width=7)
-        blit_centred(image, harubang_image(44), (x + CELL_W - 26, y + 32))
-        put_fitted(image, (x + 60, y + 8, x + CELL_W - 44, y + 52), t("Harubang"), "bold", SMALL_BOLD)
+        ImageDraw.Draw(image).rounded_rectangle(box, radius=18, outline=ink(image, HIGHLIGHT), width=7)
+        blit_centred(image, sprite_for(image, harubang_image, 44), (x + CELL_W - 26, y + 32))
+        words_box = (x + 60, y + 8, x + CELL_W - 44, y + 52)
+        put_fitted(image, words_box, t("Harubang"), "bold", SMALL_BOLD, ground=PANEL)
     elif moved:
-        put_fitted(image, (x + 60, y + 8, x + CELL_W - 10, y + 52), moved, "bold", SMALL_BOLD, MUTED)
+        words_box = (x + 60, y + 8, x + CELL_W - 10, y + 52)
+        put_fitted(image, words_box, moved, "bold", SMALL_BOLD, MUTED, ground=PANEL)
     top = str(loc["top_tile"]) if loc.get("top_tile") else None
     blit(image, _top_tile(top, int(loc.get("tiles_left", 0))), (x + 10, y + 58))
     _draw_stack(image, origin, [int(t) for t in loc.get("tokens", [])])
@@ -838,6 +925,7 @@ def _draw_stack(image: Image.Image, origin: tuple[int, int], tokens: list[int]) 
             "regular",
             SMALL,
             MUTED,
+            ground=PANEL,
         )
         return
     per_row = max(5, (len(tokens) + 1) // 2)
@@ -845,8 +933,8 @@ def _draw_stack(image: Image.Image, origin: tuple[int, int], tokens: list[int]) 
     for i, owner in enumerate(tokens):
         centre = (x + 26 + (i % per_row) * step, y + 160 + (i // per_row) * 38)
         if i == len(tokens) - 1:
-            blit_centred(image, _top_ring(), centre)
-        blit_centred(image, stack_token(owner, TOKEN_R), centre)
+            blit_centred(image, sprite_for(image, _top_ring), centre)
+        blit_centred(image, sprite_for(image, stack_token, owner, TOKEN_R), centre)
 
 
 #: Room kept right of a player's name for the largest score (two digits) and "pts".
@@ -875,7 +963,7 @@ def _tile_count(key: str, count: int, everlasting: bool, back: tuple, size: int 
     put_text(image, (size + 4, size / 2 + 4), str(count), "bold", 26, INK if count else MUTED, "lm")
     if everlasting:
         _everlasting_badge(image, (size - 4, 13))
-    return image
+    return to_palette(image)
 
 
 def draw_player_row(
@@ -888,11 +976,13 @@ def draw_player_row(
     seat = int(p.get("seat", 0))
     if seat in (view.get("to_act") or []):
         box = (x, y, x + ROW_W - 1, y + ROW_H - 1)
-        ImageDraw.Draw(image).rounded_rectangle(box, radius=16, outline=GOLD, width=6)
-    put_fitted(image, (x + 62, y + 6, x + ROW_W - SCORE_ROOM, y + 50), drawn_name(seat, names), "bold", 30)
-    pts_w = common.text_mask(t("pts"), "bold", SMALL_BOLD, "rs")[3]
-    put_text(image, (x + ROW_W - 20 - pts_w, y + 44), str(p.get("score", 0)), "bold", 46, INK, "rs")
+        ImageDraw.Draw(image).rounded_rectangle(box, radius=16, outline=ink(image, GOLD), width=6)
     back = player(seat).light
+    name_box = (x + 62, y + 6, x + ROW_W - SCORE_ROOM, y + 50)
+    put_fitted(image, name_box, drawn_name(seat, names), "bold", 30, ground=back)
+    pts_w = common.text_mask(t("pts"), "bold", SMALL_BOLD, "rs")[3]
+    score = str(p.get("score", 0))
+    put_text(image, (x + ROW_W - 20 - pts_w, y + 44), score, "bold", 46, INK, "rs", back)
     tiles = p.get("tiles", {})
     everlasting = p.get("everlasting", [])
     keys = _tile_keys(view)
@@ -908,7 +998,7 @@ def draw_player_row(
         tile_points=p.get("tile_points", 0),
     )
     left = x + 12 + len(keys) * ROW_STEP
-    put_words(image, (left, y + 54, x + ROW_W - 12, y + 94), split, "regular", SMALL, INK)
+    put_words(image, (left, y + 54, x + ROW_W - 12, y + 94), split, "regular", SMALL, INK, ground=back)
 
 
 def draw_banner(image: Image.Image, words: str, seat: int | None) -> None:
@@ -918,10 +1008,11 @@ def draw_banner(image: Image.Image, words: str, seat: int | None) -> None:
     left = MARGIN + 16
     if seat is not None:
         box = (MARGIN, BANNER_TOP, MARGIN + width - 1, BANNER_TOP + BANNER_H - 1)
-        ImageDraw.Draw(image).rounded_rectangle(box, radius=14, outline=GOLD, width=4)
-        blit_centred(image, seat_token(seat, 22), (MARGIN + 36, BANNER_TOP + BANNER_H / 2))
+        ImageDraw.Draw(image).rounded_rectangle(box, radius=14, outline=ink(image, GOLD), width=4)
+        blit_centred(image, sprite_for(image, seat_token, seat, 22), (MARGIN + 36, BANNER_TOP + BANNER_H / 2))
         left = MARGIN + 68
-    put_fitted(image, (left, BANNER_TOP, MARGIN + width - 16, BANNER_TOP + BANNER_H), words, "bold", 34)
+    words_box = (left, BANNER_TOP, MARGIN + width - 16, BANNER_TOP + BANNER_H)
+    put_fitted(image, words_box, words, "bold", 34, ground=PANEL)
 
 
 def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
@@ -941,7 +1032,7 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
 
 def _title(image: Image.Image, words: str) -> None:
     """The title bar's right side (the turn), as big as fits."""
-    put_words(image, (_title_left(), 0, WIDTH - 20, TITLE_H), words, "bold", 36, WHITE)
+    put_words(image, (_title_left(), 0, WIDTH - 20, TITLE_H), words, "bold", 36, WHITE, ground=TITLE_GREEN)
 
 
 def _title_left() -> float:
@@ -979,9 +1070,8 @@ def _deck_words(view: dict) -> str:
 def _paste_offer(image: Image.Image, view: dict, seats: int) -> None:
     box = _cards_box(seats)
     mid = box[1] + CARDS_HEAD / 2 + 2
-    put_words(
-        image, (box[0] + 200, mid - 20, box[2] - 14, mid + 20), _deck_words(view), "regular", SMALL, MUTED
-    )
+    deck_box = (box[0] + 200, mid - 20, box[2] - 14, mid + 20)
+    put_words(image, deck_box, _deck_words(view), "regular", SMALL, MUTED, ground=CARDS_PANEL)
     display = view.get("display", [])[:5]
     for i, card in enumerate(display):
         draw_card(image, (box[0] + 10, box[1] + CARDS_HEAD + i * (CARD_H + 6)), card, CARD_H)
@@ -1089,7 +1179,7 @@ def _private_background_in(rows: int, lang: str) -> Image.Image:
     common.panel(draw, offer, fill=CARDS_PANEL, outline=PANEL_LINE, radius=18, width=3)
     for i in range(5):
         card_frame(draw, (x0 + 10, y0 + OFFER_HEAD + i * (OFFER_H + 6)), OFFER_H)
-    return image
+    return to_palette(image)
 
 
 YOU_HEAD_H = 68
@@ -1109,7 +1199,7 @@ def _you_header_in(seat: int, lang: str) -> Image.Image:
     draw.rounded_rectangle((0, 0, width - 1, YOU_HEAD_H + 20), radius=17, fill=player(seat).light)
     paste_centred(image, seat_token(seat, 24), (35, 35))
     put_text(image, (width - 15, 51), t("pts"), "bold", 28, INK, "rs")
-    return image
+    return to_palette(image)
 
 
 def _you_box(rows: int) -> tuple[int, int, int, int]:
@@ -1134,7 +1224,7 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
     image = _private_background(rows).copy()
     blit(image, _you_header(seat), (MARGIN + 3, YOU_TOP + 3))
     if yours:  # a thick gold outline over the panel's thin one
-        ImageDraw.Draw(image).rounded_rectangle(_you_box(rows), radius=20, outline=GOLD, width=6)
+        ImageDraw.Draw(image).rounded_rectangle(_you_box(rows), radius=20, outline=ink(image, GOLD), width=6)
     _title(image, t("Your move") if yours else title_words(view))
     _draw_you(image, view, me, seat, names)
     payments = view.get("payments")
@@ -1152,9 +1242,11 @@ def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequen
     x0, y0, x1 = MARGIN, YOU_TOP, WIDTH - MARGIN
     back = PANEL
     pts_w = common.text_mask(t("pts"), "bold", 28, "rs")[3]
-    score_w = put_text(image, (x1 - 24 - pts_w, y0 + 54), str(me.get("score", 0)), "bold", 56, INK, "rs")
+    head = player(seat).light  # the name and score lie on the seat's tinted header
+    score = str(me.get("score", 0))
+    score_w = put_text(image, (x1 - 24 - pts_w, y0 + 54), score, "bold", 56, INK, "rs", head)
     name_box = (x0 + 72, y0 + 12, x1 - 36 - pts_w - score_w, y0 + 64)
-    put_fitted(image, name_box, drawn_name(seat, names), "bold", 32)
+    put_fitted(image, name_box, drawn_name(seat, names), "bold", 32, ground=head)
     tiles = me.get("tiles", {})
     everlasting = set(me.get("everlasting", []))
     for i, key in enumerate(_tile_keys(view)):
@@ -1164,11 +1256,11 @@ def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequen
     per = leftover_tiles_per_point()
     card_points, tile_points = int(me.get("card_points", 0)), int(me.get("tile_points", 0))
     for line in _score_lines(card_points, tile_points, per, _joker(view), common.language()):
-        put_words(image, (x0 + 20, y, x1 - 20, y + 32), line, "regular", SMALL, INK, "left")
+        put_words(image, (x0 + 20, y, x1 - 20, y + 32), line, "regular", SMALL, INK, "left", back)
         y += 32
     cards = me.get("cards", [])
     heading = (x0 + 20, y0 + YOU_CHIPS - 40, x1 - 20, y0 + YOU_CHIPS - 4)
-    put_words(image, heading, t("Your cards ({count})", count=len(cards)), "bold", 28, INK, "left")
+    put_words(image, heading, t("Your cards ({count})", count=len(cards)), "bold", 28, INK, "left", back)
     _draw_chips(image, cards, (x0 + 20, y0 + YOU_CHIPS), back)
 
 
@@ -1182,7 +1274,7 @@ def _big_tile(key: str, count: int, everlasting: bool, back: tuple) -> Image.Ima
     put_text(image, (YOU_TILE / 2, YOU_TILE + 30), f"×{count}", "bold", 34, INK if count else MUTED, "mm")
     if everlasting:
         _everlasting_badge(image, (YOU_TILE - 4, 15))
-    return image
+    return to_palette(image)
 
 
 @lru_cache(maxsize=256)
@@ -1213,9 +1305,9 @@ def _draw_chips(image: Image.Image, cards: list, origin: tuple[int, int], back: 
         i = len(shown)
         x, y = x0 + (i % 2) * (CHIP_W + 12), y0 + (i // 2) * (CHIP_H + 8)
         more = t("+{count} more", count=len(cards) - len(shown))
-        put_fitted(image, (x + 16, y, x + CHIP_W, y + CHIP_H), more, "bold", 28, MUTED)
+        put_fitted(image, (x + 16, y, x + CHIP_W, y + CHIP_H), more, "bold", 28, MUTED, ground=back)
     if not cards:
-        put_text(image, (x0, y0 + 24), t("none yet"), "regular", SMALL, MUTED, "lm")
+        put_text(image, (x0, y0 + 24), t("none yet"), "regular", SMALL, MUTED, "lm", back)
 
 
 def _draw_offer(image: Image.Image, box: tuple[int, int, int, int], view: dict) -> None:
@@ -1223,9 +1315,10 @@ def _draw_offer(image: Image.Image, box: tuple[int, int, int, int], view: dict) 
     t = common.words()
     x0, y0, x1, _ = box
     mid = y0 + OFFER_HEAD / 2 + 2
-    put_fitted(image, (x0 + 14, mid - 20, x0 + 290, mid + 20), t("Point cards on offer"), "bold", 28)
+    heading = (x0 + 14, mid - 20, x0 + 290, mid + 20)
+    put_fitted(image, heading, t("Point cards on offer"), "bold", 28, ground=CARDS_PANEL)
     deck = t("deck {count}", count=view.get("deck_size", 0))
-    put_words(image, (x0 + 300, mid - 20, x1 - 14, mid + 20), deck, fill=MUTED)
+    put_words(image, (x0 + 300, mid - 20, x1 - 14, mid + 20), deck, fill=MUTED, ground=CARDS_PANEL)
     affordable = set(view.get("affordable") or [])
     display = view.get("display", [])[:5]
     for i, card in enumerate(display):
@@ -1250,7 +1343,7 @@ def payment_way(number: int, tiles: tuple[str, ...]) -> Image.Image:
             break
         paste_centred(image, tile_image(key, WAY_TILE), (x + WAY_TILE / 2, WAY_H / 2))
         x += WAY_TILE + 4
-    return image
+    return to_palette(image)
 
 
 def _draw_payments(
@@ -1260,7 +1353,8 @@ def _draw_payments(
     t = common.words()
     x0, y0, x1, y1 = box
     mid = y0 + OFFER_HEAD / 2 + 2
-    put_fitted(image, (x0 + 14, mid - 20, x1 - 14, mid + 20), t("Choose how to pay for"), "bold", 28)
+    heading = (x0 + 14, mid - 20, x1 - 14, mid + 20)
+    put_fitted(image, heading, t("Choose how to pay for"), "bold", 28, ground=CARDS_PANEL)
     draw_card(image, (x0 + 10, y0 + OFFER_HEAD), card, OFFER_H)
     top = y0 + OFFER_HEAD + OFFER_H + 10
     _clear(image, (x0 + 8, top - 6, x1 - 8, y1 - 6), CARDS_PANEL)  # the other four card frames
@@ -1275,7 +1369,8 @@ def _draw_payments(
         x = x0 + 10 + ((CARD_W - 12) // 2 + 12)
         y = top + (rows - 1) * WAY_H + WAY_H / 2
         more = t("+{count} more ways", count=len(payments) - len(shown))
-        put_fitted(image, (x + 4, y - WAY_H / 2, x1 - 10, y + WAY_H / 2), more, "bold", 28, MUTED)
+        more_box = (x + 4, y - WAY_H / 2, x1 - 10, y + WAY_H / 2)
+        put_fitted(image, more_box, more, "bold", 28, MUTED, ground=CARDS_PANEL)
 
 
 def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
