@@ -384,13 +384,16 @@ def put_words(
 
 @lru_cache(maxsize=32)
 def _middle_offset(kind: str, size: int) -> float:
-    """How far the baseline lies below the middle Pillow's "m" anchors use."""
+    """How far the baseline lies below the middle Pillow's "m" anchors use, in the font ``kind``
+    (a face as `common.face` resolves it: the Korean faces' offset is not the Latin ones')."""
     face = font(kind, size)
     return face.getbbox("x", anchor="lm")[1] - face.getbbox("x", anchor="ls")[1]
 
 
 def _baseline(middle: float, kind: str, size: int) -> float:
-    return middle + _middle_offset(kind, size)
+    # keyed by the resolved face: by "bold" alone, whichever language a process drew first
+    # would set the baseline for both
+    return middle + _middle_offset(common.face(kind), size)
 
 
 # --------------------------------------------------------------------------- sprites
@@ -517,9 +520,12 @@ def stack_token(owner: int, radius: int) -> Image.Image:
     return image
 
 
+@_latin
 def seat_token(seat: int, radius: int) -> Image.Image:
     """A seat's token with its letter never under the phone minimum (the shapes this game
-    uses, A–D, hold a 24 px letter from a radius of 22)."""
+    uses, A–D, hold a 24 px letter from a radius of 22). Its Latin letter is drawn in the Latin
+    face in every language: `common.token_image` is cached without the language, so otherwise
+    the language a process drew first would choose the letter's face."""
     return common.token_image(seat, radius, SMALL_BOLD)
 
 
