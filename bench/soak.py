@@ -24,9 +24,10 @@ process's resident memory (``/proc/self/statm``), the memory `tracemalloc` finds
 held, split into the bot's (everything but the simulated Discord) and SimCord's
 own (allocated in ``simcord/`` or ``simtools/``), the click-to-board times of the
 window (a panel choice until the new board of that table reaches Discord, as in
-`bench.e2e`), the event loop's longest stall (the longest single callback or
-task step, less the soak's own sampling and clean-up done inside it) and what
-ran in it, and the tables open. SimCord's storage of finished tables is cleared
+`bench.e2e`), the event loop's longest stall in the bot's own steps (the longest
+single callback or task step of the bot, `bench.steps`: SimCord's and the soak's
+own steps apart, and the soak's sampling and clean-up left out) and what ran in
+it, and the tables open. SimCord's storage of finished tables is cleared
 as the run goes (their messages, the pictures in its CDN, old interactions and
 request logs), as Discord would hold them, not the bot. It prints the slope of
 the bot's memory per 1,000 boards after warm-up, by least squares, and the
@@ -43,7 +44,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import gc
 import os
 import random
@@ -54,6 +54,7 @@ import tracemalloc
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.steps import LoopSteps
 from bot import Config, create_bot
 from engine.reef import bots as reef_bots
 from engine.reef import expert as reef_expert
@@ -145,10 +146,9 @@ class Meter:
         self.panels = 0
         self.messages = 0
         self.last_post: dict[int, float] = {}
-        self.longest_stall = 0.0
-        self.stalled_in = ""
-        # Seconds the soak itself spent inside loop steps (sampling, pruning SimCord): not the bot's.
-        self.aside_seconds = 0.0
+        # Every loop step timed, the bot's apart from SimCord's and the soak's own (`bench.steps`).
+        self.steps = LoopSteps().install()
+        self.aside = self.steps.aside
         backend = env.backend
         commit = backend.commit_message
 
@@ -172,51 +172,9 @@ class Meter:
             return stored
 
         backend.edit_message = edited
-        self._patch_loop()
-
-    @contextlib.contextmanager
-    def aside(self):
-        """The soak's own work (sampling memory, clearing SimCord): left out of the stall it runs in."""
-        started = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.aside_seconds += time.perf_counter() - started
-
-    def _patch_loop(self) -> None:
-        """Time every callback and task step the loop runs (asyncio's Handle._run)."""
-        meter = self
-        original = asyncio.events.Handle._run
-
-        def timed_run(handle):
-            started = time.perf_counter()
-            aside = meter.aside_seconds
-            try:
-                return original(handle)
-            finally:
-                took = time.perf_counter() - started - (meter.aside_seconds - aside)
-                if took > meter.longest_stall:
-                    meter.longest_stall = took
-                    meter.stalled_in = describe(handle)
-
-        asyncio.events.Handle._run = timed_run
-        self._restore = lambda: setattr(asyncio.events.Handle, "_run", original)
 
     def close(self) -> None:
-        self._restore()
-
-
-def describe(handle) -> str:
-    """What a loop step ran: the task's coroutine (where it stood), or the callback."""
-    callback = getattr(handle, "_callback", None)
-    callback = getattr(callback, "__simcord_original_callback__", callback)  # SimCord wraps callbacks
-    task = getattr(callback, "__self__", None)
-    if isinstance(task, asyncio.Task):
-        coro = task.get_coro()
-        frame = getattr(coro, "cr_frame", None)
-        where = f" at {frame.f_code.co_filename.split('/')[-1]}:{frame.f_lineno}" if frame else ""
-        return f"task {getattr(coro, '__qualname__', coro)}{where}"
-    return f"callback {getattr(callback, '__qualname__', callback)}"
+        self.steps.uninstall()
 
 
 @dataclass
@@ -382,6 +340,7 @@ def sample(soak: Soak, meter: Meter, bot, day: int, open_tables: int = 0) -> tra
             bot_part += stat.size
     service = getattr(bot, "tables", None)
     window = soak.window
+    steps = meter.steps.figures()
     workers, workers_rss = workers_mb()
     soak.samples.append(
         Sample(
@@ -396,8 +355,8 @@ def sample(soak: Soak, meter: Meter, bot, day: int, open_tables: int = 0) -> tra
             p50_ms=statistics.median(window) if window else float("nan"),
             p99_ms=percentile(window, 0.99),
             clicks=len(window),
-            stall_ms=meter.longest_stall * 1000,
-            stalled_in=meter.stalled_in,
+            stall_ms=steps.bot_longest * 1000,
+            stalled_in=steps.longest[0][1] if steps.longest else "",
             open_tables=open_tables,
             memo_entries=sum(memo.cache_info().currsize for memo in REEF_MEMOS),  # in this process
             states=len(getattr(service, "_states", {})) if service else None,
@@ -408,8 +367,7 @@ def sample(soak: Soak, meter: Meter, bot, day: int, open_tables: int = 0) -> tra
     if soak.progress:  # a long run shows its rows as it goes
         print(row(soak.samples[-1]), flush=True)
     soak.window = []
-    meter.longest_stall = 0.0
-    meter.stalled_in = ""
+    meter.steps.reset()
     return snapshot
 
 
@@ -615,7 +573,7 @@ def report(soak: Soak) -> list[str]:
         f"{found['last_quarter_p50']:.0f} ms, p99 {found['first_quarter_p99']:.0f} -> "
         f"{found['last_quarter_p99']:.0f} ms ({'within' if met_quarters else 'NOT within'} "
         f"{TARGET_P99_RATIO - 1:.0%})",
-        f"longest event-loop stall: {found['longest_stall_ms']:.0f} ms (in the window ending at "
+        f"the bot's longest event-loop step: {found['longest_stall_ms']:.0f} ms (in the window ending at "
         f"{found['longest_stall_boards']} boards; {found['longest_stall_in'] or '?'})",
         "",
         "top growth sites after warm-up (tracemalloc, end against end of warm-up):",

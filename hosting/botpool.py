@@ -85,13 +85,14 @@ class WallAlarms:
 
     def __init__(self) -> None:
         self._wake = threading.Condition()
-        self._due: list[list[Any]] = []  # [when (monotonic), order, ring or None once cancelled]
+        # [when (perf_counter: SimCord makes time.monotonic virtual), order, ring or None once cancelled]
+        self._due: list[list[Any]] = []
         self._order = itertools.count()
         self._thread: threading.Thread | None = None
 
     def after(self, seconds: float, ring: Callable[[], object]) -> Callable[[], None]:
         """Call ``ring`` (in the alarm thread) after ``seconds``; return what cancels it."""
-        entry = [time.monotonic() + seconds, next(self._order), ring]
+        entry = [time.perf_counter() + seconds, next(self._order), ring]
         with self._wake:
             heapq.heappush(self._due, entry)
             if self._thread is None:
@@ -107,8 +108,8 @@ class WallAlarms:
     def _run(self) -> None:
         while True:
             with self._wake:
-                while not self._due or self._due[0][0] > time.monotonic():
-                    self._wake.wait(self._due[0][0] - time.monotonic() if self._due else None)
+                while not self._due or self._due[0][0] > time.perf_counter():
+                    self._wake.wait(self._due[0][0] - time.perf_counter() if self._due else None)
                 ring = heapq.heappop(self._due)[2]
             if ring is not None:
                 try:

@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import threading
+import time
 
 import pytest
 
 import engine
 from bot import Config, create_bot
-from hosting.botpool import WORKERS
+from hosting.botpool import WORKERS, WallAlarms
 from offline import Background
 from tests.conftest import TOKEN
 from tests.play_helpers import said
@@ -264,3 +266,21 @@ async def test_a_restart_in_the_middle_of_a_bots_thinking_resumes_it(world, simc
         await alice.click(asked.followups[0] if asked.followups else asked.response, label="Yes, leave")
     assert results(thread) is not None
     assert (await simcord_env.bot.tables.get(table)).status == "finished"
+
+
+def test_wall_alarms_ring_in_order_on_the_real_clock_and_a_cancelled_one_never(monkeypatch):
+    """One thread rings every decision's deadline: soonest first, by real time (SimCord makes
+    ``time.monotonic`` virtual, and a jump of it must not ring anything early)."""
+    alarms = WallAlarms()
+    rung: list[str] = []
+    done = threading.Event()
+    monkeypatch.setattr(time, "monotonic", lambda: 1e12)  # a virtual clock far ahead
+    started = time.perf_counter()
+    alarms.after(0.15, lambda: (rung.append("last"), done.set()))
+    alarms.after(0.05, lambda: rung.append("first"))
+    cancel = alarms.after(0.10, lambda: rung.append("cancelled"))
+    alarms.after(0.10, lambda: rung.append("second"))
+    cancel()
+    assert done.wait(5.0)
+    assert rung == ["first", "second", "last"]
+    assert time.perf_counter() - started >= 0.15
