@@ -22,8 +22,16 @@ right. This round's work is highlighted in yellow.
 
 Reef & Ruins has no title in another script: the plain English title is drawn.
 Static layers (the printed sheet, the empty table) are drawn once per board and
-seat count and cached; written values are cached sprites. Every picture is encoded
-to one fixed palette (`PALETTE`).
+seat count and cached; written values are cached sprites.
+
+Speed (issue #17: a picture costs at most 1.3x its own PNG encoding): a picture is
+composed in the game's fixed palette (`PALETTE`, "P" mode), so saving it maps no
+pixel. Each static layer is drawn in RGB and mapped to the palette once; flat shapes
+are drawn straight in palette entries (`_index`); every sprite and line of text is
+composed in RGB on what lies under it — a flat colour, the printed layer, or rarely
+the picture's own pixels — mapped once and remembered (`_lay`), then pasted through
+the mask of its inked pixels. The pictures are the same, pixel for pixel, as drawing
+in RGB and mapping the whole picture at encoding.
 """
 
 from __future__ import annotations
@@ -32,8 +40,9 @@ import math
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 import i18n
 from i18n import N_
@@ -147,8 +156,140 @@ GROUNDS = (
     TITLES[GAME].colour,
 )
 
-#: The fixed palette every reef picture is encoded to (built once).
+#: The fixed palette every reef picture is composed in and encoded with (built once).
 PALETTE = fixed_palette(_flat_colours(), GROUNDS)
+
+
+@lru_cache(maxsize=128)
+def _index(colour: tuple[int, int, int]) -> int:
+    """The palette entry of a flat colour: the one an RGB picture's pixel of it maps to at encoding,
+    so a shape filled with it directly looks as it did when pictures were mapped whole."""
+    return _to_palette(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))  # type: ignore[return-value]
+
+
+def _to_palette(image: Image.Image) -> Image.Image:
+    """An RGB image mapped to `PALETTE` as `common.encode_png` maps it (every pixel on its own)."""
+    return image.quantize(palette=PALETTE, dither=Image.Dither.NONE)
+
+
+class _Layer:
+    """The printed sheet under a seat's picture, in RGB: sprites laid on printed words and marks
+    are composed over it (their anti-aliased edges blend with what is printed there)."""
+
+    __slots__ = ("image", "key")
+
+    def __init__(self, key: tuple, image: Image.Image) -> None:
+        self.key, self.image = key, image
+
+
+#: What a sprite is laid on: a flat colour, the printed layer, or None (what the picture has there).
+Ground = tuple[int, int, int] | _Layer | None
+
+#: A block: the sprites it was composed of (kept, so that their ids in a key stay theirs), its
+#: pixels in the palette and the mask of the inked ones (Pillow's core images), its width and height.
+_Block = tuple[tuple[Image.Image, ...], Any, Any, int, int]
+#: Sprites composed on a ground and mapped to the palette, by ground and sprites; the oldest go first.
+_BLOCKS: dict[tuple, _Block] = {}
+_BLOCKS_MAX = 4096
+
+
+def _lay(image: Image.Image, parts: tuple[tuple[Image.Image, int, int], ...], ground: Ground) -> None:
+    """Lay RGBA sprites (each with its top-left corner) on a palette picture, as pasting them in
+    order on the RGB picture and mapping it at encoding did.
+
+    The sprites are composed on their ground in RGB and mapped once (remembered), then pasted
+    through a mask of their inked pixels: the picture keeps its pixels elsewhere. ``ground`` must
+    be what lies under those pixels (a flat colour, the printed layer); None composes over the
+    picture's own (palette) pixels, uncached, for the few sprites that overlap other marks."""
+    if len(parts) == 1:
+        sprite, x0, y0 = parts[0]
+        shape: object = id(sprite)
+    else:
+        x0 = min(left for _, left, _ in parts)
+        y0 = min(top for _, _, top in parts)
+        shape = tuple((id(sprite), left - x0, top - y0) for sprite, left, top in parts)
+    if ground is None:
+        key = None
+    elif isinstance(ground, _Layer):
+        key = (ground.key, x0, y0, shape)
+    else:
+        key = (ground, shape)
+    found = _BLOCKS.get(key) if key is not None else None  # type: ignore[arg-type]
+    if found is None:
+        found = _compose(image, parts, ground, x0, y0)
+        if key is not None:
+            if len(_BLOCKS) >= _BLOCKS_MAX:
+                del _BLOCKS[next(iter(_BLOCKS))]
+            _BLOCKS[key] = found
+    _paste_block(image, found, x0, y0)
+
+
+def _stamp(image: Image.Image, sprite: Image.Image, left: int, top: int, ground: Ground) -> None:
+    """One sprite with its top-left corner at (left, top): `_lay`, quicker when it was laid before."""
+    found = _BLOCKS.get((ground, id(sprite))) if type(ground) is tuple else None
+    if found is None:
+        _lay(image, ((sprite, left, top),), ground)
+    else:
+        _paste_block(image, found, left, top)
+
+
+def _paste_block(image: Image.Image, block: _Block, left: int, top: int) -> None:
+    """Paste a block at (left, top) through its mask.
+
+    Straight on Pillow's core image: `Image.paste` checks its arguments for 6 µs of the 8 µs a
+    small paste takes, and a table pastes hundreds of them (the picture is ours and loaded)."""
+    box = (left, top, left + block[3], top + block[4])
+    if block[2] is None:
+        image.im.paste(block[1], box)
+    else:
+        image.im.paste(block[1], box, block[2])
+
+
+def _compose(
+    image: Image.Image, parts: tuple[tuple[Image.Image, int, int], ...], ground: Ground, x0: int, y0: int
+) -> _Block:
+    """The sprites pasted in order on their ground in RGB, mapped to the palette, with the mask of
+    their inked pixels (None when they ink every pixel of their box)."""
+    x1 = max(left + sprite.width for sprite, left, _ in parts)
+    y1 = max(top + sprite.height for sprite, _, top in parts)
+    if isinstance(ground, _Layer):
+        under = ground.image.crop((x0, y0, x1, y1))
+    elif ground is None:
+        under = image.crop((x0, y0, x1, y1)).convert("RGB")
+    else:
+        under = Image.new("RGB", (x1 - x0, y1 - y0), ground)
+    mask = Image.new("L", under.size, 0)
+    for sprite, left, top in parts:
+        at = (left - x0, top - y0)
+        under.paste(sprite, at, sprite)
+        mask.paste(255, (*at, at[0] + sprite.width, at[1] + sprite.height), _inked(sprite))
+    block = _to_palette(under)
+    return (
+        tuple(s for s, _, _ in parts),
+        block.im,
+        None if mask.getextrema()[0] else mask.im,
+        block.width,
+        block.height,
+    )
+
+
+def _inked(sprite: Image.Image) -> Image.Image:
+    """The mask of a sprite's pixels that show (any opacity): a palette pixel is one entry or another."""
+    return sprite.getchannel("A").point(_SHOWN)
+
+
+_SHOWN = [0] + [255] * 255
+
+
+def _put(image: Image.Image, sprite: Image.Image, centre: tuple[float, float], ground: Ground) -> None:
+    """`common.paste_centred` on a palette picture: ``sprite`` centred at ``centre`` on ``ground``."""
+    width, height = sprite.size
+    _stamp(image, sprite, round(centre[0] - width / 2), round(centre[1] - height / 2), ground)
+
+
+def _corner(sprite: Image.Image, centre: tuple[float, float]) -> tuple[int, int]:
+    """Where `common.paste_centred` puts a sprite's top-left corner."""
+    return round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)
 
 
 def _token(seat: int, radius: int) -> Image.Image:
@@ -182,17 +323,28 @@ def _text(
     size: int = TEXT,
     fill: tuple[int, int, int] = INK,
     anchor: str = "lm",
+    ground: Ground = PAPER,
 ) -> float:
-    """Paste one line at ``xy`` (anchors "lm", "mm", "rm"); returns its width."""
+    """Lay one line at ``xy`` (anchors "lm", "mm", "rm") on ``ground``; returns its width."""
+    line = _line(xy, text, kind, size, fill, anchor)
+    if line is None:
+        return 0.0
+    sprite, left, top, width = line
+    _stamp(image, sprite, left, top, ground)
+    return width
+
+
+def _line(
+    xy: tuple[float, float], text: str, kind: str, size: int, fill: tuple[int, int, int], anchor: str
+) -> tuple[Image.Image, int, int, float] | None:
+    """One line's sprite, where its top-left corner goes and its width (None when blank)."""
     text = drawable(text, kind)
     if not text.strip():
-        return 0.0
+        return None
     sprite, pad = _label(text, kind, size, tuple(fill), common.language())
     width = sprite.width - 2 * pad
     x = xy[0] - {"l": 0, "m": width / 2, "r": width}[anchor[0]]
-    left, top = round(x - pad), round(xy[1] - sprite.height / 2)
-    image.paste(sprite, (left, top, left + sprite.width, top + sprite.height), sprite)
-    return width
+    return sprite, round(x - pad), round(xy[1] - sprite.height / 2), width
 
 
 def _text_box(
@@ -205,18 +357,19 @@ def _text_box(
     fill: tuple[int, int, int] = INK,
     align: str = "center",
     pad: float = 8,
+    ground: Ground = PAPER,
 ) -> int:
-    """`common.text_in_box`, pasted from cached sprites: as big as fits, then ellipsized."""
+    """`common.text_in_box`, laid from cached sprites on ``ground``: as big as fits, then ellipsized."""
     x0, y0, x1, y1 = box
     max_size = min(max_size, int((y1 - y0) * 0.8))
     line, size = fit(text, kind, x1 - x0 - 2 * pad, max_size, min(min_size, max_size))
     y = (y0 + y1) / 2
     if align == "left":
-        _text(image, (x0 + pad, y), line, kind, size, fill, "lm")
+        _text(image, (x0 + pad, y), line, kind, size, fill, "lm", ground)
     elif align == "right":
-        _text(image, (x1 - pad, y), line, kind, size, fill, "rm")
+        _text(image, (x1 - pad, y), line, kind, size, fill, "rm", ground)
     else:
-        _text(image, ((x0 + x1) / 2, y), line, kind, size, fill, "mm")
+        _text(image, ((x0 + x1) / 2, y), line, kind, size, fill, "mm", ground)
     return size
 
 
@@ -402,7 +555,7 @@ _SCRATCH = threading.local()
 
 
 def _fresh(layer: Image.Image) -> Image.Image:
-    """A copy of a cached layer, in a picture buffer this thread keeps for the layer's size.
+    """A copy of a cached palette layer, in a picture buffer this thread keeps for the layer's size.
 
     Allocating a new 800x1600 picture for every render cost more than drawing on it (its
     memory is fresh pages each time); a picture is finished with once encoded, so each
@@ -414,26 +567,38 @@ def _fresh(layer: Image.Image) -> Image.Image:
     if image is None:
         if len(buffers) >= 4:  # seat counts come and go: keep a few sizes only
             buffers.clear()
-        image = buffers[layer.size] = Image.new("RGB", layer.size)
+        image = buffers[layer.size] = Image.new("P", layer.size)
+        image.putpalette(PALETTE.getpalette() or [])
     image.paste(layer, (0, 0, *layer.size))
     return image
 
 
 def _paste(image: Image.Image, sprite: Image.Image | None, centre: tuple[float, float]) -> None:
+    """`common.paste_centred` on an RGB layer, of a sprite that may be None (a plain space)."""
     if sprite is not None:
         paste_centred(image, sprite, centre)
 
 
 def _dice_row(
-    image: Image.Image, dice: list[tuple[int, bool, bool]], x: float, cy: float, size: int, gap: int = 14
+    image: Image.Image,
+    dice: list[tuple[int, bool, bool]],
+    x: float,
+    cy: float,
+    size: int,
+    gap: int = 14,
+    picked: int | None = None,
 ) -> float:
-    """Dice (value, boon, used) left to right from ``x``; a used die is faded and ticked.
+    """Dice (value, boon, used) left to right from ``x`` on the bar; a used die is faded and
+    ticked, the ``picked`` one lies on its yellow box.
 
     Returns the x after the last die."""
-    for value, boon, used in dice:
-        paste_centred(image, die_image(int(value), size, boon, used), (x + size / 2, cy))
+    for i, (value, boon, used) in enumerate(dice):
+        die = die_image(int(value), size, boon, used)
+        parts = ((die, *_corner(die, (x + size / 2, cy))),)
         if used:
-            paste_centred(image, tick_image(int(size * 0.8)), (x + size / 2, cy))
+            tick = tick_image(int(size * 0.8))
+            parts += ((tick, *_corner(tick, (x + size / 2, cy))),)
+        _lay(image, parts, HIGHLIGHT if i == picked else BAR_FILL)
         x += size + gap
     return x
 
@@ -469,10 +634,10 @@ def _outline(
     x: float,
     y: float,
     pitch: float,
-    colour: tuple[int, int, int],
+    colour: tuple[int, int, int] | int,
     width: int,
 ) -> None:
-    """The outer edges of a group of grid cells."""
+    """The outer edges of a group of grid cells (``colour`` a palette entry on a palette picture)."""
     for r, c in cells:
         left, top = x + c * pitch, y + r * pitch
         if (r - 1, c) not in cells:
@@ -628,6 +793,12 @@ def _private_background(board_key: tuple[str, str], final: bool, lang: str) -> I
     _print_shells(image, draw, board)
     _print_reef(draw, board.get("reef") or {})
     return image
+
+
+@lru_cache(maxsize=8)
+def _private_layer(board_key: tuple[str, str], final: bool, lang: str) -> Image.Image:
+    """`_private_background` mapped to the palette once: every seat's picture starts as a copy."""
+    return _to_palette(_private_background(board_key, final, lang))
 
 
 def _number_disc(
@@ -841,7 +1012,9 @@ def _print_reef(draw: ImageDraw.ImageDraw, reef: dict) -> None:
 # --------------------------------------------------------------------------- a seat's picture: drawing
 
 
-def _draw_ruins(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set) -> None:
+def _draw_ruins(
+    image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set, layer: _Layer, searched: object
+) -> None:
     """The written values (lucky ones starred), the +/- ONE turns, each ruin's coins and multiplier."""
     lucky = sheet.get("lucky")
     for ruin in sheet.get("ruins") or []:
@@ -856,26 +1029,34 @@ def _draw_ruins(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, chan
             if slot not in centres:
                 continue
             cx, cy = centres[slot]
-            if (number, slot) in changed:
+            new = (number, slot) in changed
+            if new:
                 draw.rectangle(
                     (cx - cell / 2 + 2, cy - cell / 2 + 2, cx + cell / 2 - 2, cy + cell / 2 - 2),
-                    fill=HIGHLIGHT,
+                    fill=_index(HIGHLIGHT),
                 )
             if value is not None:
-                paste_centred(image, written(str(value), 34 if pitch < PITCH_LINE else 38), (cx, cy + 1))
-                if lucky and value == lucky:
-                    paste_centred(image, star_image(14, GOLD), (cx + cell / 2 - 7, cy - cell / 2 + 7))
+                pen = written(str(value), 34 if pitch < PITCH_LINE else 38)
+                _put(image, pen, (cx, cy + 1), HIGHLIGHT if new else WHITE)
+                if lucky and value == lucky:  # a star has no soft edge: what it lies on does not show
+                    _put(image, star_image(14, GOLD), (cx + cell / 2 - 7, cy - cell / 2 + 7), WHITE)
         for slot in ruin.get("turns") or []:
             if slot in centres and slot + 1 in centres:
                 cx = (centres[slot][0] + centres[slot + 1][0]) / 2
-                paste_centred(image, ring_image(20), (cx, centres[slot][1] + cell / 2 + 6))
+                # between two cells, over their edges (and a yellow one): composed over the picture
+                _put(image, ring_image(20), (cx, centres[slot][1] + cell / 2 + 6), None)
         coins, mult = int(ruin.get("coins", 0)), int(ruin.get("multiplier", 1))
         coin = coin_image(coins, 40) if coins < 100 else written(str(coins), 30)
-        paste_centred(image, coin, (x1 - 70, y0 + 23))
-        paste_centred(image, written(f"×{mult}", 30, MULT if mult > 1 else MUTED), (x1 - 26, y0 + 23))
+        # on the printed head (a long rule word may reach under them), or inside the yellow ring
+        # of the searched ruin, which a wide "×" may touch
+        head = None if number == searched else layer
+        _put(image, coin, (x1 - 70, y0 + 23), head)
+        _put(image, written(f"×{mult}", 30, MULT if mult > 1 else MUTED), (x1 - 26, y0 + 23), head)
 
 
-def _draw_enchantments(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set) -> None:
+def _draw_enchantments(
+    image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set, layer: _Layer
+) -> None:
     for section in sheet.get("enchantments") or []:
         s = int(section.get("section", 0))
         if not 0 <= s < 6:
@@ -884,11 +1065,16 @@ def _draw_enchantments(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dic
         for k in range(min(crossed, 5)):
             x0, y0, x1, y1 = _enchant_space(s, k)
             if s in changed and k == crossed - 1:
-                draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=6, outline=HIGHLIGHT, width=5)
-            paste_centred(image, cross_image(42), ((x0 + x1) / 2, (y0 + y1) / 2))
+                draw.rounded_rectangle(
+                    (x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=6, outline=_index(HIGHLIGHT), width=5
+                )
+            # over the space's printed coins and boon; its yellow ring lies where the cross has no ink
+            _put(image, cross_image(42), ((x0 + x1) / 2, (y0 + y1) / 2), layer)
 
 
-def _draw_pearls(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set) -> None:
+def _draw_pearls(
+    image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, changed: set, layer: _Layer
+) -> None:
     t = common.words()
     pearls, lost = int(sheet.get("pearls", 0)), int(sheet.get("pearls_lost", 0))
     if lost:
@@ -902,11 +1088,15 @@ def _draw_pearls(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, cha
         if crossed:
             x0, y0, x1, y1 = _pearl_box(i)
             if i in changed:
-                draw.rounded_rectangle((x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=6, outline=HIGHLIGHT, width=5)
-            paste_centred(image, cross_image(44), ((x0 + x1) / 2, (y0 + y1) / 2))
+                draw.rounded_rectangle(
+                    (x0 - 2, y0 - 2, x1 + 2, y1 + 2), radius=6, outline=_index(HIGHLIGHT), width=5
+                )
+            _put(image, cross_image(44), ((x0 + x1) / 2, (y0 + y1) / 2), layer)  # over its printed bonus
 
 
-def _draw_shells(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, change: int) -> None:
+def _draw_shells(
+    image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, change: int, layer: _Layer
+) -> None:
     shells, earned = int(sheet.get("shells", 0)), int(sheet.get("shells_earned", 0))
     spent = earned - shells
     t = common.words()
@@ -916,16 +1106,21 @@ def _draw_shells(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict, cha
         head = t("{shells} ({change})", shells=head, change=sign)
     box = (R0 + 42, SHELL_BOX[1] + 4, R1 - 6, SHELL_BOX[1] + 40)
     if change:
-        draw.rounded_rectangle((box[0], box[1] + 2, box[2], box[3] - 2), radius=8, fill=HIGHLIGHT)
-    _text_box(image, box, head, "bold", 26, TEXT, INK, "left")
+        draw.rounded_rectangle((box[0], box[1] + 2, box[2], box[3] - 2), radius=8, fill=_index(HIGHLIGHT))
+    _text_box(image, box, head, "bold", 26, TEXT, INK, "left", ground=HIGHLIGHT if change else PAPER)
+    ring, cross = ring_image(28), cross_image(24)
     for i in range(min(earned, 16)):
-        cx, cy = _shell_centre(i)
-        paste_centred(image, ring_image(28), (cx, cy))
+        centre = _shell_centre(i)
+        parts = ((ring, *_corner(ring, centre)),)
         if i < spent:
-            paste_centred(image, cross_image(24), (cx, cy))
+            parts += ((cross, *_corner(cross, centre)),)
+        # around the printed pair; the first row's top edge touches this round's yellow heading
+        _lay(image, parts, None if change and parts[0][2] <= box[3] - 2 else layer)
 
 
-def _draw_reef(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet: dict, changed: set) -> None:
+def _draw_reef(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet: dict, changed: set, layer: _Layer
+) -> None:
     board_reef = (view.get("board") or {}).get("reef") or {}
     reef = sheet.get("reef") or {}
     x, y, pitch = _reef_geometry(board_reef)
@@ -942,16 +1137,23 @@ def _draw_reef(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet:
                     continue
                 cx, cy = x + (c + 0.5) * pitch, y + (r + 0.5) * pitch
                 value = values[r][c] if r < len(values) and c < len(values[r]) else 0
-                if (r, c) in changed:
+                parts: tuple[tuple[Image.Image, int, int], ...] = ()
+                new = (r, c) in changed
+                if new:  # the value again, on this round's yellow
                     draw.rectangle(
                         (cx - pitch / 2 + 3, cy - pitch / 2 + 3, cx + pitch / 2 - 3, cy + pitch / 2 - 3),
-                        fill=HIGHLIGHT,
+                        fill=_index(HIGHLIGHT),
                     )
-                    _text(image, (cx, cy), "S" if value == 0 else str(value), "bold", 26, INK, "mm")
+                    line = _line((cx, cy), "S" if value == 0 else str(value), "bold", 26, INK, "mm")
+                    parts = (line[:3],) if line else ()
                 if mark:
-                    paste_centred(image, ring_image(int(pitch) - 4), (cx, cy))
+                    ring = ring_image(int(pitch) - 4)
+                    parts += ((ring, *_corner(ring, (cx, cy))),)
                     if lucky and value == lucky:
-                        paste_centred(image, star_image(14, GOLD), (cx + pitch / 2 - 8, cy - pitch / 2 + 8))
+                        star = star_image(14, GOLD)
+                        parts += ((star, *_corner(star, (cx + pitch / 2 - 8, cy - pitch / 2 + 8))),)
+                if parts:  # around the printed value, or on the yellow cell and the grid round it
+                    _lay(image, parts, None if new else layer)
         return
     for shp in reef.get("shapes") or []:
         cells = {tuple(p) for p in shp.get("cells") or []}
@@ -959,15 +1161,16 @@ def _draw_reef(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, sheet:
             fill = HIGHLIGHT if (r, c) in changed else LIGHT_PEN
             draw.rectangle(
                 (x + c * pitch + 2, y + r * pitch + 2, x + (c + 1) * pitch - 2, y + (r + 1) * pitch - 2),
-                fill=fill,
+                fill=_index(fill),
             )
-        _outline(draw, cells, x, y, pitch, PEN, 4)
+        _outline(draw, cells, x, y, pitch, _index(PEN), 4)
         if cells:
             r, c = min(cells)
             label = "·" if shp.get("single") else str(shp.get("value", ""))
-            paste_centred(image, written(label, 30), (x + (c + 0.5) * pitch, y + (r + 0.5) * pitch))
-            if shp.get("lucky"):
-                paste_centred(image, star_image(14, GOLD), (x + (c + 1) * pitch - 8, y + r * pitch + 8))
+            fill = HIGHLIGHT if (r, c) in changed else LIGHT_PEN
+            _put(image, written(label, 30), (x + (c + 0.5) * pitch, y + (r + 0.5) * pitch), fill)
+            if shp.get("lucky"):  # no soft edge: lies on the shape's corner as on anything
+                _put(image, star_image(14, GOLD), (x + (c + 1) * pitch - 8, y + r * pitch + 8), fill)
 
 
 def _draw_lucky(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict) -> None:
@@ -975,12 +1178,14 @@ def _draw_lucky(image: Image.Image, draw: ImageDraw.ImageDraw, sheet: dict) -> N
     x0, y0, x1, _ = LUCKY_BOX
     cx, cy = (x0 + x1) / 2, y0 + 98
     lucky = sheet.get("lucky")
-    if lucky is None:
-        _text(image, (cx, cy), "?", "bold", 48, MUTED, "mm")
+    if lucky is None:  # in the printed circle
+        _text(image, (cx, cy), "?", "bold", 48, MUTED, "mm", WHITE)
     elif lucky == 0:
-        _text_box(image, (x0 + 8, cy - 24, x1 - 8, cy + 24), t("fate"), "hand_bold", 34, TEXT, PEN)
+        _text_box(
+            image, (x0 + 8, cy - 24, x1 - 8, cy + 24), t("fate"), "hand_bold", 34, TEXT, PEN, ground=WHITE
+        )
     else:
-        paste_centred(image, written(str(lucky), 64), (cx, cy))
+        _put(image, written(str(lucky), 64), (cx, cy), WHITE)
 
 
 #: The score box's lines: the label printed and the key of the sheet's score it reads.
@@ -1016,10 +1221,10 @@ def _draw_score(image: Image.Image, view: dict, sheet: dict, seat: int) -> None:
     score = sheet.get("score") or {}
     y = y0 + 58
     for _, key in SCORE_LINES:
-        paste_centred(image, written(str(score.get(key, 0)), 30), (x1 - 24, y))
+        _put(image, written(str(score.get(key, 0)), 30), (x1 - 24, y), PAPER)
         y += SCORE_PITCH
     sprite = written(str(_score(view, seat, sheet)), 46)
-    paste_centred(image, sprite, (x1 - 12 - sprite.width / 2, y + 22))
+    _put(image, sprite, (x1 - 12 - sprite.width / 2, y + 22), PAPER)
 
 
 def _choices(pending: list) -> str:
@@ -1112,20 +1317,25 @@ def _dice_geometry(count: int) -> tuple[int, int]:
     return min(DIE, pitch - 10), pitch
 
 
-def _dice_labels(image: Image.Image, dice: list, x: float, y: float, size: int, pitch: int) -> None:
+def _dice_labels(
+    image: Image.Image, dice: list, x: float, y: float, size: int, pitch: int, picked: int | None
+) -> None:
     """Under each of the seat's dice: its shell adjustment, or what kind of die it is.
 
     "boon" is written only where it fits between its neighbours; a boon die is gold anyway."""
     t = common.words()
     roll, boon = t("roll"), t("boon")
     for d in dice:
-        cx = x + int(d.get("index", 0)) * pitch + size / 2
+        index = int(d.get("index", 0))
+        cx = x + index * pitch + size / 2
+        # the picked die's label may touch the edge of its yellow box: composed over the picture
+        ground = None if index == picked else BAR_FILL
         if d.get("shells"):
-            paste_centred(image, written(f"{int(d['shells']):+d}", 28, PEN), (cx, y))
+            _put(image, written(f"{int(d['shells']):+d}", 28, PEN), (cx, y), ground)
         elif d.get("kind") == "roll":
-            _text(image, (cx, y), roll, "bold", TEXT, GOLD, "mm")
+            _text(image, (cx, y), roll, "bold", TEXT, GOLD, "mm", ground)
         elif d.get("kind") != "hydra" and pitch > text_width(boon, "bold", TEXT) + 4:
-            _text(image, (cx, y), boon, "bold", TEXT, GOLD, "mm")
+            _text(image, (cx, y), boon, "bold", TEXT, GOLD, "mm", ground)
 
 
 def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: dict) -> None:
@@ -1138,31 +1348,33 @@ def _draw_bar(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: di
     heading = _round_words(view)
     if text_width(heading, "bold", 26) + 10 + text_width(tracker, "regular", TEXT) > room:
         heading = _short_round(view)  # "Round 12/18": the tracker side still fits
-    width = _text(image, (x, y0 + 24), heading, "bold", 26, INK, "lm")
+    width = _text(image, (x, y0 + 24), heading, "bold", 26, INK, "lm", BAR_FILL)
     tracker = common.ellipsize(tracker, "regular", TEXT, max(0, room - width - 10))
-    _text(image, (x + width + 10, y0 + 25), tracker, "regular", TEXT, MUTED, "lm")
+    _text(image, (x + width + 10, y0 + 25), tracker, "regular", TEXT, MUTED, "lm", BAR_FILL)
     cy = y0 + 76
     dice = you.get("dice") or []
     if dice:
         size, pitch = _dice_geometry(len(dice))
         row = [(int(d.get("value", 0)), d.get("kind") != "hydra", bool(d.get("used"))) for d in dice]
         picked = you.get("picked")
-        if isinstance(picked, int) and 0 <= picked < len(dice):
+        if not (isinstance(picked, int) and 0 <= picked < len(dice)):
+            picked = None
+        else:
             px = x + picked * pitch
             draw.rounded_rectangle(
                 (px - 5, cy - size / 2 - 5, px + size + 5, cy + size / 2 + 5),
                 radius=12,
-                fill=HIGHLIGHT,
-                outline=INK,
+                fill=_index(HIGHLIGHT),
+                outline=_index(INK),
                 width=2,
             )
-        _dice_row(image, row, x, cy, size, pitch - size)
-        _dice_labels(image, dice, x, y1 - 18, size, pitch)
+        _dice_row(image, row, x, cy, size, pitch - size, picked)
+        _dice_labels(image, dice, x, y1 - 18, size, pitch, picked)
     elif view.get("dice"):
         _dice_row(image, [(int(v), False, False) for v in view["dice"]], x, cy, DIE, DIE_PITCH - DIE)
     elif _boon_step(view):
-        _text(image, (x, cy - 14), t("Hydra dice"), "bold", TEXT, MUTED, "lm")
-        _text(image, (x, cy + 16), t("not rolled yet"), "regular", TEXT, MUTED, "lm")
+        _text(image, (x, cy - 14), t("Hydra dice"), "bold", TEXT, MUTED, "lm", BAR_FILL)
+        _text(image, (x, cy + 16), t("not rolled yet"), "regular", TEXT, MUTED, "lm", BAR_FILL)
     _draw_todo(image, draw, view, you)
 
 
@@ -1181,15 +1393,16 @@ def _draw_todo(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, you: d
     status_lines = _lines(status, "bold", size, width, max_lines=lines - min(len(boon_lines), 1))
     boon_lines = boon_lines[: lines - len(status_lines)]
     if mine:
-        draw.rounded_rectangle(box, radius=10, fill=HIGHLIGHT, outline=INK, width=2)
+        draw.rounded_rectangle(box, radius=10, fill=_index(HIGHLIGHT), outline=_index(INK), width=2)
+    ground = HIGHLIGHT if mine else BAR_FILL
     height = len(status_lines) * step + len(boon_lines) * LINE_H
     y = (box[1] + box[3]) / 2 - height / 2 + step / 2
     for line in status_lines:
-        _text(image, (box[0] + 10, y), line, "bold", size, INK, "lm")
+        _text(image, (box[0] + 10, y), line, "bold", size, INK, "lm", ground)
         y += step
     y += (LINE_H - step) / 2
     for line in boon_lines:
-        _text(image, (box[0] + 10, y), line, "regular", TEXT, INK, "lm")
+        _text(image, (box[0] + 10, y), line, "regular", TEXT, INK, "lm", ground)
         y += LINE_H
 
 
@@ -1201,32 +1414,43 @@ def render_private(view: dict, names: Sequence[object] | None = None) -> Picture
         raise RenderError(f"seat {seat} is not at this table")
     sheet = sheets[seat]
     you = view.get("you") or {}
-    image = _fresh(
-        _private_background(_board_key(view), isinstance(view.get("result"), dict), common.language())
-    )
+    key = (_board_key(view), isinstance(view.get("result"), dict), common.language())
+    image = _fresh(_private_layer(*key))
+    layer = _Layer(key, _private_background(*key))
     draw = ImageDraw.Draw(image)
     left = title_bar_right(GAME, WIDTH)
+    title = TITLES[GAME].colour
     _text_box(
-        image, (left, 0, WIDTH - 64, TITLE_H), drawn_name(seat, names), "bold", 34, TEXT, WHITE, "right"
+        image,
+        (left, 0, WIDTH - 64, TITLE_H),
+        drawn_name(seat, names),
+        "bold",
+        34,
+        TEXT,
+        WHITE,
+        "right",
+        ground=title,
     )
-    paste_centred(image, _token(seat, 20), (WIDTH - 36, TITLE_H / 2))
+    _put(image, _token(seat, 20), (WIDTH - 36, TITLE_H / 2), title)
     changed = sheet.get("changed") or {}
     ruins, reef, ench, pearls = _changed_sets(changed)
     _draw_bar(image, draw, view, you)
     searched, cast = you.get("searched"), you.get("cast")
     if isinstance(searched, int) and searched in RUIN_BOXES:
-        draw.rounded_rectangle(RUIN_BOXES[searched], radius=14, outline=HIGHLIGHT, width=6)
+        draw.rounded_rectangle(RUIN_BOXES[searched], radius=14, outline=_index(HIGHLIGHT), width=6)
     if isinstance(cast, int) and 0 <= cast < 6:
         y = ENCH_BOX[1] + 40 + cast * ENCH_ROW
-        draw.rounded_rectangle((L0 + 3, y, L1 - 3, y + ENCH_ROW), radius=10, outline=HIGHLIGHT, width=5)
-    _draw_ruins(image, draw, sheet, ruins)
+        draw.rounded_rectangle(
+            (L0 + 3, y, L1 - 3, y + ENCH_ROW), radius=10, outline=_index(HIGHLIGHT), width=5
+        )
+    _draw_ruins(image, draw, sheet, ruins, layer, searched)
     _draw_lucky(image, draw, sheet)
-    _draw_enchantments(image, draw, sheet, ench)
-    _draw_pearls(image, draw, sheet, pearls)
-    _draw_shells(image, draw, sheet, int(changed.get("shells", 0) or 0))
-    _draw_reef(image, draw, view, sheet, reef)
+    _draw_enchantments(image, draw, sheet, ench, layer)
+    _draw_pearls(image, draw, sheet, pearls, layer)
+    _draw_shells(image, draw, sheet, int(changed.get("shells", 0) or 0), layer)
+    _draw_reef(image, draw, view, sheet, reef, layer)
     _draw_score(image, view, sheet, seat)
-    return picture(image, private_alt(view, names), f"reef-seat-{player(seat).letter}.png", palette=PALETTE)
+    return picture(image, private_alt(view, names), f"reef-seat-{player(seat).letter}.png")
 
 
 def private_alt(view: dict, names: Sequence[object] | None) -> list[str]:
@@ -1366,6 +1590,11 @@ def _mini_reef(board_reef: dict) -> tuple[float, float, int]:
 
 
 @lru_cache(maxsize=24)
+def _board_layer(board_key: tuple[str, str], seats: int, finished: bool, lang: str) -> Image.Image:
+    """`_board_background` mapped to the palette once: every table's picture starts as a copy."""
+    return _to_palette(_board_background(board_key, seats, finished, lang))
+
+
 def _board_background(board_key: tuple[str, str], seats: int, finished: bool, lang: str) -> Image.Image:
     """The top panel (the reef and side; while playing, who is done's tokens), the card frames
     and each card's empty ruins and reef (drawn once per language: ``lang`` is the picture's)."""
@@ -1479,8 +1708,8 @@ def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names, 
         _dice_row(image, row, x, cy, 64, 12)
     elif phase == "round":  # the boon step: gained before the hydra dice are rolled
         t = common.words()
-        _text(image, (x, cy - 15), t("Hydra dice"), "bold", TEXT, MUTED, "lm")
-        _text(image, (x, cy + 15), t("not rolled yet"), "regular", TEXT, MUTED, "lm")
+        _text(image, (x, cy - 15), t("Hydra dice"), "bold", TEXT, MUTED, "lm", BAR_FILL)
+        _text(image, (x, cy + 15), t("not rolled yet"), "regular", TEXT, MUTED, "lm", BAR_FILL)
     right = ox + WIDTH - MARGIN - 12
     if phase in ("lucky", "round"):
         right = _draw_done(image, draw, view, ox) - 12
@@ -1489,13 +1718,22 @@ def _draw_top(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, names, 
         size = next((n for n in (34, 28) if len(_lines(words, "bold", n, right - x)) <= 2), TEXT)
         lines = _lines(words, "bold", size, right - x, max_lines=2)
         for i, line in enumerate(lines):
-            _text(image, (x, cy + (i - (len(lines) - 1) / 2) * (size + 6)), line, "bold", size, INK, "lm")
+            _text(
+                image,
+                (x, cy + (i - (len(lines) - 1) / 2) * (size + 6)),
+                line,
+                "bold",
+                size,
+                INK,
+                "lm",
+                BAR_FILL,
+            )
         words = ""
         if phase == "finished":
             _draw_ranking(image, draw, view, x, right)
     lines = _lines(words, "bold", TEXT, WIDTH - 2 * MARGIN - 28, max_lines=2) if words else []
     for i, line in enumerate(lines):
-        _text(image, (x, y0 + 138 + i * LINE_H), line, "bold", TEXT, INK, "lm")
+        _text(image, (x, y0 + 138 + i * LINE_H), line, "bold", TEXT, INK, "lm", BAR_FILL)
 
 
 def _draw_done(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, ox: int) -> float:
@@ -1506,9 +1744,9 @@ def _draw_done(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, ox: in
     for seat in range(seats):
         tcx = tx0 + seat * 46 + 23
         if seat < len(confirmed) and confirmed[seat]:
-            paste_centred(image, tick_image(30), (tcx, TOP_Y + 66))
+            _put(image, tick_image(30), (tcx, TOP_Y + 66), BAR_FILL)  # under the seat's token
         else:
-            _text(image, (tcx, TOP_Y + 64), "…", "bold", TEXT, MUTED, "mm")
+            _text(image, (tcx, TOP_Y + 64), "…", "bold", TEXT, MUTED, "mm", BAR_FILL)
     return tx0 - 6 - text_width(_done_word(), "bold", TEXT)
 
 
@@ -1537,9 +1775,9 @@ def _draw_ranking(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, x0:
         width = text_width(place, "bold", TEXT) + 4 + 38 + 4 + score.width
         if x > x0 and x + width > right:
             x, y = x0, y + 37
-        x += _text(image, (x, y), place, "bold", TEXT, INK, "lm") + 4
-        paste_centred(image, _token(seat, 17), (x + 19, y))
-        paste_centred(image, score, (x + 42 + score.width / 2, y))
+        x += _text(image, (x, y), place, "bold", TEXT, INK, "lm", BAR_FILL) + 4
+        _put(image, _token(seat, 17), (x + 19, y), BAR_FILL)
+        _put(image, score, (x + 42 + score.width / 2, y), BAR_FILL)
         x += width - text_width(place, "bold", TEXT) - 4 + 22
 
 
@@ -1579,14 +1817,15 @@ def _draw_card(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, seat: 
     cx, cy = _card_origin(seat, int(view.get("seats", len(sheets))))
     score = written(str(_score(view, seat, sheet)), 42)
     right = cx + CARD_W - 12
-    paste_centred(image, score, (right - score.width / 2, cy + 24))
+    band = player(seat).light  # the card's name band
+    _put(image, score, (right - score.width / 2, cy + 24), band)
     right -= score.width + 6
     confirmed = view.get("confirmed") or []
     if view.get("phase") in ("lucky", "round") and seat < len(confirmed) and confirmed[seat]:
-        paste_centred(image, tick_image(30), (right - 15, cy + 24))
+        _put(image, tick_image(30), (right - 15, cy + 24), band)
         right -= 34
     name_box = (cx + 48, cy + 6, right, cy + 42)
-    _text_box(image, name_box, drawn_name(seat, names), "bold", 28, TEXT, INK, "left", pad=2)
+    _text_box(image, name_box, drawn_name(seat, names), "bold", 28, TEXT, INK, "left", pad=2, ground=band)
     changed = sheet.get("changed") or {}
     ruins_changed, reef_changed, ench_changed, _ = _changed_sets(changed)
     crossed = {int(e.get("section", 0)): int(e.get("crossed", 0)) for e in sheet.get("enchantments") or []}
@@ -1612,7 +1851,7 @@ def _draw_mini_ruin(
     x0, y0, x1, _ = _tile_box(number)
     coins, mult = int(ruin.get("coins", 0)), int(ruin.get("multiplier", 1))
     coin = written(str(coins), HAND + 2)
-    paste_centred(image, coin, (cx + x0 + 34 + coin.width / 2, cy + y0 + 16))
+    _put(image, coin, (cx + x0 + 34 + coin.width / 2, cy + y0 + 16), WHITE)  # the tile's head
     if mult > 1:
         sprite = written(f"×{mult}", HAND + 2, MULT)
         x = (
@@ -1620,17 +1859,21 @@ def _draw_mini_ruin(
             if number != 3
             else cx + x0 + 34 + coin.width + 6 + sprite.width / 2
         )
-        paste_centred(image, sprite, (x, cy + y0 + 16))
+        _put(image, sprite, (x, cy + y0 + 16), WHITE)
     lucky = sheet.get("lucky")
     values = [v for row in ruin.get("rows") or [] for v in row]
     h = MINI / 2 - 1
-    for slot, (sx, sy) in _mini_centres(ruin, number).items():
-        if (number, slot) in changed:
-            draw.rectangle((cx + sx - h, cy + sy - h, cx + sx + h, cy + sy + h), fill=HIGHLIGHT)
-        value = values[slot] if slot < len(values) else None
-        if value is not None:
-            colour = GOLD if lucky and value == lucky else PEN
-            paste_centred(image, written(str(value), HAND + 1, colour), (cx + sx, cy + sy + 1))
+    centres = _mini_centres(ruin, number)
+    new = {slot for n, slot in changed if n == number and slot in centres}
+    for slot in new:
+        sx, sy = centres[slot]
+        draw.rectangle((cx + sx - h, cy + sy - h, cx + sx + h, cy + sy + h), fill=_index(HIGHLIGHT))
+    for slot, value in enumerate(values):  # the written ones only: most spaces are empty
+        if value is None or slot not in centres:
+            continue
+        sx, sy = centres[slot]
+        pen = written(str(value), HAND + 1, GOLD if lucky and value == lucky else PEN)
+        _put(image, pen, (cx + sx, cy + sy + 1), HIGHLIGHT if slot in new else EMPTY_CELL)
 
 
 def _draw_squares(
@@ -1641,18 +1884,19 @@ def _draw_squares(
     for k in range(min(crossed, 5)):
         px, py = _square(number, k)
         fill = HIGHLIGHT if new and k == crossed - 1 else PEN
-        draw.rectangle((cx + px - 6, cy + py - 6, cx + px + 6, cy + py + 6), fill=fill, outline=PEN, width=2)
+        draw.rectangle(
+            (cx + px - 6, cy + py - 6, cx + px + 6, cy + py + 6),
+            fill=_index(fill),
+            outline=_index(PEN),
+            width=2,
+        )
 
 
 @lru_cache(maxsize=8)
-def _cell_mask(rows: int, cols: int, pitch: int) -> Image.Image:
-    """A mask of a miniature reef's cells (each inset so the grid shows between marks)."""
-    mask = Image.new("L", (cols * pitch, rows * pitch), 0)
-    draw = ImageDraw.Draw(mask)
-    for r in range(rows):
-        for c in range(cols):
-            draw.rectangle((c * pitch + 1, r * pitch + 1, (c + 1) * pitch - 2, (r + 1) * pitch - 2), fill=255)
-    return mask
+def _cell_lines(pitch: int) -> tuple[bytes, bytes]:
+    """One line of a miniature reef's mask across a marked cell and across an empty one (a cell
+    is inset a pixel at its left and right, so the grid shows between marks)."""
+    return b"\0" + b"\xff" * (pitch - 2) + b"\0", bytes(pitch)
 
 
 def _draw_card_reef(
@@ -1672,23 +1916,25 @@ def _draw_card_reef(
     rows, cols = int(board_reef.get("rows", 7)), int(board_reef.get("cols", 7))
     reef = sheet.get("reef") or {}
     grid = reef.get("marked") if "marked" in reef else reef.get("cells")
-    marks = bytes(
-        255 if r < len(grid or []) and c < len(grid[r]) and grid[r][c] else 0
-        for r in range(rows)
-        for c in range(cols)
-    )
-    if not any(marks):
+    grid = grid or []
+    on, off = _cell_lines(pitch)
+    edge = bytes(cols * pitch)  # the grid between two rows of cells
+    lines: list[bytes] = []
+    seen = False
+    for r in range(rows):
+        row = grid[r] if r < len(grid) else ()
+        marked = [c < len(row) and bool(row[c]) for c in range(cols)]
+        seen = seen or any(marked)
+        lines += (edge, b"".join(on if m else off for m in marked) * (pitch - 2), edge)
+    if not seen:  # nothing marked yet
         return
-    small = Image.frombytes("L", (cols, rows), marks)
-    mask = ImageChops.multiply(
-        small.resize((cols * pitch, rows * pitch), Image.Resampling.NEAREST), _cell_mask(rows, cols, pitch)
-    )
-    image.paste(PEN, (round(x), round(y)), mask)
+    mask = Image.frombuffer("L", (cols * pitch, rows * pitch), b"".join(lines), "raw", "L", 0, 1)
+    image.paste(_index(PEN), (round(x), round(y)), mask)
     for r, c in changed:
         if 0 <= r < rows and 0 <= c < cols and grid[r][c]:
             draw.rectangle(
                 (x + c * pitch + 1, y + r * pitch + 1, x + (c + 1) * pitch - 2, y + (r + 1) * pitch - 2),
-                fill=HIGHLIGHT,
+                fill=_index(HIGHLIGHT),
             )
 
 
@@ -1697,14 +1943,14 @@ def _draw_stats(image: Image.Image, sheet: dict, change: int, origin: tuple[int,
     cx, cy = origin
     y = cy + ROW_D + 17
     lucky = written(_lucky_text(sheet), HAND + 4)
-    paste_centred(image, lucky, (cx + 98 + lucky.width / 2, y))
+    _put(image, lucky, (cx + 98 + lucky.width / 2, y), PAPER)
     pearls = written(str(sheet.get("pearls", 0)), HAND + 4)
-    paste_centred(image, pearls, (cx + 168 + pearls.width / 2, y))
+    _put(image, pearls, (cx + 168 + pearls.width / 2, y), PAPER)
     shells = written(str(int(sheet.get("shells", 0))), HAND + 4)
-    paste_centred(image, shells, (cx + 256 + shells.width / 2, y))
+    _put(image, shells, (cx + 256 + shells.width / 2, y), PAPER)
     if change:
         sprite = written(f"({change:+d})", HAND, MUTED)
-        paste_centred(image, sprite, (cx + 256 + shells.width + 6 + sprite.width / 2, y))
+        _put(image, sprite, (cx + 256 + shells.width + 6 + sprite.width / 2, y), PAPER)
 
 
 def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
@@ -1713,9 +1959,7 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
     seats = len(sheets)
     if not 1 <= seats <= 8:
         raise RenderError(f"cannot draw {seats} seats (1–8)")
-    image = _fresh(
-        _board_background(_board_key(view), seats, view.get("phase") == "finished", common.language())
-    )
+    image = _fresh(_board_layer(_board_key(view), seats, view.get("phase") == "finished", common.language()))
     draw = ImageDraw.Draw(image)
     ox = _offset(seats)
     left = title_bar_right(GAME, image.width)
@@ -1728,11 +1972,12 @@ def render_board(view: dict, names: Sequence[object] | None = None) -> Picture:
         TEXT,
         WHITE,
         "right",
+        ground=TITLES[GAME].colour,
     )
     _draw_top(image, draw, view, names, ox)
     for seat in range(seats):
         _draw_card(image, draw, view, seat, names)
-    return picture(image, board_alt(view, names), "reef-board.png", palette=PALETTE)
+    return picture(image, board_alt(view, names), "reef-board.png")
 
 
 def board_alt(view: dict, names: Sequence[object] | None) -> list[str]:
