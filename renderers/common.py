@@ -592,12 +592,21 @@ def token(
         cy += radius * 0.28
     elif style.shape == "star":
         cy += radius * 0.08
-    draw.text((cx, cy), style.letter, font=font("bold", size), fill=style.ink, anchor="mm")
+    draw.text((cx, cy), style.letter, font=letter_font(size), fill=style.ink, anchor="mm")
+
+
+def letter_font(size: int) -> ImageFont.FreeTypeFont:
+    """The face a seat's letter (A, B, C…, a Latin letter) is drawn in: the Latin bold face in
+    every language. Tokens and other seat sprites are cached without the language, so a face
+    chosen by the picture's language would be the face of whichever language a process drew
+    first; and a seat's letter is the same letter in every language."""
+    return _font("bold", size)
 
 
 @lru_cache(maxsize=128)
 def token_image(seat: int, radius: int, min_letter: int = 12) -> Image.Image:
-    """A seat's token (see `token`) drawn once on a transparent square, for fast pasting."""
+    """A seat's token (see `token`) drawn once on a transparent square, for fast pasting (the same
+    in every language: its letter is drawn in `letter_font`)."""
     side = 2 * radius + 2 * max(4, radius // 3)
     image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
     token(ImageDraw.Draw(image), seat, (side / 2, side / 2), radius, min_letter=min_letter)

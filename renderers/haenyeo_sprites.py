@@ -7,7 +7,8 @@ creature is a fish shape in its owner's colour with the owner's letter; a diver
 is the owner's token (its shape and colour, see `renderers.common.shape`); the
 2-player NPC is grey with an N. Letters are drawn at the picture's final size,
 never smaller than `LETTER` px, so they stay readable on a phone (see
-`renderers.common.min_size`).
+`renderers.common.min_size`), and in `renderers.common.letter_font` whatever the
+picture's language (the sprites are cached without it).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from i18n import N_
-from renderers.common import INK, WHITE, WIDTH, font, ink_on, min_size, player, shape
+from renderers.common import INK, WHITE, WIDTH, ink_on, letter_font, min_size, player, shape
 
 NPC_COLOUR = (110, 110, 110)
 #: The smallest letter a token or creature carries: readable on a phone on a `WIDTH` px picture.
@@ -173,7 +174,7 @@ def diver_image(owner: int | str, radius: int) -> Image.Image:
     size = max(LETTER, round(radius * (1.0 if round_shape else 0.85)))
     # The letter sits at the shape's visual centre (a triangle's is low, a star's a little low).
     dy = radius * 0.28 if kind == "triangle" else radius * 0.08 if kind == "star" else 0
-    draw.text((c, c + dy), owner_letter(owner), font=font("bold", size), fill=ink, anchor="mm")
+    draw.text((c, c + dy), owner_letter(owner), font=letter_font(size), fill=ink, anchor="mm")
     return image
 
 
@@ -202,7 +203,7 @@ def creature_image(owner: int | str, height: int) -> Image.Image:
     ImageDraw.Draw(image).text(
         (w * 0.39, height * 0.52),
         owner_letter(owner),
-        font=font("bold", max(LETTER, int(height * 0.62))),
+        font=letter_font(max(LETTER, int(height * 0.62))),
         fill=ink_on(colour),
         anchor="mm",
     )

@@ -520,12 +520,9 @@ def stack_token(owner: int, radius: int) -> Image.Image:
     return image
 
 
-@_latin
 def seat_token(seat: int, radius: int) -> Image.Image:
     """A seat's token with its letter never under the phone minimum (the shapes this game
-    uses, A–D, hold a 24 px letter from a radius of 22). Its Latin letter is drawn in the Latin
-    face in every language: `common.token_image` is cached without the language, so otherwise
-    the language a process drew first would choose the letter's face."""
+    uses, A–D, hold a 24 px letter from a radius of 22); the same in every language."""
     return common.token_image(seat, radius, SMALL_BOLD)
 
 

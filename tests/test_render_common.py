@@ -7,7 +7,7 @@ import io
 import random
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import renderers
 from renderers import common, results
@@ -306,3 +306,36 @@ def test_a_fixed_palette_keeps_every_flat_colour_exact() -> None:
     mapped = image.quantize(palette=palette, dither=Image.Dither.NONE).convert("RGB")
     assert [mapped.getpixel((x, 0)) for x in range(len(flat))] == flat
     assert len(palette.getpalette()) == 256 * 3
+
+
+def _tokens() -> list[bytes]:
+    """Seat tokens as the games paste them (every seat, a few radii, a phone-sized letter)."""
+    return [common.token_image(seat, radius, 24).tobytes() for seat in range(8) for radius in (17, 20, 24)]
+
+
+def test_seat_tokens_do_not_depend_on_the_language_a_process_drew_first() -> None:
+    """`token_image` is cached without the language: its letter (a Latin letter) is drawn in the
+    Latin face in every language, so a process whose first picture was Korean draws the English
+    tokens a fresh process draws, and the Korean ones too."""
+    common.token_image.cache_clear()
+    with common.speaking("ko"):
+        korean_first = _tokens()
+    english_after = _tokens()
+    common.token_image.cache_clear()  # as a fresh process
+    english_fresh = _tokens()
+    common.token_image.cache_clear()
+    with common.speaking("ko"):
+        korean_fresh = _tokens()
+    assert english_after == english_fresh
+    assert korean_first == korean_fresh == english_fresh
+
+
+def test_a_token_drawn_in_place_is_the_same_in_every_language() -> None:
+    drawn = {}
+    for lang in ("ko", "en"):
+        image = Image.new("RGB", (8 * 60, 60), common.PANEL)
+        with common.speaking(lang):
+            for seat in range(8):
+                common.token(ImageDraw.Draw(image), seat, (30 + seat * 60, 30), 22, min_letter=24)
+        drawn[lang] = image.tobytes()
+    assert drawn["ko"] == drawn["en"]

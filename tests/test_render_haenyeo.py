@@ -145,6 +145,34 @@ def test_every_item_sprite_is_drawn() -> None:
         assert sprites.diver_image(owner, 18).getbbox() is not None
 
 
+def test_divers_and_creatures_do_not_depend_on_the_language_a_process_drew_first() -> None:
+    """The seat sprites are cached without the language: their letters are drawn in the Latin
+    face in every language (`common.letter_font`)."""
+    from renderers import haenyeo_sprites as sprites
+
+    def drawn() -> list[bytes]:
+        owners = (*range(5), "npc")
+        return [sprites.diver_image(o, r).tobytes() for o in owners for r in (15, 17, 18)] + [
+            sprites.creature_image(o, h).tobytes() for o in owners for h in (30, 34)
+        ]
+
+    def fresh() -> None:
+        sprites.diver_image.cache_clear()
+        sprites.creature_image.cache_clear()
+
+    fresh()
+    with common.speaking("ko"):
+        korean_first = drawn()
+    english_after = drawn()
+    fresh()  # as a fresh process
+    english_fresh = drawn()
+    fresh()
+    with common.speaking("ko"):
+        korean_fresh = drawn()
+    assert english_after == english_fresh
+    assert korean_first == korean_fresh == english_fresh
+
+
 def _blank(image: Image.Image, box: tuple[float, float, float, float]) -> bool:
     """True when ``box`` of the picture holds a single colour (nothing drawn there)."""
     colours = image.crop(tuple(int(v) for v in box)).convert("RGB").getcolors(maxcolors=10_000)
