@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import statistics
 import tempfile
@@ -132,6 +133,9 @@ async def measure_one(
     rng: random.Random,
 ) -> None:
     """One simulated Discord with its own bot and database: open the tables, play interleaved turns."""
+    # The previous simulated Discord and its bot are garbage now: collected here, before this
+    # run is timed, not by a full collection inside one of its loop steps (a bot runs alone).
+    gc.collect()
     with tempfile.TemporaryDirectory() as folder:
         bot = create_bot(Config(token=TOKEN, database=Path(folder) / "e2e.sqlite3", bot_delay=0.0))
         # An expert's chain of decisions can outlast SimCord's 5 s settle on a busy machine.
