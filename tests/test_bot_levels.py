@@ -3,7 +3,8 @@
 Slow decisions are slow by configuration, never by mocking the bot: the test
 game Ponder (`tests.ponder`) has an expert that thinks as many seconds as the
 table's ``think`` option says, and the bot's own ``bot_deadline`` setting
-decides when it gives way to greedy.
+decides when it gives way to greedy. Hush (`tests.hush`) is Ponder with secret
+moves: a bot's move there posts no new board.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tests.play_helpers import said
 from tests.test_lobby import open_table
 
 engine.GAME_PACKAGES.setdefault("ponder", "tests.ponder")
+engine.GAME_PACKAGES.setdefault("hush", "tests.hush")
 
 PANEL = "My panel"  # what the test games call a player's panel
 
@@ -112,9 +114,11 @@ def fetch(thread, message):
     return next(m for m in thread.history() if m.id == message.id)
 
 
-async def lobby_for(channel, host, *, think: str, pile: str = "short", bots: int = 1, hints: bool = False):
-    """A Ponder lobby set up through its controls: think time, pile, expert bots, hints."""
-    _, lobby, thread = await open_table(channel, host, game="ponder")
+async def lobby_for(
+    channel, host, *, think: str, pile: str = "short", bots: int = 1, hints: bool = False, game="ponder"
+):
+    """A Ponder (or Hush) lobby set up through its controls: think time, pile, expert bots, hints."""
+    _, lobby, thread = await open_table(channel, host, game=game)
     table = table_id(lobby)
     await host.select(lobby, [think], custom_id=f"lobbyset:think:{table}")
     await host.select(lobby, [pile], custom_id=f"lobbyset:pile:{table}")
@@ -198,6 +202,24 @@ async def test_the_board_says_the_bot_is_thinking_while_it_thinks(world, simcord
     assert "is thinking" not in live.content and live.id != noted[0].id  # its move is on the next board
     edits = [r for r in simcord_env.http_requests if r.method == "PATCH" and str(noted[0].id) in r.path]
     assert sum("content" in (r.json or {}) for r in edits) == 1  # one edit said so
+
+
+@pytest.mark.parametrize("settings", [{"bot_deadline": 10.0}])
+async def test_the_thinking_note_is_taken_back_when_the_bots_move_is_private(world, simcord_env):
+    """A secret move posts no new board: the live board itself loses the note, and says who is awaited."""
+    channel, alice, _ = world
+    lobby, thread = await lobby_for(channel, alice, think="2", pile="normal", bots=1, game="hush")
+    await alice.click(lobby, label="Start")
+    first = live_board(thread)
+    await take(alice, thread, random.Random(1))  # secret: no new board; the bot thinks 2 s
+    live = live_board(thread)
+    assert live.id == first.id  # no move of either was public: still the first board
+    assert "is thinking" not in live.content
+    assert f"<@{alice.id}>" in live.content.splitlines()[-1]  # awaited again, after the bot's move
+    edits = [r for r in simcord_env.http_requests if r.method == "PATCH" and str(live.id) in r.path]
+    said_so = [r.json["content"] for r in edits if "content" in (r.json or {})]
+    assert any("🤔 **Bot Dol (expert)** is thinking…" in text for text in said_so)  # it was up
+    assert "is thinking" not in said_so[-1]  # and the last edit took it back
 
 
 @pytest.mark.parametrize("settings", [{"bot_deadline": 0.3}])
