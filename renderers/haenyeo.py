@@ -34,8 +34,13 @@ the title bar with the status panel, each players' table row, each sea row, the
 cards panel — once per content; a picture is a copy of its layer with those
 blocks pasted on. The board is composed in the game's palette (its layer and
 blocks are mapped to it once, `to_palette`), so its PNG is saved without mapping
-every pixel again; so is the seat's picture, its marks drawn in palette entries. Every cache is a
-bounded LRU (a few tens of MB when all full).
+every pixel again; so is the seat's picture, its marks drawn in palette entries. A
+block that changes is itself composed in the palette, not drawn in RGB and mapped
+whole (issue #17): on the static layer's palette pixels, with its flat marks in
+palette entries, its words as mapped text blocks (a table row's on the row's RGB
+frame, `common.Layer`), its slots mapped once, and its tokens, fish and cards laid
+on their flat ground by `common.Blocks` (composed, mapped once, pasted through their
+ink). Every cache is a bounded LRU (a few tens of MB when all full).
 
 The public picture is drawn from the public view only; a spectator's view gets
 the board. Every number printed comes from the view (the score tile's rule
@@ -273,6 +278,11 @@ def ink(image: Image.Image, colour: tuple[int, int, int]) -> tuple[int, int, int
     return palette_index(colour) if image.mode == "P" else colour
 
 
+#: Sprites (tokens, fish, cards) composed on their flat ground and mapped to the palette once,
+#: remembered, pasted through the mask of their inked pixels (`common.Blocks`).
+_BLOCKS = common.Blocks(palette())
+
+
 # --------------------------------------------------------------------------- text, drawn once
 
 
@@ -287,10 +297,12 @@ def _text_block(
     return block, dx, dy, advance
 
 
-@lru_cache(maxsize=256)
-def _palette_block(text: str, kind: str, size: int, anchor: str, fill: tuple, ground: tuple) -> Image.Image:
-    """`_text_block` mapped to the game's palette, for a picture composed in it."""
-    return to_palette(_text_block(text, kind, size, anchor, fill, ground)[0])
+@lru_cache(maxsize=1024)
+def _palette_block(text: str, kind: str, size: int, anchor: str, fill: tuple, ground: tuple) -> tuple:
+    """`_text_block` mapped to the game's palette, for a picture composed in it: its pixels (Pillow's
+    core image), its offset from the anchor, its advance and its size."""
+    block, dx, dy, advance = _text_block(text, kind, size, anchor, fill, ground)
+    return to_palette(block).im, dx, dy, advance, block.width, block.height
 
 
 def put_text(
@@ -301,21 +313,62 @@ def put_text(
     size: int = SMALL,
     fill: Sequence[int] = INK,
     anchor: str = "la",
-    ground: Sequence[int] | None = None,
+    ground: Sequence[int] | common.Layer | None = None,
 ) -> float:
     """`common.draw_text` from a cached mask: draw one line at ``xy`` (Pillow's ``anchor``); its width.
 
-    With ``ground`` (the flat colour under the whole line) the line is pasted as a ready block."""
+    With ``ground`` (the flat colour under the whole line) the line is pasted as a ready block. On a
+    palette picture ``ground`` may instead be the RGB `common.Layer` under it (the line may reach
+    past a flat colour): the line is composed on it, mapped once and pasted through its ink."""
+    if isinstance(ground, common.Layer):
+        return _put_on_layer(image, xy, text, common.face(kind), size, tuple(fill), anchor, ground)
     if ground is not None:
         kind = common.face(kind)  # the cached blocks are keyed by the face the language draws with
-        block, dx, dy, advance = _text_block(text, kind, size, anchor, tuple(fill), tuple(ground))
         if image.mode == "P":  # a picture in the game's palette takes the block mapped to it
-            block = _palette_block(text, kind, size, anchor, tuple(fill), tuple(ground))
+            block, dx, dy, advance, w, h = _palette_block(
+                text, kind, size, anchor, tuple(fill), tuple(ground)
+            )
+            x, y = round(xy[0]) + dx, round(xy[1]) + dy
+            # straight on Pillow's core image, as `common.paste_block` (the picture is ours, loaded)
+            image.im.paste(block, (x, y, x + w, y + h))
+            return advance
+        block, dx, dy, advance = _text_block(text, kind, size, anchor, tuple(fill), tuple(ground))
         image.paste(block, (round(xy[0]) + dx, round(xy[1]) + dy))
         return advance
     if image.mode == "P":
         raise RenderError("text on a palette picture needs its ground")
     return common.put_text(image, xy, text, kind, size, fill, anchor)
+
+
+#: Lines composed on a layer at their place, mapped: by layer, place and line; the oldest go first.
+_LAYER_LINES: dict[tuple, tuple] = {}
+
+
+def _put_on_layer(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    kind: str,
+    size: int,
+    fill: tuple,
+    anchor: str,
+    layer: common.Layer,
+) -> float:
+    """`put_text` on a palette picture whose RGB layer under the line is ``layer``."""
+    mask, dx, dy, advance = text_mask(text, kind, size, anchor)
+    x, y = round(xy[0]) + dx, round(xy[1]) + dy
+    key = (layer.key, x, y, text, kind, size, anchor, fill)
+    found = _LAYER_LINES.get(key)
+    if found is None:
+        box = (x, y, x + mask.width, y + mask.height)
+        under = layer.image.crop(box)
+        under.paste(fill, (0, 0, *mask.size), mask)
+        found = to_palette(under).im, common.shown(mask)
+        if len(_LAYER_LINES) >= 2048:
+            del _LAYER_LINES[next(iter(_LAYER_LINES))]
+        _LAYER_LINES[key] = found
+    image.im.paste(found[0], (x, y, x + mask.width, y + mask.height), found[1])
+    return advance
 
 
 def put_box(
@@ -328,7 +381,7 @@ def put_box(
     fill: Sequence[int] = INK,
     align: str = "center",
     pad: float = 8,
-    ground: Sequence[int] | None = None,
+    ground: Sequence[int] | common.Layer | None = None,
 ) -> int:
     """`common.text_in_box` from cached masks: one line as big as fits in ``box``
     (on ``ground``, see `put_text`); returns the size."""
@@ -891,15 +944,34 @@ def _status_key(view: dict, names: Sequence[object] | None) -> tuple:
 
 @lru_cache(maxsize=16)
 def _status_block(background: tuple, key: tuple) -> Image.Image:
-    """The title bar and the status panel filled in, as one block (they change once a move)."""
-    image = _board_background(*background).crop((0, 0, WIDTH, STATUS_TOP + STATUS_H + 1))
+    """The title bar and the status panel filled in, as one block in the palette (they change once
+    a move): the round track's line is a block of its own (it changes once a round)."""
+    image = _board_layer(*background).crop((0, 0, WIDTH, STATUS_TOP + STATUS_H + 1))
     draw = ImageDraw.Draw(image)
     _lang, subtitle, current, phase, scoring, first, first_name, to_act, zone, waiting, ask = key
     box = (title_bar_right(GAME, WIDTH), 0, RIGHT, TITLE_H)
     put_box(image, box, subtitle, "bold", 34, SMALL_BOLD, WHITE, "right", ground=title_text(GAME).colour)
-    _draw_rounds(image, draw, current, phase == "end", scoring, first, first_name)
+    image.paste(
+        _rounds_line(background, current, phase == "end", scoring, first, first_name), (0, STATUS_TOP)
+    )
     _draw_status(image, draw, phase, to_act, zone, waiting, ask)
-    return to_palette(image)
+    return image
+
+
+#: How far down the status panel the round track's line reaches (its stars' tips included).
+ROUNDS_LINE_H = 54
+
+
+@lru_cache(maxsize=32)
+def _rounds_line(
+    background: tuple, current: int, done: bool, scoring: tuple[int, ...], first: int | None, first_name: str
+) -> Image.Image:
+    """The status panel's top line (the round track, the first player) drawn on the static layer,
+    in the palette."""
+    top = STATUS_TOP
+    image = _board_background(*background).crop((0, 0, WIDTH, top + ROUNDS_LINE_H))
+    _draw_rounds(image, ImageDraw.Draw(image), current, done, scoring, first, first_name)
+    return to_palette(image.crop((0, top, WIDTH, top + ROUNDS_LINE_H)))
 
 
 def _draw_rounds(
@@ -954,7 +1026,7 @@ def _draw_status(
     if phase == "select":
         x = x0 + put_text(image, (x0, cy), t("Choosing cards:"), "bold", 28, INK, "lm", WHITE) + 30
         for seat in to_act:
-            paste_centred(image, diver_image(seat, DIVER_R), (x, cy))
+            _BLOCKS.put(image, diver_image(seat, DIVER_R), (x, cy), WHITE)
             x += 44
         if not to_act:
             put_text(image, (x - 10, cy), t("all ready"), "regular", 28, MUTED, "lm", WHITE)
@@ -964,12 +1036,12 @@ def _draw_status(
         return
     asked = waiting is not None
     if asked:
-        draw.rounded_rectangle(box, radius=10, fill=HIGHLIGHT, outline=INK, width=2)
+        draw.rounded_rectangle(box, radius=10, fill=ink(image, HIGHLIGHT), outline=ink(image, INK), width=2)
     ground = HIGHLIGHT if asked else WHITE
     words = t("Zone {zone}:", zone=zone) if asked else t("Zone {zone} acts", zone=zone)
     x = x0 + put_text(image, (x0, cy), words, "bold", 30, INK, "lm", ground) + 10
     if asked:
-        paste_centred(image, diver_image(waiting, DIVER_R), (x + 20, cy))
+        _BLOCKS.put(image, diver_image(waiting, DIVER_R), (x + 20, cy), ground)
         put_box(image, (x + 42, box[1], x1, box[3]), ask, "bold", 30, SMALL_BOLD, INK, "left", 4, ground)
 
 
@@ -1020,26 +1092,69 @@ def _row_frame(seat: int, hot: bool) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
+def _row_layer(seat: int, hot: bool) -> Image.Image:
+    """`_row_frame` in the palette."""
+    return to_palette(_row_frame(seat, hot))
+
+
+@lru_cache(maxsize=16)
+def _row_ground(seat: int, hot: bool) -> common.Layer:
+    """`_row_frame` as the layer the row's words are composed on."""
+    return common.Layer(("row", seat, hot), _row_frame(seat, hot))
+
+
+#: Where a row's tick block lies (x0, x1): the green tick on the token, cards locked in.
+TICK_X0, TICK_X1 = 30, 72
+
+
+@lru_cache(maxsize=16)
+def _tick_block(seat: int, hot: bool) -> Image.Image:
+    """The token's part of a seat's row with the green tick on it, in the palette."""
+    image = _row_frame(seat, hot).copy()
+    cy = TABLE_ROW_H / 2
+    ImageDraw.Draw(image).ellipse((44, cy - 2, 70, cy + 24), fill=TICK_GREEN, outline=WHITE, width=2)
+    put_text(image, (57, cy + 11), "✓", "bold", SMALL_BOLD, WHITE, "mm")
+    return to_palette(image.crop((TICK_X0, 0, TICK_X1, TABLE_ROW_H)))
+
+
 def _table_row(
     seat: int, name: str, counts: tuple[int, ...], pairs: tuple[str, str], score: int, hot: bool, tick: bool
 ) -> Image.Image:
-    """A seat's row of the players' table, drawn once per content (it changes only on a move)."""
-    image = _row_frame(seat, hot).copy()
-    draw = ImageDraw.Draw(image)
+    """A seat's row of the players' table, drawn once per content and language (it changes only
+    on a move)."""
+    return _table_row_in(seat, name, counts, pairs, score, hot, tick, common.language())
+
+
+@lru_cache(maxsize=64)
+def _table_row_in(
+    seat: int,
+    name: str,
+    counts: tuple[int, ...],
+    pairs: tuple[str, str],
+    score: int,
+    hot: bool,
+    tick: bool,
+    lang: str,
+) -> Image.Image:
+    """`_table_row` in the palette (``lang``, the picture's language, keys the cache: its digits
+    are drawn in the language's face)."""
+    image = _row_layer(seat, hot).copy()
+    ground = _row_ground(seat, hot)
     cy = TABLE_ROW_H / 2
-    if tick:  # a green tick on the token: cards locked in
-        draw.ellipse((44, cy - 2, 70, cy + 24), fill=TICK_GREEN, outline=WHITE, width=2)
-        put_text(image, (57, cy + 11), "✓", "bold", SMALL_BOLD, WHITE, "mm")
-    put_box(image, (NAME_X0, 0, NAME_X1, TABLE_ROW_H), name, "bold", 26, SMALL_BOLD, INK, "left", 2)
+    if tick:
+        image.paste(_tick_block(seat, hot), (TICK_X0, 0))
+    # laid on the row's RGB frame: a line's box, even its ink, may reach past the row's tint
+    name_box = (NAME_X0, 0, NAME_X1, TABLE_ROW_H)
+    put_box(image, name_box, name, "bold", 26, SMALL_BOLD, INK, "left", 2, ground)
     for x, count in zip((*SEAFOOD_X, EGG_X, USED_X), counts, strict=True):
-        put_text(image, (x, cy), str(count), "bold", SMALL_BOLD, INK if count else MUTED, "mm")
+        colour = INK if count else MUTED
+        put_text(image, (x, cy), str(count), "bold", SMALL_BOLD, colour, "mm", ground)
     for x, words in zip((TRASH_X, PEARL_X), pairs, strict=True):
-        put_box(
-            image, (x - 40, 0, x + 40, TABLE_ROW_H), words, "bold", SMALL_BOLD, SMALL_BOLD, INK, "center", 1
-        )
-    put_text(image, (SCORE_X, cy), str(score), "bold", 36, INK, "mm")
-    return to_palette(image)
+        box = (x - 40, 0, x + 40, TABLE_ROW_H)
+        put_box(image, box, words, "bold", SMALL_BOLD, SMALL_BOLD, INK, "center", 1, ground)
+    put_text(image, (SCORE_X, cy), str(score), "bold", 36, INK, "mm", ground)
+    return image
 
 
 # --------------------------------------------------------------------------- the sea
@@ -1048,7 +1163,15 @@ def _table_row(
 def _slot_image(items: tuple[str, ...], taken: int | str | None, ground: tuple[int, int, int]) -> Image.Image:
     """A sea-card slot on its row's colour: its items (a trash slot names its type); a taken one
     is netted and carries its taker's token. Drawn once per content and language."""
-    return _slot_block(items, taken, ground, common.language())
+    return _slot_mapped(items, taken, ground, common.language())
+
+
+@lru_cache(maxsize=512)
+def _slot_mapped(
+    items: tuple[str, ...], taken: int | str | None, ground: tuple[int, int, int], lang: str
+) -> Image.Image:
+    """`_slot_block` in the palette."""
+    return to_palette(_slot_block(items, taken, ground, lang))
 
 
 @lru_cache(maxsize=512)
@@ -1093,17 +1216,27 @@ def _pieces(zone_view: dict) -> tuple[tuple[str, int | str], ...]:
     return tuple(divers + creatures)
 
 
-def _draw_pieces(image: Image.Image, pieces: tuple[tuple[str, int | str], ...], x0: float, cy: float) -> None:
-    """The divers (tokens) then creatures (fish) from ``x0``, closer together when many."""
+def _draw_pieces(
+    image: Image.Image,
+    pieces: tuple[tuple[str, int | str], ...],
+    x0: float,
+    cy: float,
+    ground: tuple[int, int, int],
+) -> None:
+    """The divers (tokens) then creatures (fish) from ``x0`` on the row's ``ground`` (a palette
+    row), closer together when many (laid as one block: squeezed, they overlap)."""
     if not pieces:
         return
     widths = [2 * DIVER_R + 6 if kind == "diver" else int(CREATURE_H * 1.5) + 4 for kind, _ in pieces]
     squeeze = min(1.0, (SEA_X1 - 6 - MARK_X0) / sum(widths))
     x = x0
+    parts = []
     for (kind, owner), width in zip(pieces, widths, strict=True):
         sprite = diver_image(owner, DIVER_R) if kind == "diver" else creature_image(owner, CREATURE_H)
-        paste_centred(image, sprite, (x + width * squeeze / 2, cy))
+        centre = x + width * squeeze / 2
+        parts.append((sprite, round(centre - sprite.width / 2), round(cy - sprite.height / 2)))
         x += width * squeeze
+    _BLOCKS.lay(image, tuple(parts), ground)
 
 
 def _rope_state(zone: int, revealed: bool, reach: object, connected: object) -> str:
@@ -1123,33 +1256,39 @@ def _sea_row(
 ) -> Image.Image:
     """One zone's row right of its band (the background's row, then the rope, its slots, its
     pieces, the acting ring), drawn once per content and pasted whole: most rows stay the same
-    from one picture to the next."""
+    from one picture to the next. Drawn in the palette on the static layer's row."""
     layout = board_layout(*background[:3], background[5])
     top = layout.row_y(zone)
-    image = _board_background(*background).crop((BAND_X1, top, SEA_X1 - 2, top + ROW_H))
+    image = _board_layer(*background).crop((BAND_X1, top, SEA_X1 - 2, top + ROW_H))
     draw = ImageDraw.Draw(image)
     rope_x, cy = ROPE_X - BAND_X1, ROW_H / 2
     if rope in ("through", "end"):
         draw.line(
-            (rope_x, 6 if zone == 0 else 0, rope_x, ROW_H if rope == "through" else cy), fill=ROPE, width=8
+            (rope_x, 6 if zone == 0 else 0, rope_x, ROW_H if rope == "through" else cy),
+            fill=ink(image, ROPE),
+            width=8,
         )
-        draw.ellipse((rope_x - 9, cy - 9, rope_x + 9, cy + 9), fill=ROPE, outline=INK, width=2)
+        box = (rope_x - 9, cy - 9, rope_x + 9, cy + 9)
+        draw.ellipse(box, fill=ink(image, ROPE), outline=ink(image, INK), width=2)
     elif rope == "cut":
-        draw.ellipse((rope_x - 14, cy - 14, rope_x + 14, cy + 14), fill=RED, outline=WHITE, width=2)
+        box = (rope_x - 14, cy - 14, rope_x + 14, cy + 14)
+        draw.ellipse(box, fill=ink(image, RED), outline=ink(image, WHITE), width=2)
         if common.has_glyph("bold", "✗"):
             put_text(image, (rope_x, cy + 1), "✗", "bold", SMALL_BOLD, WHITE, "mm", RED)
         else:  # the Korean face has no ✗: draw the cross
             for dx in (-6, 6):
-                draw.line((rope_x - dx, cy - 6, rope_x + dx, cy + 6), fill=WHITE, width=4)
+                draw.line((rope_x - dx, cy - 6, rope_x + dx, cy + 6), fill=ink(image, WHITE), width=4)
     ground = PART_COLOURS[_part(zone)]
     for i, (items, taken) in enumerate(slots[:4]):
-        image.paste(_slot_image(items, taken, ground), (SLOT_X0 - BAND_X1 + i * (SLOT_W + SLOT_GAP), 5))
-    _draw_pieces(image, pieces, MARK_X0 - BAND_X1, cy)
+        slot = _slot_image(items, taken, ground)
+        left = SLOT_X0 - BAND_X1 + i * (SLOT_W + SLOT_GAP)
+        image.im.paste(slot.im, (left, 5, left + slot.width, 5 + slot.height))  # as Image.paste, quicker
+    _draw_pieces(image, pieces, MARK_X0 - BAND_X1, cy, ground)
     if surface:
         _draw_surface_words(image, surface)
     if acting:
-        draw.rectangle((2, 2, image.width - 1, ROW_H - 3), outline=HIGHLIGHT, width=5)
-    return to_palette(image)
+        draw.rectangle((2, 2, image.width - 1, ROW_H - 3), outline=ink(image, HIGHLIGHT), width=5)
+    return image
 
 
 def _draw_sea(image: Image.Image, view: dict, layout: BoardLayout, background: tuple) -> None:
@@ -1172,7 +1311,8 @@ def _draw_sea(image: Image.Image, view: dict, layout: BoardLayout, background: t
         row = _sea_row(
             background, zone, slots, _pieces(zone_view), actions and current == zone, rope, surface
         )
-        image.paste(row, (BAND_X1, layout.row_y(zone)))
+        top = layout.row_y(zone)
+        image.im.paste(row.im, (BAND_X1, top, BAND_X1 + row.width, top + ROW_H))  # as Image.paste, quicker
 
 
 def _surface_key(view: dict, revealed: bool, reach: object) -> tuple:
@@ -1197,7 +1337,7 @@ def _draw_surface_words(row: Image.Image, surface: tuple) -> None:
         return
     x += put_text(row, (x, cy), t("3rd Haenyeo waits:"), "regular", SMALL, INK, "lm", ground) + 26
     for seat in value:
-        paste_centred(row, diver_image(seat, DIVER_R), (x, cy))
+        _BLOCKS.put(row, diver_image(seat, DIVER_R), (x, cy), ground)
         x += 44
 
 
@@ -1594,9 +1734,9 @@ def _cards_panel() -> Image.Image:
 def _hand_image(
     hand: tuple[tuple[int, str], ...], selected: frozenset[int], seat: int, head: str, note: str, lang: str
 ) -> Image.Image:
-    """The whole cards panel as one block (its cards change only when the selection does;
-    ``lang``, the picture's language, keys the cache)."""
-    image = _cards_panel().copy()
+    """The whole cards panel as one block in the palette (its cards change only when the selection
+    does; ``lang``, the picture's language, keys the cache): each card is laid on the panel's fill."""
+    image = _cards_layer().copy()
     note_w = put_text(
         image, (RIGHT - 14, 28), note, "bold", 28, GOLD if selected else MUTED, "rm", CARDS_FILL
     )
@@ -1606,8 +1746,15 @@ def _hand_image(
         chosen = zone in selected
         x, top = _card_origin(i)
         sprite = _card_image(zone, creature, chosen, seat)
-        image.paste(sprite, (round(x - 12), round(top - CARDS_TOP - 12 - (8 if chosen else 0))), sprite)
-    return to_palette(image)
+        left, top = round(x - 12), round(top - CARDS_TOP - 12 - (8 if chosen else 0))
+        _BLOCKS.stamp(image, sprite, left, top, CARDS_FILL)
+    return image
+
+
+@lru_cache(maxsize=1)
+def _cards_layer() -> Image.Image:
+    """`_cards_panel` in the palette."""
+    return to_palette(_cards_panel())
 
 
 def _draw_banner(

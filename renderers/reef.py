@@ -29,7 +29,7 @@ composed in the game's fixed palette (`PALETTE`, "P" mode), so saving it maps no
 pixel. Each static layer is drawn in RGB and mapped to the palette once; flat shapes
 are drawn straight in palette entries (`_index`); every sprite and line of text is
 composed in RGB on what lies under it — a flat colour, the printed layer, or rarely
-the picture's own pixels — mapped once and remembered (`_lay`), then pasted through
+the picture's own pixels — mapped once and remembered (`_lay`, `common.Blocks`), then pasted through
 the mask of its inked pixels. The pictures are the same, pixel for pixel, as drawing
 in RGB and mapping the whole picture at encoding.
 """
@@ -40,7 +40,6 @@ import math
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -172,119 +171,18 @@ def _to_palette(image: Image.Image) -> Image.Image:
     return image.quantize(palette=PALETTE, dither=Image.Dither.NONE)
 
 
-class _Layer:
-    """The printed sheet under a seat's picture, in RGB: sprites laid on printed words and marks
-    are composed over it (their anti-aliased edges blend with what is printed there)."""
-
-    __slots__ = ("image", "key")
-
-    def __init__(self, key: tuple, image: Image.Image) -> None:
-        self.key, self.image = key, image
-
-
+#: The printed sheet under a seat's picture, in RGB (`common.Layer`): sprites laid on printed words
+#: and marks are composed over it (their anti-aliased edges blend with what is printed there).
+_Layer = common.Layer
 #: What a sprite is laid on: a flat colour, the printed layer, or None (what the picture has there).
-Ground = tuple[int, int, int] | _Layer | None
-
-#: A block: the sprites it was composed of (kept, so that their ids in a key stay theirs), its
-#: pixels in the palette and the mask of the inked ones (Pillow's core images), its width and height.
-_Block = tuple[tuple[Image.Image, ...], Any, Any, int, int]
-#: Sprites composed on a ground and mapped to the palette, by ground and sprites; the oldest go first.
-_BLOCKS: dict[tuple, _Block] = {}
-_BLOCKS_MAX = 4096
-
-
-def _lay(image: Image.Image, parts: tuple[tuple[Image.Image, int, int], ...], ground: Ground) -> None:
-    """Lay RGBA sprites (each with its top-left corner) on a palette picture, as pasting them in
-    order on the RGB picture and mapping it at encoding did.
-
-    The sprites are composed on their ground in RGB and mapped once (remembered), then pasted
-    through a mask of their inked pixels: the picture keeps its pixels elsewhere. ``ground`` must
-    be what lies under those pixels (a flat colour, the printed layer); None composes over the
-    picture's own (palette) pixels, uncached, for the few sprites that overlap other marks."""
-    if len(parts) == 1:
-        sprite, x0, y0 = parts[0]
-        shape: object = id(sprite)
-    else:
-        x0 = min(left for _, left, _ in parts)
-        y0 = min(top for _, _, top in parts)
-        shape = tuple((id(sprite), left - x0, top - y0) for sprite, left, top in parts)
-    if ground is None:
-        key = None
-    elif isinstance(ground, _Layer):
-        key = (ground.key, x0, y0, shape)
-    else:
-        key = (ground, shape)
-    found = _BLOCKS.get(key) if key is not None else None  # type: ignore[arg-type]
-    if found is None:
-        found = _compose(image, parts, ground, x0, y0)
-        if key is not None:
-            if len(_BLOCKS) >= _BLOCKS_MAX:
-                del _BLOCKS[next(iter(_BLOCKS))]
-            _BLOCKS[key] = found
-    _paste_block(image, found, x0, y0)
-
-
-def _stamp(image: Image.Image, sprite: Image.Image, left: int, top: int, ground: Ground) -> None:
-    """One sprite with its top-left corner at (left, top): `_lay`, quicker when it was laid before."""
-    found = _BLOCKS.get((ground, id(sprite))) if type(ground) is tuple else None
-    if found is None:
-        _lay(image, ((sprite, left, top),), ground)
-    else:
-        _paste_block(image, found, left, top)
-
-
-def _paste_block(image: Image.Image, block: _Block, left: int, top: int) -> None:
-    """Paste a block at (left, top) through its mask.
-
-    Straight on Pillow's core image: `Image.paste` checks its arguments for 6 µs of the 8 µs a
-    small paste takes, and a table pastes hundreds of them (the picture is ours and loaded)."""
-    box = (left, top, left + block[3], top + block[4])
-    if block[2] is None:
-        image.im.paste(block[1], box)
-    else:
-        image.im.paste(block[1], box, block[2])
-
-
-def _compose(
-    image: Image.Image, parts: tuple[tuple[Image.Image, int, int], ...], ground: Ground, x0: int, y0: int
-) -> _Block:
-    """The sprites pasted in order on their ground in RGB, mapped to the palette, with the mask of
-    their inked pixels (None when they ink every pixel of their box)."""
-    x1 = max(left + sprite.width for sprite, left, _ in parts)
-    y1 = max(top + sprite.height for sprite, _, top in parts)
-    if isinstance(ground, _Layer):
-        under = ground.image.crop((x0, y0, x1, y1))
-    elif ground is None:
-        under = image.crop((x0, y0, x1, y1)).convert("RGB")
-    else:
-        under = Image.new("RGB", (x1 - x0, y1 - y0), ground)
-    mask = Image.new("L", under.size, 0)
-    for sprite, left, top in parts:
-        at = (left - x0, top - y0)
-        under.paste(sprite, at, sprite)
-        mask.paste(255, (*at, at[0] + sprite.width, at[1] + sprite.height), _inked(sprite))
-    block = _to_palette(under)
-    return (
-        tuple(s for s, _, _ in parts),
-        block.im,
-        None if mask.getextrema()[0] else mask.im,
-        block.width,
-        block.height,
-    )
-
-
-def _inked(sprite: Image.Image) -> Image.Image:
-    """The mask of a sprite's pixels that show (any opacity): a palette pixel is one entry or another."""
-    return sprite.getchannel("A").point(_SHOWN)
-
-
-_SHOWN = [0] + [255] * 255
-
-
-def _put(image: Image.Image, sprite: Image.Image, centre: tuple[float, float], ground: Ground) -> None:
-    """`common.paste_centred` on a palette picture: ``sprite`` centred at ``centre`` on ``ground``."""
-    width, height = sprite.size
-    _stamp(image, sprite, round(centre[0] - width / 2), round(centre[1] - height / 2), ground)
+Ground = common.Ground
+#: Sprites composed on a ground and mapped to `PALETTE` once, remembered, pasted through the mask of
+#: their inked pixels (`common.Blocks`).
+_BLOCKS = common.Blocks(PALETTE)
+_lay = _BLOCKS.lay
+_stamp = _BLOCKS.stamp
+#: `common.paste_centred` on a palette picture: a sprite centred at a point on its ground.
+_put = _BLOCKS.put
 
 
 def _corner(sprite: Image.Image, centre: tuple[float, float]) -> tuple[int, int]:
