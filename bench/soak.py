@@ -19,7 +19,9 @@ simulated day:
   time-outs and lobby expiries happen as they would.
 
 `tracemalloc` traces the whole run (one frame), so every window pays its cost
-alike. Every ``--every`` boards it samples, after a garbage collection: the
+alike; ``--no-trace`` runs without it (the tracer slows every click two- to
+threefold and adds to the latency's noise), and then the bot's memory is the
+process's resident memory. Every ``--every`` boards it samples, after a garbage collection: the
 process's resident memory (``/proc/self/statm``), the memory `tracemalloc` finds
 held, split into the bot's (everything but the simulated Discord) and SimCord's
 own (allocated in ``simcord/`` or ``simtools/``), the click-to-board times of the
@@ -222,6 +224,7 @@ class Soak:
     growth: list[str] = field(default_factory=list)
     warm_clicks: int = 0  # clicks timed before the end of warm-up
     progress: bool = False
+    trace: bool = True  # False: memory by RSS only, and no tracer slowing the clicks it times
     days: int = 0
     seconds: float = 0.0
 
@@ -379,7 +382,8 @@ async def run(soak: Soak, folder: Path, per_day: int) -> None:
     rng = random.Random(soak.seed)
     started = time.perf_counter()
     # Traced from the start, so the first windows pay tracemalloc's cost as the last do.
-    tracemalloc.start(1)
+    if soak.trace:
+        tracemalloc.start(1)
     bot = create_bot(Config(token=TOKEN, database=folder / "soak.sqlite3", bot_delay=0.0))
     # A loaded machine can take more than SimCord's default 5 s (real) to settle a simulated day.
     async with run_strict(bot, settle_timeout=300.0) as env:
@@ -432,7 +436,7 @@ async def run(soak: Soak, folder: Path, per_day: int) -> None:
             with meter.aside():
                 if not soak.samples or soak.samples[-1].boards != meter.boards:
                     sample(soak, meter, bot, day, len(open_tables))
-                if warm_snapshot is not None:
+                if warm_snapshot is not None and soak.trace:
                     soak.growth = growth_sites(warm_snapshot, tracemalloc.take_snapshot())
         finally:
             meter.close()
@@ -470,11 +474,13 @@ def figures(
     seed: int = 1,
     warmup: int | None = None,
     progress: bool = False,
+    trace: bool = True,
 ) -> Soak:
-    """Run the soak; the samples and the run's totals (``progress``: print each sample as it is taken)."""
+    """Run the soak; the samples and the run's totals (``progress``: print each sample as it is taken;
+    ``trace=False``: no `tracemalloc`, the bot's memory is the process's resident memory)."""
     every = every or max(boards // 20, 50)
     warmup = warmup if warmup is not None else max(boards // 5, every)
-    soak = Soak(boards=boards, every=every, warmup=warmup, seed=seed, progress=progress)
+    soak = Soak(boards=boards, every=every, warmup=warmup, seed=seed, progress=progress, trace=trace)
     with tempfile.TemporaryDirectory() as folder:
         asyncio.run(run(soak, Path(folder), per_day))
     return soak
@@ -499,7 +505,8 @@ def results(soak: Soak) -> dict:
         "first": first,
         "warm": warm,
         "last": last,
-        "bot_mb_per_1000": slope(xs, [s.bot_mb for s in after]),
+        # Untraced, the bot's memory is the whole process's (SimCord's storage is cleared as it goes).
+        "bot_mb_per_1000": slope(xs, [s.bot_mb if soak.trace else s.rss_mb for s in after]),
         "rss_mb_per_1000": slope(xs, [s.rss_mb for s in after]),
         "workers_mb_per_1000": slope(xs, [s.workers_mb for s in after]),
         "sim_mb_per_1000": slope(xs, [s.simulator_mb for s in after]),
@@ -560,7 +567,8 @@ def report(soak: Soak) -> list[str]:
         f"{found['warm'].bot_mb:.2f} / {found['last'].bot_mb:.2f} MB, "
         f"SimCord {found['first'].simulator_mb:.2f} / {found['warm'].simulator_mb:.2f} / "
         f"{found['last'].simulator_mb:.2f} MB",
-        f"growth after warm-up, per 1,000 boards: bot {found['bot_mb_per_1000']:+.3f} MB "
+        f"growth after warm-up, per 1,000 boards: bot ({'tracemalloc' if soak.trace else 'RSS'}) "
+        f"{found['bot_mb_per_1000']:+.3f} MB "
         f"(target < {TARGET_MB_PER_1000_BOARDS} MB: {'met' if met_memory else 'NOT MET'}), "
         f"RSS {found['rss_mb_per_1000']:+.3f} MB, workers' RSS {found['workers_mb_per_1000']:+.3f} MB, "
         f"SimCord {found['sim_mb_per_1000']:+.3f} MB",
@@ -594,9 +602,14 @@ if __name__ == "__main__":
     parser.add_argument("--warmup", type=int, default=None, help="boards of warm-up (default: a fifth)")
     parser.add_argument("--progress", action="store_true", help="print each sample as it is taken")
     parser.add_argument(
+        "--no-trace", action="store_true", help="no tracemalloc: memory by RSS, clicks timed untraced"
+    )
+    parser.add_argument(
         "--quick", action="store_true", help=f"{QUICK_BOARDS} boards (a few minutes): a check, not a figure"
     )
     args = parser.parse_args()
     boards = QUICK_BOARDS if args.quick else args.boards
-    soak = figures(boards, args.every, args.per_day, warmup=args.warmup, progress=args.progress)
+    soak = figures(
+        boards, args.every, args.per_day, warmup=args.warmup, progress=args.progress, trace=not args.no_trace
+    )
     print("\n".join(report(soak)))
