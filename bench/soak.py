@@ -60,6 +60,7 @@ from bench.steps import LoopSteps
 from bot import Config, create_bot
 from engine.reef import bots as reef_bots
 from engine.reef import expert as reef_expert
+from hosting.botpool import WORKER_NICENESS as BOT_NICENESS
 from hosting.store import ACTIVE, LOBBY
 from simtools.strict import run_strict
 from simtools.ui import PANEL_BUTTONS, awaited, controls, latest_board, prefer
@@ -111,10 +112,22 @@ def descendants(root: int) -> list[int]:
     return found
 
 
-def workers_mb() -> tuple[int, float]:
-    """How many worker processes the bot runs, and their resident memory in all (MB)."""
+def workers_mb() -> tuple[int, float, float]:
+    """How many worker processes the bot runs, their resident memory in all, and the bot workers'
+    share (MB): the pools are told apart by their priority (`hosting.botpool.WORKER_NICENESS`)."""
     pids = descendants(os.getpid())
-    return len(pids), sum(rss_mb(pid) for pid in pids)
+    bots = os.nice(0) + BOT_NICENESS
+    total = bot_part = 0.0
+    for pid in pids:
+        mb = rss_mb(pid)
+        total += mb
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                nice = int(stat.read().rsplit(")", 1)[1].split()[16])
+        except (OSError, ValueError, IndexError):
+            continue
+        bot_part += mb if nice == bots else 0.0
+    return len(pids), total, bot_part
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -198,6 +211,7 @@ class Sample:
     rss_mb: float
     workers: int
     workers_mb: float
+    bot_workers_mb: float
     bot_mb: float
     simulator_mb: float
     p50_ms: float
@@ -344,7 +358,7 @@ def sample(soak: Soak, meter: Meter, bot, day: int, open_tables: int = 0) -> tra
     service = getattr(bot, "tables", None)
     window = soak.window
     steps = meter.steps.figures()
-    workers, workers_rss = workers_mb()
+    workers, workers_rss, bot_workers_rss = workers_mb()
     soak.samples.append(
         Sample(
             boards=meter.boards,
@@ -353,6 +367,7 @@ def sample(soak: Soak, meter: Meter, bot, day: int, open_tables: int = 0) -> tra
             rss_mb=rss_mb(),
             workers=workers,
             workers_mb=workers_rss,
+            bot_workers_mb=bot_workers_rss,
             bot_mb=bot_part / 2**20,
             simulator_mb=sim / 2**20,
             p50_ms=statistics.median(window) if window else float("nan"),
@@ -395,6 +410,7 @@ async def run(soak: Soak, folder: Path, per_day: int) -> None:
         closed_channels: set[int] = set()
         next_sample = soak.every
         warm_snapshot: tracemalloc.Snapshot | None = None
+        warmed = False
         with meter.aside():
             sample(soak, meter, bot, 0)  # the start: the bot ready, no table yet
         day = 0
@@ -429,7 +445,8 @@ async def run(soak: Soak, folder: Path, per_day: int) -> None:
                 if meter.boards >= next_sample:
                     with meter.aside():
                         snapshot = sample(soak, meter, bot, day, len(open_tables))
-                    if warm_snapshot is None and meter.boards >= soak.warmup:
+                    if not warmed and meter.boards >= soak.warmup:
+                        warmed = True
                         warm_snapshot = snapshot  # the growth sites are the end against this
                         soak.warm_clicks = len(soak.latencies)
                     next_sample = (meter.boards // soak.every + 1) * soak.every
@@ -509,6 +526,7 @@ def results(soak: Soak) -> dict:
         "bot_mb_per_1000": slope(xs, [s.bot_mb if soak.trace else s.rss_mb for s in after]),
         "rss_mb_per_1000": slope(xs, [s.rss_mb for s in after]),
         "workers_mb_per_1000": slope(xs, [s.workers_mb for s in after]),
+        "bot_workers_mb_per_1000": slope(xs, [s.bot_workers_mb for s in after]),
         "sim_mb_per_1000": slope(xs, [s.simulator_mb for s in after]),
         "start_p99": start_window.p99_ms,
         "start_p50": start_window.p50_ms,
@@ -563,14 +581,16 @@ def report(soak: Soak) -> list[str]:
         f"({found['warm'].boards} boards), end {found['last'].rss_mb:.1f} MB "
         f"({found['last'].boards} boards); workers' RSS {found['first'].workers_mb:.1f} / "
         f"{found['warm'].workers_mb:.1f} / {found['last'].workers_mb:.1f} MB "
-        f"({found['last'].workers} processes); held (tracemalloc): bot {found['first'].bot_mb:.2f} / "
+        f"({found['last'].workers} processes; the bot workers' {found['warm'].bot_workers_mb:.1f} / "
+        f"{found['last'].bot_workers_mb:.1f} MB); held (tracemalloc): bot {found['first'].bot_mb:.2f} / "
         f"{found['warm'].bot_mb:.2f} / {found['last'].bot_mb:.2f} MB, "
         f"SimCord {found['first'].simulator_mb:.2f} / {found['warm'].simulator_mb:.2f} / "
         f"{found['last'].simulator_mb:.2f} MB",
         f"growth after warm-up, per 1,000 boards: bot ({'tracemalloc' if soak.trace else 'RSS'}) "
         f"{found['bot_mb_per_1000']:+.3f} MB "
         f"(target < {TARGET_MB_PER_1000_BOARDS} MB: {'met' if met_memory else 'NOT MET'}), "
-        f"RSS {found['rss_mb_per_1000']:+.3f} MB, workers' RSS {found['workers_mb_per_1000']:+.3f} MB, "
+        f"RSS {found['rss_mb_per_1000']:+.3f} MB, workers' RSS {found['workers_mb_per_1000']:+.3f} MB "
+        f"(the bot workers' {found['bot_workers_mb_per_1000']:+.3f} MB), "
         f"SimCord {found['sim_mb_per_1000']:+.3f} MB",
         f"click-to-board: start p50 {found['start_p50']:.0f} ms p99 {found['start_p99']:.0f} ms; "
         f"end p50 {found['end_p50']:.0f} ms p99 {found['end_p99']:.0f} ms "
