@@ -17,15 +17,24 @@ through it) and times each step, charged to its owner:
 A step's time is wall time, so a thread holding the GIL during a step (the
 database thread decoding a row) is charged to that step. `aside` leaves the
 benchmark's own work done inside a step (sampling memory, clearing SimCord) out
-of it.
+of it, and so is the time SimCord's Discord spends handling a request the bot
+makes inside a step (``simcord.http.client.router.dispatch``: its checks, its
+storage, the events it sends back), which on real Discord passes on another
+machine while the bot's loop goes on. A full (generation 2) collection of the cyclic garbage collector runs
+inside whichever step allocates when it falls due; its time is counted in that
+step and also on its own (``full_collections``), because its cost grows with
+everything the process holds, SimCord's storage included.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import time
 from dataclasses import dataclass, field
+
+from simcord.http import client as simcord_http
 
 #: A coroutine or callback defined in a file under one of these belongs to the simulator.
 SIMULATOR_PATHS = ("/simcord/", "/simtools/", "/bench/")
@@ -67,6 +76,8 @@ class StepFigures:
     bot_p99: float
     simulator_longest: float
     longest: list[tuple[float, str]] = field(default_factory=list)  # the bot's longest steps, what ran
+    bot_longest_without_full_collection: float = 0.0
+    full_collections: list[float] = field(default_factory=list)  # each full collection's seconds
 
 
 class LoopSteps:
@@ -76,6 +87,8 @@ class LoopSteps:
         self.reset()
         self._aside = 0.0
         self._original = None
+        self._collecting = 0.0  # when the running full collection began (perf_counter), or 0
+        self._collected_in_step = 0.0  # full-collection seconds inside the running step
 
     def reset(self) -> None:
         """Forget the steps so far (a benchmark measures one phase)."""
@@ -83,6 +96,19 @@ class LoopSteps:
         self._bot_longest = 0.0
         self._simulator_longest = 0.0
         self._kept: list[tuple[float, str]] = []
+        self._longest_clean = 0.0
+        self._full: list[float] = []
+
+    def _on_gc(self, phase: str, info: dict) -> None:
+        if info.get("generation") != 2:
+            return
+        if phase == "start":
+            self._collecting = time.perf_counter()
+        elif self._collecting:
+            took = time.perf_counter() - self._collecting
+            self._collecting = 0.0
+            self._collected_in_step += took
+            self._full.append(took)
 
     @contextlib.contextmanager
     def aside(self):
@@ -96,22 +122,34 @@ class LoopSteps:
     def install(self) -> LoopSteps:
         steps = self
         original = self._original = asyncio.events.Handle._run
+        dispatch = self._dispatch = simcord_http.router.dispatch
+
+        def timed_dispatch(*args, **kwargs):
+            with steps.aside():  # SimCord's Discord at work, not the bot
+                return dispatch(*args, **kwargs)
+
+        simcord_http.router.dispatch = timed_dispatch
 
         def timed_run(handle):
             started = time.perf_counter()
             aside = steps._aside
+            steps._collected_in_step = 0.0
             try:
                 return original(handle)
             finally:
-                steps._record(handle, time.perf_counter() - started - (steps._aside - aside))
+                took = time.perf_counter() - started - (steps._aside - aside)
+                steps._record(handle, took, collected=steps._collected_in_step > 0)
 
         asyncio.events.Handle._run = timed_run
+        gc.callbacks.append(self._on_gc)
         return self
 
     def uninstall(self) -> None:
         if self._original is not None:
             asyncio.events.Handle._run = self._original
             self._original = None
+            simcord_http.router.dispatch = self._dispatch
+            gc.callbacks.remove(self._on_gc)
 
     def __enter__(self) -> LoopSteps:
         return self.install()
@@ -119,15 +157,17 @@ class LoopSteps:
     def __exit__(self, *exc: object) -> None:
         self.uninstall()
 
-    def _record(self, handle: asyncio.Handle, took: float) -> None:
+    def _record(self, handle: asyncio.Handle, took: float, *, collected: bool) -> None:
         path, what = _origin(handle)
         if is_simulator(path):
             self._simulator_longest = max(self._simulator_longest, took)
             return
         self._bot.append(took)
         self._bot_longest = max(self._bot_longest, took)
+        if not collected:
+            self._longest_clean = max(self._longest_clean, took)
         if took > KEEP_ABOVE:
-            self._kept.append((took, what))
+            self._kept.append((took, what + (" (a full collection ran in it)" if collected else "")))
             if len(self._kept) > 4 * KEPT:
                 self._kept = sorted(self._kept, reverse=True)[:KEPT]
 
@@ -141,4 +181,6 @@ class LoopSteps:
             bot_p99=p99,
             simulator_longest=self._simulator_longest,
             longest=sorted(self._kept, reverse=True)[:KEPT],
+            bot_longest_without_full_collection=self._longest_clean,
+            full_collections=list(self._full),
         )
