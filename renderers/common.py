@@ -661,18 +661,26 @@ def title_text(game_key: str) -> GameTitle:
 
 
 def _background(game_key: str, width: int, height: int) -> Image.Image:
-    """The static layer: paper background and the title bar with the game's name (drawn once)."""
-    return _background_in(game_key, width, height, language())
+    """The static layer: paper background and the title bar with the game's name.
 
-
-@lru_cache(maxsize=32)
-def _background_in(game_key: str, width: int, height: int, lang: str) -> Image.Image:
+    A new image each time, with the cached title bar pasted on: a picture's height
+    follows its content, and caching whole canvases by height held tens of MB of
+    flat paper in every picture worker.
+    """
     if not (MIN_WIDTH <= width <= MAX_WIDTH and 0 < height <= width * MAX_ASPECT):
         raise RenderError(
             f"canvas {width}x{height}: not {MIN_WIDTH}–{MAX_WIDTH} px wide, at most {MAX_ASPECT:g}x as tall"
         )
-    title = title_text(game_key)
     image = Image.new("RGB", (width, height), BG)
+    image.paste(_title_bar_in(game_key, width, language()), (0, 0))
+    return image
+
+
+@lru_cache(maxsize=16)
+def _title_bar_in(game_key: str, width: int, lang: str) -> Image.Image:
+    """The title bar with the game's name, on the paper colour (the rectangle's last row included)."""
+    title = title_text(game_key)
+    image = Image.new("RGB", (width, TITLE_H + 1), BG)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, width, TITLE_H), fill=title.colour)
     x = 28
@@ -689,8 +697,8 @@ def _background_in(game_key: str, width: int, height: int, lang: str) -> Image.I
 def canvas(
     game_key: str, height: int, width: int = WIDTH, subtitle: str = ""
 ) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    """A fresh copy of the game's cached background, with ``subtitle`` on the right of the title bar."""
-    image = _background(game_key, width, height).copy()
+    """A fresh background for the game, with ``subtitle`` on the right of the title bar."""
+    image = _background(game_key, width, height)
     draw = ImageDraw.Draw(image)
     if subtitle:
         left = title_bar_right(game_key, width)
