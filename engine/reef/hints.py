@@ -137,6 +137,19 @@ def _join(sentences: list[Msg]) -> Msg:
     return chain(sentences, SENTENCES)
 
 
+def _with_extras(
+    main: Msg, sheet: Sheet, value: int, concrete: bool, points: float, *, lucky: bool = True
+) -> Msg:
+    """``main``, then the lucky-number sentence when ``value`` is the seat's lucky number (and
+    ``lucky``), then the expert's worth of the move when no printed number decided it."""
+    sentences = [main]
+    if lucky and (lucky_line := _lucky_line(sheet, value)) is not None:
+        sentences.append(lucky_line)
+    if not concrete:
+        sentences.append(_worth(points))
+    return _join(sentences)
+
+
 def _worth(points: float) -> Msg:
     count = max(0, round(points))
     if count < 1:
@@ -301,12 +314,7 @@ def _write(sheet: Sheet, reef_key: str, left: int, r: int, slot: int, value: int
                         **args,
                         **where,
                     )
-    sentences = [main]
-    if (lucky_line := _lucky_line(sheet, value)) is not None:
-        sentences.append(lucky_line)
-    if not concrete:
-        sentences.append(_worth(points))
-    return _join(sentences)
+    return _with_extras(main, sheet, value, concrete, points)
 
 
 def _pyramid_done(ruin, slots: tuple[int, ...]) -> int:
@@ -381,12 +389,7 @@ def _mark(sheet: Sheet, reef_key: str, left: int, cell: int, value: int) -> Msg:
     else:
         concrete = False
         main = _reef_progress(before, after, cell, where)
-    sentences = [main]
-    if (lucky_line := _lucky_line(sheet, value)) is not None:
-        sentences.append(lucky_line)
-    if not concrete:
-        sentences.append(_worth(points))
-    return _join(sentences)
+    return _with_extras(main, sheet, value, concrete, points)
 
 
 def _reef_progress(before: int, after: int, cell: int, where: dict) -> Msg:
@@ -475,12 +478,7 @@ def _atoll(sheet: Sheet, left: int, value: int, mask: int, anchor: int, *, singl
             )
     else:
         main = _atoll_progress(after, mask, single, where)
-    sentences = [main]
-    if counts_lucky and (lucky_line := _lucky_line(sheet, value)) is not None:
-        sentences.append(lucky_line)
-    if not concrete:
-        sentences.append(_worth(points))
-    return _join(sentences)
+    return _with_extras(main, sheet, value, concrete, points, lucky=counts_lucky)
 
 
 def _atoll_progress(after: int, mask: int, single: bool, where: dict) -> Msg:
