@@ -453,7 +453,7 @@ async def run(soak: Soak, folder: Path, per_day: int) -> None:
             with meter.aside():
                 if not soak.samples or soak.samples[-1].boards != meter.boards:
                     sample(soak, meter, bot, day, len(open_tables))
-                if warm_snapshot is not None and soak.trace:
+                if warm_snapshot is not None:  # traced runs only
                     soak.growth = growth_sites(warm_snapshot, tracemalloc.take_snapshot())
         finally:
             meter.close()

@@ -43,23 +43,36 @@ KEEP_ABOVE = 0.005
 KEPT = 20
 
 
-def _origin(handle: asyncio.Handle) -> tuple[str, str]:
-    """(file, description) of what a loop step runs: the task's outermost coroutine, or the callback."""
+def _callback(handle: asyncio.Handle):
+    """What a loop step calls (SimCord wraps callbacks; the original is kept on the wrapper)."""
     callback = getattr(handle, "_callback", None)
-    callback = getattr(callback, "__simcord_original_callback__", callback)  # SimCord wraps callbacks
+    return getattr(callback, "__simcord_original_callback__", callback)
+
+
+def _path(handle: asyncio.Handle) -> str:
+    """The file that defines what a loop step runs: the task's outermost coroutine, or the callback."""
+    callback = _callback(handle)
     task = getattr(callback, "__self__", None)
     if isinstance(task, asyncio.Task):
-        coro = task.get_coro()
-        code = getattr(coro, "cr_code", None)
-        inner, frame = coro, getattr(coro, "cr_frame", None)
-        while getattr(inner, "cr_await", None) is not None and hasattr(inner.cr_await, "cr_frame"):
-            inner = inner.cr_await  # where the task stands now: its innermost coroutine
-            frame = inner.cr_frame or frame
-        where = f" at {frame.f_code.co_filename.split('/')[-1]}:{frame.f_lineno}" if frame else ""
-        return (code.co_filename if code else "", f"task {getattr(coro, '__qualname__', coro)}{where}")
-    function = getattr(callback, "__func__", callback)
-    code = getattr(function, "__code__", None)
-    return (code.co_filename if code else "", f"callback {getattr(callback, '__qualname__', callback)}")
+        code = getattr(task.get_coro(), "cr_code", None)
+    else:
+        code = getattr(getattr(callback, "__func__", callback), "__code__", None)
+    return code.co_filename if code else ""
+
+
+def _describe(handle: asyncio.Handle) -> str:
+    """What a loop step ran: the task's coroutine (where it stands now), or the callback."""
+    callback = _callback(handle)
+    task = getattr(callback, "__self__", None)
+    if not isinstance(task, asyncio.Task):
+        return f"callback {getattr(callback, '__qualname__', callback)}"
+    coro = task.get_coro()
+    inner, frame = coro, getattr(coro, "cr_frame", None)
+    while getattr(inner, "cr_await", None) is not None and hasattr(inner.cr_await, "cr_frame"):
+        inner = inner.cr_await  # where the task stands now: its innermost coroutine
+        frame = inner.cr_frame or frame
+    where = f" at {frame.f_code.co_filename.split('/')[-1]}:{frame.f_lineno}" if frame else ""
+    return f"task {getattr(coro, '__qualname__', coro)}{where}"
 
 
 def is_simulator(path: str) -> bool:
@@ -158,8 +171,7 @@ class LoopSteps:
         self.uninstall()
 
     def _record(self, handle: asyncio.Handle, took: float, *, collected: bool) -> None:
-        path, what = _origin(handle)
-        if is_simulator(path):
+        if is_simulator(_path(handle)):
             self._simulator_longest = max(self._simulator_longest, took)
             return
         self._bot.append(took)
@@ -167,7 +179,9 @@ class LoopSteps:
         if not collected:
             self._longest_clean = max(self._longest_clean, took)
         if took > KEEP_ABOVE:
-            self._kept.append((took, what + (" (a full collection ran in it)" if collected else "")))
+            # Described only when kept: most steps are short, and this runs after every one.
+            what = _describe(handle) + (" (a full collection ran in it)" if collected else "")
+            self._kept.append((took, what))
             if len(self._kept) > 4 * KEPT:
                 self._kept = sorted(self._kept, reverse=True)[:KEPT]
 
