@@ -31,6 +31,7 @@ from hosting.errors import SchemaTooNew
 from hosting.looplag import LoopLag
 from hosting.service import MAX_LOBBIES_PER_HOST, MAX_OPEN_TABLES_PER_HOST, TableService
 from hosting.stores import AnyStore, DatabaseUnavailable, describe, is_postgres_url, open_store
+from renderers.memo import DEFAULT_BUDGET_MB as DEFAULT_PICTURE_CACHE_MB
 
 log = logging.getLogger("seagames")
 
@@ -81,6 +82,7 @@ class Config:
     max_open_tables: int = MAX_OPEN_TABLES_PER_HOST  # open tables (lobbies and games) one member may host
     bot_deadline: float = DEFAULT_DEADLINE  # seconds a bot's decision may take before greedy plays instead
     bot_workers: int | None = None  # processes for bot decisions; None: one per CPU
+    picture_cache_mb: int = DEFAULT_PICTURE_CACHE_MB  # MB of drawn parts each picture process keeps
 
     @property
     def sharded(self) -> bool:
@@ -204,6 +206,9 @@ def load_config(
     bot_deadline = parse_seconds("BOT_DEADLINE", values.get("BOT_DEADLINE", ""), DEFAULT_DEADLINE)
     workers = values.get("BOT_WORKERS", "").strip()
     bot_workers = parse_limit("BOT_WORKERS", workers, 1) if workers else None
+    picture_cache_mb = parse_limit(
+        "PICTURE_CACHE_MB", values.get("PICTURE_CACHE_MB", ""), DEFAULT_PICTURE_CACHE_MB
+    )
     return Config(
         token=token,
         database=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
@@ -220,6 +225,7 @@ def load_config(
         max_open_tables=max_open_tables,
         bot_deadline=bot_deadline,
         bot_workers=bot_workers,
+        picture_cache_mb=picture_cache_mb,
     )
 
 
@@ -310,7 +316,8 @@ class GameBot(commands.Bot):
             bots=self.bot_pool,
         )
         self.loop_lag.start()
-        renderers.PICTURES.start()  # the picture workers start now, not at the first board
+        # The picture workers start now, not at the first board.
+        renderers.PICTURES.start(self.config.picture_cache_mb)
         await self.tree.set_translator(CatalogTranslator())  # slash commands in each user's language
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -38,6 +38,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 import i18n
+from renderers.memo import Shelf, cached
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 
@@ -160,7 +161,7 @@ def font(kind: str, size: int) -> ImageFont.FreeTypeFont:
     return _font(face(kind), size)
 
 
-@lru_cache(maxsize=256)
+@cached
 def _font(kind: str, size: int) -> ImageFont.FreeTypeFont:
     try:
         name = FONT_FILES[kind]
@@ -395,7 +396,7 @@ def text_mask(text: str, kind: str, size: int, anchor: str = "la") -> tuple[Imag
     return _text_mask(text, face(kind), size, anchor)
 
 
-@lru_cache(maxsize=4096)
+@cached
 def _text_mask(text: str, kind: str, size: int, anchor: str) -> tuple[Image.Image, int, int, float]:
     typeface = _font(kind, size)
     text = drawable(text, kind)
@@ -604,7 +605,7 @@ def letter_font(size: int) -> ImageFont.FreeTypeFont:
     return _font("bold", size)
 
 
-@lru_cache(maxsize=128)
+@cached
 def token_image(seat: int, radius: int, min_letter: int = 12) -> Image.Image:
     """A seat's token (see `token`) drawn once on a transparent square, for fast pasting (the same
     in every language: its letter is drawn in `letter_font`)."""
@@ -676,7 +677,7 @@ def _background(game_key: str, width: int, height: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=16)
+@cached
 def _title_bar_in(game_key: str, width: int, lang: str) -> Image.Image:
     """The title bar with the game's name, on the paper colour (the rectangle's last row included)."""
     title = title_text(game_key)
@@ -725,7 +726,7 @@ def title_bar_right(game_key: str, width: int = WIDTH) -> float:
 SURFACES = (BG, PANEL, INK, WHITE)
 
 
-@lru_cache(maxsize=8)
+@cached
 def fixed_palette(
     colours: tuple[tuple[int, int, int], ...],
     grounds: tuple[tuple[int, int, int], ...] = (),
@@ -831,14 +832,14 @@ class Blocks:
     """Sprites laid on a picture composed in a fixed palette, as pasting them on the RGB picture and
     mapping it at encoding did (issue #17: so that saving the picture maps no pixel).
 
-    The sprites are composed on their ground in RGB and mapped to ``palette`` once (remembered, the
-    oldest forgotten first past ``limit``), then pasted through a mask of their inked pixels: the
-    picture keeps its pixels elsewhere. Mapping is pixel by pixel, so the picture is the same."""
+    The sprites are composed on their ground in RGB and mapped to ``palette`` once (remembered
+    under the process's budget, `renderers.memo`), then pasted through a mask of their inked
+    pixels: the picture keeps its pixels elsewhere. Mapping is pixel by pixel, so the picture is
+    the same."""
 
-    def __init__(self, palette: Image.Image, limit: int = 4096) -> None:
+    def __init__(self, palette: Image.Image) -> None:
         self.palette = palette
-        self.limit = limit
-        self.found: dict[tuple, Block] = {}
+        self.found = Shelf()
 
     def to_palette(self, image: Image.Image) -> Image.Image:
         """An RGB image mapped to the palette as `encode_png` maps it (every pixel on its own)."""
@@ -865,14 +866,12 @@ class Blocks:
             key = (ground.key, x0, y0, shape)
         else:
             key = (ground, shape)
-        found = self.found.get(key) if key is not None else None  # type: ignore[arg-type]
+        found = self.found.get(key) if key is not None else None
         if found is None:
             found = self._compose(image, parts, ground, x0, y0)
             if key is not None:
-                if len(self.found) >= self.limit:
-                    del self.found[next(iter(self.found))]
-                self.found[key] = found
-        paste_block(image, found, x0, y0)
+                self.found.put(key, found)
+        paste_block(image, found, x0, y0)  # type: ignore[arg-type]
 
     def stamp(self, image: Image.Image, sprite: Image.Image, left: int, top: int, ground: Ground) -> None:
         """One sprite with its top-left corner at (left, top): `lay`, quicker when it was laid before."""
@@ -880,7 +879,7 @@ class Blocks:
         if found is None:
             self.lay(image, ((sprite, left, top),), ground)
         else:
-            paste_block(image, found, left, top)
+            paste_block(image, found, left, top)  # type: ignore[arg-type]
 
     def put(
         self, image: Image.Image, sprite: Image.Image, centre: tuple[float, float], ground: Ground

@@ -99,6 +99,7 @@ from renderers.haenyeo_sprites import (
     net_image,
     owner_letter,
 )
+from renderers.memo import cached
 
 GAME = "haenyeo"
 #: Drawn 800 px wide (the house default): shown 400 px wide on a phone, every size halves.
@@ -253,7 +254,7 @@ GROUNDS: tuple[tuple[int, int, int], ...] = (
 )
 
 
-@lru_cache(maxsize=1)
+@cached
 def palette() -> Image.Image:
     """The fixed palette every Haenyeo picture is encoded with (built once): `COLOURS`, the title
     bar's and the five seats' colours exact, their blends towards `GROUNDS` filling the rest."""
@@ -286,7 +287,7 @@ _BLOCKS = common.Blocks(palette())
 # --------------------------------------------------------------------------- text, drawn once
 
 
-@lru_cache(maxsize=2048)
+@cached
 def _text_block(
     text: str, kind: str, size: int, anchor: str, fill: tuple, ground: tuple
 ) -> tuple[Image.Image, int, int, float]:
@@ -297,7 +298,7 @@ def _text_block(
     return block, dx, dy, advance
 
 
-@lru_cache(maxsize=1024)
+@cached
 def _palette_block(text: str, kind: str, size: int, anchor: str, fill: tuple, ground: tuple) -> tuple:
     """`_text_block` mapped to the game's palette, for a picture composed in it: its pixels (Pillow's
     core image), its offset from the anchor, its advance and its size."""
@@ -724,7 +725,7 @@ def _tile_layout(tile: tuple, lang: str) -> tuple[int, tuple]:
 # --------------------------------------------------------------------------- static layer
 
 
-@lru_cache(maxsize=8)
+@cached
 def _board_background(
     seats: int, npc: bool, tile: tuple, pearls: int, scoring: tuple[int, ...], lang: str
 ) -> Image.Image:
@@ -741,7 +742,7 @@ def _board_background(
     return image
 
 
-@lru_cache(maxsize=8)
+@cached
 def _board_layer(
     seats: int, npc: bool, tile: tuple, pearls: int, scoring: tuple[int, ...], lang: str
 ) -> Image.Image:
@@ -942,7 +943,7 @@ def _status_key(view: dict, names: Sequence[object] | None) -> tuple:
     )
 
 
-@lru_cache(maxsize=16)
+@cached
 def _status_block(background: tuple, key: tuple) -> Image.Image:
     """The title bar and the status panel filled in, as one block in the palette (they change once
     a move): the round track's line is a block of its own (it changes once a round)."""
@@ -962,7 +963,7 @@ def _status_block(background: tuple, key: tuple) -> Image.Image:
 ROUNDS_LINE_H = 54
 
 
-@lru_cache(maxsize=32)
+@cached
 def _rounds_line(
     background: tuple, current: int, done: bool, scoring: tuple[int, ...], first: int | None, first_name: str
 ) -> Image.Image:
@@ -1077,7 +1078,7 @@ def _draw_table(image: Image.Image, view: dict, layout: BoardLayout, names) -> N
         image.paste(row, (0, layout.table_top + TABLE_HEAD_H + i * TABLE_ROW_H))
 
 
-@lru_cache(maxsize=16)
+@cached
 def _row_frame(seat: int, hot: bool) -> Image.Image:
     """A seat's empty table row: its tint, its token, a gold outline while it owes a decision."""
     image = Image.new("RGB", (WIDTH, TABLE_ROW_H), BG)
@@ -1092,13 +1093,13 @@ def _row_frame(seat: int, hot: bool) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=16)
+@cached
 def _row_layer(seat: int, hot: bool) -> Image.Image:
     """`_row_frame` in the palette."""
     return to_palette(_row_frame(seat, hot))
 
 
-@lru_cache(maxsize=16)
+@cached
 def _row_ground(seat: int, hot: bool) -> common.Layer:
     """`_row_frame` as the layer the row's words are composed on."""
     return common.Layer(("row", seat, hot), _row_frame(seat, hot))
@@ -1108,7 +1109,7 @@ def _row_ground(seat: int, hot: bool) -> common.Layer:
 TICK_X0, TICK_X1 = 30, 72
 
 
-@lru_cache(maxsize=16)
+@cached
 def _tick_block(seat: int, hot: bool) -> Image.Image:
     """The token's part of a seat's row with the green tick on it, in the palette."""
     image = _row_frame(seat, hot).copy()
@@ -1126,7 +1127,7 @@ def _table_row(
     return _table_row_in(seat, name, counts, pairs, score, hot, tick, common.language())
 
 
-@lru_cache(maxsize=64)
+@cached
 def _table_row_in(
     seat: int,
     name: str,
@@ -1166,7 +1167,7 @@ def _slot_image(items: tuple[str, ...], taken: int | str | None, ground: tuple[i
     return _slot_mapped(items, taken, ground, common.language())
 
 
-@lru_cache(maxsize=512)
+@cached
 def _slot_mapped(
     items: tuple[str, ...], taken: int | str | None, ground: tuple[int, int, int], lang: str
 ) -> Image.Image:
@@ -1174,7 +1175,7 @@ def _slot_mapped(
     return to_palette(_slot_block(items, taken, ground, lang))
 
 
-@lru_cache(maxsize=512)
+@cached
 def _slot_block(
     items: tuple[str, ...], taken: int | str | None, ground: tuple[int, int, int], lang: str
 ) -> Image.Image:
@@ -1250,7 +1251,7 @@ def _rope_state(zone: int, revealed: bool, reach: object, connected: object) -> 
     return ""
 
 
-@lru_cache(maxsize=128)
+@cached
 def _sea_row(
     background: tuple, zone: int, slots: tuple, pieces: tuple, acting: bool, rope: str, surface: tuple = ()
 ) -> Image.Image:
@@ -1540,7 +1541,7 @@ def _card_image(zone: int, creature: str, chosen: bool, seat: int) -> Image.Imag
     return _card_block(zone, creature, chosen, seat, common.language())
 
 
-@lru_cache(maxsize=128)
+@cached
 def _card_block(zone: int, creature: str, chosen: bool, seat: int, lang: str) -> Image.Image:
     """`_card_image` (``lang``, the picture's language, keys the cache)."""
     t = common.words()
@@ -1590,13 +1591,13 @@ def _sheet_key(view: dict, me: dict) -> tuple:
     return tracks, int(me.get("turtle_egg_spaces", 10)), pearls, trash[:10], common.language()
 
 
-@lru_cache(maxsize=4)
+@cached
 def _private_layer(sheet: tuple) -> Image.Image:
     """The empty sheet in the game's palette: every seat's picture starts as a copy of it."""
     return to_palette(_private_background(sheet))
 
 
-@lru_cache(maxsize=8)
+@cached
 def _token_block(seat: int) -> Image.Image:
     """The seat's token on the sheet's ground, mapped to the palette (a 48 px square block)."""
     block = Image.new("RGB", (48, 48), SHEET_FILL)
@@ -1604,7 +1605,7 @@ def _token_block(seat: int) -> Image.Image:
     return to_palette(block)
 
 
-@lru_cache(maxsize=4)
+@cached
 def _private_background(sheet: tuple) -> Image.Image:
     """An empty sheet: panels, labels, empty track boxes, egg circles, the pearl track with its
     points and bonuses, and the trash types (the same for every seat: drawn once per language)."""
@@ -1716,7 +1717,7 @@ def _draw_hand(image: Image.Image, you: dict, seat: int, revealed: bool) -> None
     image.paste(_hand_image(hand, selected, seat, head, note, common.language()), (0, CARDS_TOP))
 
 
-@lru_cache(maxsize=1)
+@cached
 def _cards_panel() -> Image.Image:
     """The empty cards panel (the hand is laid on a copy)."""
     image = Image.new("RGB", (WIDTH, CARDS_BOTTOM - CARDS_TOP + 1), BG)
@@ -1730,7 +1731,7 @@ def _cards_panel() -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=16)
+@cached
 def _hand_image(
     hand: tuple[tuple[int, str], ...], selected: frozenset[int], seat: int, head: str, note: str, lang: str
 ) -> Image.Image:
@@ -1751,7 +1752,7 @@ def _hand_image(
     return image
 
 
-@lru_cache(maxsize=1)
+@cached
 def _cards_layer() -> Image.Image:
     """`_cards_panel` in the palette."""
     return to_palette(_cards_panel())

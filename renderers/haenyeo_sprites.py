@@ -14,12 +14,12 @@ picture's language (the sprites are cached without it).
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from i18n import N_
 from renderers.common import INK, WHITE, WIDTH, ink_on, letter_font, min_size, player, shape
+from renderers.memo import cached
 
 NPC_COLOUR = (110, 110, 110)
 #: The smallest letter a token or creature carries: readable on a phone on a `WIDTH` px picture.
@@ -64,7 +64,7 @@ SEAFOOD_SHORT = {
 }
 
 
-@lru_cache(maxsize=128)
+@cached
 def item_image(key: str, size: int, faded: bool = False) -> Image.Image:
     """An item (``conch`` … ``octopus``, ``egg``, ``pearl``, ``trash``): an RGBA sprite ``size`` px square."""
     if faded:
@@ -152,7 +152,7 @@ def owner_letter(owner: int | str) -> str:
     return "N" if owner == "npc" else player(int(owner)).letter
 
 
-@lru_cache(maxsize=64)
+@cached
 def diver_image(owner: int | str, radius: int) -> Image.Image:
     """A Haenyeo pawn: the seat's token (colour, shape, letter); the NPC's is a grey circle with N.
 
@@ -178,7 +178,7 @@ def diver_image(owner: int | str, radius: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=64)
+@cached
 def creature_image(owner: int | str, height: int) -> Image.Image:
     """A sea creature: a fish shape in its owner's colour, the owner's letter on its body.
 
@@ -210,7 +210,7 @@ def creature_image(owner: int | str, height: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=16)
+@cached
 def net_image(width: int, height: int) -> Image.Image:
     """A net marker laid over a harvested slot: a dark mesh."""
     image = Image.new("RGBA", (width, height), (0, 0, 0, 0))

@@ -79,6 +79,7 @@ from renderers.common import (
     player,
     seat_label,
 )
+from renderers.memo import cached
 
 GAME = "jeju"
 #: Both pictures are drawn this wide (the house's phone-first width).
@@ -252,7 +253,7 @@ def ink(image: Image.Image, colour: Sequence[int]) -> tuple[int, ...] | int:
 Mapped = tuple[Image.Image, Image.Image]
 
 
-@lru_cache(maxsize=64)
+@cached
 def mapped(make: Callable[..., Image.Image], *args: object) -> Mapped:
     """The RGBA sprite ``make(*args)`` for a palette picture. Pillow draws shapes without
     anti-aliasing, so these sprites are opaque or clear pixel by pixel (text only on their
@@ -292,7 +293,7 @@ def blit_centred(target: Image.Image, sprite: Image.Image | Mapped, centre: tupl
     blit(target, sprite, (centre[0] - width / 2, centre[1] - height / 2))
 
 
-@lru_cache(maxsize=2048)
+@cached
 def _text_block(text: str, kind: str, size: int, anchor: str, fill: tuple, ground: tuple) -> Mapped:
     """A line of text laid on its flat ``ground`` and mapped to the palette once, with its ink
     as a 0/255 mask (a clear margin of the block leaves what is under it)."""
@@ -399,7 +400,7 @@ def _baseline(middle: float, kind: str, size: int) -> float:
 # --------------------------------------------------------------------------- sprites
 
 
-@lru_cache(maxsize=64)
+@cached
 @_latin
 def tile_image(key: str, size: int) -> Image.Image:
     """A tile of type ``key`` (or ``"?"`` for any tile) as an RGBA sprite ``size`` px square."""
@@ -467,7 +468,7 @@ def _pictogram(draw: ImageDraw.ImageDraw, key: str, s: int, colour: tuple[int, i
         draw.text((c, c), key[:2].title(), font=font("bold", size), fill=fg, anchor="mm")
 
 
-@lru_cache(maxsize=64)
+@cached
 def _faded(key: str, size: int) -> Image.Image:
     """A tile type the seat has none of: the tile, `FADE` of the way to white (opaque colours,
     so the fixed palette holds them exactly)."""
@@ -477,7 +478,7 @@ def _faded(key: str, size: int) -> Image.Image:
     return pale
 
 
-@lru_cache(maxsize=8)
+@cached
 def harubang_image(height: int) -> Image.Image:
     """The Harubang statue: a stone figure with a brimmed hat and big eyes."""
     w = int(height * 0.62)
@@ -497,7 +498,7 @@ def harubang_image(height: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=32)
+@cached
 def stack_token(owner: int, radius: int) -> Image.Image:
     """A token in a location's stack: the seat's shape in its colour (no letter: too small to read
     on a phone), or the neutral token, dark grey with a white ring."""
@@ -526,7 +527,7 @@ def seat_token(seat: int, radius: int) -> Image.Image:
     return common.token_image(seat, radius, SMALL_BOLD)
 
 
-@lru_cache(maxsize=32)
+@cached
 @_latin
 def _coin(radius: int, points: int) -> Image.Image:
     """A gold coin with a card's points."""
@@ -663,7 +664,7 @@ def card_frame(draw: ImageDraw.ImageDraw, xy: tuple[int, int], height: int) -> N
     draw.rounded_rectangle(box, radius=12, fill=CARD_BG, outline=PANEL_LINE, width=2)
 
 
-@lru_cache(maxsize=96)
+@cached
 def card_face(key: tuple, height: int) -> Image.Image:
     """A card's coin with its points and the tiles it costs, opaque on the card's colour."""
     points, cost, _, _ = key
@@ -683,7 +684,7 @@ def _badge(mark: str) -> Image.Image:
     return _badge_in(mark, common.language())
 
 
-@lru_cache(maxsize=4)
+@cached
 def _badge_in(mark: str, lang: str) -> Image.Image:
     """The green "can take" badge."""
     width = round(common.text_width(mark, "bold", SMALL_BOLD)) + 24
@@ -726,7 +727,7 @@ def _clear(image: Image.Image, box: tuple[float, float, float, float], colour: S
 CHIP_W, CHIP_H, CHIP_TILE = (WIDTH - 2 * MARGIN - 40 - 12) // 2, 64, 40
 
 
-@lru_cache(maxsize=64)
+@cached
 @_latin
 def card_chip(key: tuple, back: tuple) -> Image.Image:
     """A card the seat has taken, small: its points, the tiles it cost, its effect's symbol."""
@@ -805,7 +806,7 @@ def _board_background(seats: int) -> Image.Image:
     return _board_background_in(seats, common.language())
 
 
-@lru_cache(maxsize=8)
+@cached
 def _board_background_in(seats: int, lang: str) -> Image.Image:
     t = common.words()
     image, draw = common.canvas(GAME, board_height(seats), WIDTH)
@@ -874,7 +875,7 @@ def _top_tile(top_tile: str | None, tiles_left: int) -> Image.Image:
     return _top_tile_in(top_tile, tiles_left, common.language())
 
 
-@lru_cache(maxsize=128)
+@cached
 def _top_tile_in(top_tile: str | None, tiles_left: int, lang: str) -> Image.Image:
     t = common.words()
     image, draw = _opaque(TOP_W, TOP_H, PANEL)
@@ -907,7 +908,7 @@ def draw_location(image: Image.Image, origin: tuple[int, int], loc: dict, moved:
     _draw_stack(image, origin, [int(t) for t in loc.get("tokens", [])])
 
 
-@lru_cache(maxsize=1)
+@cached
 def _top_ring() -> Image.Image:
     """The gold ring behind a stack's top token (the one that collects)."""
     r = TOKEN_R + 6
@@ -954,7 +955,7 @@ def _row_frame(image: Image.Image, draw: ImageDraw.ImageDraw, seat: int) -> None
     put_text(image, (x + ROW_W - 14, y + 44), t("pts"), "bold", SMALL_BOLD, INK, "rs")
 
 
-@lru_cache(maxsize=512)
+@cached
 @_latin
 def _tile_count(key: str, count: int, everlasting: bool, back: tuple, size: int = ROW_TILE) -> Image.Image:
     """A tile with its count beside it (faded when none), opaque on ``back``; ∞ when everlasting."""
@@ -1174,7 +1175,7 @@ def _private_background(rows: int) -> Image.Image:
     return _private_background_in(rows, common.language())
 
 
-@lru_cache(maxsize=8)
+@cached
 def _private_background_in(rows: int, lang: str) -> Image.Image:
     image, draw = common.canvas(GAME, _you_bottom(rows) + 12 + OFFER_PANEL_H + 12, WIDTH)
     common.panel(draw, _you_box(rows), fill=PANEL, outline=PANEL_LINE, radius=20, width=3)
@@ -1194,7 +1195,7 @@ def _you_header(seat: int) -> Image.Image:
     return _you_header_in(seat, common.language())
 
 
-@lru_cache(maxsize=8)
+@cached
 def _you_header_in(seat: int, lang: str) -> Image.Image:
     t = common.words()
     width = WIDTH - 2 * MARGIN - 6
@@ -1267,7 +1268,7 @@ def _draw_you(image: Image.Image, view: dict, me: dict, seat: int, names: Sequen
     _draw_chips(image, cards, (x0 + 20, y0 + YOU_CHIPS), back)
 
 
-@lru_cache(maxsize=128)
+@cached
 @_latin
 def _big_tile(key: str, count: int, everlasting: bool, back: tuple) -> Image.Image:
     """One of the seat's tile types, big, its count under it (faded when none), opaque on ``back``."""
@@ -1333,7 +1334,7 @@ def _draw_offer(image: Image.Image, box: tuple[int, int, int, int], view: dict) 
         )
 
 
-@lru_cache(maxsize=64)
+@cached
 @_latin
 def payment_way(number: int, tiles: tuple[str, ...]) -> Image.Image:
     """One way to pay, opaque: its number and the tiles it gives up."""

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from renderers import memo
 from renderers.common import Picture
 
 log = logging.getLogger(__name__)
@@ -59,6 +60,12 @@ def _timed(function: Callable[..., Picture], *args: object) -> tuple[Picture, fl
     return picture, time.thread_time() - start
 
 
+def _start_worker(niceness: int, cache_bytes: int) -> None:
+    """Run in each worker as it starts: its priority, and its cached parts' budget (`renderers.memo`)."""
+    os.nice(niceness)
+    memo.set_budget(cache_bytes)
+
+
 def _warm() -> int:
     """Run in each worker once: draw a board and a private picture of every game, so the renderers,
     their fonts and cached layers are ready before the first real picture (cold, one costs ~250 ms)."""
@@ -81,6 +88,8 @@ class PicturePool:
     def __init__(self, workers: int | None = None, cache_size: int = CACHE_PICTURES) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
         self.cache_size = cache_size
+        #: The budget of each drawing process's cached parts, in bytes (`start` sets it).
+        self.parts_budget = memo.budget()
         self._cache: OrderedDict[str, Picture] = OrderedDict()
         self._executor: ProcessPoolExecutor | None = None
         self._broken = 0
@@ -94,15 +103,23 @@ class PicturePool:
             # "spawn": a fresh interpreter per worker, safe beside the bot's threads (fork is not).
             context = multiprocessing.get_context("spawn")
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=os.nice, initargs=(WORKER_NICENESS,)
+                self.workers,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(WORKER_NICENESS, self.parts_budget),
             )
         return self._executor
 
-    def start(self) -> None:
+    def start(self, parts_mb: int = memo.DEFAULT_BUDGET_MB) -> None:
         """Start the workers now (at bot start) and warm them, so the first pictures do not wait;
-        a pool already running (another bot of this process started it) is left as it is."""
+        a pool already running (another bot of this process started it) is left as it is.
+
+        ``parts_mb`` is the budget of each drawing process's cached parts (``PICTURE_CACHE_MB``),
+        this process's own too (it draws when the workers cannot)."""
         if self._executor is not None:
             return
+        self.parts_budget = parts_mb * 1024 * 1024
+        memo.set_budget(self.parts_budget)
         pool = self._pool()
         if pool is not None:
             for _ in range(self.workers):

@@ -77,6 +77,7 @@ from renderers.common import (
     token_image,
     wrap,
 )
+from renderers.memo import cached
 from renderers.reef_sprites import (
     BOON_FILL,
     COIN,
@@ -195,7 +196,7 @@ def _token(seat: int, radius: int) -> Image.Image:
     return token_image(seat, radius, TEXT)
 
 
-@lru_cache(maxsize=2048)
+@cached
 def _label(
     text: str, kind: str, size: int, colour: tuple[int, int, int], lang: str
 ) -> tuple[Image.Image, int]:
@@ -674,7 +675,7 @@ def _reef_geometry(reef: dict) -> tuple[float, float, float]:
 # ------------------------------------------------------------------- a seat's picture: the printed sheet
 
 
-@lru_cache(maxsize=8)
+@cached
 def _private_background(board_key: tuple[str, str], final: bool, lang: str) -> Image.Image:
     """The printed sheet: ruins, lucky box, enchantments, pearl bonuses, shells, the reef (drawn once
     per language: ``lang`` is the picture's)."""
@@ -693,7 +694,7 @@ def _private_background(board_key: tuple[str, str], final: bool, lang: str) -> I
     return image
 
 
-@lru_cache(maxsize=8)
+@cached
 def _private_layer(board_key: tuple[str, str], final: bool, lang: str) -> Image.Image:
     """`_private_background` mapped to the palette once: every seat's picture starts as a copy."""
     return _to_palette(_private_background(board_key, final, lang))
@@ -1487,7 +1488,7 @@ def _mini_reef(board_reef: dict) -> tuple[float, float, int]:
 # ------------------------------------------------------------------- the public table: the empty table
 
 
-@lru_cache(maxsize=24)
+@cached
 def _board_layer(board_key: tuple[str, str], seats: int, finished: bool, lang: str) -> Image.Image:
     """`_board_background` mapped to the palette once: every table's picture starts as a copy."""
     return _to_palette(_board_background(board_key, seats, finished, lang))

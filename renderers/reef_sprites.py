@@ -10,11 +10,11 @@ with other faces: `common.face`).
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from renderers.common import INK, WHITE, font, language
+from renderers.memo import cached
 
 #: The pen a player writes with, and the marks it makes.
 PEN = (22, 58, 150)
@@ -43,7 +43,7 @@ def written(text: str, size: int, colour: tuple[int, int, int] = PEN, kind: str 
     return _written(text, size, colour, kind, language())
 
 
-@lru_cache(maxsize=512)
+@cached
 def _written(text: str, size: int, colour: tuple[int, int, int], kind: str, lang: str) -> Image.Image:
     face = font(kind, size)
     left, top, right, bottom = face.getbbox(text, anchor="mm")
@@ -57,7 +57,7 @@ def die_image(value: int, size: int, boon: bool = False, faded: bool = False) ->
     return _die_image(value, size, boon, faded, language() if value not in _PIPS else "")
 
 
-@lru_cache(maxsize=128)
+@cached
 def _die_image(value: int, size: int, boon: bool, faded: bool, lang: str) -> Image.Image:
     scale = 3
     side = size * scale
@@ -90,7 +90,7 @@ def coin_image(coins: int, size: int) -> Image.Image:
     return _coin_image(coins, size, language())
 
 
-@lru_cache(maxsize=64)
+@cached
 def _coin_image(coins: int, size: int, lang: str) -> Image.Image:
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -101,7 +101,7 @@ def _coin_image(coins: int, size: int, lang: str) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=32)
+@cached
 def pearl_image(size: int) -> Image.Image:
     """A pearl: a pale disc with a shine."""
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
@@ -112,7 +112,7 @@ def pearl_image(size: int) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=32)
+@cached
 def shell_image(size: int) -> Image.Image:
     """A scallop shell: a fan with ribs."""
     scale = 3
@@ -132,7 +132,7 @@ def shell_image(size: int) -> Image.Image:
     return image.resize((size, size), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=32)
+@cached
 def star_image(size: int, colour: tuple[int, int, int] = STAR) -> Image.Image:
     """A four-pointed sparkle: an enchantment."""
     image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
@@ -147,7 +147,7 @@ def star_image(size: int, colour: tuple[int, int, int] = STAR) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=32)
+@cached
 def cross_image(size: int, colour: tuple[int, int, int] = PEN, width: int = 0) -> Image.Image:
     """A pen cross (X) over a ``size`` square, slightly uneven like a hand-drawn one."""
     scale = 3
@@ -161,7 +161,7 @@ def cross_image(size: int, colour: tuple[int, int, int] = PEN, width: int = 0) -
     return image.resize((size, size), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=32)
+@cached
 def ring_image(size: int, colour: tuple[int, int, int] = PEN, width: int = 0) -> Image.Image:
     """A pen circle drawn around a printed value (a marked reef space, a circled shell pair)."""
     scale = 3
@@ -173,7 +173,7 @@ def ring_image(size: int, colour: tuple[int, int, int] = PEN, width: int = 0) ->
     return image.resize((size, size), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=32)
+@cached
 def tick_image(size: int, colour: tuple[int, int, int] = PEN) -> Image.Image:
     """A pen tick (a used die, a confirmed round)."""
     scale = 3

@@ -69,6 +69,14 @@ def test_hosting_limits_are_settings(tmp_path):
     assert (default.max_lobbies, default.max_open_tables) == (3, 25)
 
 
+def test_the_picture_processes_cache_budget_is_a_setting():
+    token = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
+    assert load_config({"DISCORD_TOKEN": token, "PICTURE_CACHE_MB": "48"}, None).picture_cache_mb == 48
+    assert load_config({"DISCORD_TOKEN": token}, None).picture_cache_mb == 128
+    with pytest.raises(ConfigError, match="PICTURE_CACHE_MB"):
+        load_config({"DISCORD_TOKEN": token, "PICTURE_CACHE_MB": "lots"}, None)
+
+
 # ------------------------------------------------------- an unusable DATABASE_PATH
 
 

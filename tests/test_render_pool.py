@@ -10,7 +10,8 @@ import pytest
 
 import engine
 import renderers
-from renderers.pool import PicturePool, _warm
+from renderers import memo
+from renderers.pool import WORKER_NICENESS, PicturePool, _warm
 from tests.seeded import random_states
 
 GAME = engine.get("jeju")
@@ -76,3 +77,22 @@ def test_a_render_error_in_a_worker_reaches_the_caller() -> None:
     pool = PicturePool(workers=1)
     with pytest.raises(renderers.RenderError, match="no final result"):
         asyncio.run(pool.draw(renderers.render_results, "jeju", "results", {"result": None}, None))
+
+
+def test_the_workers_keep_their_cached_parts_under_the_budget_they_were_started_with() -> None:
+    pool = PicturePool(workers=1)
+    before = memo.budget()
+    try:
+        pool.start(parts_mb=24)
+        budget, niceness = pool._pool().submit(_budget_and_niceness).result()
+        assert memo.budget() == 24 * 1024 * 1024  # this process draws with the same budget
+    finally:
+        pool._discard()
+        memo.set_budget(before)
+    assert budget == 24 * 1024 * 1024
+    assert niceness >= WORKER_NICENESS
+
+
+def _budget_and_niceness() -> tuple[int, int]:
+    """Run in a worker: its cached parts' budget and its priority."""
+    return memo.budget(), os.nice(0)
