@@ -21,6 +21,7 @@ import time
 
 import engine
 import renderers
+from bench.memory import rss_mb, slope
 from bench.render import collect_views
 from renderers import memo
 
@@ -30,12 +31,6 @@ SEATS = {"haenyeo": (2, 3, 4, 5), "jeju": (2, 3, 4), "reef": (1, 2, 3, 4)}
 NEW_NAME_EVERY = 4
 #: Share of pictures drawn in Korean.
 KOREAN = 0.25
-
-
-def resident_mb() -> float:
-    """This process's resident memory in MB (Linux ``/proc``)."""
-    with open("/proc/self/statm") as statm:
-        return int(statm.read().split()[1]) * 4096 / 2**20
 
 
 def pictures_to_draw(seed: int) -> list[tuple[str, str, int, dict]]:
@@ -49,16 +44,6 @@ def pictures_to_draw(seed: int) -> list[tuple[str, str, int, dict]]:
             drawn += [(key, kind, seats, view) for kind, kind_views in views.items() for view in kind_views]
     random.Random(seed).shuffle(drawn)
     return drawn
-
-
-def slope(points: list[tuple[int, float]]) -> float:
-    """Least-squares growth per 1,000 pictures of (pictures, MB) points."""
-    if len(points) < 2:
-        return 0.0
-    xs, ys = [x for x, _ in points], [y for _, y in points]
-    mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
-    spread = sum((x - mean_x) ** 2 for x in xs)
-    return 1000 * sum((x - mean_x) * (y - mean_y) for x, y in points) / spread if spread else 0.0
 
 
 def main() -> None:
@@ -79,10 +64,10 @@ def main() -> None:
     names = [f"player{i}" for i in range(8)]
     print(
         f"render memory: {len(pictures)} views cycled, {args.pictures} pictures, "
-        f"budget {memo.budget() / 2**20:.0f} MB, start {resident_mb():.1f} MB resident"
+        f"budget {memo.budget() / 2**20:.0f} MB, start {rss_mb():.1f} MB resident"
     )
     print(f"{'pictures':>8} {'resident MB':>11} {'cached MB':>9} {'entries':>7} {'median ms':>9}")
-    after_warmup: list[tuple[int, float]] = []
+    after_warmup: list[tuple[float, float]] = []  # (thousands of pictures, MB)
     times: list[float] = []
     for count in range(1, args.pictures + 1):
         if count % NEW_NAME_EVERY == 0:
@@ -97,7 +82,7 @@ def main() -> None:
             renderers.render(key, view, seated, lang)
         times.append((time.perf_counter() - started) * 1000)
         if count % args.every == 0:
-            resident = resident_mb()
+            resident = rss_mb()
             entries, held = memo.held()
             print(
                 f"{count:>8} {resident:>11.1f} {held / 2**20:>9.1f} {entries:>7} "
@@ -106,12 +91,12 @@ def main() -> None:
             )
             times.clear()
             if count >= args.warmup:
-                after_warmup.append((count, resident))
+                after_warmup.append((count / 1000, resident))
     if after_warmup:
-        first, last = after_warmup[0][1], after_warmup[-1][1]
+        thousands, resident = zip(*after_warmup, strict=True)
         print(
-            f"resident after warm-up {first:.1f} MB, at the end {last:.1f} MB: "
-            f"{slope(after_warmup):+.2f} MB per 1,000 pictures"
+            f"resident after warm-up {resident[0]:.1f} MB, at the end {resident[-1]:.1f} MB: "
+            f"{slope(list(thousands), list(resident)):+.2f} MB per 1,000 pictures"
         )
 
 

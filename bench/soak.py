@@ -56,6 +56,7 @@ import tracemalloc
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.memory import rss_mb, slope
 from bench.steps import LoopSteps
 from bot import Config, create_bot
 from engine.reef import bots as reef_bots
@@ -78,18 +79,8 @@ LIVE_DAYS = 2
 TURNS_PER_DAY = 3
 #: Where SimCord's own allocations happen (measured apart from the bot's).
 SIMULATOR_FILES = ("/simcord/", "/simtools/", "/bench/soak.py", "tracemalloc")
-PAGE = os.sysconf("SC_PAGE_SIZE")
 #: The Reef & Ruins planners' memos (bounded LRUs; their entries are sampled).
 REEF_MEMOS = (*reef_bots.MEMOS, reef_expert.plan_dice, reef_expert.plan_boon)
-
-
-def rss_mb(pid: int | str = "self") -> float:
-    """A process's resident memory (MB), from /proc/<pid>/statm (0 if it has gone)."""
-    try:
-        with open(f"/proc/{pid}/statm") as statm:
-            return int(statm.read().split()[1]) * PAGE / 2**20
-    except OSError:
-        return 0.0
 
 
 def descendants(root: int) -> list[int]:
@@ -133,15 +124,6 @@ def workers_mb() -> tuple[int, float, float]:
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
-
-
-def slope(xs: list[float], ys: list[float]) -> float:
-    """Least-squares slope of ys against xs (nan for fewer than two points)."""
-    if len(xs) < 2:
-        return float("nan")
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    den = sum((x - mx) ** 2 for x in xs)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / den if den else float("nan")
 
 
 def is_board(message) -> bool:

@@ -92,9 +92,18 @@ class _Store:
                 return  # drawn meanwhile (a nested call), or too big to keep at all
             self.entries[key] = (value, weight)
             self.held += weight
-            while self.held > self.budget:
-                _, (_, dropped) = self.entries.popitem(last=False)
-                self.held -= dropped
+            self._fit()
+
+    def resize(self, budget: int) -> None:
+        with self.lock:
+            self.budget = budget
+            self._fit()
+
+    def _fit(self) -> None:
+        """Drop the least recently used entries until the rest fit the budget (lock held)."""
+        while self.held > self.budget and self.entries:
+            _, (_, dropped) = self.entries.popitem(last=False)
+            self.held -= dropped
 
     def drop(self, owner: object) -> None:
         with self.lock:
@@ -153,10 +162,6 @@ class Shelf:
         """Keep ``value`` for ``key`` (the least recently used parts go when over budget)."""
         _STORE.put((self._owner, key), value)
 
-    def clear(self) -> None:
-        """Forget every entry of this shelf."""
-        _STORE.drop(self._owner)
-
 
 def held() -> tuple[int, int]:
     """How many entries and bytes the process's cached parts hold now."""
@@ -171,8 +176,4 @@ def budget() -> int:
 
 def set_budget(size: int) -> None:
     """Set the budget in bytes, dropping the least recently used parts now over it."""
-    with _STORE.lock:
-        _STORE.budget = size
-        while _STORE.held > size and _STORE.entries:
-            _, (_, dropped) = _STORE.entries.popitem(last=False)
-            _STORE.held -= dropped
+    _STORE.resize(size)
