@@ -18,9 +18,8 @@ def rss_mb(pid: int | str = "self") -> float:
 
 
 def slope(xs: list[float], ys: list[float]) -> float:
-    """Least-squares slope of ys against xs (nan for fewer than two points)."""
-    if len(xs) < 2:
+    """Least-squares slope of ys against xs (`statistics.linear_regression`; nan for fewer than two
+    distinct xs)."""
+    if len(set(xs)) < 2:
         return float("nan")
-    mx, my = statistics.fmean(xs), statistics.fmean(ys)
-    den = sum((x - mx) ** 2 for x in xs)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / den if den else float("nan")
+    return statistics.linear_regression(xs, ys).slope
