@@ -55,6 +55,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import engine
+from cogs.players import HISTORY_SHOWN
 from hosting import ratings
 from hosting import store as sqlite_store
 from hosting.service import BOT_LEVELS, TableService
@@ -404,7 +405,8 @@ async def one_read(store: Any, built: Built, rng: random.Random, timed: Timed, n
     elif kind == "due deadlines":
         await timed.call(kind, store.due_tables(NOW))
     elif kind == "history":
-        await timed.call(kind, store.tables_of_user(user, statuses=(FINISHED,), snapshots=False))
+        newest = store.tables_of_user(user, statuses=(FINISHED,), snapshots=False, limit=HISTORY_SHOWN)
+        await timed.call(kind, newest)
     else:
         guild = BIG_GUILD if rng.random() < 0.5 else None
         game = rng.choice(("haenyeo", "jeju"))

@@ -66,21 +66,27 @@ def plain(name: str) -> str:
 
 
 def fit_lines(
-    header: str, lines: list[str], *, more: Callable[[int], str], limit: int = MESSAGE_LIMIT
+    header: str,
+    lines: list[str],
+    *,
+    more: Callable[[int], str],
+    unlisted: int = 0,
+    limit: int = MESSAGE_LIMIT,
 ) -> str:
     """``header`` and as many whole ``lines`` as fit in ``limit`` characters, then ``more(hidden)``.
 
     ``more(count)`` says the rest in the reader's language, a whole sentence (e.g.
-    ``lambda n: t.plural("… and {count} more game.", "… and {count} more games.", n)``).
+    ``lambda n: t.plural("… and {count} more game.", "… and {count} more games.", n)``);
+    ``unlisted`` more were not even passed in (a list read a page at a time) and count as hidden.
     """
     shown: list[str] = []
     for index, line in enumerate(lines):
-        left = len(lines) - index - 1
+        left = len(lines) - index - 1 + unlisted
         note = f"\n{more(left)}" if left else ""
         if len("\n".join([header, *shown, line])) + len(note) > limit:
             break
         shown.append(line)
-    hidden = len(lines) - len(shown)
+    hidden = len(lines) - len(shown) + unlisted
     return "\n".join([header, *shown, *([more(hidden)] if hidden else [])])[:limit]
 
 

@@ -1298,7 +1298,9 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         """Autocomplete for ``table`` of `/game replay` and `/game export`: the caller's finished games."""
-        found = await self.service.finished_tables(interaction.user.id)
+        # The newest hundred: a keystroke's answer stays one short read for a player of thousands of
+        # games (an older table is still there by typing its number).
+        found = await self.service.finished_tables(interaction.user.id, limit=100)
         t = await for_user(interaction)
         choices = [
             app_commands.Choice(

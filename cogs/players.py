@@ -19,6 +19,10 @@ from cogs.language import for_user
 from hosting.store import LOBBY
 
 #: Places as words: "1st", "2nd", "3rd", "4th" (by the English suffix).
+#: The newest finished games `/history` lists: more than one message holds (about 17 lines),
+#: so the rest is a count from the player's stats, not hundreds of tables read for nothing.
+HISTORY_SHOWN = 25
+
 ORDINALS = {
     "st": i18n.N_("{place}st"),
     "nd": i18n.N_("{place}nd"),
@@ -158,7 +162,9 @@ class Players(commands.Cog):
         who = player or interaction.user
         try:
             t = await for_user(interaction)
-            found = await tables(interaction).finished_tables(who.id)
+            found = await tables(interaction).finished_tables(who.id, limit=HISTORY_SHOWN)
+            # Every finished game the player was seated at to the end, as `/stats` counts them.
+            played = sum(s.played for s in await tables(interaction).stats(who.id))
         except Exception as error:
             await answer_error(interaction, error)
             return
@@ -198,6 +204,7 @@ class Players(commands.Cog):
             header,
             lines,
             more=lambda n: t.plural("… and {count} older game.", "… and {count} older games.", n),
+            unlisted=max(played - len(lines), 0),  # beyond the newest HISTORY_SHOWN, not read
         )
         await reply(interaction, text)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import asyncpg
 
-from hosting.pg_store import TABLES, PostgresStore, redact
+from hosting.pg_store import DERIVED, TABLES, PostgresStore, redact
 from hosting.store import Store
 
 
@@ -47,7 +47,8 @@ async def copy_sqlite_to_postgres(path: Path, url: str) -> dict[str, int]:
                 # Every table of the schema, in its order (seats and actions refer to game_tables).
                 # The stats and boards are copied as they are: they are the same rows either way.
                 for table in TABLES:
-                    copied[table] = await _copy_table(src, conn, table)
+                    if table not in DERIVED:  # the triggers fill these from the rows copied
+                        copied[table] = await _copy_table(src, conn, table)
             # New tables continue after the copied ids.
             await conn.execute(
                 "SELECT setval(pg_get_serial_sequence('game_tables', 'id'), max(id)) FROM game_tables "

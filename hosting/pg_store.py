@@ -23,7 +23,7 @@ SQLite needs).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -45,6 +45,7 @@ from hosting.store import (
     Seat,
     TableRecord,
     _change_row,
+    _check_min_games,
     _dumps,
     _loads,
     _message_columns,
@@ -59,6 +60,61 @@ from hosting.store import (
     _stat_rows,
     _table_columns,
 )
+
+
+def _rating_step_key(r: str, scope: str) -> str:
+    """A rating board row's key in `board_steps` (the SQLite twin: `hosting.store._rating_step_key`)."""
+    step = f"floor({r}.ordinal * {ratings.BOARD_STEPS_PER_POINT})"
+    return f"'rating', {r}.game, {scope}, {step}, least({r}.games, {ratings.BOARD_GAMES_MAX})"
+
+
+#: Each board row's key in `board_steps` (board, game, scope, step, games), of a row called ``r``.
+_STEP_KEYS: dict[str, Callable[[str], str]] = {
+    "ratings": lambda r: _rating_step_key(r, "0"),
+    "guild_ratings": lambda r: _rating_step_key(r, f"{r}.guild_id"),
+    "solo_best": lambda r: f"'solo', {r}.game, {r}.scope, {r}.best, 0",
+}
+#: The columns whose change moves a board row to another step.
+_STEP_COLUMNS = {"ratings": "ordinal, games", "guild_ratings": "ordinal, games", "solo_best": "best"}
+
+
+def _board_steps_schema() -> tuple[str, ...]:
+    """Schema 7: `board_steps`, its backfill, and the triggers that keep it (every write path).
+
+    Writers of one game's boards take `BOARD_LOCK` first (`_record_scored`): the triggers move
+    step rows in whatever order the rows change, and two finishing moves must not deadlock.
+    """
+    statements = [
+        """CREATE TABLE board_steps (
+            board TEXT NOT NULL,
+            game TEXT NOT NULL,
+            scope BIGINT NOT NULL,
+            step BIGINT NOT NULL,
+            games INTEGER NOT NULL,
+            players INTEGER NOT NULL,
+            PRIMARY KEY (board, game, scope, step, games)
+        )"""
+    ]
+    for table, key in _STEP_KEYS.items():
+        keys = "(board, game, scope, step, games)"
+        statements += [
+            f"INSERT INTO board_steps SELECT {key('r')}, count(*) FROM {table} r GROUP BY 1, 2, 3, 4, 5",
+            f"""CREATE FUNCTION {table}_steps() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP IN ('UPDATE', 'DELETE') THEN
+                    UPDATE board_steps SET players = players - 1 WHERE {keys} = ({key("OLD")});
+                END IF;
+                IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                    INSERT INTO board_steps AS b VALUES ({key("NEW")}, 1)
+                    ON CONFLICT {keys} DO UPDATE SET players = b.players + 1;
+                END IF;
+                RETURN NULL;
+            END $$""",
+            f"CREATE TRIGGER {table}_steps AFTER INSERT OR DELETE OR UPDATE OF {_STEP_COLUMNS[table]} "
+            f"ON {table} FOR EACH ROW EXECUTE FUNCTION {table}_steps()",
+        ]
+    return tuple(statements)
+
 
 #: Forward migrations, one per SQLite migration (`hosting.store.MIGRATIONS`) so the
 #: version numbers mean the same schema on both. Index + 1 is the schema version.
@@ -233,6 +289,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             language TEXT
         )""",
     ),
+    _board_steps_schema(),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -242,7 +299,11 @@ VERSION_TABLE = "seagames_schema"
 #: Key of the advisory lock that serialises migrations across processes ("seagames" in ASCII).
 MIGRATION_LOCK = int.from_bytes(b"seagames", "big")
 
-#: Every table the schema has; `integrity_check` looks for each.
+#: Key of the advisory lock a finishing move takes before it changes a game's boards (with the
+#: game's hash as the second key): `board_steps`' triggers then never deadlock.
+BOARD_LOCK = int.from_bytes(b"rank", "big")
+
+#: Every table the schema has; `integrity_check` looks for each. All but `DERIVED` are copied.
 TABLES = (
     "game_tables",
     "seats",
@@ -256,7 +317,10 @@ TABLES = (
     "solo_best",
     "board_sizes",
     "guild_settings",
+    "board_steps",
 )
+#: Tables the schema's triggers fill from the others (`copy-to-postgres` leaves them to the triggers).
+DERIVED = ("board_steps",)
 
 #: A table's seats as one JSON array, beside a row of ``game_tables`` called ``g``.
 _SEAT_ROWS = (
@@ -476,8 +540,9 @@ class PostgresStore:
         statuses: Iterable[str] = OPEN_STATUSES,
         guild_id: int | None = None,
         snapshots: bool = True,
+        limit: int | None = None,
     ) -> list[TableRecord]:
-        """Tables where the user holds a seat or is the host, newest first.
+        """Tables where the user holds a seat or is the host, newest first (the newest ``limit``).
 
         ``snapshots=False`` leaves every table's ``state`` out (None): for lists of
         finished games, which show results and never play the state on.
@@ -495,6 +560,8 @@ class PostgresStore:
             query += " AND guild_id = $3"
             params.append(guild_id)
         query += " ORDER BY id DESC"
+        if limit is not None:
+            query += f" LIMIT {int(limit)}"
         return [_record(row) for row in await self._pool.fetch(query, *params)]
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
@@ -622,18 +689,32 @@ class PostgresStore:
     async def standing(
         self, game: str, user_id: int, *, guild_id: int | None = None, min_games: int = 1
     ) -> Standing | None:
-        """A player's place on a rating board; None when they are not on it."""
+        """A player's place on a rating board; None when they are not on it.
+
+        ``min_games`` is at most `ratings.BOARD_GAMES_MAX` (the steps count games no further).
+        """
+        _check_min_games(min_games)
         board, _, params = self._board(game, guild_id, min_games)
         n = len(params)
+        rows = "ratings WHERE game = $1"
+        if guild_id is not None:
+            rows = "guild_ratings WHERE game = $1 AND guild_id = $3"
         async with self._pool.acquire() as conn:  # no BEGIN/COMMIT: two round trips fewer
             row = await conn.fetchrow(f"SELECT * FROM ({board}) b WHERE user_id = ${n + 1}", *params, user_id)
             if row is None:
                 return None
+            # The players of the steps above, then those above in the same step (see the SQLite twin).
+            step = ratings.board_step(row["ordinal"])
             ahead = await conn.fetchval(
-                f"SELECT count(*) FROM ({board}) b WHERE ordinal > ${n + 1} "
-                f"OR (ordinal = ${n + 1} AND user_id < ${n + 2})",
+                "SELECT (SELECT coalesce(sum(players), 0) FROM board_steps WHERE board = 'rating' "
+                f"AND game = $1 AND scope = ${n + 1} AND step > ${n + 2} AND games >= $2) "
+                f"+ (SELECT count(*) FROM {rows} AND ordinal >= ${n + 3} AND ordinal < ${n + 4} "
+                f"AND (ordinal > ${n + 3} OR user_id < ${n + 5}) AND games >= $2)",
                 *params,
+                guild_id or 0,
+                step,
                 row["ordinal"],
+                (step + 1) / ratings.BOARD_STEPS_PER_POINT,
                 user_id,
             )
         return Standing(ahead + 1, user_id, Rating(*row[:5]))
@@ -676,8 +757,9 @@ class PostgresStore:
             if row is None:
                 return None
             ahead = await conn.fetchval(
-                "SELECT count(*) FROM solo_best WHERE game = $1 AND scope = $2 "
-                "AND (best > $3 OR (best = $3 AND user_id < $4))",
+                "SELECT (SELECT coalesce(sum(players), 0) FROM board_steps WHERE board = 'solo' "
+                "AND game = $1 AND scope = $2 AND step > $3) + (SELECT count(*) FROM solo_best "
+                "WHERE game = $1 AND scope = $2 AND best = $3 AND user_id < $4)",
                 game,
                 scope,
                 row[0],
@@ -889,6 +971,7 @@ class PostgresStore:
         before they are read, so two tables finishing at once in two processes with a
         player in common apply one after the other: neither update is lost.
         """
+        await conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", BOARD_LOCK, scored.game)
         if scored.solo:
             await conn.execute(
                 "INSERT INTO solo_scores (table_id, user_id, game, guild_id, score, created_at) "

@@ -22,6 +22,7 @@ Pure: no SQL, no Discord. The records here are what both stores return.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,17 @@ Z = 3.0
 DISPLAY_SCALE = 10.0
 #: A rating is "provisional" until the player has this many rated games of that game.
 PROVISIONAL_GAMES = 5
+#: A board's rule may ask for at most this many rated games: the stores count the players of
+#: each board step by 1, 2, … up to this many games ("or more"), and no further.
+BOARD_GAMES_MAX = 3
+#: A rating board's steps per point of ordinal: a player's place is the players of the
+#: steps above theirs (a sum of a few rows) plus those above them in their own step.
+BOARD_STEPS_PER_POINT = 4
+
+
+def board_step(ordinal: float) -> int:
+    """The step of the rating boards an ordinal falls in (exact: × 4 only moves the binary point)."""
+    return math.floor(ordinal * BOARD_STEPS_PER_POINT)
 
 
 @dataclass(frozen=True)

@@ -997,9 +997,10 @@ class TableService:
         """What a finished table did to its players' ratings (empty when it was not rated)."""
         return await self.store.rating_changes(table_id)
 
-    async def finished_tables(self, user_id: int) -> list[TableRecord]:
-        """Every finished game a player held a seat in, newest first (without their snapshots)."""
-        found = await self.store.tables_of_user(user_id, statuses=(FINISHED,), snapshots=False)
+    async def finished_tables(self, user_id: int, *, limit: int | None = None) -> list[TableRecord]:
+        """The finished games a player held a seat in, newest first, without their snapshots:
+        at most the newest ``limit`` (a list on screen shows a page, not a busy player's hundreds)."""
+        found = await self.store.tables_of_user(user_id, statuses=(FINISHED,), snapshots=False, limit=limit)
         return [table for table in found if table.held_by(user_id) and table.result]
 
     async def replay_steps(self, table_id: int) -> tuple[TableRecord, list[replays.Step]]:

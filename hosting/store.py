@@ -63,6 +63,63 @@ _BACKFILL_SOLO_BEST = """INSERT INTO solo_best (game, scope, user_id, best, tabl
         UNION ALL SELECT game, guild_id, user_id, max(score) FROM solo_scores
         WHERE guild_id IS NOT NULL GROUP BY game, guild_id, user_id) b"""
 
+
+def _floor(x: str) -> str:
+    """SQL for the floor of ``x`` (SQLite 3.40 may be built without its math functions)."""
+    return f"(CAST({x} AS INTEGER) - ({x} < CAST({x} AS INTEGER)))"
+
+
+def _rating_step_key(r: str, scope: str) -> str:
+    """A rating board row's key in `board_steps`: its quarter point of ordinal, its games up to the cap."""
+    step = _floor(f"{r}.ordinal * {ratings.BOARD_STEPS_PER_POINT}")
+    return f"'rating', {r}.game, {scope}, {step}, min({r}.games, {ratings.BOARD_GAMES_MAX})"
+
+
+#: Each board row's key in `board_steps` (board, game, scope, step, games), of a row called ``r``.
+_STEP_KEYS: dict[str, Callable[[str], str]] = {
+    "ratings": lambda r: _rating_step_key(r, "0"),
+    "guild_ratings": lambda r: _rating_step_key(r, f"{r}.guild_id"),
+    "solo_best": lambda r: f"'solo', {r}.game, {r}.scope, {r}.best, 0",
+}
+#: The columns whose change moves a board row to another step.
+_STEP_COLUMNS = {"ratings": "ordinal, games", "guild_ratings": "ordinal, games", "solo_best": "best"}
+
+
+def _board_steps_schema() -> tuple[str, ...]:
+    """Schema 7: `board_steps`, its backfill, and the triggers that keep it (every write path)."""
+    statements = [
+        # How many players each board has in each step (a rating board: per quarter point of
+        # ordinal and by rated games up to BOARD_GAMES_MAX; a solo board: per best score), so a
+        # place on a board is a sum of the steps above plus a count inside one step.
+        """CREATE TABLE board_steps (
+            board TEXT NOT NULL,
+            game TEXT NOT NULL,
+            scope INTEGER NOT NULL,
+            step INTEGER NOT NULL,
+            games INTEGER NOT NULL,
+            players INTEGER NOT NULL,
+            PRIMARY KEY (board, game, scope, step, games)
+        )"""
+    ]
+    for table, key in _STEP_KEYS.items():
+        add = (
+            f"INSERT INTO board_steps (board, game, scope, step, games, players) VALUES ({key('NEW')}, 1) "
+            "ON CONFLICT (board, game, scope, step, games) DO UPDATE SET players = players + 1;"
+        )
+        remove = (
+            "UPDATE board_steps SET players = players - 1 "
+            f"WHERE (board, game, scope, step, games) = ({key('OLD')});"
+        )
+        statements += [
+            f"INSERT INTO board_steps SELECT {key('r')}, count(*) FROM {table} r GROUP BY 1, 2, 3, 4, 5",
+            f"CREATE TRIGGER {table}_step_insert AFTER INSERT ON {table} BEGIN {add} END",
+            f"CREATE TRIGGER {table}_step_update AFTER UPDATE OF {_STEP_COLUMNS[table]} ON {table} "
+            f"BEGIN {remove} {add} END",
+            f"CREATE TRIGGER {table}_step_delete AFTER DELETE ON {table} BEGIN {remove} END",
+        ]
+    return tuple(statements)
+
+
 #: Forward migrations, applied in order at start. Index + 1 is the schema version.
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -261,6 +318,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             language TEXT
         )""",
     ),
+    _board_steps_schema(),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -509,7 +567,8 @@ _SEAT_COLUMNS = "seat, name, kind, user_id, policy, moves, timeouts, former"
 _OF_USER = (
     "id IN (SELECT id FROM game_tables WHERE host_id = ?1 AND status IN (SELECT value FROM json_each(?2)) "
     "UNION SELECT table_id FROM seats WHERE user_id = ?1 AND kind = 'human' AND (?4 IS NULL OR open = ?4)) "
-    "AND status IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR guild_id = ?3) ORDER BY id DESC"
+    "AND status IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR guild_id = ?3) ORDER BY id DESC "
+    "LIMIT coalesce(?5, -1)"  # no bound when ?5 is NULL
 )
 #: `_TABLE_COLUMNS` with NULL for the snapshot, where it is known or not wanted.
 _WITHOUT_STATE = _TABLE_COLUMNS.replace("state,", "NULL,")
@@ -560,8 +619,11 @@ READS: dict[str, str] = {
     "ORDER BY ordinal DESC, user_id LIMIT ?3 OFFSET ?4",
     "board_mine": "SELECT user_id, game, mu, sigma, games FROM ratings "
     "WHERE game = ?1 AND games >= ?2 AND user_id = ?3",
-    "board_ahead": "SELECT count(*) FROM ratings WHERE game = ?1 AND games >= ?2 "
-    "AND (ordinal > ?3 OR (ordinal = ?3 AND user_id < ?4))",
+    # A place on a board (?3 the ordinal, ?4 the player, ?5 its step, ?6 the next step's lowest
+    # ordinal): the players of the steps above, then those above in the same step, by index.
+    "board_ahead": "SELECT (SELECT coalesce(sum(players), 0) FROM board_steps WHERE board = 'rating' "
+    "AND game = ?1 AND scope = 0 AND step > ?5 AND games >= ?2) + (SELECT count(*) FROM ratings "
+    "WHERE game = ?1 AND ordinal >= ?3 AND ordinal < ?6 AND (ordinal > ?3 OR user_id < ?4) AND games >= ?2)",
     "guild_board_count": "SELECT coalesce(sum(players), 0) FROM board_sizes "
     "WHERE board = 'rating' AND game = ?1 AND scope = ?3 AND games >= ?2",
     "guild_board_page": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games FROM guild_ratings g "
@@ -571,8 +633,10 @@ READS: dict[str, str] = {
     "guild_board_mine": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games FROM guild_ratings g "
     "JOIN ratings r ON r.user_id = g.user_id AND r.game = g.game "
     "WHERE g.game = ?1 AND g.guild_id = ?3 AND g.games >= ?2 AND g.user_id = ?4",
-    "guild_board_ahead": "SELECT count(*) FROM guild_ratings WHERE game = ?1 AND guild_id = ?3 "
-    "AND games >= ?2 AND (ordinal > ?4 OR (ordinal = ?4 AND user_id < ?5))",
+    "guild_board_ahead": "SELECT (SELECT coalesce(sum(players), 0) FROM board_steps WHERE board = 'rating' "
+    "AND game = ?1 AND scope = ?3 AND step > ?6 AND games >= ?2) + (SELECT count(*) FROM guild_ratings "
+    "WHERE game = ?1 AND guild_id = ?3 AND ordinal >= ?4 AND ordinal < ?7 AND (ordinal > ?4 OR user_id < ?5) "
+    "AND games >= ?2)",
     # Solo boards (?2: the server, or 0 across servers).
     "solo_count": "SELECT coalesce(sum(players), 0) FROM board_sizes "
     "WHERE board = 'solo' AND game = ?1 AND scope = ?2",
@@ -580,8 +644,9 @@ READS: dict[str, str] = {
     "ORDER BY best DESC, user_id LIMIT ?3 OFFSET ?4",
     "solo_mine": "SELECT user_id, best, table_id FROM solo_best "
     "WHERE game = ?1 AND scope = ?2 AND user_id = ?3",
-    "solo_ahead": "SELECT count(*) FROM solo_best WHERE game = ?1 AND scope = ?2 "
-    "AND (best > ?3 OR (best = ?3 AND user_id < ?4))",
+    "solo_ahead": "SELECT (SELECT coalesce(sum(players), 0) FROM board_steps WHERE board = 'solo' "
+    "AND game = ?1 AND scope = ?2 AND step > ?3) "
+    "+ (SELECT count(*) FROM solo_best WHERE game = ?1 AND scope = ?2 AND best = ?3 AND user_id < ?4)",
     "due_tables": "SELECT id FROM game_tables WHERE wake_at IS NOT NULL AND wake_at <= ?1 "
     "ORDER BY wake_at LIMIT ?2",
     "next_wake": "SELECT min(wake_at) FROM game_tables WHERE wake_at IS NOT NULL",
@@ -853,6 +918,12 @@ def _execute_one(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> i
     return conn.execute(sql, params).rowcount
 
 
+def _check_min_games(min_games: int) -> None:
+    """A place on a board is counted from `board_steps`, which count rated games up to a cap."""
+    if not 1 <= min_games <= ratings.BOARD_GAMES_MAX:
+        raise ValueError(f"places count 1 to {ratings.BOARD_GAMES_MAX} rated games, not {min_games}")
+
+
 def _board_names(guild_id: int | None) -> str:
     return "board" if guild_id is None else "guild_board"
 
@@ -935,8 +1006,9 @@ class Store:
         statuses: Iterable[str] = OPEN_STATUSES,
         guild_id: int | None = None,
         snapshots: bool = True,
+        limit: int | None = None,
     ) -> list[TableRecord]:
-        """Tables where the user holds a seat or is the host, newest first.
+        """Tables where the user holds a seat or is the host, newest first (the newest ``limit``).
 
         ``snapshots=False`` leaves every table's ``state`` out (None): for lists of
         finished games, which show results and never play the state on.
@@ -945,7 +1017,7 @@ class Store:
         wanted = set(statuses)
         # Only open tables, or only closed ones: the seats say which without reading the tables.
         open_ = 1 if wanted <= set(OPEN_STATUSES) else 0 if not wanted & set(OPEN_STATUSES) else None
-        return await self._tables(read, user_id, json.dumps(sorted(wanted)), guild_id, open_)
+        return await self._tables(read, user_id, json.dumps(sorted(wanted)), guild_id, open_, limit)
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""
@@ -1007,7 +1079,11 @@ class Store:
     async def standing(
         self, game: str, user_id: int, *, guild_id: int | None = None, min_games: int = 1
     ) -> Standing | None:
-        """A player's place on a rating board; None when they are not on it."""
+        """A player's place on a rating board; None when they are not on it.
+
+        ``min_games`` is at most `ratings.BOARD_GAMES_MAX` (the steps count games no further).
+        """
+        _check_min_games(min_games)
         board = _board_names(guild_id)
         scope = (game, min_games) if guild_id is None else (game, min_games, guild_id)
 
@@ -1016,7 +1092,10 @@ class Store:
             if row is None:
                 return None
             mine = Rating(*row)
-            ahead = _fetch(conn, f"{board}_ahead", (*scope, mine.mu - ratings.Z * mine.sigma, user_id))[0][0]
+            ordinal = mine.mu - ratings.Z * mine.sigma  # as the column holds it
+            step = ratings.board_step(ordinal)
+            upper = (step + 1) / ratings.BOARD_STEPS_PER_POINT
+            ahead = _fetch(conn, f"{board}_ahead", (*scope, ordinal, user_id, step, upper))[0][0]
             return Standing(ahead + 1, user_id, mine)
 
         return await self._call(run)

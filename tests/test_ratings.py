@@ -15,6 +15,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 import engine
+from cogs.players import HISTORY_SHOWN
 from engine.reef.components import rating as solo_band
 from hosting import ratings
 from simtools.strict import delete_channel
@@ -63,6 +64,30 @@ async def test_two_people_finish_jeju_and_both_ratings_move_as_openskill_says(wo
     text = said(history)
     assert f"**Jeju Island** #{table.id}" in text and f"score {table.result['scores'][1]}" in text
     assert str(thread.id) in text and len(text) <= 2000
+
+
+async def test_history_of_a_busy_player_lists_the_newest_and_counts_the_rest(world, simcord_env):
+    guild, channel, (alice, bob, *_) = world
+    service = simcord_env.bot.tables
+    finished = []
+    for _ in range(HISTORY_SHOWN + 12):  # more games than one answer reads
+        table = await service.create_table(
+            game_key="takeaway", guild_id=guild.id, channel_id=channel.id, host_id=alice.id, host_name="alice"
+        )
+        await service.join(table.id, bob.id, "bob")
+        await service.start(table.id, alice.id)
+        while (table := await service.get(table.id)).status == "active":
+            state = service.state_of(table)
+            (seat,) = engine.get("takeaway").to_act(state)
+            move = engine.get("takeaway").legal_actions(state, seat)[0]
+            await service.submit_action(table.id, seat, move, table.version)
+        finished.append(table.id)
+
+    text = said(await bob.slash(channel, "history"))
+    listed = sorted((n for n in finished if f"#{n} —" in text), key=lambda n: text.index(f"#{n} —"))
+    assert listed and listed == sorted(finished, reverse=True)[: len(listed)]  # the newest, newest first
+    assert f"… and {len(finished) - len(listed)} older games." in text  # the rest counted, not lost
+    assert len(text) <= 2000
 
 
 async def test_a_bot_seat_a_solo_game_and_an_abandoned_table_move_no_rating(world, simcord_env):

@@ -108,7 +108,8 @@ async def boards(store) -> dict[str, object]:  # noqa: F811
 
 #: Schema 5's additions, undone: what a database written by the schema-4 bot looks like.
 BACK_TO_4 = (
-    # schema 6 (languages) first, then schema 5
+    # schema 7 (board steps; each store drops its own triggers first), schema 6 (languages), then 5
+    "DROP TABLE board_steps",
     "DROP TABLE guild_settings",
     "ALTER TABLE players DROP COLUMN language",
     "ALTER TABLE players DROP COLUMN seen_locale",
@@ -127,8 +128,12 @@ BACK_TO_4 = (
     "CREATE INDEX game_tables_channel ON game_tables (channel_id)",
 )
 
-#: The SQLite store's own part of schema 5 (a seat's ``open``, kept by triggers), undone first.
+#: Where each store keeps `board_steps` from (schema 7): SQLite's triggers, PostgreSQL's functions.
+STEPS_KEPT_BY = ("ratings", "guild_ratings", "solo_best")
+
+#: The SQLite store's own part of schemas 7 and 5 (triggers, a seat's ``open``), undone first.
 SQLITE_BACK_TO_4 = (
+    *(f"DROP TRIGGER {table}_step_{op}" for table in STEPS_KEPT_BY for op in ("insert", "update", "delete")),
     "DROP TRIGGER seats_open_on_status",
     "DROP TRIGGER seats_open_on_insert",
     "DROP INDEX seats_user",
@@ -149,14 +154,14 @@ async def back_to_schema_4(backend) -> None:  # noqa: F811
 
     conn = await asyncpg.connect(backend.url)
     try:
-        for statement in BACK_TO_4:
+        for statement in (*(f"DROP FUNCTION {table}_steps() CASCADE" for table in STEPS_KEPT_BY), *BACK_TO_4):
             await conn.execute(statement)
         await conn.execute(f"UPDATE {pg_store.VERSION_TABLE} SET version = 4")
     finally:
         await conn.close()
 
 
-async def test_schema_5_builds_the_stats_and_boards_the_finishing_moves_keep(backend):  # noqa: F811
+async def test_schemas_5_to_7_build_the_stats_and_boards_the_finishing_moves_keep(backend):  # noqa: F811
     opened = await backend.open()
     service = TableService(opened, clock=lambda: 1_000.0, new_seed=iter(range(1, 10_000)).__next__)
     await finished_games(service, random.Random(9))
@@ -166,7 +171,104 @@ async def test_schema_5_builds_the_stats_and_boards_the_finishing_moves_keep(bac
     await back_to_schema_4(backend)
     migrated = await backend.open()
     try:
-        assert await migrated.schema_version() == SCHEMA_VERSION == 6
+        assert await migrated.schema_version() == SCHEMA_VERSION == 7
         assert await boards(migrated) == kept
     finally:
         await migrated.close()
+
+
+async def raw_writes(backend, statements: list[tuple[str, tuple]]) -> None:  # noqa: F811
+    """Write rows as any path could (SQL with ``?`` parameters), beside the store: the triggers keep up."""
+    if isinstance(backend, SQLiteBackend):
+        with sqlite3.connect(backend.path) as raw:
+            for sql, params in statements:
+                raw.execute(sql, params)
+        return
+    import asyncpg
+
+    conn = await asyncpg.connect(backend.url)
+    try:
+        for sql, params in statements:
+            numbered = sql
+            for n in range(1, sql.count("?") + 1):
+                numbered = numbered.replace("?", f"${n}", 1)
+            await conn.execute(numbered, *params)
+    finally:
+        await conn.close()
+
+
+async def places_agree_with_the_boards(store) -> int:  # noqa: F811
+    """Every player's place (`standing`, from the steps) is their line on the whole board, paged by index."""
+    checked = 0
+    for guild in (None, 1):
+        for need in (1, 2, 3):
+            _, board = await store.leaderboard("takeaway", guild_id=guild, min_games=need, limit=10_000)
+            for line in board:
+                assert await store.standing("takeaway", line.user_id, guild_id=guild, min_games=need) == line
+                checked += 1
+        _, solo = await store.solo_board("reef", guild_id=guild, limit=10_000)
+        for line in solo:
+            assert await store.solo_standing("reef", line.user_id, guild_id=guild) == line
+            checked += 1
+    return checked
+
+
+async def test_a_place_on_every_board_is_the_players_above_it(backend):  # noqa: F811
+    opened = await backend.open()
+    try:
+        service = TableService(opened, clock=lambda: 1_000.0, new_seed=iter(range(1, 10_000)).__next__)
+        await finished_games(service, random.Random(4))  # real finishing moves first
+        # Then hundreds of players, many sharing a step or tying exactly, on both rating boards and
+        # the solo boards; some move to other steps, some leave.
+        rng = random.Random(8)
+        ordinals = [-1.0, -0.25, 0.0, 0.1, 0.24, 0.25, 3.75, 3.9, 12.5]
+        writes: list[tuple[str, tuple]] = []
+        for user in range(1_000, 1_300):
+            sigma, games = rng.choice((2.0, 4.5)), rng.randint(1, 6)
+            ordinal = rng.choice(ordinals)
+            mu = ordinal + 3.0 * sigma
+            writes.append(
+                (
+                    "INSERT INTO ratings (user_id, game, mu, sigma, games, ordinal) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (user, "takeaway", mu, sigma, games, mu - 3.0 * sigma),
+                )
+            )
+            if user % 2:
+                writes.append(
+                    (
+                        "INSERT INTO guild_ratings (game, guild_id, user_id, games, ordinal) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        ("takeaway", 1, user, rng.randint(1, games), mu - 3.0 * sigma),
+                    )
+                )
+            for scope in (0, 1):
+                writes.append(
+                    (
+                        "INSERT INTO solo_best (game, scope, user_id, best, table_id) VALUES (?, ?, ?, ?, ?)",
+                        ("reef", scope, user, rng.choice((150, 160, 161, 175)), user),
+                    )
+                )
+        for user in range(1_000, 1_300, 7):
+            mu = rng.choice(ordinals) + 6.0
+            writes += [
+                (
+                    "UPDATE ratings SET mu = ?, sigma = 2.0, ordinal = ?, games = games + 1 "
+                    "WHERE user_id = ?",
+                    (mu, mu - 6.0, user),
+                ),
+                ("UPDATE guild_ratings SET ordinal = ? WHERE user_id = ?", (mu - 6.0, user)),
+                ("UPDATE solo_best SET best = best + 1 WHERE user_id = ?", (user,)),
+            ]
+        for user in range(1_001, 1_300, 11):
+            writes += [
+                ("DELETE FROM ratings WHERE user_id = ?", (user,)),
+                ("DELETE FROM guild_ratings WHERE user_id = ?", (user,)),
+                ("DELETE FROM solo_best WHERE user_id = ? AND scope = 1", (user,)),
+            ]
+        await raw_writes(backend, writes)
+        assert await places_agree_with_the_boards(opened) > 1_500
+        with pytest.raises(ValueError):  # the steps count rated games up to BOARD_GAMES_MAX only
+            await opened.standing("takeaway", 1_000, min_games=4)
+    finally:
+        await opened.close()
