@@ -40,6 +40,7 @@ from pathlib import Path
 
 import renderers
 from bench import layers
+from bench.simdiscord import prune_simulator
 from bench.steps import LoopSteps
 from bot import Config, create_bot
 from simtools.strict import run_strict
@@ -165,11 +166,17 @@ async def measure_one(
                     await timed(times, "lobby button", host.click(lobby, label="Add bot"))
                 await timed(times, "start (posts the first board)", host.click(lobby, label="Start"))
                 threads.append((thread, {host.id: host, guest.id: guest}))
+            limited = 0
             for _ in range(turns):
                 for thread, people in threads:
                     await play_turn(thread, people, rng, times, clock)
+                # Every click of the round has settled: SimCord forgets what Discord would keep on
+                # its side, so later full collections walk the bot's heap, not the simulator's log.
+                limited += len(env.backend.rate_limited)
+                with steps.aside():
+                    prune_simulator(env, closed_channels=set())
             sampler.stop()
-        RATE_LIMITED.append(len(env.backend.rate_limited))
+        RATE_LIMITED.append(limited + len(env.backend.rate_limited))
         LOOP_LAG.append(bot.loop_lag.figures())
         STEPS.append(steps.figures())
         CPU["bots (bot workers)"] = CPU.get("bots (bot workers)", 0.0) + bot.bot_pool.cpu

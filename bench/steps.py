@@ -20,7 +20,11 @@ benchmark's own work done inside a step (sampling memory, clearing SimCord) out
 of it, and so is the time SimCord's Discord spends handling a request the bot
 makes inside a step (``simcord.http.client.router.dispatch``: its checks, its
 storage, the events it sends back), which on real Discord passes on another
-machine while the bot's loop goes on. A full (generation 2) collection of the cyclic garbage collector runs
+machine while the bot's loop goes on. For the same reason every request the bot
+makes suspends its task once, as a request on a socket does: SimCord answers at
+once, so without it a click's whole chain of requests (defer, edit, post) would be
+timed as one step, where against Discord each answer resumes a step of its own.
+A full (generation 2) collection of the cyclic garbage collector runs
 inside whichever step allocates when it falls due; its time is counted in that
 step and also on its own (``full_collections``), because its cost grows with
 everything the process holds, SimCord's storage included.
@@ -93,6 +97,16 @@ class StepFigures:
     full_collections: list[float] = field(default_factory=list)  # each full collection's seconds
 
 
+def _suspending(request):
+    """SimCord's ``request``, suspending its caller once first, as waiting on a socket does."""
+
+    async def request_over_the_wire(self, *args, **kwargs):
+        await asyncio.sleep(0)
+        return await request(self, *args, **kwargs)
+
+    return request_over_the_wire
+
+
 class LoopSteps:
     """Times every loop step while installed (`install`/`uninstall`, or as a context manager)."""
 
@@ -100,6 +114,7 @@ class LoopSteps:
         self.reset()
         self._aside = 0.0
         self._original = None
+        self._requests: dict = {}  # SimCord's HTTP clients and their own request methods, while installed
         self._collecting = 0.0  # when the running full collection began (perf_counter), or 0
         self._collected_in_step = 0.0  # full-collection seconds inside the running step
 
@@ -154,6 +169,10 @@ class LoopSteps:
                 steps._record(handle, took, collected=steps._collected_in_step > 0)
 
         asyncio.events.Handle._run = timed_run
+        clients = (simcord_http.FakeHTTPClient, simcord_http.FakeWebhookAdapter)
+        self._requests = {client: client.request for client in clients}
+        for client, request in self._requests.items():
+            client.request = _suspending(request)
         gc.callbacks.append(self._on_gc)
         return self
 
@@ -162,6 +181,8 @@ class LoopSteps:
             asyncio.events.Handle._run = self._original
             self._original = None
             simcord_http.router.dispatch = self._dispatch
+            for client, request in self._requests.items():
+                client.request = request
             gc.callbacks.remove(self._on_gc)
 
     def __enter__(self) -> LoopSteps:
