@@ -46,8 +46,8 @@ Machine: {machine}.
 
 ## Summary
 
-| what | measured | target | status |
-| --- | --- | --- | --- |
+| what | measured | previous run | target | status |
+| --- | --- | --- | --- | --- |
 {summary}
 
 ## Database (`python -m bench.db`)
@@ -81,13 +81,15 @@ its real pictures; only Discord is simulated.
   bound on the time to acknowledge (every choice defers first) and on what a
   player waits for, and it is the figure `bench.e2e` reported alone before.
 - The benchmark runs the simulated Discord in the same process and on the same
-  event loop as the bot, so each figure also pays for SimCord's bookkeeping
-  (profiling a run with cProfile: about a third of the main thread's time is
-  SimCord's settlement of timers and callbacks). A real deployment does not pay
-  this, and pays network round trips instead.
-- Pictures are drawn in a worker thread one at a time; a board is drawn in
-  20–25 ms (Haenyeo, 4 seats) and a private picture in 12–17 ms (see Render), so
-  the picture is a small part of a board-posting click.
+  event loop as the bot, so each figure also pays for SimCord's bookkeeping; the
+  CPU by layer above tells the bot's own share from SimCord's. After every round
+  of turns SimCord forgets what Discord would keep on its side (`bench.simdiscord`:
+  old messages, the log of request bodies, the transcript), as `bench.soak` does:
+  before 2026-12-02 it kept all of it, and the cyclic collector's full collections
+  spent most of their 30–45 ms walking those records. A real deployment pays
+  network round trips instead.
+- Pictures are drawn in picture worker processes (`renderers.PICTURES`, one per
+  core); a board is drawn in 8–22 ms and a private picture in 13–18 ms (see Render).
 - The machine is shared (two cores, other work running), so the end-to-end
   figures move between runs by tens of percent; compare runs on a quiet
   machine.
@@ -264,6 +266,33 @@ def summary_rows(
     return rows
 
 
+def previous_run(path: Path) -> dict[str, str]:
+    """What the report at ``path`` measured, by its summary row's "what" (empty if there is none)."""
+    if not path.is_file():
+        return {}
+    found: dict[str, str] = {}
+    lines = iter(path.read_text(encoding="utf-8").splitlines())
+    for line in lines:
+        if line.startswith("| what | measured |"):
+            break
+    for line in lines:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if not cells[0].startswith("---"):
+            found[cells[0]] = cells[1]
+    return found
+
+
+def with_previous(rows: list[str], previous: dict[str, str]) -> list[str]:
+    """Summary rows (what, measured, target, status) with the previous run's figure after the measured one."""
+    joined = []
+    for row in rows:
+        what, measured, *rest = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        joined.append("| " + " | ".join([what, measured, previous.get(what, "—"), *rest]) + " |")
+    return joined
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--moves", type=int, default=3000, help="database: moves timed")
@@ -310,10 +339,13 @@ def main(argv: list[str] | None = None) -> None:
         date=datetime.date.today().isoformat(),
         machine=machine(),
         summary="\n".join(
-            [
-                *summary_rows(db_figures, e2e_figures, clock_figures, engine_rows, render_rows),
-                *scale.summary_rows(scale_found),
-            ]
+            with_previous(
+                [
+                    *summary_rows(db_figures, e2e_figures, clock_figures, engine_rows, render_rows),
+                    *scale.summary_rows(scale_found),
+                ],
+                previous_run(args.out),
+            )
         ),
         clock=clock_lines,
         scale="\n".join(scale_found["lines"]),

@@ -539,18 +539,11 @@ class PostgresStore:
         *,
         statuses: Iterable[str] = OPEN_STATUSES,
         guild_id: int | None = None,
-        snapshots: bool = True,
-        limit: int | None = None,
     ) -> list[TableRecord]:
-        """Tables where the user holds a seat or is the host, newest first (the newest ``limit``).
-
-        ``snapshots=False`` leaves every table's ``state`` out (None): for lists of
-        finished games, which show results and never play the state on.
-        """
+        """Tables where the user holds a seat or is the host, newest first."""
         # The host's tables and the seated player's tables each come from an index (see the SQLite twin).
-        select = _SELECT_TABLE if snapshots else _SELECT_TABLE.replace("state,", "NULL AS state,", 1)
         query = (
-            f"{select} WHERE id IN (SELECT id FROM game_tables WHERE host_id = $2 "
+            f"{_SELECT_TABLE} WHERE id IN (SELECT id FROM game_tables WHERE host_id = $2 "
             "AND status = ANY($1::text[]) "
             "UNION SELECT table_id FROM seats WHERE user_id = $2 AND kind = 'human') "
             "AND status = ANY($1::text[])"
@@ -560,9 +553,20 @@ class PostgresStore:
             query += " AND guild_id = $3"
             params.append(guild_id)
         query += " ORDER BY id DESC"
-        if limit is not None:
-            query += f" LIMIT {int(limit)}"
         return [_record(row) for row in await self._pool.fetch(query, *params)]
+
+    async def finished_tables(self, user_id: int, *, limit: int) -> list[TableRecord]:
+        """The newest ``limit`` finished tables where the user held a seat to the end (no snapshots):
+        the games `player_stats` counts for them, newest first."""
+        select = _SELECT_TABLE.replace("state,", "NULL AS state,", 1)
+        rows = await self._pool.fetch(
+            f"{select} WHERE id IN (SELECT s.table_id FROM seats s JOIN game_tables t ON t.id = s.table_id "
+            "WHERE s.user_id = $1 AND s.kind = 'human' AND t.status = 'finished' "
+            "ORDER BY s.table_id DESC LIMIT $2) ORDER BY id DESC",
+            user_id,
+            limit,
+        )
+        return [_record(row) for row in rows]
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""

@@ -997,11 +997,10 @@ class TableService:
         """What a finished table did to its players' ratings (empty when it was not rated)."""
         return await self.store.rating_changes(table_id)
 
-    async def finished_tables(self, user_id: int, *, limit: int | None = None) -> list[TableRecord]:
-        """The finished games a player held a seat in, newest first, without their snapshots:
-        at most the newest ``limit`` (a list on screen shows a page, not a busy player's hundreds)."""
-        found = await self.store.tables_of_user(user_id, statuses=(FINISHED,), snapshots=False, limit=limit)
-        return [table for table in found if table.held_by(user_id) and table.result]
+    async def finished_tables(self, user_id: int, *, limit: int) -> list[TableRecord]:
+        """A player's newest ``limit`` finished games, where they held a seat to the end (the games
+        `/stats` counts), without their snapshots: a list on screen shows a page, not hundreds."""
+        return [table for table in await self.store.finished_tables(user_id, limit=limit) if table.result]
 
     async def replay_steps(self, table_id: int) -> tuple[TableRecord, list[replays.Step]]:
         """A closed table's replay, step by step (`engine.replay.steps`), rebuilt in a worker thread.

@@ -567,8 +567,7 @@ _SEAT_COLUMNS = "seat, name, kind, user_id, policy, moves, timeouts, former"
 _OF_USER = (
     "id IN (SELECT id FROM game_tables WHERE host_id = ?1 AND status IN (SELECT value FROM json_each(?2)) "
     "UNION SELECT table_id FROM seats WHERE user_id = ?1 AND kind = 'human' AND (?4 IS NULL OR open = ?4)) "
-    "AND status IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR guild_id = ?3) ORDER BY id DESC "
-    "LIMIT coalesce(?5, -1)"  # no bound when ?5 is NULL
+    "AND status IN (SELECT value FROM json_each(?2)) AND (?3 IS NULL OR guild_id = ?3) ORDER BY id DESC"
 )
 #: `_TABLE_COLUMNS` with NULL for the snapshot, where it is known or not wanted.
 _WITHOUT_STATE = _TABLE_COLUMNS.replace("state,", "NULL,")
@@ -584,8 +583,11 @@ READS: dict[str, str] = {
     # A player's tables (?2: a JSON list of statuses; ?3: a server or NULL). The host's and the
     # seated player's tables each come from an index; OR-ing them in one WHERE would scan.
     "user_tables": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE {_OF_USER}",
-    # The same without the snapshots: a history needs results, not states (a busy player has hundreds).
-    "user_tables_unplayed": f"SELECT {_WITHOUT_STATE} FROM game_tables WHERE {_OF_USER}",
+    # A player's newest finished games (?2 of them) where they held a seat to the end: their seats
+    # walked newest first in the index, each table looked up until enough are found.
+    "user_finished": f"SELECT {_WITHOUT_STATE} FROM game_tables WHERE id IN (SELECT s.table_id FROM seats s "
+    "JOIN game_tables g ON g.id = s.table_id WHERE s.user_id = ?1 AND s.kind = 'human' AND s.open = 0 "
+    "AND g.status = 'finished' ORDER BY s.table_id DESC LIMIT ?2) ORDER BY id DESC",
     "table_ids": "SELECT id FROM game_tables WHERE status = ?1 ORDER BY id",
     "table_ids_with_bots": "SELECT id FROM game_tables g WHERE status = ?1 AND EXISTS "
     "(SELECT 1 FROM seats s WHERE s.table_id = g.id AND s.kind = 'bot') ORDER BY id",
@@ -1005,19 +1007,17 @@ class Store:
         *,
         statuses: Iterable[str] = OPEN_STATUSES,
         guild_id: int | None = None,
-        snapshots: bool = True,
-        limit: int | None = None,
     ) -> list[TableRecord]:
-        """Tables where the user holds a seat or is the host, newest first (the newest ``limit``).
-
-        ``snapshots=False`` leaves every table's ``state`` out (None): for lists of
-        finished games, which show results and never play the state on.
-        """
-        read = "user_tables" if snapshots else "user_tables_unplayed"
+        """Tables where the user holds a seat or is the host, newest first."""
         wanted = set(statuses)
         # Only open tables, or only closed ones: the seats say which without reading the tables.
         open_ = 1 if wanted <= set(OPEN_STATUSES) else 0 if not wanted & set(OPEN_STATUSES) else None
-        return await self._tables(read, user_id, json.dumps(sorted(wanted)), guild_id, open_, limit)
+        return await self._tables("user_tables", user_id, json.dumps(sorted(wanted)), guild_id, open_)
+
+    async def finished_tables(self, user_id: int, *, limit: int) -> list[TableRecord]:
+        """The newest ``limit`` finished tables where the user held a seat to the end (no snapshots):
+        the games `player_stats` counts for them, newest first."""
+        return await self._tables("user_finished", user_id, limit)
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""
