@@ -1,6 +1,6 @@
 """End-to-end figures: many tables at once through the stricter SimCord, the real bot, a real SQLite file.
 
-Run ``python -m bench.e2e [--tables 50] [--turns 4] [--envs 5] [--experts]``. It opens ``--tables``
+Run ``python -m bench.e2e [--tables 50] [--turns 4] [--envs 5] [--experts] [--rate N]``. It opens ``--tables``
 tables of mixed games (two humans and a bot each; with ``--experts`` the bot is
 an Expert, whose decisions run in the bot's worker processes), then plays ``--turns``
 rounds of turns across all of them, interleaved, the way people would: open
@@ -87,8 +87,34 @@ class PostClock:
         return min(later) if later else None
 
 
+class Pace:
+    """The players' clicks, at most ``rate`` a second in all (real time); None: each at once.
+
+    Clicking as fast as the bot answers sends Discord more than its 50 requests a second
+    (each click is several), and the stricter Discord answers with 429s that discord.py
+    waits out: a paced stream measures the bot at a load it may carry.
+    """
+
+    def __init__(self, rate: float | None = None) -> None:
+        self.gap = 1.0 / rate if rate else 0.0
+        self.due = 0.0
+
+    async def wait(self) -> None:
+        now = time.perf_counter()
+        if now < self.due:
+            await asyncio.sleep(self.due - now)
+        self.due = max(now, self.due) + self.gap
+
+
+#: The last run's pace (`measure` sets it).
+PACE = Pace()
+#: Tables per simulated server: Discord caps a server's active threads at 1,000.
+TABLES_PER_GUILD = 500
+
+
 async def timed(times: dict[str, list[float]], kind: str, action):
-    """Await an actor verb and record how long the bot took to handle it."""
+    """Await an actor verb (after its turn in the pace) and record how long the bot took to handle it."""
+    await PACE.wait()
     started = time.perf_counter()
     result = await action
     times.setdefault(kind, []).append((time.perf_counter() - started) * 1000)
@@ -105,8 +131,13 @@ CPU: dict[str, float] = {}
 STEPS: list = []
 
 
-async def measure(tables: int, turns: int, experts: bool = False, envs: int = 1) -> dict[str, list[float]]:
-    """The tables spread over ``envs`` simulated Discords, one after another; milliseconds per kind."""
+async def measure(
+    tables: int, turns: int, experts: bool = False, envs: int = 1, rate: float | None = None
+) -> dict[str, list[float]]:
+    """The tables spread over ``envs`` simulated Discords, one after another, the players clicking
+    at most ``rate`` times a second; milliseconds per kind."""
+    global PACE
+    PACE = Pace(rate)
     times: dict[str, list[float]] = {}
     RATE_LIMITED[:] = []
     LOOP_LAG[:] = []
@@ -147,11 +178,15 @@ async def measure_one(
             steps.reset()
             sampler.start()
             clock = PostClock(env)
-            guild = env.create_guild("Bench")
-            channel = guild.create_text_channel("games")
-            members = [guild.add_member(env.create_user(f"player{i}")) for i in range(2 * tables)]
+            guilds = [env.create_guild(f"Bench {k + 1}") for k in range(-(-tables // TABLES_PER_GUILD))]
+            channels = [guild.create_text_channel("games") for guild in guilds]
+            members = [
+                guilds[i // (2 * TABLES_PER_GUILD)].add_member(env.create_user(f"player{i}"))
+                for i in range(2 * tables)
+            ]
             threads = []
             for n in range(tables):
+                channel = channels[n // TABLES_PER_GUILD]
                 host, guest = members[2 * n], members[2 * n + 1]
                 result = await timed(times, "/play", host.slash(channel, "play", game=GAMES[n % 3]))
                 reply = result.followups[0] if result.followups else result.response
@@ -209,6 +244,7 @@ async def play_turn(thread, people, rng: random.Random, times: dict[str, list[fl
         else:
             select, option = choice
             action = member.select(panel, [option["value"]], custom_id=select["custom_id"])
+        await PACE.wait()
         started = time.perf_counter()
         await action
         elapsed = (time.perf_counter() - started) * 1000
@@ -236,15 +272,18 @@ def summarize(times: dict[str, list[float]]) -> list[dict]:
     ]
 
 
-def figures(tables: int = 50, turns: int = 4, experts: bool = False, envs: int = 5) -> dict:
+def figures(
+    tables: int = 50, turns: int = 4, experts: bool = False, envs: int = 5, rate: float | None = None
+) -> dict:
     """Run the benchmark; the setting, one summary row per kind of interaction, the loop's stalls, CPU."""
-    times = asyncio.run(measure(tables, turns, experts, envs))
+    times = asyncio.run(measure(tables, turns, experts, envs, rate))
     clicks = sum(len(values) for kind, values in times.items() if kind != BOARD_SETTLED)
     return {
         "tables": tables,
         "turns": turns,
         "experts": experts,
         "envs": len(LOOP_LAG),
+        "rate": rate,
         "rows": summarize(times),
         "rate_limited": sum(RATE_LIMITED),
         # Per simulated Discord the monitor keeps the longest stall and a p99: the worst of each.
@@ -276,7 +315,8 @@ def report(found: dict) -> list[str]:
     lines = [
         f"{found['tables']} tables ({', '.join(GAMES)} in turn; two players and {bots} each), "
         f"{found['turns']} turns each, over {found.get('envs', 1)} simulated Discords played one after "
-        "another (one process, a bot and a SQLite WAL file each), on the stricter Discord (simtools.strict)",
+        "another (one process, a bot and a SQLite WAL file each), on the stricter Discord (simtools.strict)"
+        + (f"; the players click {found['rate']:g} times a second in all" if found.get("rate") else ""),
         f"requests Discord answered with 429 (discord.py waited and retried): {found.get('rate_limited', 0)}",
     ]
     for row in found["rows"]:
@@ -321,5 +361,6 @@ if __name__ == "__main__":
     parser.add_argument("--turns", type=int, default=4)
     parser.add_argument("--envs", type=int, default=5, help="simulated Discords the tables are spread over")
     parser.add_argument("--experts", action="store_true", help="seat an expert bot at every table")
+    parser.add_argument("--rate", type=float, help="clicks a second in all (default: each when answered)")
     args = parser.parse_args()
-    print("\n".join(report(figures(args.tables, args.turns, args.experts, args.envs))))
+    print("\n".join(report(figures(args.tables, args.turns, args.experts, args.envs, args.rate))))
