@@ -23,7 +23,7 @@ SQLite needs).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +38,7 @@ from hosting.store import (
     _BACKFILL_SOLO_BEST,
     _CHANGE_COLUMNS,
     _ORDINAL,
+    _STEP_COLUMNS,
     LOBBY,
     OPEN_STATUSES,
     LoggedAction,
@@ -58,24 +59,12 @@ from hosting.store import (
     _solo_best_rows,
     _solo_row,
     _stat_rows,
+    _step_keys,
     _table_columns,
 )
 
-
-def _rating_step_key(r: str, scope: str) -> str:
-    """A rating board row's key in `board_steps` (the SQLite twin: `hosting.store._rating_step_key`)."""
-    step = f"floor({r}.ordinal * {ratings.BOARD_STEPS_PER_POINT})"
-    return f"'rating', {r}.game, {scope}, {step}, least({r}.games, {ratings.BOARD_GAMES_MAX})"
-
-
-#: Each board row's key in `board_steps` (board, game, scope, step, games), of a row called ``r``.
-_STEP_KEYS: dict[str, Callable[[str], str]] = {
-    "ratings": lambda r: _rating_step_key(r, "0"),
-    "guild_ratings": lambda r: _rating_step_key(r, f"{r}.guild_id"),
-    "solo_best": lambda r: f"'solo', {r}.game, {r}.scope, {r}.best, 0",
-}
-#: The columns whose change moves a board row to another step.
-_STEP_COLUMNS = {"ratings": "ordinal, games", "guild_ratings": "ordinal, games", "solo_best": "best"}
+#: Each board row's key in `board_steps`, in PostgreSQL's SQL (the SQLite store's own: `_step_keys`).
+_STEP_KEYS = _step_keys(lambda x: f"floor({x})", "least")
 
 
 def _board_steps_schema() -> tuple[str, ...]:

@@ -69,18 +69,23 @@ def _floor(x: str) -> str:
     return f"(CAST({x} AS INTEGER) - ({x} < CAST({x} AS INTEGER)))"
 
 
-def _rating_step_key(r: str, scope: str) -> str:
-    """A rating board row's key in `board_steps`: its quarter point of ordinal, its games up to the cap."""
-    step = _floor(f"{r}.ordinal * {ratings.BOARD_STEPS_PER_POINT}")
-    return f"'rating', {r}.game, {scope}, {step}, min({r}.games, {ratings.BOARD_GAMES_MAX})"
+def _step_keys(floor: Callable[[str], str], least: str) -> dict[str, Callable[[str], str]]:
+    """Each board row's key in `board_steps` (board, game, scope, step, games), of a row called ``r``,
+    in a store's SQL (its floor, its two-argument minimum). A rating row's step is its quarter
+    point of ordinal and its games are counted up to the cap; a solo row's step is its best score."""
+
+    def rating(r: str, scope: str) -> str:
+        step = floor(f"{r}.ordinal * {ratings.BOARD_STEPS_PER_POINT}")
+        return f"'rating', {r}.game, {scope}, {step}, {least}({r}.games, {ratings.BOARD_GAMES_MAX})"
+
+    return {
+        "ratings": lambda r: rating(r, "0"),
+        "guild_ratings": lambda r: rating(r, f"{r}.guild_id"),
+        "solo_best": lambda r: f"'solo', {r}.game, {r}.scope, {r}.best, 0",
+    }
 
 
-#: Each board row's key in `board_steps` (board, game, scope, step, games), of a row called ``r``.
-_STEP_KEYS: dict[str, Callable[[str], str]] = {
-    "ratings": lambda r: _rating_step_key(r, "0"),
-    "guild_ratings": lambda r: _rating_step_key(r, f"{r}.guild_id"),
-    "solo_best": lambda r: f"'solo', {r}.game, {r}.scope, {r}.best, 0",
-}
+_STEP_KEYS = _step_keys(_floor, "min")
 #: The columns whose change moves a board row to another step.
 _STEP_COLUMNS = {"ratings": "ordinal, games", "guild_ratings": "ordinal, games", "solo_best": "best"}
 
