@@ -18,11 +18,11 @@ from cogs.common import answer_error, fit_lines, plain, reply, table_link, table
 from cogs.language import for_user
 from hosting.store import LOBBY
 
-#: Places as words: "1st", "2nd", "3rd", "4th" (by the English suffix).
 #: The newest finished games `/history` lists: more than one message holds (about 17 lines),
 #: so the rest is a count from the player's stats, not hundreds of tables read for nothing.
 HISTORY_SHOWN = 25
 
+#: Places as words: "1st", "2nd", "3rd", "4th" (by the English suffix).
 ORDINALS = {
     "st": i18n.N_("{place}st"),
     "nd": i18n.N_("{place}nd"),
