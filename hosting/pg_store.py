@@ -697,7 +697,7 @@ class PostgresStore:
             if row is None:
                 return None
             # The players of the steps above, then those above in the same step (see the SQLite twin).
-            step = ratings.board_step(row["ordinal"])
+            step, upper = ratings.board_step(row["ordinal"])
             ahead = await conn.fetchval(
                 "SELECT (SELECT coalesce(sum(players), 0) FROM board_steps WHERE board = 'rating' "
                 f"AND game = $1 AND scope = ${n + 1} AND step > ${n + 2} AND games >= $2) "
@@ -707,7 +707,7 @@ class PostgresStore:
                 guild_id or 0,
                 step,
                 row["ordinal"],
-                (step + 1) / ratings.BOARD_STEPS_PER_POINT,
+                upper,
                 user_id,
             )
         return Standing(ahead + 1, user_id, Rating(*row[:5]))

@@ -47,9 +47,11 @@ BOARD_GAMES_MAX = 3
 BOARD_STEPS_PER_POINT = 4
 
 
-def board_step(ordinal: float) -> int:
-    """The step of the rating boards an ordinal falls in (exact: × 4 only moves the binary point)."""
-    return math.floor(ordinal * BOARD_STEPS_PER_POINT)
+def board_step(ordinal: float) -> tuple[int, float]:
+    """The step of the rating boards an ordinal falls in, and the next step's lowest ordinal
+    (both exact: × 4 and ÷ 4 only move the binary point)."""
+    step = math.floor(ordinal * BOARD_STEPS_PER_POINT)
+    return step, (step + 1) / BOARD_STEPS_PER_POINT
 
 
 @dataclass(frozen=True)

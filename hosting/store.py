@@ -624,7 +624,7 @@ READS: dict[str, str] = {
     "WHERE board = 'rating' AND game = ?1 AND scope = 0 AND games >= ?2",
     "board_page": "SELECT user_id, game, mu, sigma, games FROM ratings WHERE game = ?1 AND games >= ?2 "
     "ORDER BY ordinal DESC, user_id LIMIT ?3 OFFSET ?4",
-    "board_mine": "SELECT user_id, game, mu, sigma, games FROM ratings "
+    "board_mine": "SELECT user_id, game, mu, sigma, games, ordinal FROM ratings "
     "WHERE game = ?1 AND games >= ?2 AND user_id = ?3",
     # A place on a board (?3 the ordinal, ?4 the player, ?5 its step, ?6 the next step's lowest
     # ordinal): the players of the steps above, then those above in the same step, by index.
@@ -637,7 +637,7 @@ READS: dict[str, str] = {
     "JOIN ratings r ON r.user_id = g.user_id AND r.game = g.game "
     "WHERE g.game = ?1 AND g.guild_id = ?3 AND g.games >= ?2 "
     "ORDER BY g.ordinal DESC, g.user_id LIMIT ?4 OFFSET ?5",
-    "guild_board_mine": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games FROM guild_ratings g "
+    "guild_board_mine": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games, g.ordinal FROM guild_ratings g "
     "JOIN ratings r ON r.user_id = g.user_id AND r.game = g.game "
     "WHERE g.game = ?1 AND g.guild_id = ?3 AND g.games >= ?2 AND g.user_id = ?4",
     "guild_board_ahead": "SELECT (SELECT coalesce(sum(players), 0) FROM board_steps WHERE board = 'rating' "
@@ -1096,12 +1096,10 @@ class Store:
             row = _one(conn, f"{board}_mine", (*scope, user_id))
             if row is None:
                 return None
-            mine = Rating(*row)
-            ordinal = mine.mu - ratings.Z * mine.sigma  # as the column holds it
-            step = ratings.board_step(ordinal)
-            upper = (step + 1) / ratings.BOARD_STEPS_PER_POINT
+            *mine, ordinal = row  # the board's own ordinal column, which the steps were cut from
+            step, upper = ratings.board_step(ordinal)
             ahead = _fetch(conn, f"{board}_ahead", (*scope, ordinal, user_id, step, upper))[0][0]
-            return Standing(ahead + 1, user_id, mine)
+            return Standing(ahead + 1, user_id, Rating(*mine))
 
         return await self._call(run)
 
