@@ -1,18 +1,28 @@
 """Where a benchmark's CPU goes, by layer: the bot's own (engine, bots, render, store, hosting,
-cogs, discord.py) apart from the simulator's (SimCord) and the rest (asyncio, stdlib).
+cogs, discord.py, the worker pools' hand-over) apart from the simulator's (SimCord, the
+benchmark's players) and the rest (asyncio, stdlib).
 
-`LayerSampler` is a statistical profiler: a thread wakes every ``interval`` seconds,
-reads every other thread's CPU clock (`time.pthread_getcpuclockid`) and current
-stack (`sys._current_frames`), and charges the CPU the thread used since the last
-sample to the layer of the innermost frame that belongs to a known package. A
-thread that waits (in a selector, a queue, a sleep) uses no CPU and is charged
-nothing, so the figures are CPU time in this process, all threads included (the
-aiosqlite thread's SQL counts as ``store``). Work done in worker
-processes (pictures, bot decisions) is not sampled here: the pools report their
-own CPU seconds, which a benchmark adds as separate rows.
+`LayerSampler` is a statistical profiler: a thread wakes every ``interval`` seconds
+and reads every other thread's CPU clock (`time.pthread_getcpuclockid`) and current
+stack (`sys._current_frames`); a stack's layer is that of its innermost frame in a
+known package.
 
-Sampling costs a few per cent of a core at the default interval and, unlike
-`cProfile`, does not slow the code it measures. Linux (thread CPU clocks).
+* A thread other than the event loop's does one kind of work (the database
+  thread, the pools' feeder and result threads), so the CPU it used since the
+  last sample is charged to its layer now.
+* The event loop's thread runs everything in short steps and waits in its
+  selector in between, and the sampler can only read it when it lets go of the
+  GIL: charged that way, a step's CPU would mostly land on the selector it
+  returned to. So a sample of the loop thread counts once for the layer it is
+  *running* (a sample in the selector counts nothing), the GIL's switch interval
+  is shortened while sampling so that a running step is read within 0.1 ms, and
+  the thread's CPU is shared out over its layers by those counts.
+
+The figures are CPU time in this process, all threads included. Work done in
+worker processes (pictures, bot decisions) is not sampled here: the pools report
+their own CPU seconds, which a benchmark adds as separate rows. Sampling costs a
+few per cent of a core at the default interval and, unlike `cProfile`, does not
+slow the code it measures. Linux (thread CPU clocks).
 """
 
 from __future__ import annotations
@@ -38,17 +48,39 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("/discord/", "discord.py"),
     ("/aiohttp/", "discord.py"),
     ("/PIL/", "render"),
+    ("/concurrent/futures/", "worker pools (hand-over)"),
+    ("/multiprocessing/", "worker pools (hand-over)"),
+    ("/bench/", "the benchmark's players"),
 )
 
 
 #: Layers that are not the bot's own code.
-NOT_THE_BOT = ("SimCord", "other (asyncio, stdlib)")
+NOT_THE_BOT = ("SimCord", "the benchmark's players", "other (asyncio, stdlib)")
+#: The GIL's switch interval while sampling (seconds): how soon a running loop step is read.
+SWITCH_INTERVAL = 0.0001
+
+
+def idle(frame: FrameType) -> bool:
+    """Whether a stack is waiting in a selector (the event loop between steps)."""
+    return frame.f_code.co_name == "select" and frame.f_code.co_filename.endswith("selectors.py")
+
+
+#: (file name ending, function): the event loop running a step. A stack's walk stops there,
+#: so the code below the loop (``asyncio.run`` called from a benchmark) owns nothing.
+LOOP_FRAMES = (
+    ("asyncio/events.py", "_run"),
+    ("asyncio/base_events.py", "_run_once"),
+    ("bench/steps.py", "timed_run"),  # bench.steps' timed stand-in for ``Handle._run``
+)
 
 
 def layer_of(frame: FrameType | None) -> str:
-    """The layer a stack is working in: that of its innermost frame in a known package."""
+    """The layer a stack is working in: that of its innermost frame in a known package, above
+    the event loop's own frames."""
     while frame is not None:
         name = frame.f_code.co_filename
+        if any(name.endswith(end) and frame.f_code.co_name == function for end, function in LOOP_FRAMES):
+            break
         for fragment, layer in LAYERS:
             if fragment in name:
                 return layer
@@ -61,7 +93,11 @@ class LayerSampler:
 
     def __init__(self, interval: float = 0.001) -> None:
         self.interval = interval
-        self.cpu: Counter[str] = Counter()
+        self.cpu: Counter[str] = Counter()  # CPU seconds per layer of the other threads
+        self.loop_samples: Counter[str] = Counter()  # the loop thread's running samples per layer
+        self.loop_cpu = 0.0  # the loop thread's CPU seconds while sampled
+        self._loop = 0  # the loop thread's ident (the one that starts the sampler)
+        self._switch = sys.getswitchinterval()
         self._last: dict[int, float] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -73,8 +109,16 @@ class LayerSampler:
     def __exit__(self, *_: object) -> None:
         self.stop()
 
+    @property
+    def ident(self) -> int | None:
+        """The sampling thread's ident while it runs."""
+        return self._thread.ident if self._thread is not None else None
+
     def start(self) -> None:
-        """Begin sampling in a daemon thread."""
+        """Begin sampling in a daemon thread (from the event loop's thread)."""
+        self._loop = threading.get_ident()
+        self._switch = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="layer-sampler", daemon=True)
         self._thread.start()
@@ -84,6 +128,8 @@ class LayerSampler:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
+            self._thread = None
+            sys.setswitchinterval(self._switch)
 
     def _run(self) -> None:
         me = threading.get_ident()
@@ -98,12 +144,23 @@ class LayerSampler:
                     continue
                 spent = used - self._last.get(ident, used)
                 self._last[ident] = used
-                if spent > 0:
-                    self.cpu[layer_of(frame)] += spent
+                if ident != self._loop:
+                    if spent > 0:
+                        self.cpu[layer_of(frame)] += spent
+                    continue
+                self.loop_cpu += max(0.0, spent)
+                if not idle(frame):
+                    self.loop_samples[layer_of(frame)] += 1
 
     def seconds(self) -> dict[str, float]:
-        """CPU seconds per layer, largest first."""
-        return dict(self.cpu.most_common())
+        """CPU seconds per layer, largest first: the other threads' and the loop thread's shared out."""
+        total = Counter(self.cpu)
+        samples = sum(self.loop_samples.values())
+        for layer, count in self.loop_samples.items():
+            total[layer] += self.loop_cpu * count / samples
+        if not samples and self.loop_cpu:
+            total["other (asyncio, stdlib)"] += self.loop_cpu
+        return dict(total.most_common())
 
 
 def report(seconds: dict[str, float], clicks: int, extra: dict[str, float] | None = None) -> list[str]:

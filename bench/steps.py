@@ -15,7 +15,10 @@ through it) and times each step, charged to its owner:
   results.
 
 A step's time is wall time, so a thread holding the GIL during a step (the
-database thread decoding a row) is charged to that step. `aside` leaves the
+database thread decoding a row) is charged to that step. Each step's CPU time (the
+loop thread's own clock, `time.thread_time`) is added up per owner too
+(`bot_cpu`, `simulator_cpu`); what the loop thread spends between steps (asyncio
+picking the next step, waiting in its selector) is `StepFigures.loop_cpu`. `aside` leaves the
 benchmark's own work done inside a step (sampling memory, clearing SimCord) out
 of it, and so is the time SimCord's Discord spends handling a request the bot
 makes inside a step (``simcord.http.client.router.dispatch``: its checks, its
@@ -95,6 +98,9 @@ class StepFigures:
     longest: list[tuple[float, str]] = field(default_factory=list)  # the bot's longest steps, what ran
     bot_longest_without_full_collection: float = 0.0
     full_collections: list[float] = field(default_factory=list)  # each full collection's seconds
+    bot_cpu: float = 0.0  # CPU seconds of the loop thread in the bot's steps
+    simulator_cpu: float = 0.0  # ... in the simulator's steps
+    loop_cpu: float = 0.0  # ... between steps: asyncio's own bookkeeping
 
 
 def _suspending(request):
@@ -113,6 +119,7 @@ class LoopSteps:
     def __init__(self) -> None:
         self.reset()
         self._aside = 0.0
+        self._aside_cpu = 0.0
         self._original = None
         self._requests: dict = {}  # SimCord's HTTP clients and their own request methods, while installed
         self._collecting = 0.0  # when the running full collection began (perf_counter), or 0
@@ -126,6 +133,10 @@ class LoopSteps:
         self._kept: list[tuple[float, str]] = []
         self._longest_clean = 0.0
         self._full: list[float] = []
+        self.bot_cpu = 0.0  # CPU seconds of the loop thread in the bot's steps, so far
+        self.simulator_cpu = 0.0
+        self._aside_cpu_at_reset = getattr(self, "_aside_cpu", 0.0)
+        self._thread_cpu_at_reset = time.thread_time()  # reset runs on the loop's thread
 
     def _on_gc(self, phase: str, info: dict) -> None:
         if info.get("generation") != 2:
@@ -141,11 +152,12 @@ class LoopSteps:
     @contextlib.contextmanager
     def aside(self):
         """The benchmark's own work inside a step: left out of that step's time."""
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.thread_time()
         try:
             yield
         finally:
             self._aside += time.perf_counter() - started
+            self._aside_cpu += time.thread_time() - cpu
 
     def install(self) -> LoopSteps:
         steps = self
@@ -159,14 +171,15 @@ class LoopSteps:
         simcord_http.router.dispatch = timed_dispatch
 
         def timed_run(handle):
-            started = time.perf_counter()
-            aside = steps._aside
+            started, cpu = time.perf_counter(), time.thread_time()
+            aside, aside_cpu = steps._aside, steps._aside_cpu
             steps._collected_in_step = 0.0
             try:
                 return original(handle)
             finally:
                 took = time.perf_counter() - started - (steps._aside - aside)
-                steps._record(handle, took, collected=steps._collected_in_step > 0)
+                used = time.thread_time() - cpu - (steps._aside_cpu - aside_cpu)
+                steps._record(handle, took, used, collected=steps._collected_in_step > 0)
 
         asyncio.events.Handle._run = timed_run
         clients = (simcord_http.FakeHTTPClient, simcord_http.FakeWebhookAdapter)
@@ -191,10 +204,12 @@ class LoopSteps:
     def __exit__(self, *exc: object) -> None:
         self.uninstall()
 
-    def _record(self, handle: asyncio.Handle, took: float, *, collected: bool) -> None:
+    def _record(self, handle: asyncio.Handle, took: float, used: float, *, collected: bool) -> None:
         if is_simulator(_path(handle)):
             self._simulator_longest = max(self._simulator_longest, took)
+            self.simulator_cpu += used
             return
+        self.bot_cpu += used
         self._bot.append(took)
         self._bot_longest = max(self._bot_longest, took)
         if not collected:
@@ -207,7 +222,9 @@ class LoopSteps:
                 self._kept = sorted(self._kept, reverse=True)[:KEPT]
 
     def figures(self) -> StepFigures:
-        """The figures since the start (or `reset`)."""
+        """The figures since the start (or `reset`); on the loop's thread."""
+        thread_cpu = time.thread_time() - self._thread_cpu_at_reset
+        aside_cpu = self._aside_cpu - self._aside_cpu_at_reset
         ordered = sorted(self._bot)
         p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else 0.0
         return StepFigures(
@@ -218,4 +235,7 @@ class LoopSteps:
             longest=sorted(self._kept, reverse=True)[:KEPT],
             bot_longest_without_full_collection=self._longest_clean,
             full_collections=list(self._full),
+            bot_cpu=self.bot_cpu,
+            simulator_cpu=self.simulator_cpu,
+            loop_cpu=max(0.0, thread_cpu - aside_cpu - self.bot_cpu - self.simulator_cpu),
         )
