@@ -405,7 +405,7 @@ async def one_read(store: Any, built: Built, rng: random.Random, timed: Timed, n
     elif kind == "due deadlines":
         await timed.call(kind, store.due_tables(NOW))
     elif kind == "history":
-        await timed.call(kind, store.finished_tables(user, limit=HISTORY_SHOWN))
+        await timed.call(kind, store.finished_games(user, limit=HISTORY_SHOWN))
     else:
         guild = BIG_GUILD if rng.random() < 0.5 else None
         game = rng.choice(("haenyeo", "jeju"))

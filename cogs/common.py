@@ -14,7 +14,7 @@ from cogs.language import for_user
 from engine.base import IllegalAction
 from hosting.errors import TableError
 from hosting.service import TableService
-from hosting.store import TableRecord
+from hosting.store import FinishedGame, TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,7 @@ async def answer_error(
     )
 
 
-def table_channel_id(table: TableRecord) -> int:
+def table_channel_id(table: TableRecord | FinishedGame) -> int:
     """The id of the channel the table plays in: its thread, or its channel where it has none."""
     return table.thread_id or table.channel_id
 
@@ -234,7 +234,7 @@ async def still_member(bot: discord.Client, guild_id: int | None, user_id: int) 
 LINK_BASE: str | None = None
 
 
-def table_link(table: TableRecord) -> str:
+def table_link(table: TableRecord | FinishedGame) -> str:
     """A jump link to the table's thread (or its channel)."""
     if LINK_BASE is not None:
         return LINK_BASE

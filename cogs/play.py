@@ -1300,7 +1300,7 @@ class Play(commands.Cog):
         """Autocomplete for ``table`` of `/game replay` and `/game export`: the caller's finished games."""
         # The newest hundred: a keystroke's answer stays one short read for a player of thousands of
         # games (an older table is still there by typing its number).
-        found = await self.service.finished_tables(interaction.user.id, limit=100)
+        found = await self.service.finished_games(interaction.user.id, limit=100)
         t = await for_user(interaction)
         choices = [
             app_commands.Choice(

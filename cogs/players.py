@@ -162,7 +162,7 @@ class Players(commands.Cog):
         who = player or interaction.user
         try:
             t = await for_user(interaction)
-            found = await tables(interaction).finished_tables(who.id, limit=HISTORY_SHOWN)
+            found = await tables(interaction).finished_games(who.id, limit=HISTORY_SHOWN)
             # Every finished game the player was seated at to the end, as `/stats` counts them.
             played = sum(s.played for s in await tables(interaction).stats(who.id))
         except Exception as error:
@@ -173,27 +173,22 @@ class Players(commands.Cog):
             await reply(interaction, t("{name} has not finished a game yet.", name=name))
             return
         lines = []
-        for table in found:
-            result = table.result or {}
-            seat = next(s.seat for s in table.seats if s.user_id == who.id or who.id in s.former)
-            place, score = result["ranking"][seat], result["scores"][seat]
-            players = len(table.seats)
-            if players == 1:
+        for game in found:
+            if game.players == 1:
                 ranked = t("solo")
             else:
-                ranked = t("{place} of {players}", place=_ordinal(place, t=t), players=players)
-            date = f"<t:{int(table.updated_at)}:d>"
-            won = " 🏆" if seat in result.get("winners", []) and players > 1 else ""
+                ranked = t("{place} of {players}", place=_ordinal(game.place, t=t), players=game.players)
+            won = " 🏆" if game.won and game.players > 1 else ""
             lines.append(
                 t(
                     "• {date} **{game}** #{table} — {place}{won}, score {score} — {link}",
-                    date=date,
-                    game=t(engine.get(table.game).title),
-                    table=table.id,
+                    date=f"<t:{int(game.finished_at)}:d>",
+                    game=t(engine.get(game.game).title),
+                    table=game.id,
                     place=ranked,
                     won=won,
-                    score=score,
-                    link=table_link(table),
+                    score=game.score,
+                    link=table_link(game),
                 )
             )
         header = t(

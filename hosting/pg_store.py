@@ -41,6 +41,7 @@ from hosting.store import (
     _STEP_COLUMNS,
     LOBBY,
     OPEN_STATUSES,
+    FinishedGame,
     LoggedAction,
     PlayerStats,
     Seat,
@@ -544,18 +545,27 @@ class PostgresStore:
         query += " ORDER BY id DESC"
         return [_record(row) for row in await self._pool.fetch(query, *params)]
 
-    async def finished_tables(self, user_id: int, *, limit: int) -> list[TableRecord]:
-        """The newest ``limit`` finished tables where the user held a seat to the end (no snapshots):
-        the games `player_stats` counts for them, newest first."""
-        select = _SELECT_TABLE.replace("state,", "NULL AS state,", 1)
+    async def finished_games(self, user_id: int, *, limit: int) -> list[FinishedGame]:
+        """The newest ``limit`` finished tables where the user held a seat to the end (the games
+        `player_stats` counts for them), newest first, as history lines (read out of the result in SQL)."""
         rows = await self._pool.fetch(
-            f"{select} WHERE id IN (SELECT s.table_id FROM seats s JOIN game_tables t ON t.id = s.table_id "
-            "WHERE s.user_id = $1 AND s.kind = 'human' AND t.status = 'finished' "
-            "ORDER BY s.table_id DESC LIMIT $2) ORDER BY id DESC",
+            "SELECT g.id, g.game, g.guild_id, g.channel_id, g.thread_id, g.updated_at, s.seat, "
+            "(SELECT count(*) FROM seats c WHERE c.table_id = g.id) AS players, "
+            "g.result::jsonb -> 'ranking' ->> s.seat AS place, g.result::jsonb -> 'scores' ->> s.seat AS score, "
+            "g.result::jsonb -> 'winners' @> to_jsonb(s.seat) AS won "
+            "FROM seats s JOIN game_tables g ON g.id = s.table_id WHERE s.user_id = $1 AND s.kind = 'human' "
+            "AND g.status = 'finished' AND jsonb_typeof(g.result::jsonb -> 'ranking') = 'array' "
+            "ORDER BY s.table_id DESC LIMIT $2",
             user_id,
             limit,
         )
-        return [_record(row) for row in rows]
+        return [
+            FinishedGame(
+                *row[:7], players=row["players"], place=int(row["place"]), score=json.loads(row["score"]),
+                won=bool(row["won"]),
+            )
+            for row in rows
+        ]
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""

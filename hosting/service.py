@@ -36,6 +36,7 @@ from hosting.store import (
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
+    FinishedGame,
     Seat,
     Store,
     TableRecord,
@@ -997,10 +998,10 @@ class TableService:
         """What a finished table did to its players' ratings (empty when it was not rated)."""
         return await self.store.rating_changes(table_id)
 
-    async def finished_tables(self, user_id: int, *, limit: int) -> list[TableRecord]:
+    async def finished_games(self, user_id: int, *, limit: int) -> list[FinishedGame]:
         """A player's newest ``limit`` finished games, where they held a seat to the end (the games
-        `/stats` counts), without their snapshots: a list on screen shows a page, not hundreds."""
-        return [table for table in await self.store.finished_tables(user_id, limit=limit) if table.result]
+        `/stats` counts), as history lines: a list on screen shows a page, not hundreds."""
+        return await self.store.finished_games(user_id, limit=limit)
 
     async def replay_steps(self, table_id: int) -> tuple[TableRecord, list[replays.Step]]:
         """A closed table's replay, step by step (`engine.replay.steps`), rebuilt in a worker thread.

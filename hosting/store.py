@@ -393,6 +393,23 @@ class TableRecord:
 
 
 @dataclass(frozen=True)
+class FinishedGame:
+    """One line of a player's history: a finished table and how their seat ended it."""
+
+    id: int  # the table's
+    game: str
+    guild_id: int | None
+    channel_id: int
+    thread_id: int | None
+    finished_at: float
+    seat: int
+    players: int  # seats at the table
+    place: int
+    score: int | float
+    won: bool
+
+
+@dataclass(frozen=True)
 class LoggedAction:
     """One entry of a table's action log."""
 
@@ -590,9 +607,15 @@ READS: dict[str, str] = {
     "user_tables": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE {_OF_USER}",
     # A player's newest finished games (?2 of them) where they held a seat to the end: their seats
     # walked newest first in the index, each table looked up until enough are found.
-    "user_finished": f"SELECT {_WITHOUT_STATE} FROM game_tables WHERE id IN (SELECT s.table_id FROM seats s "
-    "JOIN game_tables g ON g.id = s.table_id WHERE s.user_id = ?1 AND s.kind = 'human' AND s.open = 0 "
-    "AND g.status = 'finished' ORDER BY s.table_id DESC LIMIT ?2) ORDER BY id DESC",
+    # A history page: the player's seats newest first in their index, each line's place, score and
+    # win read out of the result in SQL (one query; no table records, seats or JSON in Python).
+    "user_finished": "SELECT g.id, g.game, g.guild_id, g.channel_id, g.thread_id, g.updated_at, s.seat, "
+    "(SELECT count(*) FROM seats c WHERE c.table_id = g.id), "
+    "json_extract(g.result, '$.ranking[' || s.seat || ']'), json_extract(g.result, '$.scores[' || s.seat || ']'), "
+    "EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') w WHERE w.value = s.seat) "
+    "FROM seats s JOIN game_tables g ON g.id = s.table_id WHERE s.user_id = ?1 AND s.kind = 'human' "
+    "AND s.open = 0 AND g.status = 'finished' AND json_type(g.result, '$.ranking') = 'array' "
+    "ORDER BY s.table_id DESC LIMIT ?2",
     "table_ids": "SELECT id FROM game_tables WHERE status = ?1 ORDER BY id",
     "table_ids_with_bots": "SELECT id FROM game_tables g WHERE status = ?1 AND EXISTS "
     "(SELECT 1 FROM seats s WHERE s.table_id = g.id AND s.kind = 'bot') ORDER BY id",
@@ -1019,10 +1042,11 @@ class Store:
         open_ = 1 if wanted <= set(OPEN_STATUSES) else 0 if not wanted & set(OPEN_STATUSES) else None
         return await self._tables("user_tables", user_id, json.dumps(sorted(wanted)), guild_id, open_)
 
-    async def finished_tables(self, user_id: int, *, limit: int) -> list[TableRecord]:
-        """The newest ``limit`` finished tables where the user held a seat to the end (no snapshots):
-        the games `player_stats` counts for them, newest first."""
-        return await self._tables("user_finished", user_id, limit)
+    async def finished_games(self, user_id: int, *, limit: int) -> list[FinishedGame]:
+        """The newest ``limit`` finished tables where the user held a seat to the end (the games
+        `player_stats` counts for them), newest first, as history lines."""
+        rows = await self._call(_fetch, "user_finished", (user_id, limit))
+        return [FinishedGame(*row[:-1], won=bool(row[-1])) for row in rows]
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""

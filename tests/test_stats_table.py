@@ -92,6 +92,29 @@ async def test_stats_agree_with_the_finished_tables(service):
     assert {s.game for s in stats} == {"takeaway", "reef"}
 
 
+async def test_history_lines_agree_with_the_finished_tables(service):
+    await finished_games(service, random.Random(6))
+    for user in USERS:
+        expected = []
+        for table in await service.store.tables_of_user(user, statuses=(FINISHED,)):
+            seat = table.seat_of(user)
+            if seat is None or not table.result:
+                continue  # a seat a bot took over is no longer theirs
+            result = table.result
+            expected.append(
+                (table.id, table.game, seat.seat, len(table.seats), result["ranking"][seat.seat])
+                + (result["scores"][seat.seat], seat.seat in result["winners"], table.updated_at)
+            )
+        lines = await service.finished_games(user, limit=100)
+        found = [(g.id, g.game, g.seat, g.players, g.place, g.score, g.won, g.finished_at) for g in lines]
+        assert found == expected, user
+        assert len(found) == sum(s.played for s in await service.store.player_stats(user))
+        assert await service.finished_games(user, limit=2) == lines[:2]
+    every = [g for user in USERS for g in await service.finished_games(user, limit=100)]
+    assert any(g.won for g in every) and any(not g.won for g in every)
+    assert any(g.players == 1 for g in every) and any(g.players == 3 for g in every)
+
+
 async def boards(store) -> dict[str, object]:  # noqa: F811
     """Everything the stats and board reads answer, for comparing two databases."""
     found: dict[str, object] = {}

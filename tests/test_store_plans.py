@@ -128,7 +128,7 @@ async def session(service: TableService, store: Store) -> None:
     for user in (10, 11, 12):
         await service.my_tables(user)
         await service.stats(user)
-        await service.finished_tables(user, limit=25)
+        await service.finished_games(user, limit=25)
         await service.ratings_of(user)
         await store.tables_of_user(user, guild_id=1)
         await service.dm_reminders(user)
