@@ -551,7 +551,8 @@ class PostgresStore:
         rows = await self._pool.fetch(
             "SELECT g.id, g.game, g.guild_id, g.channel_id, g.thread_id, g.updated_at, s.seat, "
             "(SELECT count(*) FROM seats c WHERE c.table_id = g.id) AS players, "
-            "g.result::jsonb -> 'ranking' ->> s.seat AS place, g.result::jsonb -> 'scores' ->> s.seat AS score, "
+            "g.result::jsonb -> 'ranking' ->> s.seat AS place, "
+            "g.result::jsonb -> 'scores' ->> s.seat AS score, "
             "g.result::jsonb -> 'winners' @> to_jsonb(s.seat) AS won "
             "FROM seats s JOIN game_tables g ON g.id = s.table_id WHERE s.user_id = $1 AND s.kind = 'human' "
             "AND g.status = 'finished' AND jsonb_typeof(g.result::jsonb -> 'ranking') = 'array' "
@@ -561,7 +562,10 @@ class PostgresStore:
         )
         return [
             FinishedGame(
-                *row[:7], players=row["players"], place=int(row["place"]), score=json.loads(row["score"]),
+                *row[:7],
+                players=row["players"],
+                place=int(row["place"]),
+                score=json.loads(row["score"]),
                 won=bool(row["won"]),
             )
             for row in rows

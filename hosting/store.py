@@ -611,7 +611,8 @@ READS: dict[str, str] = {
     # win read out of the result in SQL (one query; no table records, seats or JSON in Python).
     "user_finished": "SELECT g.id, g.game, g.guild_id, g.channel_id, g.thread_id, g.updated_at, s.seat, "
     "(SELECT count(*) FROM seats c WHERE c.table_id = g.id), "
-    "json_extract(g.result, '$.ranking[' || s.seat || ']'), json_extract(g.result, '$.scores[' || s.seat || ']'), "
+    "json_extract(g.result, '$.ranking[' || s.seat || ']'), "
+    "json_extract(g.result, '$.scores[' || s.seat || ']'), "
     "EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') w WHERE w.value = s.seat) "
     "FROM seats s JOIN game_tables g ON g.id = s.table_id WHERE s.user_id = ?1 AND s.kind = 'human' "
     "AND s.open = 0 AND g.status = 'finished' AND json_type(g.result, '$.ranking') = 'array' "

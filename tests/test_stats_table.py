@@ -100,10 +100,10 @@ async def test_history_lines_agree_with_the_finished_tables(service):
             seat = table.seat_of(user)
             if seat is None or not table.result:
                 continue  # a seat a bot took over is no longer theirs
-            result = table.result
+            result, mine = table.result, seat.seat
+            place, score, won = result["ranking"][mine], result["scores"][mine], mine in result["winners"]
             expected.append(
-                (table.id, table.game, seat.seat, len(table.seats), result["ranking"][seat.seat])
-                + (result["scores"][seat.seat], seat.seat in result["winners"], table.updated_at)
+                (table.id, table.game, mine, len(table.seats), place, score, won, table.updated_at)
             )
         lines = await service.finished_games(user, limit=100)
         found = [(g.id, g.game, g.seat, g.players, g.place, g.score, g.won, g.finished_at) for g in lines]
