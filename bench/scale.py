@@ -9,7 +9,7 @@ Run ``python -m bench.scale [--tables N] [--active N] [--moves N] [--pg]``.
    others). Every log is a real seeded game of the engine (random legal moves),
    its snapshot is the engine's state after it, and a finished table's result,
    stats, rating, server board and solo board rows are written by the store's own
-   finishing code (`hosting.store._record_stats`, `_record_scored`), in bulk
+   finishing code (`hosting.store._record_finished`, `_record_scored`), in bulk
    transactions: the rows are the bot's, only the path is faster.
 2. **Start-up**: open that file with `Store.open` and make the queries the bot
    makes before it serves (the running tables with bots to resume, the clock's
@@ -247,7 +247,8 @@ def _insert_table(
 
 
 def _finish(conn: sqlite3.Connection, row: dict[str, Any], seats: list[Seat], result: dict[str, Any]) -> None:
-    """What the finishing move writes besides the table: stats, and a rating or a solo score."""
+    """What the finishing move writes besides the table: stats and history lines, and a rating or a
+    solo score."""
     record = TableRecord(
         **{
             **row,
@@ -257,7 +258,7 @@ def _finish(conn: sqlite3.Connection, row: dict[str, Any], seats: list[Seat], re
             "seats": tuple(seats),
         }
     )
-    sqlite_store._record_stats(conn, row["game"], record.seats, result)
+    sqlite_store._record_finished(conn, record, result)
     scored = ratings.scored_game(record, result)
     if scored is not None:
         sqlite_store._record_scored(conn, scored, row["updated_at"])

@@ -37,6 +37,7 @@ from hosting.store import (
     _BACKFILL_GUILD_RATINGS,
     _BACKFILL_SOLO_BEST,
     _CHANGE_COLUMNS,
+    _FINISHED_COLUMNS,
     _ORDINAL,
     _STEP_COLUMNS,
     LOBBY,
@@ -49,6 +50,8 @@ from hosting.store import (
     _change_row,
     _check_min_games,
     _dumps,
+    _finished_game,
+    _finished_rows,
     _loads,
     _message_columns,
     _move_columns,
@@ -280,6 +283,34 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
     ),
     _board_steps_schema(),
+    (
+        # History as data (see the SQLite twin): a line per person seated at a finished table.
+        """CREATE TABLE finished_seats (
+            user_id BIGINT NOT NULL,
+            table_id BIGINT NOT NULL,
+            game TEXT NOT NULL,
+            guild_id BIGINT,
+            channel_id BIGINT NOT NULL,
+            thread_id BIGINT,
+            finished_at DOUBLE PRECISION NOT NULL,
+            seat INTEGER NOT NULL,
+            players INTEGER NOT NULL,
+            place INTEGER NOT NULL,
+            score DOUBLE PRECISION NOT NULL,
+            won BOOLEAN NOT NULL,
+            PRIMARY KEY (user_id, table_id)
+        )""",
+        """INSERT INTO finished_seats (user_id, table_id, game, guild_id, channel_id, thread_id,
+                finished_at, seat, players, place, score, won)
+            SELECT s.user_id, g.id, g.game, g.guild_id, g.channel_id, g.thread_id, g.updated_at, s.seat,
+                (SELECT count(*) FROM seats c WHERE c.table_id = g.id),
+                coalesce((g.result::jsonb -> 'ranking' ->> s.seat)::integer, 0),
+                coalesce((g.result::jsonb -> 'scores' ->> s.seat)::double precision, 0),
+                coalesce((g.result::jsonb -> 'winners') @> to_jsonb(s.seat), false)
+            FROM game_tables g JOIN seats s ON s.table_id = g.id
+            WHERE g.status = 'finished' AND g.result IS NOT NULL AND g.result NOT IN ('{}', 'null')
+                AND s.kind = 'human' AND s.user_id IS NOT NULL""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -308,6 +339,7 @@ TABLES = (
     "board_sizes",
     "guild_settings",
     "board_steps",
+    "finished_seats",
 )
 #: Tables the schema's triggers fill from the others (`copy-to-postgres` leaves them to the triggers).
 DERIVED = ("board_steps",)
@@ -547,29 +579,14 @@ class PostgresStore:
 
     async def finished_games(self, user_id: int, *, limit: int) -> list[FinishedGame]:
         """The newest ``limit`` finished tables where the user held a seat to the end (the games
-        `player_stats` counts for them), newest first, as history lines (read out of the result in SQL)."""
+        `player_stats` counts for them), newest first, as history lines."""
         rows = await self._pool.fetch(
-            "SELECT g.id, g.game, g.guild_id, g.channel_id, g.thread_id, g.updated_at, s.seat, "
-            "(SELECT count(*) FROM seats c WHERE c.table_id = g.id) AS players, "
-            "g.result::jsonb -> 'ranking' ->> s.seat AS place, "
-            "g.result::jsonb -> 'scores' ->> s.seat AS score, "
-            "g.result::jsonb -> 'winners' @> to_jsonb(s.seat) AS won "
-            "FROM seats s JOIN game_tables g ON g.id = s.table_id WHERE s.user_id = $1 AND s.kind = 'human' "
-            "AND g.status = 'finished' AND jsonb_typeof(g.result::jsonb -> 'ranking') = 'array' "
-            "ORDER BY s.table_id DESC LIMIT $2",
+            f"SELECT {_FINISHED_COLUMNS} FROM finished_seats WHERE user_id = $1 "
+            "ORDER BY table_id DESC LIMIT $2",
             user_id,
             limit,
         )
-        return [
-            FinishedGame(
-                *row[:7],
-                players=row["players"],
-                place=int(row["place"]),
-                score=json.loads(row["score"]),
-                won=bool(row["won"]),
-            )
-            for row in rows
-        ]
+        return [_finished_game(tuple(row)) for row in rows]
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""
@@ -908,7 +925,7 @@ class PostgresStore:
                 conn, table_id, expected_version, seat, action, now, columns, reset_timeouts
             )
             if result:
-                await self._record_stats(conn, table, result)
+                await self._record_finished(conn, table, result)
             if scored is not None:
                 await self._record_scored(conn, scored, now)
         return replace(table, state=state)
@@ -958,8 +975,9 @@ class PostgresStore:
         return _record(row)
 
     @staticmethod
-    async def _record_stats(conn: asyncpg.Connection, table: TableRecord, result: dict[str, Any]) -> None:
-        """Inside the finishing transaction: every seated person's game count, wins and score total."""
+    async def _record_finished(conn: asyncpg.Connection, table: TableRecord, result: dict[str, Any]) -> None:
+        """Inside the finishing transaction: every seated person's game count, wins and score total,
+        and their history line."""
         rows = [(user, table.game, won, score) for user, won, score in _stat_rows(table.seats, result)]
         if rows:
             await conn.executemany(
@@ -968,6 +986,11 @@ class PostgresStore:
                 "played = p.played + 1, wins = p.wins + excluded.wins, "
                 "score_total = p.score_total + excluded.score_total",
                 rows,
+            )
+            await conn.executemany(
+                f"INSERT INTO finished_seats (user_id, {_FINISHED_COLUMNS}) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                [(*row[:-1], bool(row[-1])) for row in _finished_rows(table, result)],
             )
 
     @staticmethod

@@ -41,6 +41,19 @@ _BACKFILL_STATS = """INSERT INTO player_stats (user_id, game, played, wins, scor
         AND s.kind = 'human' AND s.user_id IS NOT NULL
     GROUP BY s.user_id, g.game"""
 
+#: Schema 8 fills `finished_seats` (the history lines) from the finished tables: the seats
+#: `player_stats` counts, each with its place, score and win read out of the table's result.
+_BACKFILL_FINISHED_SEATS = """INSERT INTO finished_seats (user_id, table_id, game, guild_id, channel_id,
+        thread_id, finished_at, seat, players, place, score, won)
+    SELECT s.user_id, g.id, g.game, g.guild_id, g.channel_id, g.thread_id, g.updated_at, s.seat,
+        (SELECT count(*) FROM seats c WHERE c.table_id = g.id),
+        coalesce(json_extract(g.result, '$.ranking[' || s.seat || ']'), 0),
+        coalesce(json_extract(g.result, '$.scores[' || s.seat || ']'), 0),
+        EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') w WHERE w.value = s.seat)
+    FROM game_tables g JOIN seats s ON s.table_id = g.id
+    WHERE g.status = 'finished' AND g.result IS NOT NULL AND g.result NOT IN ('{}', 'null')
+        AND s.kind = 'human' AND s.user_id IS NOT NULL"""
+
 #: Schema 5 fills `guild_ratings` from the rating events (both stores run this text).
 _BACKFILL_GUILD_RATINGS = f"""INSERT INTO guild_ratings (game, guild_id, user_id, games, ordinal)
     SELECT e.game, e.guild_id, e.user_id, count(*),
@@ -324,6 +337,27 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
     ),
     _board_steps_schema(),
+    (
+        # History as data (issue #17): a line per person seated at a finished table, written by the
+        # finishing move, clustered by player newest first: `/history`'s page is one range of one
+        # index (a page or two), not 25 tables scattered over the file.
+        """CREATE TABLE finished_seats (
+            user_id INTEGER NOT NULL,
+            table_id INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            guild_id INTEGER,
+            channel_id INTEGER NOT NULL,
+            thread_id INTEGER,
+            finished_at REAL NOT NULL,
+            seat INTEGER NOT NULL,
+            players INTEGER NOT NULL,
+            place INTEGER NOT NULL,
+            score NUMERIC NOT NULL,
+            won INTEGER NOT NULL,
+            PRIMARY KEY (user_id, table_id DESC)
+        ) WITHOUT ROWID""",
+        _BACKFILL_FINISHED_SEATS,
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -571,6 +605,44 @@ def _stat_rows(seats: Sequence[Seat], result: dict[str, Any]) -> list[tuple[int,
     ]
 
 
+#: A history line's columns, as `FinishedGame` takes them (both stores).
+_FINISHED_COLUMNS = (
+    "table_id, game, guild_id, channel_id, thread_id, finished_at, seat, players, place, score, won"
+)
+
+
+def _finished_rows(table: TableRecord, result: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """`finished_seats` rows of a table just finished (both stores): (user, then `_FINISHED_COLUMNS`),
+    for the same seats as `_stat_rows`."""
+    winners = set(result.get("winners", ()))
+    scores, ranking = result.get("scores") or [], result.get("ranking") or []
+
+    def at(values: list, seat: int) -> Any:
+        return values[seat] if seat < len(values) else 0
+
+    where = (table.id, table.game, table.guild_id, table.channel_id, table.thread_id, table.updated_at)
+    return [
+        (
+            s.user_id,
+            *where,
+            s.seat,
+            len(table.seats),
+            at(ranking, s.seat),
+            at(scores, s.seat),
+            int(s.seat in winners),
+        )
+        for s in table.seats
+        if not s.is_bot and s.user_id is not None
+    ]
+
+
+def _finished_game(row: Sequence[Any]) -> FinishedGame:
+    """A history line from its `_FINISHED_COLUMNS` (a whole score as an int, as the result had it)."""
+    *columns, score, won = row
+    score = int(score) if float(score).is_integer() else float(score)
+    return FinishedGame(*columns, score=score, won=bool(won))
+
+
 def _solo_scopes(scored: ScoredGame) -> list[int]:
     """The solo boards a solo score goes on: across servers (0), and its server's."""
     return [0] if scored.guild_id is None else [0, scored.guild_id]
@@ -607,16 +679,8 @@ READS: dict[str, str] = {
     "user_tables": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE {_OF_USER}",
     # A player's newest finished games (?2 of them) where they held a seat to the end: their seats
     # walked newest first in the index, each table looked up until enough are found.
-    # A history page: the player's seats newest first in their index, each line's place, score and
-    # win read out of the result in SQL (one query; no table records, seats or JSON in Python).
-    "user_finished": "SELECT g.id, g.game, g.guild_id, g.channel_id, g.thread_id, g.updated_at, s.seat, "
-    "(SELECT count(*) FROM seats c WHERE c.table_id = g.id), "
-    "json_extract(g.result, '$.ranking[' || s.seat || ']'), "
-    "json_extract(g.result, '$.scores[' || s.seat || ']'), "
-    "EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') w WHERE w.value = s.seat) "
-    "FROM seats s JOIN game_tables g ON g.id = s.table_id WHERE s.user_id = ?1 AND s.kind = 'human' "
-    "AND s.open = 0 AND g.status = 'finished' AND json_type(g.result, '$.ranking') = 'array' "
-    "ORDER BY s.table_id DESC LIMIT ?2",
+    "user_finished": f"SELECT {_FINISHED_COLUMNS} FROM finished_seats WHERE user_id = ?1 "
+    "ORDER BY table_id DESC LIMIT ?2",
     "table_ids": "SELECT id FROM game_tables WHERE status = ?1 ORDER BY id",
     "table_ids_with_bots": "SELECT id FROM game_tables g WHERE status = ?1 AND EXISTS "
     "(SELECT 1 FROM seats s WHERE s.table_id = g.id AND s.kind = 'bot') ORDER BY id",
@@ -764,8 +828,8 @@ def _bump(
     columns: dict[str, Any],
     *,
     next_move: bool = False,
-) -> tuple[Any, ...]:
-    """Bump the version if it is still ``expected_version`` and set ``columns``; (moves, game) after.
+) -> int:
+    """Bump the version if it is still ``expected_version`` and set ``columns``; the moves after.
 
     ``next_move`` also counts one more move: the new move number comes from the
     same conditional UPDATE that checks the version (RETURNING, SQLite 3.35).
@@ -774,14 +838,14 @@ def _bump(
     sets += "".join(f", {name} = ?" for name in columns)
     row = conn.execute(
         f"UPDATE game_tables SET version = version + 1, updated_at = ?{sets} "
-        "WHERE id = ? AND version = ? RETURNING moves, game",
+        "WHERE id = ? AND version = ? RETURNING moves",
         (now, *columns.values(), table_id, expected_version),
     ).fetchone()
     if row is None:
         if _one(conn, "table_exists", (table_id,)) is None:
             raise TableNotFound()
         raise StaleVersion()
-    return row
+    return row[0]
 
 
 def _write_seats(conn: sqlite3.Connection, table_id: int, seats: Sequence[Seat]) -> None:
@@ -828,7 +892,7 @@ def _append(
 ) -> TableRecord:
     """The accepted move's transaction body; the table as it is after the move."""
     seat, action, now, reset_timeouts, state = move
-    seq, game = _bump(conn, table_id, expected_version, now, columns, next_move=True)
+    seq = _bump(conn, table_id, expected_version, now, columns, next_move=True)
     conn.execute(
         "INSERT INTO actions (table_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
         (table_id, seq, seat, action, now),
@@ -844,19 +908,24 @@ def _append(
     (table,) = _records(conn, _fetch(conn, "table_moved", (table_id,)))
     table = replace(table, state=state)
     if result:
-        _record_stats(conn, game, table.seats, result)
+        _record_finished(conn, table, result)
     if scored is not None:
         _record_scored(conn, scored, now)
     return table
 
 
-def _record_stats(conn: sqlite3.Connection, game: str, seats: Sequence[Seat], result: dict[str, Any]) -> None:
-    """Inside the finishing transaction: every seated person's game count, wins and score total."""
+def _record_finished(conn: sqlite3.Connection, table: TableRecord, result: dict[str, Any]) -> None:
+    """Inside the finishing transaction: every seated person's game count, wins and score total,
+    and their history line."""
     conn.executemany(
         "INSERT INTO player_stats (user_id, game, played, wins, score_total) VALUES (?, ?, 1, ?, ?) "
         "ON CONFLICT (user_id, game) DO UPDATE SET played = played + 1, wins = wins + excluded.wins, "
         "score_total = score_total + excluded.score_total",
-        [(user, game, won, score) for user, won, score in _stat_rows(seats, result)],
+        [(user, table.game, won, score) for user, won, score in _stat_rows(table.seats, result)],
+    )
+    conn.executemany(
+        f"INSERT INTO finished_seats (user_id, {_FINISHED_COLUMNS}) VALUES ({', '.join('?' * 12)})",
+        _finished_rows(table, result),
     )
 
 
@@ -1046,8 +1115,7 @@ class Store:
     async def finished_games(self, user_id: int, *, limit: int) -> list[FinishedGame]:
         """The newest ``limit`` finished tables where the user held a seat to the end (the games
         `player_stats` counts for them), newest first, as history lines."""
-        rows = await self._call(_fetch, "user_finished", (user_id, limit))
-        return [FinishedGame(*row[:-1], won=bool(row[-1])) for row in rows]
+        return [_finished_game(row) for row in await self._call(_fetch, "user_finished", (user_id, limit))]
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""

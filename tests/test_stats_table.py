@@ -120,6 +120,7 @@ async def boards(store) -> dict[str, object]:  # noqa: F811
     found: dict[str, object] = {}
     for user in USERS:
         found[f"stats {user}"] = await store.player_stats(user)
+        found[f"history {user}"] = await store.finished_games(user, limit=100)
         for guild in (None, 1, 2):
             found[f"standing {user} {guild}"] = await store.standing("takeaway", user, guild_id=guild)
             found[f"solo {user} {guild}"] = await store.solo_standing("reef", user, guild_id=guild)
@@ -131,7 +132,9 @@ async def boards(store) -> dict[str, object]:  # noqa: F811
 
 #: Schema 5's additions, undone: what a database written by the schema-4 bot looks like.
 BACK_TO_4 = (
-    # schema 7 (board steps; each store drops its own triggers first), schema 6 (languages), then 5
+    # schema 8 (history lines), 7 (board steps; each store drops its own triggers first),
+    # schema 6 (languages), then 5
+    "DROP TABLE finished_seats",
     "DROP TABLE board_steps",
     "DROP TABLE guild_settings",
     "ALTER TABLE players DROP COLUMN language",
@@ -184,7 +187,7 @@ async def back_to_schema_4(backend) -> None:  # noqa: F811
         await conn.close()
 
 
-async def test_schemas_5_to_7_build_the_stats_and_boards_the_finishing_moves_keep(backend):  # noqa: F811
+async def test_schemas_5_to_8_build_the_stats_boards_and_history_the_finishing_moves_keep(backend):  # noqa: F811
     opened = await backend.open()
     service = TableService(opened, clock=lambda: 1_000.0, new_seed=iter(range(1, 10_000)).__next__)
     await finished_games(service, random.Random(9))
@@ -194,7 +197,7 @@ async def test_schemas_5_to_7_build_the_stats_and_boards_the_finishing_moves_kee
     await back_to_schema_4(backend)
     migrated = await backend.open()
     try:
-        assert await migrated.schema_version() == SCHEMA_VERSION == 7
+        assert await migrated.schema_version() == SCHEMA_VERSION == 8
         assert await boards(migrated) == kept
     finally:
         await migrated.close()
