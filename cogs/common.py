@@ -22,6 +22,22 @@ log = logging.getLogger(__name__)
 MESSAGE_LIMIT = 2000
 
 
+def dynamic_view() -> discord.ui.View:
+    """An empty view for the bot's controls, every one a `discord.ui.DynamicItem`, stopped before it
+    is sent.
+
+    The bot registers its dynamic items once (``add_dynamic_items``) and they answer by
+    their custom_id on any message, so discord.py need keep nothing for a message. It
+    keeps a view it is sent unless the view is finished; and an ephemeral message's view
+    (every panel) it keeps for 15 minutes, the life of its interaction token, with a
+    timeout task of its own: at 1,000 tables, thousands of panels' views and tasks held
+    for nothing.
+    """
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
+
+
 class Mentions(discord.AllowedMentions):
     """`discord.AllowedMentions` whose user and role ids are sent as strings.
 

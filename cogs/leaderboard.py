@@ -18,7 +18,7 @@ from discord.ext import commands
 
 import engine
 import i18n
-from cogs.common import NO_PINGS, answer_error, reply, tables
+from cogs.common import NO_PINGS, answer_error, dynamic_view, reply, tables
 from cogs.language import for_user
 from engine.reef.components import rating as solo_band
 from hosting import ratings
@@ -151,7 +151,7 @@ async def board_page(
     body = lines or [t("Nobody is on this board yet.")]
     where = t("Page {page} of {pages}", page=page + 1, pages=pages)
     text = "\n".join([title, *body, f"-# {where} · {explain}", you])[:2000]
-    view = discord.ui.View(timeout=None)
+    view = dynamic_view()
     view.add_item(PageButton(game, scope, page - 1, t("◀ Previous"), disabled=page == 0))
     view.add_item(PageButton(game, scope, page + 1, t("Next ▶"), disabled=page >= pages - 1))
     return text, view

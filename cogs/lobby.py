@@ -23,6 +23,7 @@ from cogs.common import (
     THREAD_CAP,
     answer_error,
     can_manage,
+    dynamic_view,
     message_link,
     offer_enabled_games,
     pinging,
@@ -114,7 +115,7 @@ def lobby_embed(table: TableRecord, *, t: i18n.Words | None = None) -> discord.E
 def lobby_view(table: TableRecord, *, t: i18n.Words | None = None) -> discord.ui.View:
     """The lobby's controls (none once the lobby is closed): buttons, a bot-level menu, the game's options."""
     t = t or i18n.words(i18n.SOURCE)
-    view = discord.ui.View(timeout=None)
+    view = dynamic_view()
     if table.status != LOBBY:
         return view
     for verb in LOBBY_BUTTONS:
@@ -398,7 +399,7 @@ class Lobby(commands.Cog):
                 if mine.status == LOBBY and mine.host_id == interaction.user.id
             ]
             if lobbies:
-                view = discord.ui.View(timeout=None)
+                view = dynamic_view()
                 view.add_item(PlayAgainButton(game_key, pace, bots, t=t))
                 await reply(
                     interaction,

@@ -19,6 +19,7 @@ import logging
 import discord
 
 import i18n
+from cogs.common import dynamic_view
 from hosting.service import Choice, Panel
 from i18n import N_
 
@@ -219,7 +220,7 @@ def panel_view(
     said in ``t``'s. A button's colour follows its English label ("Confirm …" green).
     """
     t = t or i18n.words(i18n.SOURCE)
-    view = discord.ui.View(timeout=None)
+    view = dynamic_view()
     hinting = hints and bool(panel.choices)
     rows = plan_rows(panel.choices, ROWS - 1 if hinting else ROWS)
     menus = [title for kind, title, _ in rows if kind == "select"]

@@ -35,6 +35,7 @@ from cogs.common import (
     answer_error,
     bot_permissions,
     can_manage,
+    dynamic_view,
     fit_lines,
     is_gone,
     message_link,
@@ -383,7 +384,7 @@ def as_files(picture: renderers.Picture | None) -> list[discord.File]:
 def board_view(table: TableRecord, *, t: i18n.Words | None = None) -> discord.ui.View:
     """The buttons under a board message (in the board's language)."""
     t = t or i18n.words(i18n.SOURCE)
-    view = discord.ui.View(timeout=None)
+    view = dynamic_view()
     if table.status == ACTIVE:
         view.add_item(BoardButton("hand", table.id, t(PANEL_NAMES.get(table.game, PANEL_NAME))[:80]))
     view.add_item(BoardButton("rules", table.id, t("Rules")[:80]))
@@ -477,7 +478,7 @@ def replay_view(
     """
     t = t or i18n.words(i18n.SOURCE)
     last = len(steps) - 1
-    view = discord.ui.View(timeout=None)
+    view = dynamic_view()
     view.add_item(ReplayButton("first", table_id, 0, disabled=index == 0, t=t))
     view.add_item(ReplayButton("prev", table_id, max(index - 1, 0), disabled=index == 0, t=t))
     view.add_item(ReplayButton("next", table_id, min(index + 1, last), disabled=index >= last, t=t))
@@ -509,7 +510,7 @@ def replay_view(
 def results_view(table: TableRecord, *, t: i18n.Words | None = None) -> discord.ui.View:
     """The buttons under a results message: Rematch (in the results' language)."""
     t = t or i18n.words(i18n.SOURCE)
-    view = discord.ui.View(timeout=None)
+    view = dynamic_view()
     view.add_item(RematchButton(table.id, t=t))
     return view
 
@@ -1117,7 +1118,7 @@ class Play(commands.Cog):
         if table.status != ACTIVE:
             await reply(interaction, t.msg(status_sentence(table)))
             return
-        view = discord.ui.View(timeout=None)
+        view = dynamic_view()
         view.add_item(LeaveAnswer("yes", table.id, t=t))
         view.add_item(LeaveAnswer("no", table.id, t=t))
         await reply(

@@ -16,7 +16,7 @@ from discord.ext import commands
 
 import engine
 import i18n
-from cogs.common import NO_PINGS, offer_enabled_games, reply
+from cogs.common import NO_PINGS, dynamic_view, offer_enabled_games, reply
 from cogs.language import for_user
 from engine.base import DATA_DIR
 from i18n.catalog import translate_markdown
@@ -52,7 +52,7 @@ def rules_page(
         colour=discord.Colour.blue(),
     )
     embed.set_footer(text=t("Page {page} of {pages}", page=page + 1, pages=len(all_pages)))
-    view = discord.ui.View(timeout=None)
+    view = dynamic_view()
     view.add_item(RulesButton(game_key, page - 1, t("◀ Previous"), disabled=page == 0))
     view.add_item(RulesButton(game_key, page + 1, t("Next ▶"), disabled=page == len(all_pages) - 1))
     return embed, view

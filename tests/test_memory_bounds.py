@@ -80,6 +80,10 @@ def check_bounds(bot) -> None:
     assert len(service._closed_states) <= CLOSED_STATE_TABLES
     assert service._locks == {}, "a lock is held or kept with nobody waiting"
     assert play._posting == {}, "a posting lock is kept with nobody posting"
+    # Nor for a panel: discord.py would keep an ephemeral message's view 15 minutes, with a timeout
+    # task, but the bot's views are sent finished (`cogs.common.dynamic_view`).
+    timing_out = [t for t in asyncio.all_tasks() if "timeout_task" in t.get_coro().__qualname__]
+    assert not timing_out, "a view's timeout task is kept for a message"
 
 
 async def leave_game(member, thread) -> None:
