@@ -16,7 +16,7 @@ import pytest
 from cogs.common import MESSAGE_LIMIT, Mentions, fit_lines, serves
 from hosting.store import ABANDONED, ACTIVE, CANCELLED
 from simtools.strict import archive_thread, bot_removed_from_guild, delete_channel, remove_permission
-from tests.play_helpers import MENTION, awaited, controls, latest_board, messages, play_panel, prefer, said
+from tests.play_helpers import MENTION, awaited, latest_board, messages, play_panel, said
 from tests.test_lobby import open_table
 from tests.test_play import panel_label, seat_and_start
 
@@ -476,19 +476,5 @@ async def test_a_panel_left_open_past_fifteen_minutes_still_plays(world, simcord
     opened = await player.click(board, label=panel_label(board))
     panel = opened.followups[0] if opened.followups else opened.response
     await simcord_env.advance_time(20 * 60)  # coffee
-    rng = random.Random(3)
-    for _ in range(20):  # the panel played to its confirmation, each click answered by the bot
-        buttons, selects = controls(panel)
-        if not buttons and not selects:
-            break
-        kind, choice = prefer(buttons, selects, rng)
-        if kind == "button":
-            result = await player.click(panel, custom_id=choice["custom_id"])
-        else:
-            select, option = choice
-            result = await player.select(panel, [option["value"]], custom_id=select["custom_id"])
-        answers = [m.content for m in (result.response, *result.followups) if m is not None]
-        assert not any("not one of ours" in text for text in answers), answers
-        if kind == "button" and choice.get("label", "").startswith("Confirm"):
-            break
+    await play_panel(player, panel, random.Random(3))  # every click answered by the bot
     assert latest_board(thread).id != board.id  # the move went in: a new board
