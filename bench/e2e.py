@@ -50,8 +50,12 @@ from simtools.ui import PANEL_BUTTONS, awaited, controls, latest_board, prefer
 
 TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
 GAMES = ("haenyeo", "jeju", "reef")
-#: p99 target for a click that posts a new board with its picture, and for any acknowledgement.
+#: p99 target for a click that posts a new board with its picture (issue #7), and for any acknowledgement.
 TARGET_BOARD_P99_MS = 300.0
+#: Issue #17: the same p99 with 1,000 tables playing at once.
+TARGET_BOARD_P99_MS_ACTIVE = 150.0
+#: Issue #17's setting: tables playing at once in one process, one simulated Discord.
+ACTIVE_TABLES = 1_000
 TARGET_ACK_MS = 1000.0
 #: The longest the event loop may stall (expert bots seated too).
 TARGET_STALL_MS = 10.0
