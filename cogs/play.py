@@ -640,10 +640,12 @@ class Play(commands.Cog):
             if public or force:
                 await self.post_board(await self.service.get(table_id), public, mover=mover)
             public = []
-            while True:
-                table = await self.service.get(table_id)
-                if table.status != ACTIVE or not self._bot_to_act(table):
-                    break
+            # Read after the post (it records the new board, or pauses or closes the table), then
+            # the table as the bot's move left it: a player who moves meanwhile starts an advance
+            # of their own (queued on this lock), and `play_bot` checks its decision against the
+            # stored table under the table's lock.
+            table = await self.service.get(table_id)
+            while table.status == ACTIVE and self._bot_to_act(table):
                 await asyncio.sleep(self.bot_delay)  # a moment, so people can follow
                 try:
                     move = await self._bot_move(table)
@@ -659,8 +661,9 @@ class Play(commands.Cog):
                 if move.new_step:
                     self._pinged.pop(table_id, None)
                 public.extend(e for e in move.events if not e.get("private"))
+                table = move.table
             if public:
-                await self.post_board(await self.service.get(table_id), public)
+                await self.post_board(table, public)
             if table_id in self._noted:  # a thinking note is up: take it back (one read, then one edit)
                 self._unnote(await self.service.get(table_id))
         if table.status != ACTIVE:
@@ -672,7 +675,7 @@ class Play(commands.Cog):
         The note is one board edit in the background: the game never waits for it.
         """
         seat = self.service.next_bot(table)
-        thinking = asyncio.ensure_future(self.service.play_bot(table.id))
+        thinking = asyncio.ensure_future(self.service.play_bot(table.id, table))
         try:
             long = seat is not None and self.service.thinks_long(seat, table.game)
             if long and not await done_within(thinking, THINKING_NOTE_AFTER):

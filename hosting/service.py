@@ -607,15 +607,18 @@ class TableService:
         """Whether a bot seat's policy runs in a worker (it may take long enough to say so)."""
         return not runs_in_process(game_key, seat.policy or BOT_POLICY)
 
-    async def play_bot(self, table_id: int) -> Move | None:
+    async def play_bot(self, table_id: int, table: TableRecord | None = None) -> Move | None:
         """Let one bot seat that owes a move make it; ``None`` when no bot is to act.
 
         The bot thinks without holding the table's lock, so players' clicks at the
         same table are not held up by a search. Its move is applied only if what
         its seat can see did not change meanwhile (otherwise it thinks again).
+        ``table`` is the table as the caller just read it (saves a read: the
+        decision is checked against the stored table under the lock anyway).
         """
         for _ in range(BOT_RETHINKS):
-            table = await self.store.get_table(table_id)
+            if table is None:
+                table = await self.store.get_table(table_id)
             seat = self.next_bot(table)
             if seat is None:
                 return None
@@ -624,6 +627,7 @@ class TableService:
                 now = await self.store.get_table(table_id)
                 if self._still_valid(table, now, seat, action):
                     return await self._apply(now, engine.get(now.game), seat.seat, action)
+            table = None  # think again on the table as it is now
         return None  # the table keeps changing: the next move there starts the bot again
 
     def _still_valid(self, before: TableRecord, now: TableRecord, seat: Seat, action: Any) -> bool:

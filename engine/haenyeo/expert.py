@@ -35,6 +35,7 @@ import hashlib
 import math
 import random
 from collections import OrderedDict
+from collections.abc import Iterator
 from itertools import combinations
 
 from engine.base import Game
@@ -149,9 +150,11 @@ class Values:
         return sum(self.items[i] for i in slot)
 
 
-def _seafood_values(state: State, seat: int) -> list[float]:
+def seafood_gains(state: State, seat: int) -> Iterator[tuple[str, int, int, float]]:
+    """(rule key, scoring round, seafood, points) for one more mark of each seafood the seat can
+    still mark, rule by rule of every scoring to come, on sheets projected by ``GROWTH``: what
+    `_seafood_values` adds up, and what a hint tells the biggest part of."""
     tile = C.tiles[state.tile]
-    values = [0.2] * N_SEAFOOD
     for round_no in C.scoring_rounds:
         if round_no < state.round:
             continue
@@ -164,8 +167,14 @@ def _seafood_values(state: State, seat: int) -> list[float]:
                 if state.food[seat][k] >= C.tracks[k]:
                     continue
                 mine[k] += 1
-                values[k] += rule_points(rule, mine, sheets) - base
+                yield rule.key, round_no, k, rule_points(rule, mine, sheets) - base
                 mine[k] -= 1
+
+
+def _seafood_values(state: State, seat: int) -> list[float]:
+    values = [0.2] * N_SEAFOOD
+    for _rule, _round, k, gain in seafood_gains(state, seat):
+        values[k] += gain
     for k in range(N_SEAFOOD):
         if state.food[seat][k] >= C.tracks[k]:
             values[k] = 0.0

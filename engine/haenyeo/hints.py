@@ -37,7 +37,7 @@ from engine.haenyeo.components import (
     creature_mask,
     slot_msg,
 )
-from engine.haenyeo.expert import EGG_KEEP, GROWTH, RIVALRY, Values, _third_value
+from engine.haenyeo.expert import EGG_KEEP, RIVALRY, Values, _third_value, seafood_gains
 from engine.haenyeo.rules import (
     PEND_HARVEST,
     PEND_SEAFOOD,
@@ -48,7 +48,6 @@ from engine.haenyeo.rules import (
     zone0_options,
     zones_msg,
 )
-from engine.haenyeo.scoring import round_rules, rule_points
 from engine.haenyeo.state import State
 
 say, plural = i18n.say, i18n.say_plural
@@ -331,29 +330,13 @@ def _harvest(info: State, seat: int, slot: int, values: Values) -> i18n.Msg | No
 
 
 def _drivers(info: State, seat: int, seafood: tuple[int, ...]) -> tuple[str, int] | None:
-    """The scoring rule and round that give ``seafood`` most of its worth in the expert's `Values`.
-
-    The same sum as `engine.haenyeo.expert._seafood_values` (sheets projected by ``GROWTH``),
-    split by (rule, round) instead of added up.
-    """
-    tile = C.tiles[info.tile]
+    """The scoring rule and round that give ``seafood`` most of its worth in the expert's `Values`
+    (`engine.haenyeo.expert.seafood_gains`, split by (rule, round) instead of added up)."""
     gains: dict[tuple[str, int], float] = {}
-    for round_no in C.scoring_rounds:
-        if round_no < info.round:
-            continue
-        grow = int(GROWTH * (round_no - info.round) + 0.5)
-        sheets = [[min(n + grow, cap) for n, cap in zip(food, C.tracks, strict=True)] for food in info.food]
-        mine = sheets[seat]
-        for rule in round_rules(tile, round_no):
-            base = rule_points(rule, mine, sheets)
-            for k in seafood:
-                if k not in rule.seafood or info.food[seat][k] >= C.tracks[k]:
-                    continue
-                mine[k] += 1
-                gain = rule_points(rule, mine, sheets) - base
-                mine[k] -= 1
-                key = (rule.key, round_no)
-                gains[key] = gains.get(key, 0.0) + gain
+    for rule_key, round_no, k, gain in seafood_gains(info, seat):
+        if k in seafood:
+            key = (rule_key, round_no)
+            gains[key] = gains.get(key, 0.0) + gain * seafood.count(k)
     if not gains:
         return None
     key = max(gains, key=lambda k: (gains[k], -k[1]))
