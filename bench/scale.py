@@ -64,6 +64,8 @@ from hosting.store import ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, Store, Table
 TARGET_MOVE_P99_MS = 2.0
 TARGET_READ_P99_MS = 1.0
 TARGET_PG_MOVE_P99_MS = 5.0
+#: Issue #17 gives PostgreSQL a move target only: its reads are printed beside SQLite's 1 ms, unjudged.
+PG_READ_NOTE = "— (issue #17 sets PostgreSQL a move target only)"
 
 #: The reads timed, in the order the stream makes them.
 READS = ("a player's open tables", "stats", "a channel's table", "due deadlines", "history", "leaderboard")
@@ -580,12 +582,14 @@ def report(built: Built, found: dict[str, Any], backend: str) -> list[str]:
     for label, figure in found["figures"].items():
         target = move_target if label == "move" else TARGET_READ_P99_MS
         verdict = "ok" if figure["p99_ms"] <= target else "MISSES"
+        judged = f"p99 ≤ {target:g} ms: {verdict}"
+        if backend == "PostgreSQL" and label != "move":
+            judged = "no target on PostgreSQL"
         thread = found.get("on_thread", {}).get(label)
         inside = f"; on the database thread p99 {thread:.3f} ms" if thread is not None else ""
         lines.append(
             f"{label:<31} n={figure['n']:>5}  p50 {figure['p50_ms']:6.3f} ms  "
-            f"p99 {figure['p99_ms']:6.3f} ms  max {figure['max_ms']:6.1f} ms  "
-            f"(p99 ≤ {target:g} ms: {verdict}{inside})"
+            f"p99 {figure['p99_ms']:6.3f} ms  max {figure['max_ms']:6.1f} ms  ({judged}{inside})"
         )
     return lines
 
@@ -608,12 +612,18 @@ def summary_rows(found: dict[str, Any]) -> list[str]:
             f"p99 {move['p99_ms']:.2f} ms | p99 ≤ {move_target:g} ms | {met} |"
         )
         for label, figure in figures.items():
-            if label != "move":
-                rows.append(
-                    f"| scale: read — {label} ({where}) | p50 {figure['p50_ms']:.2f} ms, "
-                    f"p99 {figure['p99_ms']:.2f} ms | p99 ≤ {TARGET_READ_P99_MS:g} ms | "
-                    f"{_verdict(figure['p99_ms'] <= TARGET_READ_P99_MS)} |"
+            if label == "move":
+                continue
+            if backend == "postgres":
+                judged = f"{PG_READ_NOTE} | — |"
+            else:
+                judged = (
+                    f"p99 ≤ {TARGET_READ_P99_MS:g} ms | {_verdict(figure['p99_ms'] <= TARGET_READ_P99_MS)} |"
                 )
+            rows.append(
+                f"| scale: read — {label} ({where}) | p50 {figure['p50_ms']:.2f} ms, "
+                f"p99 {figure['p99_ms']:.2f} ms | {judged}"
+            )
         startup = found[backend]["startup_s"] * 1000
         rows.append(
             f"| scale: start-up until the bot can serve ({where}) | {startup:.0f} ms, "
