@@ -69,10 +69,10 @@ async def _copy_table(src: sqlite3.Connection, conn: asyncpg.Connection, table: 
     )
     columns = [row[1] for row in src.execute(f"PRAGMA table_info({table})") if row[1] in types]
     rows = src.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
-    # SQLite may hand back an int for a REAL column and vice versa; PostgreSQL's binary copy may not.
-    convert = [
-        float if types[c] == "double precision" else int if "int" in types[c] else None for c in columns
-    ]
+    # SQLite may hand back an int for a REAL column and vice versa, and keeps booleans as 0 and 1;
+    # PostgreSQL's binary copy takes neither.
+    by_type = {"double precision": float, "boolean": bool, "bigint": int, "integer": int, "smallint": int}
+    convert = [by_type.get(types[c]) for c in columns]
     records = [
         tuple(v if v is None or f is None else f(v) for v, f in zip(row, convert, strict=True))
         for row in rows

@@ -18,10 +18,11 @@ import discord
 import pytest
 from discord.ext import commands
 
+import engine
 from bot import Config, ConfigError, create_bot, load_config, parse_shards
 from hosting import ops, pg_store
 from hosting.pg_store import DatabaseUnavailable, PostgresStore
-from hosting.store import Seat, Store
+from hosting.store import ACTIVE, Seat, Store
 from hosting.stores import describe, open_store
 from tests import pg_server
 
@@ -282,6 +283,11 @@ def test_copy_to_postgres_moves_every_table(tmp_path, pg_url):
                 table = await service.start(table.id, 10)
                 panel = service.panel(table, 0)
                 await service.submit(table.id, 10, panel.token, 0)
+            if n == 0:  # played to the end: its history lines, stats and ratings are copied too
+                while (table := await service.get(table.id)).status == ACTIVE:
+                    seat = min(engine.get(table.game).to_act(service.state_of(table)))
+                    panel = service.panel(table, seat)
+                    await service.submit(table.id, 10 + seat, panel.token, 0)
             ids.append(table.id)
         await store.set_dm_reminders(11, True)
         await store.close()
@@ -290,7 +296,8 @@ def test_copy_to_postgres_moves_every_table(tmp_path, pg_url):
     ids = asyncio.run(play_some())
     done = run_bot(["copy-to-postgres"], tmp_path, DATABASE_PATH=str(path), DATABASE_URL=pg_url)
     assert done.returncode == 0, done.stderr
-    assert "3 game_tables, 6 seats, 2 actions, 1 players" in done.stdout
+    assert "3 game_tables, 6 seats, 13 actions, 1 players" in done.stdout
+    assert "2 player_stats" in done.stdout and "2 finished_seats" in done.stdout
 
     async def compare() -> None:
         old, new = await Store.open(path), await PostgresStore.open(pg_url)
@@ -298,6 +305,9 @@ def test_copy_to_postgres_moves_every_table(tmp_path, pg_url):
             for table_id in ids:
                 assert await new.get_table(table_id) == await old.get_table(table_id)
                 assert await new.actions(table_id) == await old.actions(table_id)
+            for user in (10, 11):
+                assert await new.finished_games(user, limit=5) == await old.finished_games(user, limit=5)
+                assert await new.player_stats(user) == await old.player_stats(user)
             assert await new.dm_reminders(11)
             host = Seat(seat=0, name="Cy", kind="human", user_id=12)
             fresh = await new.create_table(
