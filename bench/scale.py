@@ -64,7 +64,7 @@ from hosting.store import ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, Store, Table
 TARGET_MOVE_P99_MS = 2.0
 TARGET_READ_P99_MS = 1.0
 TARGET_PG_MOVE_P99_MS = 5.0
-#: Issue #17 gives PostgreSQL a move target only: its reads are printed beside SQLite's 1 ms, unjudged.
+#: The summary's target cell for PostgreSQL's reads: issue #17 gives PostgreSQL a move target only.
 PG_READ_NOTE = "— (issue #17 sets PostgreSQL a move target only)"
 
 #: The reads timed, in the order the stream makes them.

@@ -59,6 +59,11 @@ async def copy_sqlite_to_postgres(path: Path, url: str) -> dict[str, int]:
     return copied
 
 
+#: The Python type PostgreSQL's binary copy needs per column type: SQLite may hand back an int for
+#: a REAL column and vice versa, and keeps booleans as 0 and 1.
+_PG_TYPES = {"double precision": float, "boolean": bool, "bigint": int, "integer": int, "smallint": int}
+
+
 async def _copy_table(src: sqlite3.Connection, conn: asyncpg.Connection, table: str) -> int:
     types = dict(
         await conn.fetch(
@@ -69,10 +74,7 @@ async def _copy_table(src: sqlite3.Connection, conn: asyncpg.Connection, table: 
     )
     columns = [row[1] for row in src.execute(f"PRAGMA table_info({table})") if row[1] in types]
     rows = src.execute(f"SELECT {', '.join(columns)} FROM {table}").fetchall()
-    # SQLite may hand back an int for a REAL column and vice versa, and keeps booleans as 0 and 1;
-    # PostgreSQL's binary copy takes neither.
-    by_type = {"double precision": float, "boolean": bool, "bigint": int, "integer": int, "smallint": int}
-    convert = [by_type.get(types[c]) for c in columns]
+    convert = [_PG_TYPES.get(types[c]) for c in columns]
     records = [
         tuple(v if v is None or f is None else f(v) for v, f in zip(row, convert, strict=True))
         for row in rows
