@@ -164,12 +164,18 @@ async def session(service: TableService, store: Store) -> None:
 async def test_every_select_the_bot_runs_is_a_checked_read(db_path):
     store = await Store.open(db_path)
     traced: list[str] = []
+    # Both connections: the database thread's, and the event loop's read-only one (`Store._read`).
+    on_loop: list[str] = []
     await store._call(sqlite3.Connection.set_trace_callback, traced.append)
+    store._reader.set_trace_callback(on_loop.append)
     try:
         await session(TableService(store, clock=lambda: 1_000.0, new_seed=lambda: 7), store)
     finally:
         await store._call(sqlite3.Connection.set_trace_callback, None)
         await store.close()
+    assert on_loop and all(re.match(r"\s*SELECT\b", s, re.IGNORECASE) for s in on_loop), on_loop
+    on_thread = list(traced)
+    traced += on_loop
     with sqlite3.connect(db_path) as raw:  # the triggers kept every seat's ``open`` right
         wrong = raw.execute(
             "SELECT count(*) FROM seats s JOIN game_tables g ON g.id = s.table_id "
@@ -183,5 +189,8 @@ async def test_every_select_the_bot_runs_is_a_checked_read(db_path):
     assert not unknown, "SELECTs that are not in hosting.store.READS (so never plan-checked):\n" + "\n".join(
         unknown
     )
+    for name in ("user_tables", "player_stats", "user_finished", "due_tables"):  # no hop to the thread
+        assert any(patterns[name].match(s) for s in on_loop)
+        assert not any(patterns[name].match(s) for s in on_thread)
     unused = sorted(name for name, p in patterns.items() if not any(p.match(s) for s in selects))
     assert not unused, f"reads the session never ran (exercise them here, or drop them): {unused}"
