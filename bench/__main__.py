@@ -171,8 +171,10 @@ seeded logs: about 200 actions a table), 1,000 running with a bot seat and a
 of the reads the bot makes. A figure is the store call as its caller sees it;
 "on the database thread" is the same call's own work there (the SQL and building
 its rows), the rest being the hop to that thread and back, which a busy machine
-stretches. Start-up is `Store.open` plus the queries the bot makes before it
-serves. `python -m bench.scale --pg` runs the same on PostgreSQL (a copy made by
+stretches. The short reads have no such line: SQLite runs them on the event
+loop's own read-only connection, without the hop (`Store._read`). Start-up is
+`Store.open` plus the queries the bot makes before it serves. `python -m
+bench.scale --pg` runs the same on PostgreSQL (a copy made by
 `copy-to-postgres`); `--tables 5000 --moves 1000` runs in under a minute.
 
 Before #17 (the profile of the store as it was, same machine): a move
@@ -186,7 +188,13 @@ the machine at load 10 on 2 cores): a player's open tables p50 22.7 ms (p99 206 
 The machine is shared: when its load average (printed with the figures) is well
 above its cores, a thread waits for a core for milliseconds at a time and every
 p99 below carries that wait. The p50s, and the "on the database thread" p99s of the
-reads that touch a few rows, are then the store's own cost.
+reads that touch a few rows, are then the store's own cost. The machine also
+pages out any file cache left untouched for about a minute (a DAMON `pageout`
+scheme on unmapped file pages; its own memory is left alone): pages of the
+database that the stream has not touched since the build are read from the
+disk. That stretches the slowest reads: on a file left idle for twenty minutes,
+`/history` and a player's place had p99s of 1.7 and 5.5 ms, against 0.5–0.7 and
+0.8–1.1 ms on a file read a minute before (2026-12-02).
 
 ```
 {scale}
