@@ -319,7 +319,7 @@ def summary_rows(
     for row in engine_rows:
         rows.append(
             f"| engine: random complete {row['game']} games, {seats(row['seats'])}, one core | "
-            f"{row['games_per_s']:.0f} games/s | ≥ {engine_bench.TARGET_GAMES_PER_SECOND} games/s | "
+            f"{int(row['games_per_s'])} games/s | ≥ {engine_bench.TARGET_GAMES_PER_SECOND} games/s | "
             f"{status(row['games_per_s'] >= engine_bench.TARGET_GAMES_PER_SECOND)} |"
         )
     for row in render_rows:

@@ -72,7 +72,7 @@ def report(rows: list[dict]) -> list[str]:
     for row in rows:
         key, seats = row["game"], row["seats"]
         lines.append(
-            f"{key}: {row['games_per_s']:.0f} random {seats}-seat games/s ({row['played']} games, one core)"
+            f"{key}: {int(row['games_per_s'])} random {seats}-seat games/s ({row['played']} games, one core)"
         )
         for name, spread in row["scores"].items():
             lines.append(

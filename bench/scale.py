@@ -625,9 +625,12 @@ def summary_rows(found: dict[str, Any]) -> list[str]:
                 f"p99 {figure['p99_ms']:.2f} ms | {judged}"
             )
         startup = found[backend]["startup_s"] * 1000
+        # The store's own memory is the growth: `python -m bench` runs this after the end-to-end
+        # runs, whose heap the process keeps (CPython returns little of it to the system).
         rows.append(
             f"| scale: start-up until the bot can serve ({where}) | {startup:.0f} ms, "
-            f"{found[backend]['rss_open_mib']:.0f} MiB resident | — | — |"
+            f"+{found[backend]['rss_growth_open_mib']:.1f} MiB resident on opening "
+            f"(the process: {found[backend]['rss_open_mib']:.0f} MiB) | — | — |"
         )
     return rows
 
