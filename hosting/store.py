@@ -1052,15 +1052,10 @@ class Store:
     table stay on the thread.
     """
 
-    def __init__(
-        self,
-        db: aiosqlite.Connection,
-        checkpointer: _Checkpointer | None = None,
-        reader: sqlite3.Connection | None = None,
-    ) -> None:
+    def __init__(self, db: aiosqlite.Connection, checkpointer: _Checkpointer | None = None) -> None:
         self._db = db
         self._checkpointer = checkpointer
-        self._reader = reader
+        self._reader: sqlite3.Connection | None = None  # `_read`'s connection; `open` makes it
         self._closed = False
 
     @classmethod
@@ -1117,7 +1112,7 @@ class Store:
         return await self._read(_get, table_id)
 
     async def _tables(self, name: str, *params: Any) -> list[TableRecord]:
-        """The tables the read ``name`` finds, with their seats, in one round trip."""
+        """The tables the read ``name`` finds, with their seats, in one call (`_read`)."""
 
         def run(conn: sqlite3.Connection) -> list[TableRecord]:
             return _records(conn, _fetch(conn, name, params))
@@ -1467,10 +1462,10 @@ def _open_reader(path: str) -> sqlite3.Connection:
 
     ``timeout=0``: it never waits for a lock, which would stall the loop. In WAL
     mode a reader finds the file locked only while another program holds it in
-    exclusive mode, which it cannot get while the store is open. Its page cache starts empty
-    whenever another connection has committed (before nearly every read), so it
-    keeps SQLite's default size; memory-mapping the file instead made the slowest
-    reads slower (remapping as the file grows).
+    exclusive mode, which it cannot get while the store is open. Its page cache
+    starts empty whenever another connection has committed (before nearly every
+    read), so it keeps SQLite's default size; memory-mapping the file made the
+    slowest reads slower (SQLite unmaps it at every such change).
     """
     conn = sqlite3.connect(path, timeout=0, isolation_level=None)
     conn.execute("PRAGMA query_only=ON")
