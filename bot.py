@@ -24,7 +24,10 @@ from discord.ext import commands
 import engine
 import renderers
 from cogs.common import Mentions
+from cogs.delivery import DEFAULT_THRESHOLD as DEFAULT_REFUSAL_THRESHOLD
+from cogs.delivery import RefusalBudget
 from cogs.language import CatalogTranslator
+from cogs.runner import TableRunner
 from hosting import logs, ops
 from hosting.botpool import DEFAULT_DEADLINE, BotPool
 from hosting.errors import SchemaTooNew
@@ -83,6 +86,8 @@ class Config:
     bot_deadline: float = DEFAULT_DEADLINE  # seconds a bot's decision may take before greedy plays instead
     bot_workers: int | None = None  # processes for bot decisions; None: one per CPU
     picture_cache_mb: int = DEFAULT_PICTURE_CACHE_MB  # MB of drawn parts each picture process keeps
+    #: Refused Discord requests (401/403/429) in 10 minutes at which optional posts stop (cogs.delivery).
+    refusal_threshold: int = DEFAULT_REFUSAL_THRESHOLD
 
     @property
     def sharded(self) -> bool:
@@ -209,6 +214,9 @@ def load_config(
     picture_cache_mb = parse_limit(
         "PICTURE_CACHE_MB", values.get("PICTURE_CACHE_MB", ""), DEFAULT_PICTURE_CACHE_MB
     )
+    refusal_threshold = parse_limit(
+        "REFUSAL_THRESHOLD", values.get("REFUSAL_THRESHOLD", ""), DEFAULT_REFUSAL_THRESHOLD
+    )
     return Config(
         token=token,
         database=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
@@ -226,6 +234,7 @@ def load_config(
         bot_deadline=bot_deadline,
         bot_workers=bot_workers,
         picture_cache_mb=picture_cache_mb,
+        refusal_threshold=refusal_threshold,
     )
 
 
@@ -293,6 +302,8 @@ class GameBot(commands.Bot):
         self.config = config
         self.store: AnyStore | None = None
         self.tables: TableService | None = None
+        #: A table's life after a move, and every post it owes (`cogs.runner`); built in `setup_hook`.
+        self.runner: TableRunner | None = None
         #: Whether the gateway is connected, for the health check (`ops.is_connected`).
         self.gateway = ops.GatewayWatch().attach(self)
         #: Send the slash commands at start even when they look unchanged (``python bot.py sync``).
@@ -314,6 +325,12 @@ class GameBot(commands.Bot):
             max_lobbies=self.config.max_lobbies,
             max_open_tables=self.config.max_open_tables,
             bots=self.bot_pool,
+        )
+        self.runner = TableRunner(
+            self,
+            self.tables,
+            bot_delay=self.config.bot_delay,
+            budget=RefusalBudget(self.tables.now, self.config.refusal_threshold),
         )
         self.loop_lag.start()
         # The picture workers start now, not at the first board.
@@ -375,6 +392,8 @@ class GameBot(commands.Bot):
     async def close(self) -> None:
         """Stop, then close the bot workers and the database."""
         await super().close()
+        if self.runner is not None:
+            self.runner.stop()
         self.bot_pool.close()
         self.loop_lag.stop()
         if self.store is not None:

@@ -117,7 +117,7 @@ class Background:
         self._queue: asyncio.Queue = asyncio.Queue()
 
     def install(self, play: Any) -> None:
-        start = play.spawn  # keeps Play's bookkeeping and failure logging
+        start = play.spawn  # keeps the runner's bookkeeping and failure logging
 
         def spawn(coroutine) -> None:
             self._queue.put_nowait((start, coroutine))
@@ -205,7 +205,7 @@ async def offline_world(
                 work = Background()
                 runner.append(asyncio.ensure_future(work.run()))
                 if bot_delay > 0:  # without pauses (tests), each click settles with its own bot moves
-                    work.install(bot.get_cog("Play"))
+                    work.install(bot.runner)
                 env.backend.edit_bot_profile(BOT_NAME)  # SimCord's bot user is "TestBot"
                 await env.settle()
                 channel, players = await _build_server(env, bot)
@@ -213,7 +213,7 @@ async def offline_world(
                     common.LINK_BASE = preview.url  # links in messages open this page, not discord.com
                     runner.append(asyncio.ensure_future(keep_page_current(env, preview, work)))
                     # Only now, with the channel and its boards back: bots play, the clock runs.
-                    await bot.get_cog("Play").resume_bots()
+                    await bot.runner.resume_bots()
                     bot.get_cog("Clock").start()
                     await env.settle()
                     await preview.refresh()
@@ -298,7 +298,7 @@ async def reopen_tables(env: Any, bot: GameBot, channel_id: int) -> int:
                 await service.attach(table.id, lobby_message_id=message.id)
             else:
                 # Only the board: bots owing a move play once every table is back (`offline_world`).
-                await bot.get_cog("Play").post_board(
+                await bot.runner.post_board(
                     table, [{"type": "resume", "text": "The table is back after a restart."}]
                 )
             reopened += 1

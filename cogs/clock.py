@@ -14,18 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 
-import discord
 from discord.ext import commands
-from discord.http import Route
 
 import engine
 import i18n
-from cogs.common import NO_PINGS, message_link, pinging, plain, still_member, table_channel
+from cogs.common import message_link, pinging, plain, still_member
 from cogs.language import for_dm, for_public
 from cogs.lobby import lobby_embed, lobby_view
-from cogs.play import Play
+from cogs.runner import TableRunner
 from engine.base import event
 from hosting.service import LobbyExpired, PostOwed, Reminder, TableService, Timeout
 
@@ -37,25 +34,23 @@ LONGEST_SLEEP = 12 * 3600.0
 RETRY_AFTER = 30.0
 #: Tables handled per pass; the next pass follows at once when more are due.
 BATCH = 100
-#: Direct-message channels remembered (user id -> channel id), most recently used kept.
-DM_CHANNELS_KEPT = 1000
 
 
 class Clock(commands.Cog):
     """Runs the scheduler and speaks for the table clock in the threads."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: commands.Bot, runner: TableRunner) -> None:
         self.bot = bot
+        self.runner = runner
         self._task: asyncio.Task | None = None
         self._sleeping_until: float | None = None  # set only while the scheduler sleeps
         self._poked = False
-        self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self.service.on_wake = self.wake_by
 
     @property
     def service(self) -> TableService:
         """The bot's table service."""
-        return self.bot.tables  # type: ignore[attr-defined]
+        return self.runner.service
 
     def cog_unload(self) -> None:
         """Stop the scheduler."""
@@ -134,10 +129,9 @@ class Clock(commands.Cog):
         table = reminder.table
         if not reminder.seats or table.deadline is None:
             return
-        play: Play = self.bot.get_cog("Play")  # type: ignore[assignment]
-        if await play.board_missing(table):
+        if await self.runner.board_missing(table):
             # Someone deleted the board: post it again, so the reminder points somewhere.
-            await play.advance(table.id, [], force=True)
+            await self.runner.advance(table.id, [], force=True)
             table = await self.service.get(table.id)
         title = engine.get(table.game).title  # translated for each reader below
         due = f"<t:{int(table.deadline)}:R>"
@@ -147,7 +141,7 @@ class Clock(commands.Cog):
             user_id = table.seats[seat].user_id
             if user_id is None or not await still_member(self.bot, table.guild_id, user_id):
                 continue  # a player who left the server is not reminded; their deadline hands the seat on
-            if await self.service.dm_reminders(user_id):
+            if await self.service.dm_reminders(user_id) and user_id not in self.runner.closed_dms:
                 t = await for_dm(self.bot, user_id)
                 text = t(
                     "⏰ Your move at **{game}** #{table} is due {due}. {board}",
@@ -156,13 +150,10 @@ class Clock(commands.Cog):
                     due=due,
                     board=board,
                 ).strip()
-                if await self.direct_message(user_id, text):
+                if await self.runner.direct_message(user_id, text):
                     continue
             in_thread.append(user_id)
         if not in_thread:
-            return
-        channel = await table_channel(self.bot, table)
-        if channel is None:
             return
         who = " ".join(f"<@{user_id}>" for user_id in in_thread)
         t = await for_public(self.bot, table)
@@ -177,34 +168,8 @@ class Clock(commands.Cog):
             text = t(
                 "⏰ Reminder: {players}, your move is due {due}. {board}", players=who, due=due, board=board
             )
-        try:
-            await channel.send(text.strip(), allowed_mentions=pinging(in_thread))
-        except discord.HTTPException as error:
-            # The deadline still comes; a missed reminder is logged, never retried into a spam.
-            log.warning(
-                "table %s: could not send a reminder (%s)", table.id, error, extra={"table_id": table.id}
-            )
-
-    async def direct_message(self, user_id: int, text: str) -> bool:
-        """Send a DM; False when Discord refuses it (DMs closed): the caller may fall back to the thread."""
-        try:
-            channel_id = self._dm_channels.get(user_id)
-            if channel_id is None:
-                # discord.py's create_dm sends the user id as a number; Discord's API documents a
-                # string (snowflake), so the DM channel is opened with the documented body, once.
-                opened = await self.bot.http.request(
-                    Route("POST", "/users/@me/channels"), json={"recipient_id": str(user_id)}
-                )
-                channel_id = int(opened["id"])
-            self._dm_channels[user_id] = channel_id
-            self._dm_channels.move_to_end(user_id)
-            while len(self._dm_channels) > DM_CHANNELS_KEPT:
-                self._dm_channels.popitem(last=False)
-            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            await channel.send(text, allowed_mentions=NO_PINGS)
-        except discord.HTTPException:
-            return False
-        return True
+        # The deadline still comes; a missed reminder is logged, never retried into a spam.
+        await self.runner.announce(table, text.strip(), mentions=pinging(in_thread))
 
     async def timed_out(self, timeout: Timeout) -> None:
         """Say whose time ran out and post the board with the moves made for them."""
@@ -239,29 +204,27 @@ class Clock(commands.Cog):
                         i18n.say("{seat} left the server: a bot plays it now.", seat=i18n.seat(seat)),
                     )
                 )
-        play: Play = self.bot.get_cog("Play")  # type: ignore[assignment]
-        await play.advance(table.id, [*notices, *timeout.events, *handed, *gone], force=True, new_step=True)
+        await self.runner.advance(
+            table.id, [*notices, *timeout.events, *handed, *gone], force=True, new_step=True
+        )
 
     async def repost(self, owed: PostOwed) -> None:
         """Post the board (and results) a table still owes since a failed post, with its latest moves."""
         table = owed.table
         events = await self.service.public_events(table.id, last=5)
-        play: Play = self.bot.get_cog("Play")  # type: ignore[assignment]
-        await play.advance(table.id, events, force=True)
+        await self.runner.advance(table.id, events, force=True)
 
     async def lobby_expired(self, expired: LobbyExpired) -> None:
         """Close the lobby message and say why in the thread."""
         table = expired.table
-        channel = await table_channel(self.bot, table)
-        if channel is None:
-            return
         t = await for_public(self.bot, table)
         if table.lobby_message_id:
             try:
+                channel = await self.runner.channel_of(table)
                 message = channel.get_partial_message(table.lobby_message_id)  # type: ignore[union-attr]
                 await message.edit(embed=lobby_embed(table, t=t), view=lobby_view(table, t=t))
-            except discord.HTTPException:
-                log.warning("table %s: could not close its lobby message", table.id)
+            except Exception as error:  # the notice below still says it
+                log.warning("table %s: could not close its lobby message (%s)", table.id, error)
         host = next((s.name for s in table.seats if s.user_id == table.host_id), None)
         if host is None:
             text = t(
@@ -273,16 +236,10 @@ class Clock(commands.Cog):
                 "This lobby expired: nobody started it within a day. {host} can open a new one with `/play`.",
                 host=plain(host),
             )
-        try:
-            await channel.send(text, allowed_mentions=NO_PINGS)
-        except discord.HTTPException as error:
-            log.warning(
-                "table %s: could not close its lobby (%s)", table.id, error, extra={"table_id": table.id}
-            )
-        play: Play = self.bot.get_cog("Play")  # type: ignore[assignment]
-        await play.archive(table)
+        await self.runner.announce(table, text)
+        await self.runner.archive(table)
 
 
 async def setup(bot: commands.Bot) -> None:
     """Load the clock cog."""
-    await bot.add_cog(Clock(bot))
+    await bot.add_cog(Clock(bot, bot.runner))  # type: ignore[attr-defined]

@@ -197,6 +197,7 @@ def is_gone(error: BaseException) -> bool:
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_MESSAGE = 10008
 UNKNOWN_MEMBER = 10007
+MISSING_ACCESS = 50001  # the bot cannot see the channel, or is no longer in the server
 MISSING_PERMISSIONS = 50013
 CANNOT_DM = 50007
 THREAD_LOCKED = 160005

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 import engine
 import i18n
+from cogs.board import REMATCH_TEMPLATE, rematch_button
 from cogs.common import (
     NO_PINGS,
     THREAD_ARCHIVED,
@@ -146,9 +147,7 @@ async def refresh_lobby(interaction: discord.Interaction, table: TableRecord) ->
     if table.status == ACTIVE:
         interaction.client.dispatch("table_started", table)
     elif table.status == CANCELLED:
-        play = interaction.client.get_cog("Play")
-        if play is not None:
-            await play.archive(table)  # type: ignore[attr-defined]
+        await interaction.client.runner.archive(table)  # type: ignore[attr-defined]
 
 
 class LobbySelect(
@@ -296,19 +295,11 @@ class PlayAgainButton(
         await cog.open_table(interaction, self.game_key, self.pace, self.bots, again=True)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"rematch:(?P<table>\d+)"):
-    """The results message's **Rematch**: ``rematch:<finished table id>``."""
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_TEMPLATE):
+    """The results message's **Rematch**: ``rematch:<finished table id>`` (built by `cogs.board`)."""
 
     def __init__(self, table_id: int, *, t: i18n.Words | None = None) -> None:
-        t = t or i18n.words(i18n.SOURCE)
-        super().__init__(
-            discord.ui.Button(
-                label=t("Rematch"),
-                emoji="🔁",
-                style=discord.ButtonStyle.success,
-                custom_id=f"rematch:{table_id}",
-            )
-        )
+        super().__init__(rematch_button(table_id, t=t))
         self.table_id = table_id
 
     @classmethod

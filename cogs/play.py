@@ -9,13 +9,9 @@ their private picture and one control per legal action. Every component is a
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import logging
-import re
-from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import discord
@@ -26,223 +22,49 @@ from discord.ext import commands
 import engine
 import i18n
 import renderers
+from cogs.board import (
+    BOARD_TEMPLATE,
+    as_files,
+    board_button,
+    board_header,
+    board_text,
+    event_line,
+    in_words,
+    seat_names,
+    status_words,
+    waiting_for,
+)
 from cogs.common import (
     MESSAGE_LIMIT,
-    MISSING_PERMISSIONS,
     NO_PINGS,
-    THREAD_LOCKED,
-    UNKNOWN_MESSAGE,
     answer_error,
-    bot_permissions,
     can_manage,
     dynamic_view,
     fit_lines,
-    is_gone,
     message_link,
-    pinging,
     plain,
     reply,
-    serves,
-    table_channel,
     table_channel_id,
     table_link,
     tables,
 )
-from cogs.language import for_dm, for_public, for_user
-from cogs.lobby import RematchButton
+from cogs.language import for_public, for_user
 from cogs.panels import panel_view
-from engine.base import Game, State, event
-from hosting import ratings
-from hosting.botpool import done_within
+from cogs.runner import TableRunner
+from engine.base import event
 from hosting.errors import TableError
-from hosting.service import Move, Panel, TableService, keyed_lock, seat_name, status_sentence
-from hosting.store import ABANDONED, ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, TableRecord
+from hosting.service import Move, Panel, TableService, seat_name, status_sentence
+from hosting.store import ACTIVE, TableRecord
 from i18n import N_, say
 
 log = logging.getLogger(__name__)
 
-#: What each game calls a player's private panel.
-PANEL_NAMES = {"haenyeo": N_("My hand"), "jeju": N_("My tiles"), "reef": N_("My sheet")}
-#: A game without a name of its own for the panel.
-PANEL_NAME = N_("My panel")
-#: A table's status in one word (the list of a channel's tables).
-STATUS_WORDS = {
-    LOBBY: N_("lobby"),
-    ACTIVE: N_("active"),
-    FINISHED: N_("finished"),
-    CANCELLED: N_("cancelled"),
-    ABANDONED: N_("abandoned"),
-}
-#: How many event lines a board message repeats.
-EVENT_LINES = 8
-#: How much of a picture's description a board in words carries (the rest of 2,000 is the board).
-DESCRIPTION_LIMIT = 1000
-#: Discord's limit on an attachment's description (its alt text).
-ALT_LIMIT = 1024
-#: Running tables whose "already pinged in this step" list is kept (most recently posted).
-PINGED_TABLES = 2048
-#: A bot decision that takes longer than this (seconds) is shown on the board: "… is thinking…".
-THINKING_NOTE_AFTER = 1.0
 
-
-@dataclass(frozen=True)
-class BoardWords:
-    """A posted board's words, kept so the board can say a bot is thinking without being rebuilt."""
-
-    message_id: int
-    header: str
-    lines: list[str]
-    hidden: int
-    waiting: str | None
-    described: str | None
-    #: The language the board speaks (its server's).
-    lang: str = i18n.SOURCE
-
-    def text(self, waiting: str | None = None) -> str:
-        """The board's words, with another "Waiting for" line when given."""
-        return board_text(
-            self.header,
-            self.lines,
-            self.hidden,
-            waiting or self.waiting,
-            self.described,
-            t=i18n.words(self.lang),
-        )
-
-
-def status_words(status: str, t: i18n.Words) -> str:
-    """A table's status in words: "finished", "종료"."""
-    return t(STATUS_WORDS[status]) if status in STATUS_WORDS else status
-
-
-def hints_note(table: TableRecord, *, t: i18n.Words | None = None) -> str | None:
-    """What the results say about hints: used, offered but unused, or nothing (hints off)."""
-    t = t or i18n.words(i18n.SOURCE)
-    hints = table.options.get("hints", "off")
-    if hints == "used":
-        return t("💡 Hints were used at this table (Suggest), so it is not rated.")
-    if hints == "on":
-        return t("💡 Hints were on at this table (nobody asked for one), so it is not rated.")
-    return None
-
-
-def thinking_line(seat: Seat, *, t: i18n.Words | None = None) -> str:
-    """ "🤔 **Bot Dol (expert)** is thinking…": the board's note while a bot's decision takes long."""
-    t = t or i18n.words(i18n.SOURCE)
-    return t("🤔 **{name}** is thinking…", name=plain(seat_name(seat.name, t.lang)))
-
-
-class TableGone(Exception):
-    """The table's thread or channel no longer exists."""
-
-
-SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
-
-
-def seat_names(table: TableRecord, lang: str = i18n.SOURCE) -> list[str]:
-    """Display names per seat, bots marked, as a reader of ``lang`` reads them ("Bot Dol (고수)")."""
-    return [
-        f"🤖 {seat_name(s.name, lang)}"
-        if s.is_bot and not s.name.endswith("(bot)")
-        else seat_name(s.name, lang)
-        for s in table.seats
-    ]
-
-
-def in_words(text: str, table: TableRecord) -> str:
-    """An engine sentence with "Seat n" replaced by that player's name."""
-    names = seat_names(table)
-
-    def name(match: re.Match[str]) -> str:
-        index = int(match.group(1)) - 1
-        return f"**{plain(names[index])}**" if 0 <= index < len(names) else match.group(0)
-
-    return SEAT_WORD.sub(name, text)
-
-
-def event_line(e: dict, table: TableRecord, t: i18n.Words, *, bold: bool = True) -> str:
-    """An engine event in ``t``'s language, its seats named by their players (``bold``: in **bold**).
-
-    An event from before events carried their message (``"say"``) reads as its English text.
-    """
-    names = seat_names(table, t.lang)
-    if "say" not in e:
-        return in_words(e.get("text", ""), table) if bold else e.get("text", "")
-
-    def name(index: int) -> str:
-        if 0 <= index < len(names):
-            return f"**{plain(names[index])}**" if bold else names[index]
-        return t(i18n.SEAT_NAME, number=index + 1)
-
-    return t.msg(e["say"], names=name)
-
-
-def note_words(note: str | dict, table: TableRecord, t: i18n.Words) -> str:
-    """A result's note (an English string or a message) in ``t``'s language."""
-    if isinstance(note, str):
-        return in_words(note, table)
-    return event_line({"say": note}, table, t)
-
-
-def waiting_for(
-    table: TableRecord, seats: frozenset[int], what: str = "", *, t: i18n.Words | None = None
-) -> str:
-    """ "Waiting for …" naming exactly the awaited seats (humans as mentions), what to press, the deadline."""
-    t = t or i18n.words(i18n.SOURCE)
-    names = [
-        plain(seat_name(table.seats[s].name, t.lang))
-        if table.seats[s].is_bot
-        else f"<@{table.seats[s].user_id}>"
-        for s in sorted(seats)
-    ]
-    return t("Waiting for {names}", names=", ".join(names)) + what + clock_note(table, t=t)
-
-
-def what_to_press(
-    table: TableRecord, game: Game, state: State, seats: frozenset[int], *, t: i18n.Words | None = None
-) -> str:
-    """ " — open **My hand**: diving cards": where the awaited make their move, when it is one decision."""
-    t = t or i18n.words(i18n.SOURCE)
-    humans = [s for s in sorted(seats) if not table.seats[s].is_bot]
-    decisions = {
-        game.action_group(state, s, actions[0]) for s in humans if (actions := game.legal_actions(state, s))
-    }
-    if len(decisions) != 1:
-        return ""
-    panel = t(PANEL_NAMES.get(table.game, PANEL_NAME))
-    return " — " + t("open **{panel}**: {decision}", panel=panel, decision=t(decisions.pop()).lower())
-
-
-def board_header(table: TableRecord, game: Game, state: State, t: i18n.Words) -> str:
-    """A board's first line: the game, the table and where the game stands."""
-    summary = in_words(game.summary(state, lang=t.lang), table)
-    return t("**{game}** · table #{id} · {summary}", game=t(game.title), id=table.id, summary=summary)
-
-
-def clock_note(table: TableRecord, *, t: i18n.Words | None = None) -> str:
-    """The table's clock in words: paused, or the deadline as a Discord timestamp."""
-    t = t or i18n.words(i18n.SOURCE)
-    if table.paused_at is not None:
-        return " · " + t("⏸️ paused by the host")
-    if table.deadline is not None:
-        when = f"<t:{int(table.deadline)}:R>"
-        return " · " + t("⏰ due {when}", when=when)
-    return ""
-
-
-class BoardButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"board:(?P<verb>[a-z]+):(?P<table>\d+)"
-):
-    """A board message's buttons: ``board:<hand|rules|leave>:<table id>``."""
+class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMPLATE):
+    """A board message's buttons: ``board:<hand|rules|leave>:<table id>`` (built by `cogs.board`)."""
 
     def __init__(self, verb: str, table_id: int, label: str = "") -> None:
-        styles = {"hand": discord.ButtonStyle.primary, "leave": discord.ButtonStyle.danger}
-        button = discord.ui.Button(
-            label=label or verb.title(),
-            style=styles.get(verb, discord.ButtonStyle.secondary),
-            custom_id=f"board:{verb}:{table_id}",
-        )
-        super().__init__(button)
+        super().__init__(board_button(verb, table_id, label))
         self.verb = verb
         self.table_id = table_id
 
@@ -324,73 +146,6 @@ class LeaveAnswer(
             await cog.leave(interaction, table, edit=True)
         except Exception as error:
             await answer_error(interaction, error, self.table_id)
-
-
-#: Events a board always repeats, however many others happened.
-ALWAYS_SHOWN = ("score", "timeout")
-
-
-def headline(events: list[dict]) -> list[dict]:
-    """The events a board repeats: every scoring and timeout, then the latest others, in order."""
-    scoring = [i for i, e in enumerate(events) if e.get("type") in ALWAYS_SHOWN]
-    others = [i for i, e in enumerate(events) if e.get("type") not in ALWAYS_SHOWN]
-    keep = set(scoring) | set(others[max(0, len(others) - max(EVENT_LINES - len(scoring), 2)) :])
-    return [e for i, e in enumerate(events) if i in keep]
-
-
-def board_text(
-    header: str,
-    lines: list[str],
-    hidden: int,
-    waiting: str | None,
-    described: str | None = None,
-    *,
-    t: i18n.Words | None = None,
-) -> str:
-    """A board's words within Discord's 2,000 characters: whole event lines go, oldest first.
-
-    The header and the "Waiting for" line always stay, so a long game-over board
-    never ends in the middle of a name. ``described`` is the picture in words,
-    for a board that goes out without its picture.
-    """
-    t = t or i18n.words(i18n.SOURCE)
-    picture = [f"🖼️ {described[:DESCRIPTION_LIMIT]}"] if described else []
-    while True:
-        note = (
-            [
-                t.plural(
-                    "… and {count} earlier move (`/game log`)",
-                    "… and {count} earlier moves (`/game log`)",
-                    hidden,
-                )
-            ]
-            if hidden
-            else []
-        )
-        text = "\n".join([header, *note, *lines, *picture, *([waiting] if waiting else [])])
-        if len(text) <= MESSAGE_LIMIT or not lines:
-            return text[:MESSAGE_LIMIT]
-        lines, hidden = lines[1:], hidden + 1
-
-
-def as_files(picture: renderers.Picture | None) -> list[discord.File]:
-    """The picture as an attachment with its alt text (none when there is no picture)."""
-    if picture is None:
-        return []
-    alt = picture.alt[:ALT_LIMIT] if picture.alt else picture.alt
-    return [discord.File(io.BytesIO(picture.png), filename=picture.filename, description=alt)]
-
-
-def board_view(table: TableRecord, *, t: i18n.Words | None = None) -> discord.ui.View:
-    """The buttons under a board message (in the board's language)."""
-    t = t or i18n.words(i18n.SOURCE)
-    view = dynamic_view()
-    if table.status == ACTIVE:
-        view.add_item(BoardButton("hand", table.id, t(PANEL_NAMES.get(table.game, PANEL_NAME))[:80]))
-    view.add_item(BoardButton("rules", table.id, t("Rules")[:80]))
-    if table.status == ACTIVE:
-        view.add_item(BoardButton("leave", table.id, t("Leave")[:80]))
-    return view
 
 
 #: How many steps the replay's Jump menu offers (Discord's limit on a select's options).
@@ -507,67 +262,35 @@ def replay_view(
     return view
 
 
-def results_view(table: TableRecord, *, t: i18n.Words | None = None) -> discord.ui.View:
-    """The buttons under a results message: Rematch (in the results' language)."""
-    t = t or i18n.words(i18n.SOURCE)
-    view = dynamic_view()
-    view.add_item(RematchButton(table.id, t=t))
-    return view
-
-
 class Play(commands.Cog):
-    """Runs started tables in their threads."""
+    """The table commands and buttons: boards, panels, `/game`; the runner plays the tables."""
 
-    def __init__(self, bot: commands.Bot, bot_delay: float) -> None:
+    def __init__(self, bot: commands.Bot, runner: TableRunner) -> None:
         self.bot = bot
-        self.bot_delay = bot_delay
-        # Board posts for one table happen one at a time, in order; a table's lock exists
-        # only while a post for it runs or waits (`hosting.service.keyed_lock`).
-        self._posting: dict[int, Any] = {}
-        # Who has been pinged in each table's current step: one ping per player per step.
-        # Dropped when a step starts or the table closes; at most `PINGED_TABLES` tables, the
-        # least recently posted forgotten first (its next board may ping its awaited players again).
-        self._pinged: OrderedDict[int, set[int]] = OrderedDict()
-        # Whom each table's latest board waited for: a board within the same turn collapses its predecessor.
-        self._awaited_at_board: OrderedDict[int, frozenset[int]] = OrderedDict()
-        # The latest board's words, for tables with a bot that thinks in a worker (at most
-        # `PINGED_TABLES`), and the board each table's "is thinking" note is on now.
-        self._board_words: OrderedDict[int, BoardWords] = OrderedDict()
-        self._noted: dict[int, int] = {}
-        # Board edits for the thinking note go out one at a time per table, in order.
-        self._noting: dict[int, Any] = {}
-        self._tasks: set[asyncio.Task] = set()
+        self.runner = runner
 
     @property
     def service(self) -> TableService:
         """The bot's table service."""
-        return self.bot.tables  # type: ignore[attr-defined]
+        return self.runner.service
 
     def cog_unload(self) -> None:
         """Stop background work for tables."""
-        for task in self._tasks:
-            task.cancel()
+        self.runner.stop()
 
     def spawn(self, coroutine) -> None:
-        """Run table work in the background, keeping a reference and logging failures."""
-        task = asyncio.get_running_loop().create_task(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("table work failed", exc_info=task.exception())
+        """Run table work in the background (the runner's)."""
+        self.runner.spawn(coroutine)
 
     async def picture(
         self, game_key: str, view: dict, names: list[str], *, lang: str = i18n.SOURCE
     ) -> renderers.Picture | None:
         """Draw a view off the event loop, in ``lang``; None (words only) for a game without pictures."""
-        try:
-            return await renderers.render_async(game_key, view, names, lang=lang)
-        except renderers.RenderError:
-            log.warning("no picture for %s; posting the board in words", game_key)
-            return None
+        return await self.runner.picture(game_key, view, names, lang=lang)
+
+    async def advance(self, table_id: int, events: list[dict], **kwargs: Any) -> None:
+        """After a move: the runner posts the board and lets bot seats play (`TableRunner.advance`)."""
+        await self.runner.advance(table_id, events, **kwargs)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -596,401 +319,66 @@ class Play(commands.Cog):
 
     # ------------------------------------------------------------ the thread
 
+    # ------------------------------------------------------------ the thread
+
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        """After a (re)start, let bot seats that owe a move make it (unless `resume_at_start` is off)."""
+        """After a (re)start: close the tables of servers that removed the bot while it was down,
+        then let bot seats that owe a move make it (unless `resume_at_start` is off)."""
+        await self.runner.reconcile()
         if getattr(getattr(self.bot, "config", None), "resume_at_start", True):
-            await self.resume_bots()
-
-    async def resume_bots(self) -> None:
-        """Let bot seats that owe a move make it (the bot may have stopped mid-chain).
-
-        With several processes, each resumes only the tables of the servers its shards serve.
-        """
-        for table_id in await self.service.store.table_ids(ACTIVE, with_bots=True):
-            table = await self.service.get(table_id)
-            if serves(self.bot, table.guild_id) and self._bot_to_act(table):
-                self.spawn(self.advance(table_id, []))
+            await self.runner.resume_bots()
 
     @commands.Cog.listener()
     async def on_table_started(self, table: TableRecord) -> None:
         """A lobby started: post the first board, then let bots move."""
         await self.advance(table.id, [event("start", say("The game begins!"))], force=True, new_step=True)
 
-    async def advance(
-        self,
-        table_id: int,
-        events: list[dict],
-        *,
-        force: bool = False,
-        mover: int | None = None,
-        new_step: bool = False,
-    ) -> None:
-        """After a move: post a board when something public happened, then play bot seats.
-
-        ``mover`` is the user whose own move this was (never pinged for it);
-        ``new_step`` says the move started a new step (everyone awaited may be
-        pinged again). A failed post never stops the bots: the table owes the
-        board and the clock retries it.
-        """
-        async with keyed_lock(self._posting, table_id):
-            if new_step:
-                self._pinged.pop(table_id, None)
-            public = [e for e in events if not e.get("private")]
-            if public or force:
-                await self.post_board(await self.service.get(table_id), public, mover=mover)
-            public = []
-            # Read after the post (it records the new board, or pauses or closes the table), then
-            # the table as the bot's move left it: a player who moves meanwhile starts an advance
-            # of their own (queued on this lock), and `play_bot` checks its decision against the
-            # stored table under the table's lock.
-            table = await self.service.get(table_id)
-            while table.status == ACTIVE and self._bot_to_act(table):
-                await asyncio.sleep(self.bot_delay)  # a moment, so people can follow
-                try:
-                    move = await self._bot_move(table)
-                except Exception:
-                    # Not a Discord failure: the clock comes back for this table.
-                    log.exception(
-                        "table %s: a bot seat could not move", table_id, extra={"table_id": table_id}
-                    )
-                    await self.service.owe_post(table_id)
-                    break
-                if move is None:
-                    break
-                if move.new_step:
-                    self._pinged.pop(table_id, None)
-                public.extend(e for e in move.events if not e.get("private"))
-                table = move.table
-            if public:
-                await self.post_board(table, public)
-            if table_id in self._noted:  # a thinking note is up: take it back (one read, then one edit)
-                self._unnote(await self.service.get(table_id))
-        if table.status != ACTIVE:
-            self.forget(table_id)
-
-    async def _bot_move(self, table: TableRecord) -> Move | None:
-        """`TableService.play_bot`; when the decision takes over `THINKING_NOTE_AFTER`, the board says so.
-
-        The note is one board edit in the background: the game never waits for it.
-        """
-        seat = self.service.next_bot(table)
-        thinking = asyncio.ensure_future(self.service.play_bot(table.id, table))
-        try:
-            long = seat is not None and self.service.thinks_long(seat, table.game)
-            if long and not await done_within(thinking, THINKING_NOTE_AFTER):
-                self._note_thinking(table, seat)
-            return await thinking
-        finally:
-            thinking.cancel()  # only when this chain was stopped (a restart): the new one asks again
-
-    def _note_thinking(self, table: TableRecord, seat: Seat) -> None:
-        """Put "… is thinking…" on the table's live board (in the background)."""
-        words = self._board_words.get(table.id)
-        if words is None or words.message_id != table.board_message_id:
-            return  # posted by an earlier run of the bot: its words are not known here
-        self._noted[table.id] = words.message_id
-        t = i18n.words(words.lang)
-        waiting = "\n".join(line for line in (words.waiting, thinking_line(seat, t=t)) if line)
-        self.spawn(self._edit_words(table, words, waiting))
-
-    def _unnote(self, table: TableRecord) -> None:
-        """The bots are done: the live board loses its thinking note, its "Waiting for" brought up to date.
-
-        A board that is no longer the live one keeps its note, as the log of what happened.
-        """
-        noted = self._noted.pop(table.id, None)
-        words = self._board_words.get(table.id)
-        if noted is None or words is None or noted != table.board_message_id or noted != words.message_id:
-            return
-        waiting = None
-        if table.status == ACTIVE:
-            t = i18n.words(words.lang)
-            game = engine.get(table.game)
-            state = self.service.state_of(table)
-            awaited = game.to_act(state)
-            waiting = waiting_for(table, awaited, what_to_press(table, game, state, awaited, t=t), t=t)
-        self.spawn(self._edit_words(table, words, waiting))
-
-    async def _edit_words(self, table: TableRecord, words: BoardWords, waiting: str | None) -> None:
-        """Edit a board's words (its picture and buttons stay); a failure only loses the note."""
-        async with keyed_lock(self._noting, table.id):
-            try:
-                channel = await table_channel(self.bot, table)
-                if channel is None:
-                    return
-                old = channel.get_partial_message(words.message_id)  # type: ignore[union-attr]
-                await old.edit(content=words.text(waiting), allowed_mentions=NO_PINGS)
-            except (discord.HTTPException, AttributeError) as error:
-                log.info(
-                    "table %s: could not update its board's thinking note (%s)",
-                    table.id,
-                    error,
-                    extra={"table_id": table.id},
-                )
-
-    def forget(self, table_id: int) -> None:
-        """A table closed: nothing about its steps is kept any more (its posting lock goes by itself)."""
-        self._pinged.pop(table_id, None)
-        self._awaited_at_board.pop(table_id, None)
-        self._board_words.pop(table_id, None)
-        self._noted.pop(table_id, None)
-
-    def _remember_words(self, table: TableRecord, words: BoardWords) -> None:
-        """Keep a board's words when the table has a bot that may think long (`PINGED_TABLES` at most)."""
-        if not any(s.is_bot and self.service.thinks_long(s, table.game) for s in table.seats):
-            self._board_words.pop(table.id, None)
-            return
-        self._board_words[table.id] = words
-        self._board_words.move_to_end(table.id)
-        while len(self._board_words) > PINGED_TABLES:
-            self._board_words.popitem(last=False)
-
-    def _remember_awaited(self, table_id: int, awaited: frozenset[int]) -> None:
-        """Who the table's latest board waited for (at most `PINGED_TABLES` tables remembered)."""
-        self._awaited_at_board[table_id] = awaited
-        self._awaited_at_board.move_to_end(table_id)
-        while len(self._awaited_at_board) > PINGED_TABLES:
-            self._awaited_at_board.popitem(last=False)
-
-    def _bot_to_act(self, table: TableRecord) -> bool:
-        game = engine.get(table.game)
-        return any(table.seats[s].is_bot for s in game.to_act(self.service.state_of(table)))
-
-    def _to_ping(self, table: TableRecord, awaited: frozenset[int], mover: int | None) -> set[int]:
-        """The awaited players to ping on this board: those not yet pinged in this step, never the mover."""
-        users = {table.seats[s].user_id for s in awaited if not table.seats[s].is_bot}
-        users.discard(None)
-        pinged = self._pinged.setdefault(table.id, set())
-        self._pinged.move_to_end(table.id)
-        while len(self._pinged) > PINGED_TABLES:
-            self._pinged.popitem(last=False)
-        ping = users - pinged - {mover}
-        pinged.update(users)
-        return ping  # type: ignore[return-value]
-
-    async def post_board(self, table: TableRecord, events: list[dict], *, mover: int | None = None) -> None:
-        """Post a new board message in the table's thread (and the results at the end).
-
-        The previous board then loses its buttons, so the thread reads as a log
-        with one live board at the bottom; within one turn (the same seats still
-        to act) its picture collapses to its words too.
-
-        Never raises: when Discord refuses or fails, the table remembers that it
-        owes the message and the clock retries it with back-off; a deleted thread
-        closes the table; a locked thread pauses it and tells the host.
-        """
-        try:
-            await self._post_board(table, events, mover)
-        except Exception as error:
-            await self.post_failed(table, error)
-            return
-        if table.owed_posts:
-            await self.service.post_paid(table.id)
-
-    async def _retire_board(
-        self, channel: discord.abc.Messageable, table: TableRecord, *, keep_picture: bool
-    ) -> None:
-        """Take the buttons (and, within a step, the picture) off the table's previous board."""
-        try:
-            old = channel.get_partial_message(table.board_message_id)  # type: ignore[attr-defined]
-            if keep_picture:
-                await old.edit(view=None)
-            else:
-                await old.edit(view=None, attachments=[])
-        except (discord.HTTPException, AttributeError) as error:
-            # Only tidiness is lost: the old board's buttons still answer with a link to the new one.
-            log.info(
-                "table %s: could not retire its previous board (%s)",
-                table.id,
-                error,
-                extra={"table_id": table.id},
-            )
-
-    async def post_failed(self, table: TableRecord, error: Exception) -> None:
-        """What a failed board or results post means for the table."""
-        extra = {"table_id": table.id}
-        if isinstance(error, TableGone) or is_gone(error):
-            log.warning(
-                "table %s: its thread or channel is gone; the table is abandoned", table.id, extra=extra
-            )
-            await self.service.abandon(table.id)
-        elif isinstance(error, discord.HTTPException) and error.code == THREAD_LOCKED:
-            log.warning("table %s: its thread is locked; the table is paused", table.id, extra=extra)
-            if await self.service.pause_for(table.id) is not None:
-                t = await for_dm(self.bot, table.host_id)
-                await self.tell_host(
-                    table,
-                    t(
-                        "Your table #{id} ({game}) is paused: a moderator locked its thread. "
-                        "Once it is unlocked, use `/game resume` there: {link}",
-                        id=table.id,
-                        game=t(engine.get(table.game).title),
-                        link=table_link(table),
-                    ),
-                )
-        else:
-            retry = await self.service.owe_post(table.id)
-            log.warning(
-                "table %s: could not post its board (%s); retrying at %.0f",
-                table.id,
-                error,
-                retry,
-                extra=extra,
-                exc_info=not isinstance(error, discord.HTTPException),
-            )
-
-    async def tell_host(self, table: TableRecord, text: str) -> None:
-        """A direct message to the table's host (logged when their DMs are closed)."""
-        clock = self.bot.get_cog("Clock")
-        if clock is None or not await clock.direct_message(table.host_id, text):  # type: ignore[attr-defined]
-            log.info("table %s: could not tell the host by DM", table.id, extra={"table_id": table.id})
-
-    async def _post_board(self, table: TableRecord, events: list[dict], mover: int | None) -> None:
-        channel = await table_channel(self.bot, table)
-        if channel is None:
-            raise TableGone()
-        t = await for_public(self.bot, table)
-        game = engine.get(table.game)
-        state = self.service.state_of(table)
-        names = seat_names(table, t.lang)
-        picture = await self.picture(table.game, game.view(state, None), names, lang=t.lang)
-        shown = [event_line(e, table, t) for e in headline(events)]
-        header = board_header(table, game, state, t)
-        awaited = game.to_act(state) if table.status == ACTIVE else frozenset()
-        waiting = (
-            waiting_for(table, awaited, what_to_press(table, game, state, awaited, t=t), t=t)
-            if table.status == ACTIVE
-            else None
-        )
-        mentions = pinging(self._to_ping(table, awaited, mover))
-        perms = bot_permissions(channel)
-        described = None
-        if picture is not None and (perms is None or perms.attach_files):
-            text = board_text(header, shown, len(events) - len(shown), waiting, t=t)
-            try:
-                message = await channel.send(
-                    text, files=as_files(picture), view=board_view(table, t=t), allowed_mentions=mentions
-                )
-            except discord.Forbidden as error:
-                if error.code != MISSING_PERMISSIONS:
-                    raise
-                message = None  # no Attach Files here: the board goes out in words
-        else:
-            message = None
-        if message is None:
-            described = picture.alt if picture is not None else None
-            text = board_text(header, shown, len(events) - len(shown), waiting, described, t=t)
-            message = await channel.send(text, view=board_view(table, t=t), allowed_mentions=mentions)
-        await self.service.attach(table.id, board_message_id=message.id)
-        self._remember_words(
-            table,
-            BoardWords(message.id, header, shown, len(events) - len(shown), waiting, described, t.lang),
-        )
-        if table.board_message_id:
-            # The same seats still to act: a move within a turn, whose picture the new board replaces.
-            within_turn = self._awaited_at_board.get(table.id) == awaited
-            await self._retire_board(channel, table, keep_picture=not within_turn)
-        self._remember_awaited(table.id, awaited)
-        if table.status == FINISHED:
-            await self.post_results(channel, table, t=t)
-            await self.archive(table)
-
-    async def post_results(
-        self, channel: discord.abc.Messageable, table: TableRecord, *, t: i18n.Words | None = None
-    ) -> None:
-        """The final ranking, the score breakdown and the results picture (in words without Embed Links).
-
-        In ``t``'s language: the server's, as the board's.
-        """
-        t = t or await for_public(self.bot, table)
-        game = engine.get(table.game)
-        result = table.result or {}
-        names = seat_names(table, t.lang)
-        order = sorted(range(len(table.seats)), key=lambda s: (result["ranking"][s], s))
-        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
-        lines = []
-        changes = {c.seat: c for c in await self.service.rating_changes(table.id)}
-        for seat in order:
-            place = result["ranking"][seat]
-            points = result["breakdown"][seat].items()
-            parts = " · ".join(
-                t("{category}: {points}", category=game.breakdown_label(k, lang=t.lang), points=v)
-                for k, v in points
-                if k != "total"
-            )
-            won = " — " + t("**wins**") if seat in result["winners"] else ""
-            rated = f" · {ratings.change_text(changes[seat], t=t)}" if seat in changes else ""
-            medal = medals.get(place) or t("{place}.", place=place)
-            score = t(
-                "{place} {name}: **{score}**",
-                place=medal,
-                name=plain(names[seat]),
-                score=result["scores"][seat],
-            )
-            lines.append(f"{score}{won}{rated}\n-# {parts}")
-        notes = [note_words(note, table, t)[:1000] for note in result.get("notes", [])[:3]]
-        unrated = ratings.unrated_reason(table, result, t=t)
-        hints = hints_note(table, t=t)
-        if hints:
-            notes.append(hints)
-        if unrated and not changes:
-            notes.append(unrated)
-        title = t("{game} — final ranking", game=t(game.title))
-        try:
-            picture: renderers.Picture | None = await renderers.render_results_async(
-                table.game, game.view(self.service.state_of(table), None), names, lang=t.lang
-            )
-        except renderers.RenderError:
-            picture = None  # a game without a results picture: the ranking in words is the results
-        perms = bot_permissions(channel)
-        files_allowed = picture is not None and (perms is None or perms.attach_files)
-        files = as_files(picture) if files_allowed else []
-        if perms is None or perms.embed_links:
-            embed = discord.Embed(
-                title=title, description="\n".join(lines)[:4000], colour=discord.Colour.gold()
-            )
-            for note in notes:
-                embed.add_field(name=t("Note"), value=note, inline=False)
-            if files_allowed:
-                embed.set_image(url=f"attachment://{picture.filename}")  # type: ignore[union-attr]
-            await channel.send(
-                embed=embed, files=files, view=results_view(table, t=t), allowed_mentions=NO_PINGS
-            )
-            return
-        # Without Embed Links Discord drops embeds silently: the results go out as text.
-        text = fit_lines(
-            f"**{title}**",
-            [*lines, *(f"-# {note}" for note in notes)],
-            more=lambda count: t("… and {count} more.", count=count),
-        )
-        await channel.send(text, files=files, view=results_view(table, t=t), allowed_mentions=NO_PINGS)
-
-    # ------------------------------------------------------------ deleted places
-
-    async def abandon_tables(self, found: list[TableRecord], why: str) -> None:
-        """Close open tables whose thread, channel or server is gone (their clocks stop)."""
-        for table in found:
-            self.forget(table.id)
-            if await self.service.abandon(table.id) is not None:
-                log.info("table %s abandoned: %s", table.id, why, extra={"table_id": table.id})
+    # ------------------------------------------------------------ deleted places, and places back
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A table's thread was deleted: the table is abandoned."""
-        await self.abandon_tables(
+        await self.runner.abandon_tables(
             await self.service.store.open_tables_in(payload.thread_id), "thread deleted"
         )
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel was deleted: its tables, and those in its threads (archived ones too), are abandoned."""
-        await self.abandon_tables(await self.service.store.open_tables_in(channel.id), "channel deleted")
+        await self.runner.abandon_tables(
+            await self.service.store.open_tables_in(channel.id), "channel deleted"
+        )
 
     @commands.Cog.listener()
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         """The bot was removed from a server: every open table there is abandoned."""
-        await self.abandon_tables(await self.service.store.open_tables_in_guild(guild.id), "bot removed")
+        await self.runner.abandon_tables(
+            await self.service.store.open_tables_in_guild(guild.id), "bot removed"
+        )
+
+    @commands.Cog.listener()
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        """A channel's permissions changed: blocked tables there (and in its threads) may run again."""
+        await self.runner.recheck(after.guild.id, after.id)
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """A thread was unlocked (or otherwise changed): its blocked table may run again."""
+        await self.runner.recheck(after.guild.id, after.id)
+
+    @commands.Cog.listener()
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        """A role's permissions changed: blocked tables of the server may run again."""
+        await self.runner.recheck(after.guild.id)
+
+    @commands.Cog.listener()
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        """The bot's own roles changed: blocked tables of the server may run again."""
+        if self.bot.user is not None and after.id == self.bot.user.id:
+            await self.runner.recheck(after.guild.id)
 
     # ------------------------------------------------------------ the panel
 
@@ -1226,7 +614,7 @@ class Play(commands.Cog):
                 raise TableError(status_sentence(found))
             await interaction.response.defer(ephemeral=True, thinking=True)
             t = await for_user(interaction)
-            missing = await self.board_missing(found)
+            missing = await self.runner.board_missing(found)
             game = engine.get(found.game)
             state = self.service.state_of(found)
             picture = await self.picture(
@@ -1253,21 +641,6 @@ class Play(commands.Cog):
                 )
         except Exception as error:
             await answer_error(interaction, error)
-
-    async def board_missing(self, table: TableRecord) -> bool:
-        """True when the table's board message was deleted (or never posted)."""
-        if not table.board_message_id:
-            return True
-        channel = await table_channel(self.bot, table)
-        if channel is None or not hasattr(channel, "fetch_message"):
-            return False
-        try:
-            await channel.fetch_message(table.board_message_id)  # type: ignore[union-attr]
-        except discord.NotFound as error:
-            return error.code == UNKNOWN_MESSAGE
-        except discord.HTTPException:
-            return False
-        return False
 
     @game_group.command(
         name=locale_str("log"),
@@ -1460,7 +833,7 @@ class Play(commands.Cog):
         t = await for_user(interaction)
         await reply(interaction, t("Paused."))
         t = await for_public(self.bot, found)
-        await self.announce(
+        await self.runner.announce(
             found,
             t("⏸️ {user} paused the table. `/game resume` starts it again.", user=interaction.user.mention),
         )
@@ -1562,11 +935,11 @@ class Play(commands.Cog):
         except Exception as error:
             await answer_error(interaction, error)
             return
-        self.forget(found.id)
+        self.runner.forget(found.id)
         t = await for_user(interaction)
         await reply(interaction, t("Table #{id} is ended.", id=found.id))
         t = await for_public(self.bot, found)
-        await self.announce(
+        await self.runner.announce(
             found,
             t(
                 "{user} ended this table: no result, and no rating changes. "
@@ -1574,31 +947,7 @@ class Play(commands.Cog):
                 user=interaction.user.mention,
             ),
         )
-        await self.archive(found)
-
-    async def announce(self, table: TableRecord, text: str) -> None:
-        """A notice for everyone at the table, in its thread (logged when Discord refuses it)."""
-        try:
-            channel = await table_channel(self.bot, table)
-            if channel is not None:
-                await channel.send(text, allowed_mentions=NO_PINGS)
-        except discord.HTTPException as error:
-            log.warning(
-                "table %s: could not post a notice (%s)", table.id, error, extra={"table_id": table.id}
-            )
-
-    async def archive(self, table: TableRecord) -> None:
-        """Archive a closed table's own thread, so old games don't use up the server's active threads."""
-        if not table.thread_id:
-            return
-        try:
-            thread = self.bot.get_channel(table.thread_id) or await self.bot.fetch_channel(table.thread_id)
-            if isinstance(thread, discord.Thread) and not thread.archived:
-                await thread.edit(archived=True)
-        except discord.HTTPException as error:
-            log.info(
-                "table %s: could not archive its thread (%s)", table.id, error, extra={"table_id": table.id}
-            )
+        await self.runner.archive(found)
 
 
 async def setup(bot: commands.Bot) -> None:
@@ -1608,4 +957,4 @@ async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(
         BoardButton, LeaveAnswer, ReplayButton, ReplayJump, ChoiceButton, ChoiceSelect, SuggestButton
     )
-    await bot.add_cog(Play(bot, bot_delay=bot.config.bot_delay))  # type: ignore[attr-defined]
+    await bot.add_cog(Play(bot, bot.runner))  # type: ignore[attr-defined]

@@ -637,6 +637,15 @@ class PostgresStore:
         )
         return [_record(row) for row in rows]
 
+    async def open_guild_ids(self) -> list[int]:
+        """The servers that have an open table (lobby or running)."""
+        rows = await self._pool.fetch(
+            "SELECT DISTINCT guild_id FROM game_tables "
+            "WHERE status = ANY($1::text[]) AND guild_id IS NOT NULL ORDER BY guild_id",
+            list(OPEN_STATUSES),
+        )
+        return [row[0] for row in rows]
+
     async def actions(self, table_id: int) -> list[LoggedAction]:
         """A table's whole action log, in order."""
         rows = await self._pool.fetch(

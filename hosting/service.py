@@ -32,6 +32,7 @@ from hosting.languages import Languages
 from hosting.store import (
     ABANDONED,
     ACTIVE,
+    BLOCKED,
     CANCELLED,
     FINISHED,
     LOBBY,
@@ -769,7 +770,11 @@ class TableService:
         )
 
     async def resume(self, table_id: int, user_id: int, *, can_manage: bool) -> TableRecord:
-        """Restart a paused table: its deadline moves on by as long as the pause lasted."""
+        """Restart a paused table: its deadline moves on by as long as the pause lasted.
+
+        A table the bot paused because Discord refused its channel runs again too,
+        and owes its board (the caller posts it).
+        """
         async with self.lock(table_id):
             table = await self._running_for_host(
                 table_id,
@@ -779,17 +784,26 @@ class TableService:
             )
             if table.paused_at is None:
                 raise TableError(say("This table is not paused."))
-            now = self._clock()
-            deadline = None if table.deadline is None else table.deadline + (now - table.paused_at)
-            wake = timing.wake_at(deadline, table.pace, table.reminders)
-            resumed = await self.store.update_table(
-                table_id,
-                table.version,
-                timing={"paused_at": None, "deadline": deadline, "wake_at": wake},
-                now=now,
-            )
-            self._woken(wake)
+            resumed = await self._unpause(table)
+            if table.blocked:
+                await self.store.set_owed(table_id, 1, resumed.wake_at)
+                resumed = replace(resumed, owed_posts=1)
             return resumed
+
+    async def _unpause(self, table: TableRecord) -> TableRecord:
+        """Restart the clock of a paused table read under its lock, its deadline moved on by the pause."""
+        now = self._clock()
+        assert table.paused_at is not None
+        deadline = None if table.deadline is None else table.deadline + (now - table.paused_at)
+        wake = timing.wake_at(deadline, table.pace, table.reminders)
+        resumed = await self.store.update_table(
+            table.id,
+            table.version,
+            timing={"paused_at": None, "deadline": deadline, "wake_at": wake},
+            now=now,
+        )
+        self._woken(wake)
+        return resumed
 
     async def _running(self, table_id: int) -> TableRecord:
         """The table, which must be running."""
@@ -808,14 +822,6 @@ class TableService:
             return await self.store.update_table(
                 table_id, table.version, status=ABANDONED, timing=_STOPPED, now=self._clock()
             )
-
-    async def pause_for(self, table_id: int) -> TableRecord | None:
-        """Pause a running table on the bot's own account (its thread is locked); None when it can't be."""
-        async with self.lock(table_id):
-            table = await self.store.get_table(table_id)
-            if table.status != ACTIVE or table.paused_at is not None:
-                return None
-            return await self._pause(table)
 
     async def hand_seat_to_bot(self, table_id: int, seat: int) -> TableRecord | None:
         """A bot plays this seat from now on (its player left the server); None when it already does."""
@@ -836,15 +842,21 @@ class TableService:
             return timing.wake_at(table.deadline, table.pace, table.reminders)
         return None
 
-    async def owe_post(self, table_id: int) -> float:
-        """A board or results message failed: remember it and when the clock retries (returned)."""
+    async def owe_post(self, table_id: int, *, not_before: float = 0.0) -> float:
+        """A board or results message failed for a passing reason: remember it and when to try again.
+
+        The retry backs off from `POST_RETRY_FIRST` to `POST_RETRY_LONGEST`, and is never
+        earlier than ``not_before`` (when the table may risk another refused request) nor
+        in the past: the clock looks at the table at that instant and no sooner, whatever
+        its own deadline or reminders (they wait for the board, which shows them).
+        Returns the instant of the retry.
+        """
         table = await self.store.get_table(table_id)
-        attempts = table.owed_posts + 1
-        retry = self._clock() + min(POST_RETRY_FIRST * 2 ** (attempts - 1), POST_RETRY_LONGEST)
-        own = self._clock_wake(table)
-        wake = retry if own is None else min(own, retry)
-        await self.store.set_owed(table_id, attempts, wake)
-        self._woken(wake)
+        attempts = max(table.owed_posts, 0) + 1
+        now = self._clock()
+        retry = max(now + min(POST_RETRY_FIRST * 2 ** (attempts - 1), POST_RETRY_LONGEST), not_before)
+        await self.store.set_owed(table_id, attempts, retry)
+        self._woken(retry)
         return retry
 
     async def post_paid(self, table_id: int) -> None:
@@ -852,6 +864,35 @@ class TableService:
         table = await self.store.get_table(table_id)
         if table.owed_posts:
             await self.store.set_owed(table_id, 0, self._clock_wake(table))
+
+    async def block(self, table_id: int) -> TableRecord | None:
+        """Discord refuses the table's channel to the bot: pause it until the cause is gone.
+
+        Its clock stops (nobody is timed out, no reminder goes out, bot seats wait)
+        and it owes its post. None when it was already blocked or is closed.
+        """
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if table.blocked or table.status not in (ACTIVE, FINISHED):
+                return None
+            if table.status == ACTIVE and table.paused_at is None:
+                table = await self._pause(table)
+            await self.store.set_owed(table_id, BLOCKED, None)
+            return replace(table, owed_posts=BLOCKED, wake_at=None)
+
+    async def unblock(self, table_id: int) -> TableRecord | None:
+        """The cause is gone: a blocked table runs again and owes its post; None when it was not blocked.
+
+        The deadline moves on by as long as the table was blocked, as after a pause.
+        """
+        async with self.lock(table_id):
+            table = await self.store.get_table(table_id)
+            if not table.blocked:
+                return None
+            if table.status == ACTIVE and table.paused_at is not None:
+                table = await self._unpause(table)
+            await self.store.set_owed(table_id, 1, table.wake_at)
+            return replace(table, owed_posts=1)
 
     async def _running_for_host(
         self, table_id: int, user_id: int, can_manage: bool, refusal: Msg
@@ -877,7 +918,10 @@ class TableService:
             now = self._clock()
             if table.wake_at is None or table.wake_at > now:
                 return None
-            if table.owed_posts and table.status in (ACTIVE, FINISHED):
+            if table.owed_posts > 0 and table.status in (ACTIVE, FINISHED):
+                # Claimed: should the post not even be tried, the clock comes back later, not at once.
+                later = now + min(POST_RETRY_FIRST * 2**table.owed_posts, POST_RETRY_LONGEST)
+                await self.store.set_owed(table_id, table.owed_posts, later)
                 return PostOwed(table)
             if table.status == LOBBY:
                 cancelled = await self.store.update_table(

@@ -367,6 +367,8 @@ LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
 #: A table whose thread, channel or server is gone: closed without a result.
 ABANDONED = "abandoned"
 OPEN_STATUSES = (LOBBY, ACTIVE)
+#: ``owed_posts`` of a table whose channel Discord refuses to the bot (`TableRecord.blocked`).
+BLOCKED = -1
 
 
 @dataclass(frozen=True)
@@ -415,7 +417,15 @@ class TableRecord:
     reminders: int = 0  # reminders already sent for the current step
     paused_at: float | None = None  # set while the host has paused the table
     wake_at: float | None = None  # next instant the scheduler looks at this table
-    owed_posts: int = 0  # failed attempts at a board or results message still owed (0: none)
+    #: Failed attempts at a board or results message still owed (0: none); `BLOCKED` while Discord
+    #: refuses the table's channel to the bot (a missing permission, a locked thread): the table is
+    #: paused and owes its post until the cause is gone.
+    owed_posts: int = 0
+
+    @property
+    def blocked(self) -> bool:
+        """True while Discord refuses the table's channel to the bot (the table waits, paused)."""
+        return self.owed_posts == BLOCKED
 
     def held_by(self, user_id: int) -> bool:
         """True when this user holds or ever held a seat here (a bot now plays a seat they left)."""
@@ -698,6 +708,9 @@ READS: dict[str, str] = {
     "SELECT id FROM game_tables WHERE thread_id = ?1 AND status IN (?2, ?3) UNION "
     "SELECT id FROM game_tables WHERE channel_id = ?1 AND status IN (?2, ?3) AND thread_id IS NULL) "
     "ORDER BY id DESC",
+    # The servers with an open table (READY checks the bot is still in each): the status index only.
+    "open_guild_ids": "SELECT DISTINCT guild_id FROM game_tables "
+    "WHERE status IN (?1, ?2) AND guild_id IS NOT NULL ORDER BY guild_id",
     "open_tables_in_guild": f"SELECT {_TABLE_COLUMNS} FROM game_tables "
     "WHERE status IN (?2, ?3) AND guild_id = ?1 ORDER BY id DESC",
     "actions": "SELECT seq, seat, action, created_at FROM actions WHERE table_id = ?1 ORDER BY seq",
@@ -1158,6 +1171,10 @@ class Store:
     async def open_tables_in_guild(self, guild_id: int) -> list[TableRecord]:
         """Open tables (lobby or running) of one server, newest first."""
         return await self._tables("open_tables_in_guild", guild_id, *OPEN_STATUSES)
+
+    async def open_guild_ids(self) -> list[int]:
+        """The servers that have an open table (lobby or running)."""
+        return [row[0] for row in await self._call(_fetch, "open_guild_ids", OPEN_STATUSES)]
 
     async def actions(self, table_id: int) -> list[LoggedAction]:
         """A table's whole action log, in order."""

@@ -264,7 +264,7 @@ async def test_a_restart_in_the_middle_of_a_bots_thinking_resumes_it(world, simc
     # Bot work runs outside the click (as offline mode runs it), so the click comes back mid-thought.
     work = Background()
     runner = asyncio.ensure_future(work.run())
-    work.install(old.get_cog("Play"))
+    work.install(old.runner)
     await take(alice, thread, random.Random(2))
     table = table_id(lobby)
     before = (await old.tables.get(table)).moves

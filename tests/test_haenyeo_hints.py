@@ -229,7 +229,7 @@ async def test_a_hint_at_a_haenyeo_table_gives_the_games_own_reason(world, simco
     hint = await alice.click(panel, custom_id=click_id(panel, "hint:"))
     answer = (hint.followups[0] if hint.followups else hint.response).content
     move = answer.split("**")[1]
-    service = simcord_bot.get_cog("Play").service
+    service = simcord_bot.tables
     table_id = int(click_id(panel, "hint:").split(":")[1])
     table = await service.store.get_table(table_id)
     state, seat = service.state_of(table), table.seat_of(alice.id).seat

@@ -75,7 +75,7 @@ def view_store_size(bot) -> tuple[int, int, int]:
 def check_bounds(bot) -> None:
     """Nothing is held for a table nobody is working on; the state cache keeps its size."""
     service: TableService = bot.tables
-    play = bot.get_cog("Play")
+    play = bot.runner
     assert len(service._states) <= STATE_CACHE
     assert len(service._closed_states) <= CLOSED_STATE_TABLES
     assert service._locks == {}, "a lock is held or kept with nobody waiting"
@@ -130,7 +130,7 @@ async def test_many_tables_stay_within_bounds_and_survive_a_restart(simcord_env,
     assert view_store_size(bot) == sizes
     assert sizes[:2] == (0, 0)
     # Only running tables keep a ping list, and only while they run.
-    assert set(bot.get_cog("Play")._pinged) <= {1 + n for n in range(0, tables, 20)}
+    assert set(bot.runner._pinged) <= {1 + n for n in range(0, tables, 20)}
 
     await simcord_env.restart_bot(make_bot())
     bot = simcord_env.bot

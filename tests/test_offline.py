@@ -289,7 +289,7 @@ async def reef_with_three_bots(page: PageClient, world: offline.OfflineWorld) ->
 
 async def move_until_bots_owe(page: PageClient, world: offline.OfflineWorld, rng: random.Random) -> dict:
     """Alice plays her choices from her sheet until her move is in and the bots owe theirs."""
-    play = world.bot.get_cog("Play")
+    runner = world.bot.runner
     board = latest(page, is_board)
     await page.click(board, "My sheet")
     panel = latest(page, lambda m: m["ephemeral"])
@@ -305,7 +305,7 @@ async def move_until_bots_owe(page: PageClient, world: offline.OfflineWorld, rng
             answer = await page.click(panel, control=choice)
         else:
             answer = await page.select(panel, choice[0], choice[1]["value"])
-        if play._bot_to_act(await world.bot.tables.get(1)):
+        if runner.bot_to_act(await world.bot.tables.get(1)):
             return answer
     raise AssertionError("Alice's move never handed the round to the bots")
 
@@ -323,7 +323,7 @@ async def test_a_persons_confirm_comes_back_before_the_bots_move(tmp_path):
         assert answer["settlement"] == "settled" and not answer["rejected"]
         # ... while the bots' moves are not applied yet: they are still owed, in the background.
         table = await world.bot.tables.get(1)
-        assert world.bot.get_cog("Play")._bot_to_act(table)
+        assert world.bot.runner.bot_to_act(table)
         assert world.background.alive, "the bot chain runs outside the click"
 
 

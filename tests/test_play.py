@@ -200,7 +200,7 @@ async def test_board_mentions_ping_only_the_awaited_players(world, simcord_env):
 
 
 def test_a_long_board_drops_whole_old_lines_and_keeps_the_waiting_line():
-    from cogs.play import board_text
+    from cogs.board import board_text
 
     lines = [f"**{'x' * 30}{n}** scores {n} points in a very long sentence about shells." for n in range(60)]
     text = board_text("**Haenyeo** · table #1", lines, 0, "Waiting for <@1>")

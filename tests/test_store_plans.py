@@ -147,6 +147,7 @@ async def session(service: TableService, store: Store) -> None:
     await store.open_tables_here(2)
     await store.open_tables_here(20)
     await store.open_tables_in_guild(1)
+    assert await store.open_guild_ids() == [1]
     await store.table_ids(ACTIVE, with_bots=True)
     await store.table_ids(FINISHED)
     await store.due_tables(10**12)

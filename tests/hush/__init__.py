@@ -1,7 +1,7 @@
 """Hush: Ponder whose every take is a private event (as a secret choice is until the rules reveal it).
 
 A bot's move there posts no new board, so the board's "is thinking" note must be
-taken back from the live board itself (`cogs.play.Play._unnote`).
+taken back from the live board itself (`cogs.runner.TableRunner._unnote`).
 """
 
 from __future__ import annotations
