@@ -157,8 +157,8 @@ class RefusalBudget:
         for window, limit in TABLE_LIMITS:
             inside = [at for at in times if at > now - window]
             if len(inside) >= limit:
-                # Wait until the oldest refusal that fills the window leaves it.
-                wait = max(wait, inside[len(inside) - limit] + window - now)
+                # Wait until the oldest refusal that fills the window has left it (a second past).
+                wait = max(wait, inside[len(inside) - limit] + window + 1.0 - now)
         return wait
 
     @staticmethod

@@ -297,8 +297,10 @@ class Play(commands.Cog):
         """Answer a component interaction none of our controls will handle (forged or malformed).
 
         discord.py runs a `DynamicItem` only when its custom_id is on the message
-        with the same component type; anything else would go unanswered.
+        with the same component type; anything else would go unanswered. Any
+        interaction also says its user is here again: a DM they refused is tried again.
         """
+        self.runner.closed_dms.reopen(interaction.user.id)
         if interaction.type is not discord.InteractionType.component or interaction.message is None:
             return
         data = interaction.data or {}
@@ -366,8 +368,13 @@ class Play(commands.Cog):
 
     @commands.Cog.listener()
     async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
-        """A thread was unlocked (or otherwise changed): its blocked table may run again."""
-        await self.runner.recheck(after.guild.id, after.id)
+        """A thread was locked or unlocked: its table pauses, or runs again."""
+        await self.runner.recheck(after.guild.id, after.id, seen=after)
+
+    @commands.Cog.listener()
+    async def on_thread_join(self, thread: discord.Thread) -> None:
+        """discord.py's word for an update of a thread it had dropped (archived): reopened or unlocked."""
+        await self.runner.recheck(thread.guild.id, thread.id, seen=thread)
 
     @commands.Cog.listener()
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
@@ -541,17 +548,22 @@ class Play(commands.Cog):
         name=locale_str("game"), description=locale_str("The table in this thread"), guild_only=True
     )
 
-    async def _table_here(self, interaction: discord.Interaction, table_id: int | None = None) -> TableRecord:
+    async def _table_here(
+        self, interaction: discord.Interaction, table_id: int | None = None, *, from_parent: bool = False
+    ) -> TableRecord:
         """The table a `/game` command is about: in a thread, its table; in a shared channel, the caller's.
 
         Where several tables play in one channel (no thread permission, the thread
         cap, offline mode), the caller's own open table is taken; with several of
-        their own, the ``table`` option says which.
+        their own, the ``table`` option says which. With ``from_parent``, a table
+        named by ``table_id`` may also be reached from its thread's parent channel
+        (Discord offers no commands in an archived thread).
         """
         here = interaction.channel_id
         if table_id is not None:
             table = await self.service.get(table_id)
-            if table_channel_id(table) != here:
+            in_parent = from_parent and table.thread_id is not None and table.channel_id == here
+            if table_channel_id(table) != here and not in_parent:
                 raise TableError(
                     say("Table #{id} does not play here: {link}", id=table_id, link=table_link(table))
                 )
@@ -848,10 +860,26 @@ class Play(commands.Cog):
     @app_commands.autocomplete(table=table_choices)
     @app_commands.rename(table=locale_str("table"))
     async def game_resume(self, interaction: discord.Interaction, table: int | None = None) -> None:
-        """Resume the paused table in this thread; the deadline moves on by the time it was paused."""
+        """Resume the paused table in this thread; the deadline moves on by the time it was paused.
+
+        Works from the thread's parent channel with ``table:`` too (a table paused by
+        a locked thread: Discord offers no commands in an archived thread).
+        """
         try:
             await interaction.response.defer(ephemeral=True)  # answer first: the write may wait
-            found = await self._table_here(interaction, table)
+            found = await self._table_here(interaction, table, from_parent=True)
+            cause = await self.runner.check(found) if found.blocked else None
+            if cause is not None:
+                t = await for_user(interaction)
+                await reply(
+                    interaction,
+                    t(
+                        "Table #{id} waits: {problem}. Once that is fixed it runs again by itself.",
+                        id=found.id,
+                        problem=self.runner.problem(cause, t),
+                    ),
+                )
+                return
             await self.service.resume(found.id, interaction.user.id, can_manage=can_manage(interaction))
         except Exception as error:
             await answer_error(interaction, error)

@@ -387,14 +387,18 @@ class TableRunner:
             raise Undeliverable(Verdict.BLOCKED, tuple(missing))
         return channel
 
-    def cause(self, table: TableRecord) -> Undeliverable | None:
-        """Why the table's channel is still refused to the bot, from discord.py's cache (None: it seems fine).
+    def cause(self, table: TableRecord, seen: discord.Thread | None = None) -> Undeliverable | None:
+        """Why the table's channel is refused to the bot, from discord.py's cache (None: it seems fine).
 
-        A thread missing from the cache (archived) is judged by its parent channel.
+        ``seen`` is the table's thread as a THREAD_UPDATE just showed it (discord.py
+        drops an archived thread from its cache); a thread missing from the cache
+        is judged by its parent channel.
         """
         if not self.in_server(table):
             return Undeliverable(Verdict.GONE)
         channel: Any = self.bot.get_channel(table_channel_id(table))
+        if seen is not None and seen.id == table.thread_id:
+            channel = seen
         if channel is None and table.thread_id:
             parent = self.bot.get_channel(table.channel_id)
             if parent is None:
@@ -412,6 +416,24 @@ class TableRunner:
             return Undeliverable(Verdict.BLOCKED, locked=True)
         missing = missing_to_post(channel)
         return Undeliverable(Verdict.BLOCKED, tuple(missing)) if missing else None
+
+    async def check(self, table: TableRecord) -> Undeliverable | None:
+        """`cause`, asking Discord for the table's thread when discord.py has dropped it (archived).
+
+        For a person's explicit request (`/game resume`): one read, which an open
+        thread answers without a refusal.
+        """
+        cause = self.cause(table)
+        if cause is not None or not table.thread_id or self.bot.get_channel(table.thread_id) is not None:
+            return cause
+        try:
+            thread = await self.bot.fetch_channel(table.thread_id)
+        except discord.NotFound:
+            return Undeliverable(Verdict.GONE)
+        except discord.HTTPException as error:
+            self._count(error, table)
+            return Undeliverable(Verdict.BLOCKED) if error.status == 403 else None
+        return self.cause(table, thread if isinstance(thread, discord.Thread) else None)
 
     def _count(self, error: BaseException, table: TableRecord | None = None) -> None:
         """Count a refused request (401, 403, 429) against the table and the process."""
@@ -457,37 +479,29 @@ class TableRunner:
                 extra={"table_id": table.id},
             )
 
-    async def undelivered(self, table: TableRecord, error: Exception) -> None:
-        """What a failed board or results post means for the table: retry later, pause, or close."""
-        extra = {"table_id": table.id}
-        self._count(error, table)
+    def judge(self, table: TableRecord, error: BaseException) -> Verdict:
+        """What a failed post means for the table (`cogs.delivery.verdict`, and this module's own reasons)."""
         if isinstance(error, TableGone):
-            judged = Verdict.GONE
-        elif isinstance(error, Undeliverable):
-            judged = error.verdict
-        elif isinstance(error, OverBudget):
-            judged = Verdict.TRANSIENT
-        else:
-            judged = verdict(error, in_server=self.in_server(table))
+            return Verdict.GONE
+        if isinstance(error, Undeliverable):
+            return error.verdict
+        if isinstance(error, OverBudget):
+            return Verdict.TRANSIENT
+        return verdict(error, in_server=self.in_server(table))
+
+    async def undelivered(self, table: TableRecord, error: Exception, *, owed: bool = True) -> Verdict:
+        """What a failed post means for the table: retry later, pause, or close; the verdict.
+
+        ``owed``: the post is one the table owes (a board, the results), retried
+        when the failure passes; a note (a reminder, a notice) is not.
+        """
+        self._count(error, table)
+        judged = self.judge(table, error)
         if judged is Verdict.GONE:
-            log.warning(
-                "table %s: its thread, channel or server is gone; the table is abandoned",
-                table.id,
-                extra=extra,
-            )
-            self.forget(table.id)
-            await self.service.abandon(table.id)
+            await self.gone(table, f"Discord answered {error}")
         elif judged is Verdict.BLOCKED:
-            cause = error if isinstance(error, Undeliverable) else self.cause(table)
-            log.warning(
-                "table %s: Discord refuses its channel to the bot (%s); the table is paused",
-                table.id,
-                error,
-                extra=extra,
-            )
-            if await self.service.block(table.id) is not None:
-                await self.tell_host(table, await self._blocked_words(table, cause))
-        else:
+            await self.block(table, error if isinstance(error, Undeliverable) else self.cause(table))
+        elif owed:
             wait = error.wait if isinstance(error, OverBudget) else self.budget.table_wait(table.id)
             if self.budget.strained():
                 wait = max(wait, STRAINED_RETRY)
@@ -497,36 +511,51 @@ class TableRunner:
                 table.id,
                 error,
                 retry,
-                extra=extra,
+                extra={"table_id": table.id},
                 exc_info=not isinstance(error, discord.HTTPException | OverBudget),
             )
+        return judged
+
+    async def gone(self, table: TableRecord, why: str) -> None:
+        """The table's thread, channel or server is gone: it closes as abandoned."""
+        await self.abandon_tables([table], why)
+
+    async def block(self, table: TableRecord, cause: Undeliverable | None) -> None:
+        """Discord refuses the table's channel to the bot: pause the table and tell the host, once."""
+        if await self.service.block(table.id) is None:
+            return  # already blocked (its host was told), or closed
+        log.warning(
+            "table %s: Discord refuses its channel to the bot (%s); the table is paused",
+            table.id,
+            "locked thread" if cause is not None and cause.locked else cause and ", ".join(cause.missing),
+            extra={"table_id": table.id},
+        )
+        await self.tell_host(table, await self._blocked_words(table, cause))
+
+    @staticmethod
+    def problem(cause: Undeliverable | None, t: i18n.Words) -> str:
+        """What Discord refuses the bot at a table, in a phrase ("a moderator locked its thread")."""
+        if cause is not None and cause.locked:
+            return t("a moderator locked its thread")
+        if cause is not None and cause.missing:
+            names = ", ".join(f"**{t(PERMISSION_NAMES.get(n, n))}**" for n in cause.missing)
+            return t("the bot lacks {permissions} in its channel", permissions=names)
+        return t(
+            "Discord refuses the bot's posts in its channel (check that the bot may view it, "
+            "send messages in threads and attach files there)"
+        )
 
     async def _blocked_words(self, table: TableRecord, cause: Undeliverable | None) -> str:
         """The host's note: what Discord refuses, how to fix it, and that the table waits meanwhile."""
         t = await for_dm(self.bot, table.host_id)
-        game = t(engine.get(table.game).title)
-        where = f"<#{table.channel_id}>"
-        if cause is not None and cause.locked:
-            problem = t("a moderator locked its thread")
-            fix = t("Once the thread is unlocked, the table runs again by itself")
-        elif cause is not None and cause.missing:
-            names = ", ".join(f"**{t(PERMISSION_NAMES.get(n, n))}**" for n in cause.missing)
-            problem = t("the bot lacks {permissions} in its channel", permissions=names)
-            fix = t("Once the bot has it again, the table runs again by itself")
-        else:
-            problem = t("Discord refuses the bot's posts in its channel")
-            fix = t(
-                "Check that the bot may view the channel, send messages in threads and attach files "
-                "there; then the table runs again by itself"
-            )
         return t(
             "⏸️ Your table #{id} ({game}) is paused: {problem}. Nobody's time runs out meanwhile. "
-            "{fix}, or use `/game resume table:{id}` in {where}: {link}",
+            "Once that is fixed the table runs again by itself, or use `/game resume table:{id}` "
+            "in {where}: {link}",
             id=table.id,
-            game=game,
-            problem=problem,
-            fix=fix,
-            where=where,
+            game=t(engine.get(table.game).title),
+            problem=self.problem(cause, t),
+            where=f"<#{table.channel_id}>",
             link=table_link(table),
         )
 
@@ -665,17 +694,19 @@ class TableRunner:
     # ------------------------------------------------------------ notes in the thread
 
     async def announce(self, table: TableRecord, text: str, *, mentions: Mentions = NO_PINGS) -> bool:
-        """A notice at the table, in its thread, sent once: a refusal is counted and logged, never retried.
-
-        False when it did not go out.
-        """
+        """A notice at the table, in its thread, sent once: never retried, but a refusal that blocks
+        or closes the table does so. False when it did not go out."""
         try:
             channel = await self.channel_of(table)
             await channel.send(text, allowed_mentions=mentions)
-        except (discord.HTTPException, TableGone, Undeliverable, OverBudget) as error:
-            self._count(error, table)
+        except Exception as error:
+            judged = await self.undelivered(table, error, owed=False)
             log.warning(
-                "table %s: could not post a notice (%s)", table.id, error, extra={"table_id": table.id}
+                "table %s: could not post a notice (%s: %s)",
+                table.id,
+                judged.value,
+                error,
+                extra={"table_id": table.id},
             )
             return False
         return True
@@ -754,11 +785,16 @@ class TableRunner:
                     "the server no longer has the bot",
                 )
 
-    async def recheck(self, guild_id: int, channel_id: int | None = None) -> None:
-        """Discord changed a channel, a role or the bot's roles: run again the blocked tables it fixed.
+    async def recheck(
+        self, guild_id: int, channel_id: int | None = None, *, seen: discord.Thread | None = None
+    ) -> None:
+        """Discord changed a channel, a thread, a role or the bot's roles: act on what the cache now shows.
 
-        ``channel_id`` narrows it to one channel or thread (and the threads of a channel).
-        Only the cache is read: a table whose cause is still there costs no request.
+        A running table whose channel is now refused to the bot pauses at once (its
+        host told; nobody is timed out for a board they could not see), and a
+        blocked table whose cause is gone runs again. ``channel_id`` narrows it to
+        one channel or thread (and the threads of a channel); ``seen`` is a thread
+        as Discord just showed it. Only the cache is read: this costs no request.
         """
         store = self.service.store
         found = (
@@ -770,8 +806,14 @@ class TableRunner:
             # A finished table blocked on its results is no longer "open": look it up by its channel too.
             found = [*found, *await self._finished_blocked_in(channel_id)]
         for table in found:
-            if table.blocked and self.cause(table) is None:
+            cause = self.cause(table, seen)
+            if table.blocked and cause is None:
                 await self.unblock(table)
+            elif not table.blocked and table.status == ACTIVE and cause is not None:
+                if cause.verdict is Verdict.GONE:
+                    await self.gone(table, "the server no longer has the bot")
+                else:
+                    await self.block(table, cause)
 
     async def _finished_blocked_in(self, channel_id: int) -> list[TableRecord]:
         """The newest table of a thread or channel, when it finished and still owes its results there."""

@@ -54,15 +54,22 @@ __all__ = [
     "GLOBAL_RATE_LIMIT",
     "INTERACTION_RESPONSE_WINDOW",
     "OBSERVED_CHANNEL_MESSAGE_LIMIT",
+    "REFUSAL_BUDGET",
+    "CommandUnavailable",
     "RateLimitHit",
+    "Refusal",
+    "RefusalBudgetExceeded",
     "StrictBackend",
     "StrictEnv",
     "StrictHTTPClient",
     "StrictWebhookAdapter",
     "archive_thread",
     "bot_removed_from_guild",
+    "bot_removed_while_down",
+    "close_dms",
     "delete_channel",
     "remove_permission",
+    "restore_permission",
     "run_strict",
     "set_guild_locale",
     "set_locale",
@@ -78,6 +85,9 @@ GLOBAL_RATE_LIMIT = (50, 1.0)
 #: Off by default; a test opts in with
 #: ``env.backend.route_rate_limits[("POST", "/channels/*/messages")] = OBSERVED_CHANNEL_MESSAGE_LIMIT``.
 OBSERVED_CHANNEL_MESSAGE_LIMIT = (5, 5.0)
+#: Rule 9: refused requests (401, 403, 429) a test's bot may make in 10 virtual minutes. Discord bans
+#: an IP at 10,000 ("Invalid Request Limit"); a bot that loops on a refusal passes any budget soon.
+REFUSAL_BUDGET = (100, 600.0)
 #: "you must send an initial response within 3 seconds of receiving the event".
 INTERACTION_RESPONSE_WINDOW = 3.0
 #: discord.py's HTTPClient.request tries a rate-limited request this many times.
@@ -88,6 +98,7 @@ DPY_TRIES = 5
 _REAL_CLOCK: Callable[[], float] = time.perf_counter
 
 _EPHEMERAL = 1 << 6
+_APPLICATION_COMMAND = 2
 
 
 def _thread_locked() -> BackendError:
@@ -110,6 +121,33 @@ def _missing_permissions() -> BackendError:
 
 def _empty_message() -> BackendError:
     return BackendError(400, 50006, "Cannot send an empty message")
+
+
+def _cannot_dm() -> BackendError:
+    return BackendError(403, 50007, "Cannot send messages to this user")
+
+
+class CommandUnavailable(Exception):
+    """A test ran a slash command where Discord offers none (an archived thread)."""
+
+
+class RefusalBudgetExceeded(BaseException):
+    """The bot made more refused requests than the test's budget: Discord would ban its IP.
+
+    A `BaseException`, so the bot's own ``except Exception`` cannot swallow it and
+    spin on: the task that made the request stops, and the test fails at shutdown.
+    """
+
+
+@dataclass
+class Refusal:
+    """One request Discord answered 401, 403 or 429 (rule 9)."""
+
+    at: float  # virtual seconds since the epoch
+    method: str
+    path: str
+    status: int
+    code: int
 
 
 @dataclass
@@ -167,6 +205,14 @@ class StrictBackend(Backend):
         self._interaction_born: dict[int, float] = {}
         #: Rule 8: each user's Discord client language (``set_locale``); unset users use en-US.
         self.user_locales: dict[int, str] = {}
+        #: Rule 9: every refused request, and the budget (count, virtual seconds); None turns it off.
+        self.refusals: list[Refusal] = []
+        self.refusal_budget: tuple[int, float] | None = REFUSAL_BUDGET
+        self.refusal_budget_exceeded: str | None = None
+        #: Rule 10: servers that removed the bot while it was down: no GUILD_CREATE, and 403 50001.
+        self.left_while_down: set[int] = set()
+        #: Rule 11: users who closed their DMs to the bot (50007).
+        self.closed_dms: set[int] = set()
 
     # ---------------------------------------------------------------- helpers
 
@@ -262,6 +308,8 @@ class StrictBackend(Backend):
     # ---------------------------------- rule 2: GUILD_CREATE has active threads only
 
     def emit(self, event: str, payload: Mapping[str, Any]) -> None:
+        if event == "GUILD_CREATE" and int(payload.get("id", 0)) in self.left_while_down:
+            return  # rule 10: READY does not list a server that removed the bot while it was down
         if event == "GUILD_CREATE" and "threads" in payload:
             payload = dict(payload)
             payload["threads"] = [
@@ -303,6 +351,8 @@ class StrictBackend(Backend):
         self, channel_id: int, author_id: int, content: str | None = "", **fields: Any
     ) -> Message:
         channel = self.get_channel(channel_id)
+        if channel.guild_id is None and author_id == self.bot_user.id and not self._may_dm(channel):
+            raise _cannot_dm()
         meta = channel.thread_metadata
         ephemeral = bool(int(fields.get("flags") or 0) & _EPHEMERAL)
         system = fields.get("system_metadata") is not None
@@ -382,6 +432,58 @@ class StrictBackend(Backend):
             fields = {**fields, "embeds": []}
         return super().edit_message(channel_id, message_id, fields)
 
+    # ---------------------------------------------------- rule 11: closed DMs
+
+    def _may_dm(self, channel: Any) -> bool:
+        """Discord refuses a DM (50007) to a user who closed their DMs or shares no server with the bot."""
+        for user_id in getattr(channel, "recipient_ids", ()) or ():
+            if user_id == self.bot_user.id or self.users[user_id].bot:
+                continue
+            if user_id in self.closed_dms:
+                return False
+            shared = any(
+                user_id in guild.members and self.bot_user.id in guild.members
+                for guild in self.guilds.values()
+            )
+            if not shared:
+                return False
+        return True
+
+    # ---------------------------------------- rule 9: refused requests, on a budget
+
+    def record_refusal(self, method: str, path: str, status: int, code: int) -> None:
+        """Count a 401/403/429 answer; past the budget, the bot is banned (every request fails)."""
+        at = self._now().timestamp()
+        self.refusals.append(Refusal(at, method, path, status, code))
+        if self.refusal_budget is None or self.refusal_budget_exceeded is not None:
+            return
+        limit, window = self.refusal_budget
+        recent = [r for r in self.refusals if r.at > at - window]
+        if len(recent) > limit:
+            paths: dict[str, int] = {}
+            for refusal in recent:
+                key = f"{refusal.method} {refusal.path} -> {refusal.status} {refusal.code}"
+                paths[key] = paths.get(key, 0) + 1
+            worst = sorted(paths.items(), key=lambda item: -item[1])[:5]
+            self.refusal_budget_exceeded = (
+                f"the bot made {len(recent)} refused requests (401/403/429) within {window:.0f} virtual "
+                f"seconds, over the test's budget of {limit} (Discord bans an IP at 10,000 in 10 minutes); "
+                "most: " + "; ".join(f"{count}× {key}" for key, count in worst)
+            )
+
+    def refusals_for(
+        self, channel_id: int, *, since: float | None = None, window: float | None = None
+    ) -> int:
+        """Refused requests about one channel (its path names it), optionally in a virtual time window."""
+        now = self._now().timestamp()
+        return sum(
+            1
+            for r in self.refusals
+            if f"/{channel_id}" in r.path
+            and (since is None or r.at >= since)
+            and (window is None or r.at > now - window)
+        )
+
     # ------------------------------------------------ rule 6: rate limits (real time)
 
     def check_rate_limit(self, method: str, path: str) -> RateLimitHit | None:
@@ -408,6 +510,11 @@ class StrictBackend(Backend):
     # -------------------------------------- rule 7: the 3-second window, in real time
 
     def new_interaction(self, type: int, channel_id: int, user_id: int, guild_id: int | None) -> Any:
+        channel = self.channels.get(channel_id)
+        meta = getattr(channel, "thread_metadata", None)
+        if type == _APPLICATION_COMMAND and meta is not None and meta.archived:
+            # Rule 12: Discord's client offers no slash commands in an archived thread.
+            raise CommandUnavailable("Discord offers no application commands in an archived thread")
         record = super().new_interaction(type, channel_id, user_id, guild_id)
         self._interaction_born[record.id] = self.real_clock()
         return record
@@ -477,9 +584,17 @@ class StrictHTTPClient(FakeHTTPClient):
         path = _path_of(route.url)
         hit = None
         for _ in range(DPY_TRIES):
+            if backend.refusal_budget_exceeded is not None:
+                raise RefusalBudgetExceeded(backend.refusal_budget_exceeded)
             hit = backend.check_rate_limit(route.method, path)
             if hit is None:
-                return await super().request(route, **kwargs)
+                try:
+                    return await super().request(route, **kwargs)
+                except discord.HTTPException as error:
+                    if error.status in (401, 403, 429):
+                        backend.record_refusal(route.method, path, error.status, error.code)
+                    raise
+            backend.record_refusal(route.method, path, 429, 0)
             if self.max_ratelimit_timeout and hit.retry_after > self.max_ratelimit_timeout:
                 raise discord.RateLimited(hit.retry_after)
             await _real_sleep(hit.retry_after)
@@ -527,6 +642,12 @@ class StrictEnv(Env):
     async def restart_bot(self, bot: discord.Client | None = None) -> None:
         with _strict_transports():
             await super().restart_bot(bot)
+
+    async def shutdown(self) -> None:
+        """Stop, then fail the test if its bot went over the refused-request budget (rule 9)."""
+        await super().shutdown()
+        if self.backend.refusal_budget_exceeded is not None:
+            raise AssertionError(self.backend.refusal_budget_exceeded)
 
 
 @asynccontextmanager
@@ -607,3 +728,40 @@ async def bot_removed_from_guild(env: Env, guild: Any) -> None:
     """The bot is kicked from (or leaves) the guild: GUILD_DELETE, and the guild is gone."""
     env.backend.remove_guild(_id(guild))
     await env.settle()
+
+
+async def restore_permission(env: Env, channel: Any, *names: str) -> None:
+    """An admin gives back ``names`` that `remove_permission` took (CHANNEL_UPDATE)."""
+    backend = env.backend
+    channel_id = _id(channel)
+    bot_id = backend.bot_user.id
+    existing = next((o for o in backend.get_channel(channel_id).overwrites if o.target_id == bot_id), None)
+    if existing is None:
+        return
+    restored = 0
+    for name in names:
+        restored |= flag(name)
+    deny = existing.deny & ~restored
+    if deny or existing.allow:
+        backend.set_overwrite(
+            channel_id,
+            Overwrite(target_id=bot_id, type=OverwriteType.MEMBER, allow=existing.allow, deny=deny),
+        )
+    else:
+        backend.delete_overwrite(channel_id, bot_id)
+    await env.settle()
+
+
+async def bot_removed_while_down(env: Env, guild: Any, bot: discord.Client) -> None:
+    """An admin removes the bot from the server while it restarts: the restarted ``bot`` gets no
+    GUILD_CREATE (nor a GUILD_DELETE) for it, and every request there answers 403 Missing Access."""
+    backend = env.backend
+    guild_id = _id(guild)
+    backend.left_while_down.add(guild_id)
+    backend.get_guild(guild_id).members.pop(backend.bot_user.id, None)
+    await env.restart_bot(bot)
+
+
+def close_dms(env: Env, user: Any) -> None:
+    """The user closes their DMs to the bot (Discord answers 50007 to the bot's DMs)."""
+    env.backend.closed_dms.add(_id(user))

@@ -99,24 +99,27 @@ async def test_joining_a_lobby_whose_thread_was_archived_updates_the_lobby(world
     assert not archived(simcord_env, thread)
 
 
-async def test_a_locked_thread_pauses_the_table_and_tells_the_host_then_resume_works(world, simcord_env):
+async def test_a_locked_thread_pauses_the_table_and_tells_the_host_then_unlocking_resumes_it(
+    world, simcord_env
+):
     guild, channel, (alice, bob, *_) = world
     thread = await seat_and_start(channel, alice, [bob], 1, "jeju", pace=DAY)
     await remove_permission(simcord_env, channel, "manage_threads")  # the bot is no moderator here
     await archive_thread(simcord_env, thread, locked=True)
-    await simcord_env.advance_time(DAY + 60)  # the deadline: bots move, the board can't be posted
     table = await table_of(simcord_env, thread.id)
-    assert table.paused_at is not None
+    assert table.paused_at is not None  # paused the moment the thread was locked
     dm = simcord_env.backend.dm_channels[alice.id]
     told = [m.content for m in simcord_env.backend.messages[dm].values()]
     assert any("paused" in t and "locked" in t and "/game resume" in t for t in told)
     moves = table.moves
-    await simcord_env.advance_time(3 * DAY)  # paused: nothing moves
+    await simcord_env.advance_time(3 * DAY)  # paused: nothing moves, nobody times out
     assert (await table_of(simcord_env, thread.id)).moves == moves
+    assert not any("Time ran out" in t for t in texts(thread))
     simcord_env.backend.edit_channel(thread.id, {}, thread_metadata={"archived": False, "locked": False})
-    resumed = await alice.slash(thread, "game resume")
-    assert said(resumed) == "The table is running again."
-    assert "resumed the table" in latest_board(thread).content
+    await simcord_env.settle()
+    table = await table_of(simcord_env, thread.id)
+    assert table.paused_at is None and not table.blocked  # it runs again by itself
+    assert "Waiting for" in latest_board(thread).content
 
 
 # ------------------------------------------------------------ 2. failed posts
