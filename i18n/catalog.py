@@ -83,6 +83,8 @@ AREAS: dict[str, tuple[Source, ...]] = {
     ),
     "play": (
         Source("cogs/play.py"),
+        Source("cogs/board.py"),
+        Source("cogs/runner.py"),
         Source("cogs/panels.py"),
     ),
     "lobby": (
