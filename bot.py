@@ -48,6 +48,8 @@ EXTENSIONS = (
     "cogs.settings",
 )
 DEFAULT_DATABASE = Path("var") / "seagames.sqlite3"
+#: Seconds a shutdown waits for the work under way: inside Docker's 10 s before it kills the process.
+DEFAULT_SHUTDOWN_GRACE = 8.0
 # Three base64url parts separated by dots; Discord's token shape.
 TOKEN_SHAPE = re.compile(r"^[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}$")
 
@@ -86,6 +88,8 @@ class Config:
     bot_deadline: float = DEFAULT_DEADLINE  # seconds a bot's decision may take before greedy plays instead
     bot_workers: int | None = None  # processes for bot decisions; None: one per CPU
     picture_cache_mb: int = DEFAULT_PICTURE_CACHE_MB  # MB of drawn parts each picture process keeps
+    #: Seconds a shutdown (SIGTERM, Ctrl-C) waits for moves, bot chains and posts under way (Docker: 10 s).
+    shutdown_grace: float = DEFAULT_SHUTDOWN_GRACE
     #: Refused Discord requests (401/403/429) in 10 minutes at which optional posts stop (cogs.delivery).
     refusal_threshold: int = DEFAULT_REFUSAL_THRESHOLD
 
@@ -214,6 +218,7 @@ def load_config(
     picture_cache_mb = parse_limit(
         "PICTURE_CACHE_MB", values.get("PICTURE_CACHE_MB", ""), DEFAULT_PICTURE_CACHE_MB
     )
+    shutdown_grace = parse_seconds("SHUTDOWN_GRACE", values.get("SHUTDOWN_GRACE", ""), DEFAULT_SHUTDOWN_GRACE)
     refusal_threshold = parse_limit(
         "REFUSAL_THRESHOLD", values.get("REFUSAL_THRESHOLD", ""), DEFAULT_REFUSAL_THRESHOLD
     )
@@ -235,6 +240,7 @@ def load_config(
         bot_workers=bot_workers,
         picture_cache_mb=picture_cache_mb,
         refusal_threshold=refusal_threshold,
+        shutdown_grace=shutdown_grace,
     )
 
 
@@ -390,7 +396,12 @@ class GameBot(commands.Bot):
         return {(command.name, command.type.value) for command in found}
 
     async def close(self) -> None:
-        """Stop, then close the bot workers and the database."""
+        """Finish the work under way (within `Config.shutdown_grace`), stop, then close the workers
+        and the database. What a table still owes is recorded, so the next start posts it."""
+        if self.runner is not None and not self.runner.service.closing:
+            owed = await self.runner.drain(self.config.shutdown_grace)
+            if owed:
+                log.info("shutting down: tables %s owe their board; the next start posts it", owed)
         await super().close()
         if self.runner is not None:
             self.runner.stop()

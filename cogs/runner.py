@@ -150,6 +150,8 @@ class TableRunner:
         self._noting: dict[int, Any] = {}
         self._dm_channels: OrderedDict[int, int] = OrderedDict()
         self._tasks: set[asyncio.Task] = set()
+        # The task advancing each table now (a spawned chain, or a click's own handler).
+        self._advancing: dict[asyncio.Task, int] = {}
 
     # ------------------------------------------------------------ background work
 
@@ -168,6 +170,26 @@ class TableRunner:
         """Cancel the background work (the bot is closing; what is owed is in the database)."""
         for task in self._tasks:
             task.cancel()
+
+    async def drain(self, grace: float) -> list[int]:
+        """Shutting down: let the work under way (moves, bot chains, posts) finish within ``grace``
+        seconds, then stop the rest and record that each of those tables owes its board; the ids.
+
+        People's moves are refused meanwhile (`TableService.stop_taking_moves`). The next start
+        posts what is owed (the clock) and lets bot seats that owe a move make it (`resume_bots`).
+        """
+        self.service.stop_taking_moves()
+        pending = {task for task in (*self._tasks, *self._advancing) if not task.done()}
+        pending.discard(asyncio.current_task())  # type: ignore[arg-type]
+        if pending:
+            _, pending = await asyncio.wait(pending, timeout=grace)
+        owed = sorted({self._advancing[task] for task in pending if task in self._advancing})
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        for table_id in owed:
+            await self.service.owe_post(table_id)
+        return owed
 
     async def picture(
         self, game_key: str, view: dict, names: list[str], *, lang: str = i18n.SOURCE
@@ -207,6 +229,18 @@ class TableRunner:
         pinged again). A failed post never stops the bots unless it blocked the
         table: the table owes the board and the clock retries it.
         """
+        task = asyncio.current_task()
+        if task is not None:
+            self._advancing[task] = table_id
+        try:
+            await self._advance(table_id, events, force=force, mover=mover, new_step=new_step)
+        finally:
+            if task is not None:
+                self._advancing.pop(task, None)
+
+    async def _advance(
+        self, table_id: int, events: list[dict], *, force: bool, mover: int | None, new_step: bool
+    ) -> None:
         async with keyed_lock(self._posting, table_id):
             if new_step:
                 self._pinged.pop(table_id, None)

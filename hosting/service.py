@@ -208,6 +208,8 @@ class TableService:
         self._new_seed = new_seed
         self.max_lobbies = max_lobbies
         self.max_open_tables = max_open_tables
+        #: Set while the bot shuts down (`stop_taking_moves`): a person's move is refused, not half-taken.
+        self.closing = False
         #: Called with a table's new wake-up instant, so a scheduler can wake sooner.
         self.on_wake: Callable[[float], None] | None = None
         # A table's lock exists only while someone holds it or waits for it (`lock`).
@@ -508,8 +510,14 @@ class TableService:
         token = _freshness_token(table.seats[seat], [game.dump_action(a) for a in actions])
         return Panel(seat=seat, token=token, choices=choices)
 
+    def stop_taking_moves(self) -> None:
+        """The bot is shutting down: people's moves are refused from now on (bot seats finish theirs)."""
+        self.closing = True
+
     async def submit(self, table_id: int, user_id: int, token: str, index: int) -> Move:
         """Apply the ``index``-th choice of the panel ``token`` names, for the user's seat."""
+        if self.closing:
+            raise TableError(say("The bot is restarting: your move was not taken. Try again in a minute."))
         async with self.lock(table_id):
             table = await self._running(table_id)
             seat = table.seat_of(user_id)

@@ -1,0 +1,92 @@
+"""SIGTERM finishes what it started (issue #36, item 2): a shutdown in the middle of a bot's move.
+
+`GameBot.close` (what the SIGTERM and Ctrl-C handlers call) lets moves, bot
+chains and posts under way finish within `Config.shutdown_grace`, refuses
+people's moves meanwhile ("not taken"), records what a table still owes when
+the grace runs out, then closes the database. After a restart nothing
+acknowledged is missing and nothing is doubled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+import pytest
+
+from hosting.errors import TableError
+from offline import Background
+from tests.test_bot_levels import boards, live_board, lobby_for, make_bot, settings, table_id, take, world
+
+__all__ = ["make_bot", "settings", "world"]  # the fixtures of tests.test_bot_levels, used here
+
+
+async def mid_thought(simcord_env, alice, channel):
+    """Alice and an Expert that thinks 2 s; Alice moves; the bot's chain runs on outside the click."""
+    lobby, thread = await lobby_for(channel, alice, think="2", pile="normal", bots=1)
+    await alice.click(lobby, label="Start")
+    work = Background()
+    runner = asyncio.ensure_future(work.run())
+    work.install(simcord_env.bot.runner)
+    await take(alice, thread, random.Random(2))
+    return lobby, thread, work, runner
+
+
+def logged_seats(actions) -> list[int]:
+    return [entry.seat for entry in actions]
+
+
+@pytest.mark.simcord(settle_timeout=30.0)
+@pytest.mark.parametrize("settings", [{"bot_deadline": 30.0, "shutdown_grace": 10.0}])
+async def test_sigterm_mid_chain_lets_the_bots_move_finish_and_its_board_go_out(
+    world, simcord_env, make_bot
+):
+    channel, alice, _ = world
+    lobby, thread, work, runner = await mid_thought(simcord_env, alice, channel)
+    old = simcord_env.bot
+    table = table_id(lobby)
+    before = await old.tables.get(table)
+    assert work.alive, "the bot's move is under way"
+    await old.close()  # what SIGTERM does: the 10 s grace covers the expert's 2 s
+    runner.cancel()
+    assert old.store is None  # the database is closed last
+    await simcord_env.restart_bot(make_bot())
+    now = await simcord_env.bot.tables.get(table)
+    assert now.moves > before.moves  # the bot's move was made before the process ended
+    assert now.owed_posts == 0  # and its board went out: nothing owed
+    assert live_board(thread).id == now.board_message_id
+    actions = await simcord_env.bot.tables.store.actions(table)
+    assert len(actions) == now.moves  # nothing doubled: one log entry per move
+    assert [a.seq for a in actions] == list(range(1, len(actions) + 1))
+
+
+@pytest.mark.simcord(settle_timeout=30.0)
+@pytest.mark.parametrize("settings", [{"bot_deadline": 30.0, "shutdown_grace": 0.2}])
+async def test_a_chain_cut_by_the_grace_is_owed_and_the_next_start_finishes_it_once(
+    world, simcord_env, make_bot, caplog
+):
+    channel, alice, _ = world
+    lobby, thread, work, runner = await mid_thought(simcord_env, alice, channel)
+    old = simcord_env.bot
+    table = table_id(lobby)
+    before = await old.tables.get(table)
+    posted = len(boards(thread))
+    # While shutting down, a person's move is answered as not taken.
+    closing = asyncio.ensure_future(old.close())
+    await asyncio.sleep(0)
+    with pytest.raises(TableError, match="not taken"):
+        await old.tables.submit(table, alice.id, "any", 0)
+    with caplog.at_level(logging.INFO, logger="seagames"):
+        await closing
+    assert f"tables [{table}] owe their board" in caplog.text  # the expert's 2 s outlast the grace
+    runner.cancel()
+    await simcord_env.restart_bot(make_bot())
+    await simcord_env.advance_time(120)  # the owed board's retry
+    now = await simcord_env.bot.tables.get(table)
+    assert now.moves > before.moves  # the resumed decision was played, once
+    actions = await simcord_env.bot.tables.store.actions(table)
+    assert len(actions) == now.moves
+    seats = logged_seats(actions)
+    assert seats.count(0) == logged_seats(actions[: before.moves]).count(0)  # Alice's moves: as before
+    assert len(boards(thread)) > posted and now.owed_posts == 0
