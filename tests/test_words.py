@@ -12,9 +12,9 @@ import pytest
 
 import engine
 import i18n
+from cogs.board import board_text
 from cogs.lobby import lobby_embed
 from cogs.panels import placeholder
-from cogs.board import board_text
 from engine.base import article, key_words, listing, plural
 from engine.bots import policy
 from tests.play_helpers import results_message, take_turns
