@@ -39,9 +39,7 @@ def logged_seats(actions) -> list[int]:
 
 @pytest.mark.simcord(settle_timeout=30.0)
 @pytest.mark.parametrize("settings", [{"bot_deadline": 30.0, "shutdown_grace": 10.0}])
-async def test_sigterm_mid_chain_lets_the_bots_move_finish_and_its_board_go_out(
-    world, simcord_env, make_bot
-):
+async def test_sigterm_mid_chain_lets_the_bots_move_finish_and_its_board_go_out(world, simcord_env, make_bot):
     channel, alice, _ = world
     lobby, thread, work, runner = await mid_thought(simcord_env, alice, channel)
     old = simcord_env.bot
