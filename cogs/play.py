@@ -407,7 +407,7 @@ class Play(commands.Cog):
         state = self.service.state_of(table)
         panel: Panel = self.service.panel(table, seat, lang=t.lang)
         picture = await self.picture(
-            table.game, game.view(state, seat), seat_names(table, t.lang), lang=t.lang
+            table.game, self.service.seat_view(table, seat), seat_names(table, t.lang), lang=t.lang
         )
         if table.status != ACTIVE:
             status = t.msg(status_sentence(table))
@@ -630,7 +630,7 @@ class Play(commands.Cog):
             game = engine.get(found.game)
             state = self.service.state_of(found)
             picture = await self.picture(
-                found.game, game.view(state, None), seat_names(found, t.lang), lang=t.lang
+                found.game, self.service.public_view(found), seat_names(found, t.lang), lang=t.lang
             )
             header = board_header(found, game, state, t)
             text = board_text(header, [], 0, waiting_for(found, game.to_act(state), t=t), t=t)
@@ -721,7 +721,7 @@ class Play(commands.Cog):
         step = steps[index]
         game = engine.get(table.game)
         picture = await self.picture(
-            table.game, game.view(step.state, None), seat_names(table, t.lang), lang=t.lang
+            table.game, self.service.public_view(table, step.state), seat_names(table, t.lang), lang=t.lang
         )
         header = t(
             "**Replay · {game} · table #{id}** · step {step} of {steps} (after move {move} of {moves})",

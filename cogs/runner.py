@@ -599,7 +599,7 @@ class TableRunner:
         game = engine.get(table.game)
         state = self.service.state_of(table)
         names = seat_names(table, t.lang)
-        picture = await self.picture(table.game, game.view(state, None), names, lang=t.lang)
+        picture = await self.picture(table.game, self.service.public_view(table), names, lang=t.lang)
         shown = [event_line(e, table, t) for e in headline(events)]
         header = board_header(table, game, state, t)
         awaited = game.to_act(state) if table.status == ACTIVE else frozenset()
@@ -678,7 +678,7 @@ class TableRunner:
         title = t("{game} — final ranking", game=t(game.title))
         try:
             picture: renderers.Picture | None = await renderers.render_results_async(
-                table.game, game.view(self.service.state_of(table), None), names, lang=t.lang
+                table.game, self.service.public_view(table), names, lang=t.lang
             )
         except renderers.RenderError:
             picture = None  # a game without a results picture: the ranking in words is the results

@@ -480,6 +480,15 @@ class TableService:
         self._cache_state(table.id, table.version, state, open=table.status in OPEN_STATUSES)
         return state
 
+    def public_view(self, table: TableRecord, state: State | None = None) -> dict[str, Any]:
+        """What everyone may see of the table now (or of ``state``, a step of its replay): boards, results."""
+        game = engine.get(table.game)
+        return game.view(self.state_of(table) if state is None else state, None)
+
+    def seat_view(self, table: TableRecord, seat: int) -> dict[str, Any]:
+        """What one seat may see of the table now, its own secrets too: that player's panel only."""
+        return engine.get(table.game).view(self.state_of(table), seat)
+
     def _cache_state(self, table_id: int, version: int, state: State, *, open: bool = True) -> None:
         """Remember a table's state at a version; the least recently used table goes past the limit."""
         cache, limit = (
