@@ -1,0 +1,189 @@
+"""Issue #35: features that could be turned against the people they serve, played as those people.
+
+A player cycling Rematch and Cancel, two Rematch clicks landing together (raw
+interactions delivered at once, as `tests/test_reliability_hostile.py` does), a
+member churning `/play`, a member of one shared server looking up another's
+history and another server's table numbers, a member leaving the server and an
+organiser removing a player from the board or voiding a game.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from simcord import actors as sc_actors
+from simcord import interactions as sc_interactions
+from simcord.backend import serializers
+from simcord.enums import InteractionType
+from simcord.results import InteractionResult
+
+from hosting import service as service_module
+from tests.play_helpers import said, take_turns
+from tests.test_lobby import fetch
+from tests.test_play import seat_and_start
+from tests.test_reliability_hostile import button
+
+
+@pytest.fixture
+def world(simcord_env):
+    guild = simcord_env.create_guild("Jeju Friends")
+    channel = guild.create_text_channel("games")
+    people = [guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol")]
+    return guild, channel, people
+
+
+async def send_together(env, message, clicks: list[tuple[Any, dict[str, Any]]]) -> list[InteractionResult]:
+    """Deliver several people's component interactions on ``message`` before the bot handles any.
+
+    `tests.test_reliability_hostile.send_raw` does this for one member; here each
+    click has its own member (two players pressing the same button at once).
+    """
+    backend = env.backend
+    records = []
+    for actor, data in clicks:
+        channel_id = sc_actors._channel_id_of(message, env)
+        stored = backend.get_message(channel_id, message.id)
+        record, payload = sc_interactions.base_payload(
+            backend,
+            type=InteractionType.MESSAGE_COMPONENT,
+            channel_id=channel_id,
+            guild_id=actor.guild.id,
+            user_id=actor.id,
+            data=data,
+        )
+        payload["message"] = dict(serializers.message_payload(backend, stored))
+        record.source_message_id = stored.id
+        env._notify_dispatch_observers(record)
+        backend.emit("INTERACTION_CREATE", payload)
+        records.append(record)
+    await env._settle_internal(dispatch="INTERACTION_CREATE")
+    return [InteractionResult(env, record) for record in records]
+
+
+def pings_of(env, person, since: int = 0) -> int:
+    """Messages the bot sent (after its ``since``-th request) that were allowed to ping ``person``."""
+    return sum(
+        1
+        for e in env.http_requests[since:]
+        if e.method == "POST"
+        and isinstance(e.json, dict)
+        and str(person.id) in ((e.json.get("allowed_mentions") or {}).get("users") or [])
+    )
+
+
+async def finished_game(channel, host, others):
+    """A finished two-person game of Jeju Island; (its results message, its thread)."""
+    thread = await seat_and_start(channel, host, others, 0, "jeju")
+    people = {p.id: p for p in (host, *others)}
+    results = await take_turns(thread, people, random.Random(1))
+    assert results is not None
+    return results, thread
+
+
+async def lobbies_in(env, channel) -> list:
+    return [t for t in await env.bot.tables.store.open_tables_in(channel.id) if t.status == "lobby"]
+
+
+# ------------------------------------------------------------------------ 2. rematch
+
+
+async def test_two_rematch_clicks_at_once_open_one_lobby_and_ping_once(world, simcord_env):
+    guild, channel, (alice, bob, _) = world
+    results, _ = await finished_game(channel, alice, [bob])
+    old = await simcord_env.bot.tables.store.table_in_channel(results.channel.id)
+    assert old.status == "finished"
+    clicks = [(alice, button(f"rematch:{old.id}")), (bob, button(f"rematch:{old.id}"))]
+    since = len(simcord_env.http_requests)
+    answers = await send_together(simcord_env, results, clicks)
+    assert len(await lobbies_in(simcord_env, channel)) == 1  # before issue #35: 2
+    texts = [said(a) for a in answers]
+    assert sum("Your rematch lobby is open" in t for t in texts) == 1
+    assert sum("A rematch is already" in t for t in texts) == 1
+    pinged = pings_of(simcord_env, alice, since) + pings_of(simcord_env, bob, since)
+    assert pinged == 1  # the opener's partner, once (before issue #35: both, once each)
+
+    # A double-click of one player: the same.
+    again = await send_together(simcord_env, results, [(alice, button(f"rematch:{old.id}"))] * 2)
+    assert all("A rematch is already" in said(a) for a in again)
+    assert len(await lobbies_in(simcord_env, channel)) == 1
+
+
+async def test_rematch_then_cancel_five_times_pings_the_other_player_once(world, simcord_env):
+    guild, channel, (alice, bob, _) = world
+    results, _ = await finished_game(channel, alice, [bob])
+    since = len(simcord_env.http_requests)  # the game's own boards ping whoever must move
+    opened = 0
+    for _ in range(5):
+        asked = await alice.click(results, label="Rematch")
+        assert "Your rematch lobby is open" in said(asked)
+        opened += 1
+        (lobby_table,) = await lobbies_in(simcord_env, channel)
+        thread = next(t for t in channel.threads if t.id == lobby_table.thread_id)
+        lobby = fetch(thread, lobby_table.lobby_message_id)
+        assert bob.mention in lobby.content  # still named in every rematch
+        await alice.click(lobby, label="Cancel")
+        # Past the window in which closed lobbies count against the cap (item 5, tested below).
+        await simcord_env.advance_time(service_module.CLOSED_LOBBY_WINDOW + 1)
+    assert opened == 5
+    assert pings_of(simcord_env, bob, since) == 1  # before issue #35: 5
+
+
+async def test_the_rematch_lobby_keeps_its_seats_for_the_players_then_opens(world, simcord_env, make_bot):
+    guild, channel, (alice, bob, carol) = world
+    results, game_thread = await finished_game(channel, alice, [bob])
+    old = await simcord_env.bot.tables.store.table_in_channel(game_thread.id)
+    await alice.click(results, label="Rematch")
+    (table,) = await lobbies_in(simcord_env, channel)
+    thread = next(t for t in channel.threads if t.id == table.thread_id)
+    lobby = fetch(thread, table.lobby_message_id)
+    kept = next(f for f in lobby.embeds[0].fields if f.name == "Rematch")
+    assert f"Seats are kept for the players of table #{old.id} until <t:" in kept.value
+
+    refused = await carol.click(lobby, label="Join")  # she did not play the game before
+    assert "keeps its seats for the players" in said(refused)
+    assert [s.user_id for s in (await simcord_env.bot.tables.get(table.id)).seats] == [alice.id]
+
+    # The record survives a restart: a Rematch click after it points to the same lobby, no ping.
+    await simcord_env.restart_bot(make_bot())
+    again = await bob.click(results, label="Rematch")
+    assert "A rematch is already open" in said(again)
+    await bob.click(fetch(thread, table.lobby_message_id), label="Join")
+
+    await simcord_env.advance_time(service_module.REMATCH_SEATS_KEPT + 1)
+    await carol.click(fetch(thread, table.lobby_message_id), label="Join")
+    seated = [s.user_id for s in (await simcord_env.bot.tables.get(table.id)).seats]
+    assert seated == [alice.id, bob.id, carol.id]
+    assert not any(f.name == "Rematch" for f in fetch(thread, table.lobby_message_id).embeds[0].fields)
+
+
+# ------------------------------------------------------------------- 5. /play churn
+
+
+async def test_play_then_cancel_in_a_loop_is_bounded(world, simcord_env):
+    guild, channel, (alice, *_) = world
+    threads_before = len(channel.threads)
+    refused = None
+    for _ in range(10):
+        result = await alice.slash(channel, "play", game="takeaway")
+        if result.ephemeral:
+            refused = said(result)
+            break
+        _, lobby, _ = await open_table_from(channel, result)
+        await alice.click(lobby, label="Cancel")
+    opened = len(channel.threads) - threads_before
+    assert opened == service_module.MAX_LOBBIES_PER_HOST  # before issue #35: 10
+    assert refused is not None and "You opened and closed 3 lobbies" in refused
+    assert "You can open another <t:" in refused
+    # Later the member may open lobbies again.
+    await simcord_env.advance_time(service_module.CLOSED_LOBBY_WINDOW + 1)
+    assert not (await alice.slash(channel, "play", game="takeaway")).ephemeral
+
+
+async def open_table_from(channel, result):
+    """The public reply, lobby and thread of a /play that opened a table."""
+    reply = result.followups[0] if result.followups else result.response
+    thread_id = int(reply.content.split("/")[-2])
+    thread = next(t for t in channel.threads if t.id == thread_id)
+    return reply, thread.last_message, thread
