@@ -19,6 +19,7 @@ from simcord.backend import serializers
 from simcord.enums import InteractionType
 from simcord.results import InteractionResult
 
+import engine
 from hosting import service as service_module
 from tests.play_helpers import said, take_turns
 from tests.test_lobby import fetch
@@ -187,3 +188,85 @@ async def open_table_from(channel, result):
     thread_id = int(reply.content.split("/")[-2])
     thread = next(t for t in channel.threads if t.id == thread_id)
     return reply, thread.last_message, thread
+
+
+# ------------------------------------------------- 3 and 4. other servers stay private
+
+
+async def play_out(service, table_id: int, seed: int = 0) -> None:
+    """Random legal moves through the service until the game ends."""
+    rng = random.Random(seed)
+    while (table := await service.get(table_id)).status == "active":
+        game = engine.get(table.game)
+        state = service.state_of(table)
+        seat = min(game.to_act(state))
+        action = rng.choice(game.legal_actions(state, seat))
+        await service.submit_action(table.id, seat, action, table.version)
+
+
+async def a_game(service, guild, channel, host, other, *, finish: bool = True):
+    """A two-person Jeju Island table in ``channel`` of ``guild``, finished (or left running)."""
+    table = await service.create_table(
+        game_key="jeju", guild_id=guild.id, channel_id=channel.id, host_id=host.id, host_name=host.name
+    )
+    await service.join(table.id, other.id, other.name)
+    table = await service.start(table.id, host.id)
+    if finish:
+        await play_out(service, table.id)
+    return await service.get(table.id)
+
+
+@pytest.fixture
+def two_servers(simcord_env):
+    """Home (alice, bob) and Away (bob, mallory): bob is in both, alice only at Home."""
+    home = simcord_env.create_guild("Home")
+    away = simcord_env.create_guild("Away")
+    bob_user = simcord_env.create_user("bob")
+    alice = home.add_member(simcord_env.create_user("alice"))
+    bob = home.add_member(bob_user)
+    bob_away = away.add_member(bob_user)
+    mallory = away.add_member(simcord_env.create_user("mallory"))
+    return (home, home.create_text_channel("games"), alice, bob), (
+        away,
+        away.create_text_channel("games"),
+        bob_away,
+        mallory,
+    )
+
+
+async def test_someone_elses_history_and_stats_show_only_this_servers_games(two_servers, simcord_env):
+    (home, here, alice, bob), (away, there, bob_away, mallory) = two_servers
+    service = simcord_env.bot.tables
+    at_home = await a_game(service, home, here, alice, bob)
+    abroad = await a_game(service, away, there, bob_away, mallory)
+
+    looked_up = said(await alice.slash(here, "history", player=bob.user))
+    assert f"#{at_home.id}" in looked_up
+    assert f"#{abroad.id}" not in looked_up and str(away.id) not in looked_up  # before issue #35: listed
+    assert "in this server" in looked_up
+    own = said(await bob.slash(here, "history"))
+    assert f"#{at_home.id}" in own and f"#{abroad.id}" in own  # your own history: all of it
+
+    stats = said(await alice.slash(here, "stats", player=bob.user))
+    assert "1 played" in stats and "2 played" not in stats and "in this server" in stats
+    assert "2 played" in said(await bob.slash(here, "stats"))
+
+
+async def test_another_servers_table_numbers_get_the_same_neutral_answer(two_servers, simcord_env):
+    (home, here, alice, bob), (away, there, bob_away, mallory) = two_servers
+    service = simcord_env.bot.tables
+    running = await a_game(service, away, there, bob_away, mallory, finish=False)
+    finished = await a_game(service, away, there, mallory, bob_away)
+    missing = finished.id + 100
+    commands = ("game log", "game board", "game leave", "game pause", "game resume", "game end")
+    for table in (running, finished):
+        for command in (*commands, "game replay", "game export"):
+            answer = said(await alice.slash(here, command, table=table.id))
+            assert answer == f"There is no table #{table.id} here.", (command, answer)  # before: a link
+            assert str(away.id) not in answer
+    for command in (*commands, "game replay", "game export"):
+        assert said(await alice.slash(here, command, table=missing)) == f"There is no table #{missing} here."
+    replaced = said(await alice.slash(here, "game replace", seat=1, table=running.id))
+    assert replaced == f"There is no table #{running.id} here."
+    # A player of that table may still replay and export their own game from anywhere.
+    assert "There is no table" not in said(await bob.slash(here, "game export", table=finished.id))
