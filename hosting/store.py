@@ -23,6 +23,7 @@ import aiosqlite
 
 from hosting import ratings
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
+from hosting.private import private_database
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 
 T = TypeVar("T")
@@ -1190,8 +1191,7 @@ class Store:
 
         Raises `SchemaTooNew` when the file was written by a newer bot.
         """
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        private_database(path)  # its folder 0700 and its files 0600, whatever the umask (issue #35)
         in_file = str(path) != ":memory:"
         db = await aiosqlite.connect(str(path), isolation_level=None)  # autocommit; transactions are explicit
         store = cls(db, _Checkpointer(str(path)) if in_file else None)

@@ -9,7 +9,9 @@ organiser removing a player from the board or voiding a game.
 
 from __future__ import annotations
 
+import os
 import random
+import stat
 from typing import Any
 
 import pytest
@@ -270,3 +272,42 @@ async def test_another_servers_table_numbers_get_the_same_neutral_answer(two_ser
     assert replaced == f"There is no table #{running.id} here."
     # A player of that table may still replay and export their own game from anywhere.
     assert "There is no table" not in said(await bob.slash(here, "game export", table=finished.id))
+
+
+# ------------------------------------------------------------ 6. the database is private
+
+
+async def test_the_database_its_wal_and_shm_and_backups_are_private_under_umask_022(tmp_path):
+    from bot import Config, create_bot
+    from hosting.ops import backup
+    from simtools.strict import StrictEnv
+    from tests.conftest import TOKEN
+
+    old = os.umask(0o022)  # the usual umask: files 0644, folders 0755
+    try:
+        database = tmp_path / "data" / "seagames.sqlite3"
+        bot = create_bot(Config(token=TOKEN, database=database, bot_delay=0.0))
+        env = StrictEnv(bot)
+        await env.start()
+        try:
+            guild = env.create_guild("Home")
+            channel = guild.create_text_channel("games")
+            alice = guild.add_member(env.create_user("alice"))
+            assert not (await alice.slash(channel, "play", game="takeaway")).ephemeral  # a write: the WAL
+            modes = {
+                p.name: stat.S_IMODE(p.stat().st_mode)
+                for p in database.parent.iterdir()
+                if "sqlite3" in p.name
+            }
+            assert {"seagames.sqlite3", "seagames.sqlite3-wal", "seagames.sqlite3-shm"} <= set(modes)
+            assert set(modes.values()) == {0o600}, modes  # before issue #35: 0o644
+            assert stat.S_IMODE(database.parent.stat().st_mode) == 0o700  # before: 0o755
+            saved = tmp_path / "backups" / "copy.sqlite3"
+            assert backup(database, saved) == 1
+            assert stat.S_IMODE(saved.stat().st_mode) == 0o600
+            assert stat.S_IMODE(saved.parent.stat().st_mode) == 0o700
+        finally:
+            await env.shutdown()
+            await bot.store.close()
+    finally:
+        os.umask(old)
