@@ -12,8 +12,10 @@ from __future__ import annotations
 import os
 import random
 import stat
+import sys
 from typing import Any
 
+import discord
 import pytest
 from simcord import actors as sc_actors
 from simcord import interactions as sc_interactions
@@ -311,3 +313,99 @@ async def test_the_database_its_wal_and_shm_and_backups_are_private_under_umask_
             await bot.store.close()
     finally:
         os.umask(old)
+
+
+# ---------------------------------------------- 8 and 9. a server's board lists its members
+
+
+@pytest.fixture
+def board_world(simcord_env, monkeypatch):
+    """Home (alice, bob, carol and a moderator) with one rated game a board needs, and Away."""
+    monkeypatch.setattr(sys.modules["cogs.leaderboard"], "MIN_GAMES", 1)  # the module the bot loaded
+    home = simcord_env.create_guild("Home")
+    channel = home.create_text_channel("games")
+    users = {name: simcord_env.create_user(name) for name in ("alice", "bob", "carol", "mod")}
+    mods = home.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    members = {
+        name: home.add_member(user, roles=[mods] if name == "mod" else []) for name, user in users.items()
+    }
+    away = simcord_env.create_guild("Away")
+    return home, channel, members, away, away.create_text_channel("games"), users
+
+
+async def test_a_member_who_left_is_dropped_from_the_servers_board(board_world, simcord_env):
+    home, channel, m, *_ = board_world
+    service = simcord_env.bot.tables
+    await a_game(service, home, channel, m["alice"], m["bob"])
+    await a_game(service, home, channel, m["carol"], m["bob"])
+    board = said(await m["alice"].slash(channel, "leaderboard", game="jeju"))
+    assert m["bob"].mention in board and "of 3" in board
+    home.remove_member(m["bob"])
+    # The bot hears of nobody leaving (no members intent): it asks Discord again once its last
+    # "still a member" answer for bob is older than MEMBER_CHECK_TTL.
+    await simcord_env.advance_time(sys.modules["cogs.leaderboard"].MEMBER_CHECK_TTL + 1)
+    board = said(await m["alice"].slash(channel, "leaderboard", game="jeju"))
+    assert m["bob"].mention not in board  # before issue #35: still listed
+    assert "of 2" in board and "Page 1 of 1" in board
+    # The board across servers is everyone's: bob's rating is still his.
+    across = said(await m["alice"].slash(channel, "leaderboard", game="jeju", scope="all"))
+    assert m["bob"].mention in across
+
+
+async def test_an_organiser_takes_a_player_off_the_board(board_world, simcord_env):
+    home, channel, m, *_ = board_world
+    service = simcord_env.bot.tables
+    await a_game(service, home, channel, m["alice"], m["bob"])
+    done = said(await m["mod"].slash(channel, "ratings remove", player=m["bob"].user))
+    assert "is off this server's boards (Jeju Island)" in done
+    board = said(await m["alice"].slash(channel, "leaderboard", game="jeju"))
+    assert m["bob"].mention not in board and m["alice"].mention in board
+    assert (await service.ratings_of(m["bob"].id))[0].games == 1  # his rating stays his
+    again = said(await m["mod"].slash(channel, "ratings remove", player=m["bob"].user))
+    assert "is on none of this server's boards" in again
+
+
+async def test_an_organiser_voids_a_game_from_the_ratings_with_a_line_in_its_thread(board_world, simcord_env):
+    home, channel, m, away, away_channel, users = board_world
+    service = simcord_env.bot.tables
+    thread = await seat_and_start(channel, m["alice"], [m["bob"]], 0, "jeju")
+    assert await take_turns(thread, {m["alice"].id: m["alice"], m["bob"].id: m["bob"]}, random.Random(4))
+    game = await service.store.table_in_channel(thread.id)
+    assert await service.rating_changes(game.id)
+
+    done = said(await m["mod"].slash(channel, "ratings void", table=game.id))
+    assert f"Table #{game.id} is voided" in done
+    assert await service.ratings_of(m["alice"].id) == [] and await service.rating_changes(game.id) == []
+    board = said(await m["alice"].slash(channel, "leaderboard", game="jeju"))
+    assert "Nobody is on this board yet." in board
+    texts = [msg.content for msg in next(t for t in channel.threads if t.id == thread.id).history()]
+    assert any("voided from the ratings by" in text for text in texts)  # the line under the results
+    assert "already voided" in said(await m["mod"].slash(channel, "ratings void", table=game.id))
+
+    # An earlier game another rated game has built on cannot be undone exactly: refused, nothing changed.
+    first = await a_game(service, home, channel, m["alice"], m["carol"])
+    await a_game(service, home, channel, m["carol"], m["alice"])
+    before = await service.ratings_of(m["alice"].id)
+    late = said(await m["mod"].slash(channel, "ratings void", table=first.id))
+    assert "can no longer be voided" in late and await service.ratings_of(m["alice"].id) == before
+    # Another server's game: the neutral answer.
+    elsewhere = await a_game(
+        service, away, away_channel, away.add_member(users["alice"]), away.add_member(users["bob"])
+    )
+    assert said(await m["mod"].slash(channel, "ratings void", table=elsewhere.id)) == (
+        f"There is no table #{elsewhere.id} here."
+    )
+
+
+async def test_the_servers_board_counts_the_games_played_on_it(board_world, simcord_env):
+    home, channel, m, away, away_channel, users = board_world
+    service = simcord_env.bot.tables
+    await a_game(service, home, channel, m["alice"], m["bob"])
+    await a_game(service, home, channel, m["bob"], m["alice"])
+    alice_away, carol_away = away.add_member(users["alice"]), away.add_member(users["carol"])
+    await a_game(service, away, away_channel, alice_away, carol_away)
+    board = said(await m["alice"].slash(channel, "leaderboard", game="jeju"))
+    line = next(ln for ln in board.splitlines() if m["alice"].mention in ln)
+    assert line.endswith("· 2 games")  # before issue #35: 3, her games in every server
+    across = said(await m["alice"].slash(channel, "leaderboard", game="jeju", scope="all"))
+    assert next(ln for ln in across.splitlines() if m["alice"].mention in ln).endswith("· 3 games")
