@@ -146,8 +146,10 @@ async def test_leaderboards_page_and_always_show_the_callers_place(world, simcor
     leaderboard = sys.modules["cogs.leaderboard"]  # the module the bot loaded as its extension
     monkeypatch.setattr(leaderboard, "PAGE_SIZE", 3)
     monkeypatch.setattr(leaderboard, "MIN_GAMES", 1)
-    others = list(range(10, 17))
-    await rated_games(service, guild.id, [(alice.id, 10), *zip(others[1::2], others[2::2], strict=False)])
+    # Members of the server: its board lists members only (issue #35).
+    others = [guild.add_member(simcord_env.create_user(f"player{i}")).id for i in range(7)]
+    pairs = [(alice.id, others[0]), *zip(others[1::2], others[2::2], strict=False)]
+    await rated_games(service, guild.id, pairs)
     await rated_games(service, guild.id + 1, [(20, 21)], seed=1)  # another server
     total, everyone = await service.store.leaderboard("jeju", limit=100)
     here_total, here = await service.store.leaderboard("jeju", guild_id=guild.id, limit=100)
