@@ -54,6 +54,8 @@ SCOPES = ("server", "all")
 #: a "still a member" answer is trusted this long (seconds), for this many (server, player) pairs.
 MEMBER_CHECK_TTL = 3600.0
 MEMBER_CHECKS_KEPT = 10_000
+#: How long a page waits for those answers (seconds), to answer within Discord's 3 s.
+MEMBER_CHECK_WAIT = 1.5
 #: What a member who may not change the server's boards is told.
 ONLY_ORGANISERS = i18n.N_("Only members who can manage the server can change its boards.")
 #: How often a page is read again after players who left were taken off it.
@@ -231,10 +233,16 @@ async def drop_departed(
         for s in found
         if s.user_id != interaction.user.id and seen.get((guild_id, s.user_id), stale - 1) < stale
     ]
-    answers = await asyncio.gather(*(is_member(interaction.client, guild_id, u) for u in asking))
+    asked = {user: asyncio.ensure_future(is_member(interaction.client, guild_id, user)) for user in asking}
+    if asked:
+        # The page must answer within Discord's 3 s: an answer still owed (Discord rate-limits
+        # member lookups) counts as "still a member" this time and is asked again next time.
+        await asyncio.wait(asked.values(), timeout=MEMBER_CHECK_WAIT)
     gone = []
-    for user, member in zip(asking, answers, strict=True):
-        if member:
+    for user, answer in asked.items():
+        if not answer.done():
+            answer.cancel()
+        elif answer.result():
             seen[(guild_id, user)] = now
             seen.move_to_end((guild_id, user))
         else:
