@@ -72,3 +72,27 @@ async def test_a_voided_game_and_a_player_taken_off_keep_the_boards_counts_right
     assert total == len(page) == 3 and 13 not in {s.user_id for s in page}
     assert await store.standing("takeaway", 13, guild_id=1) is None
     assert (await store.leaderboard("takeaway", limit=100))[0] == 4  # still on the board across servers
+
+
+async def test_one_servers_history_and_stats_and_a_hosts_closed_lobbies(store):  # noqa: F811
+    service = TableService(store, clock=lambda: 1_000.0)
+    here = await finished(service, 1, 10, 11, seed=1)
+    await finished(service, 2, 10, 12, seed=2)  # another server
+    assert [g.id for g in await store.finished_games_in(10, 1, limit=25)] == [here]
+    assert len(await store.finished_games(10, limit=25)) == 2
+    (stats,) = await store.player_stats_in(10, 1)
+    mine = {s.game: s for s in await store.player_stats(10)}["takeaway"]
+    assert (stats.game, stats.played) == ("takeaway", 1) and mine.played == 2
+    assert 0 <= stats.wins <= 1 and isinstance(stats.score_total, float)
+
+    lobby = await service.create_table(
+        game_key="takeaway", guild_id=1, channel_id=2, host_id=10, host_name="p"
+    )
+    await service.cancel(lobby.id, 10, can_manage=False)
+    assert await store.closed_lobbies(10, 999.0) == [1_000.0]
+    assert await store.closed_lobbies(10, 1_001.0) == []
+    assert await store.rematch(here) is None and await store.rematch_of(lobby.id) is None
+    assert await store.claim_rematch(here, lobby.id, 1_000.0) == lobby.id
+    assert await store.rematch_of(lobby.id) == (here, 1_000.0)
+    assert await store.claim_rematch_ping(here) and not await store.claim_rematch_ping(here)
+    assert await store.rematch(here) == (lobby.id, True)
