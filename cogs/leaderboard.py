@@ -11,6 +11,10 @@ answer is ephemeral, so the caller's own place is always shown under the page.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from collections import OrderedDict
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str
@@ -18,11 +22,25 @@ from discord.ext import commands
 
 import engine
 import i18n
-from cogs.common import NO_PINGS, answer_error, dynamic_view, reply, tables
-from cogs.language import for_user
+from cogs.common import (
+    NO_PINGS,
+    answer_error,
+    can_manage,
+    dynamic_view,
+    plain,
+    reopen_thread,
+    reply,
+    table_channel,
+    tables,
+)
+from cogs.language import for_public, for_user
 from engine.reef.components import rating as solo_band
 from hosting import ratings
+from hosting.errors import TableNotFound
 from hosting.ratings import Standing
+from hosting.store import FINISHED
+
+log = logging.getLogger(__name__)
 
 #: Players per page.
 PAGE_SIZE = 10
@@ -31,6 +49,17 @@ MIN_GAMES = 3
 #: The solo board's pseudo game key, and the game it is for.
 SOLO, SOLO_GAME = "reef-solo", "reef"
 SCOPES = ("server", "all")
+#: A server board lists its members only (issue #35). Without the privileged members intent the
+#: bot hears of nobody leaving, so the players on a page are asked of Discord (`is_member`);
+#: a "still a member" answer is trusted this long (seconds), for this many (server, player) pairs.
+MEMBER_CHECK_TTL = 3600.0
+MEMBER_CHECKS_KEPT = 10_000
+#: How long a page waits for those answers (seconds), to answer within Discord's 3 s.
+MEMBER_CHECK_WAIT = 1.5
+#: What a member who may not change the server's boards is told.
+ONLY_ORGANISERS = i18n.N_("Only members who can manage the server can change its boards.")
+#: How often a page is read again after players who left were taken off it.
+RECHECKS = 3
 
 GAME_CHOICES = [
     *(
@@ -49,7 +78,9 @@ SCOPE_CHOICES = [
 def _rating_line(standing: Standing, t: i18n.Words) -> str:
     rating = standing.rating
     assert rating is not None
-    games = t.plural("{count} game", "{count} games", rating.games)
+    # A server's board counts the rated games played on it; the board across servers, all of them.
+    counted = rating.games if standing.games_here is None else standing.games_here
+    games = t.plural("{count} game", "{count} games", counted)
     return f"**{standing.rank}.** <@{standing.user_id}> — **{rating.label(t=t)}** · {games}"
 
 
@@ -71,9 +102,12 @@ async def board_page(
     user = interaction.user.id
     page = max(page, 0)
     if game == SOLO:
-        total, found = await store.solo_board(
-            SOLO_GAME, guild_id=guild_id, offset=page * PAGE_SIZE, limit=PAGE_SIZE
-        )
+        for _ in range(RECHECKS):
+            total, found = await store.solo_board(
+                SOLO_GAME, guild_id=guild_id, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+            )
+            if not await drop_departed(interaction, found, guild_id):
+                break
         mine = await store.solo_standing(SOLO_GAME, user, guild_id=guild_id)
         solo_title = t(engine.get(SOLO_GAME).title)
         if scope == "server":
@@ -95,9 +129,12 @@ async def board_page(
         explain = t("Each player's best solo score, with its band from the rulebook's solo rating table.")
     else:
         need = MIN_GAMES
-        total, found = await store.leaderboard(
-            game, guild_id=guild_id, min_games=need, offset=page * PAGE_SIZE, limit=PAGE_SIZE
-        )
+        for _ in range(RECHECKS):
+            total, found = await store.leaderboard(
+                game, guild_id=guild_id, min_games=need, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+            )
+            if not await drop_departed(interaction, found, guild_id):
+                break
         mine = await store.standing(game, user, guild_id=guild_id, min_games=need)
         name = t(engine.get(game).title)
         if guild_id is not None:
@@ -157,6 +194,67 @@ async def board_page(
     return text, view
 
 
+async def is_member(bot: discord.Client, guild_id: int, user_id: int) -> bool:
+    """Whether Discord says the user is in the server (True when it cannot say).
+
+    Always asked over HTTP (``Guild.fetch_member``): without the members intent the
+    member cache hears of nobody leaving, so a cached member may be long gone.
+    """
+    guild = bot.get_guild(guild_id)
+    if guild is None:
+        return True
+    try:
+        await guild.fetch_member(user_id)
+    except discord.NotFound:
+        return False
+    except discord.HTTPException:
+        return True
+    return True
+
+
+async def drop_departed(
+    interaction: discord.Interaction, found: list[Standing], guild_id: int | None
+) -> bool:
+    """Take the players of a server board's page who are no longer members off this server's boards.
+
+    Each is asked of Discord (`is_member`: ``Guild.fetch_member``, which needs no
+    privileged intent), at most once per `MEMBER_CHECK_TTL`; an answer Discord cannot
+    give counts as "still a member". True when someone was taken off (read the page again).
+    """
+    cog = interaction.client.get_cog("Leaderboard")
+    if guild_id is None or not found or cog is None:
+        return False
+    seen: OrderedDict[tuple[int, int], float] = cog.members_seen  # type: ignore[attr-defined]
+    service = tables(interaction)
+    now = service.now()
+    stale = now - MEMBER_CHECK_TTL
+    asking = [
+        s.user_id
+        for s in found
+        if s.user_id != interaction.user.id and seen.get((guild_id, s.user_id), stale - 1) < stale
+    ]
+    asked = {user: asyncio.ensure_future(is_member(interaction.client, guild_id, user)) for user in asking}
+    if asked:
+        # The page must answer within Discord's 3 s: an answer still owed (Discord rate-limits
+        # member lookups) counts as "still a member" this time and is asked again next time.
+        await asyncio.wait(asked.values(), timeout=MEMBER_CHECK_WAIT)
+    gone = []
+    for user, answer in asked.items():
+        if not answer.done():
+            answer.cancel()
+        elif answer.result():
+            seen[(guild_id, user)] = now
+            seen.move_to_end((guild_id, user))
+        else:
+            gone.append(user)
+    while len(seen) > MEMBER_CHECKS_KEPT:
+        seen.popitem(last=False)
+    for user in gone:
+        left = await service.store.leave_guild_boards(guild_id, user, list(engine.GAME_PACKAGES))
+        log.info("server %s: player %s is no longer a member; off its boards of %s", guild_id, user, left)
+    return bool(gone)
+
+
 class PageButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"lb:(?P<game>[a-z-]+):(?P<scope>server|all):(?P<page>-?\d+)",
@@ -190,10 +288,125 @@ class PageButton(
 
 
 class Leaderboard(commands.Cog):
-    """Rating boards and the solo board."""
+    """Rating boards and the solo board, and what a server's organisers may do to theirs."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        #: (server, player) -> when Discord last said the player is a member (`drop_departed`).
+        self.members_seen: OrderedDict[tuple[int, int], float] = OrderedDict()
+
+    ratings_group = app_commands.Group(
+        name=locale_str("ratings"),
+        description=locale_str("This server's boards: take a player off, or void a game (Manage Server)"),
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    @ratings_group.command(
+        name=locale_str("remove"),
+        description=locale_str("Take a player off this server's boards; their rating stays theirs"),
+    )
+    @app_commands.rename(player=locale_str("player"))
+    @app_commands.describe(player=locale_str("Whom to take off this server's boards"))
+    async def remove(self, interaction: discord.Interaction, player: discord.User) -> None:
+        """Take a player off this server's rating and solo boards (Manage Server)."""
+        t = await for_user(interaction)
+        if not can_manage(interaction):
+            await reply(interaction, t(ONLY_ORGANISERS))
+            return
+        try:
+            await interaction.response.defer(ephemeral=True)  # the write may wait
+            store = tables(interaction).store
+            gone = await store.leave_guild_boards(interaction.guild_id, player.id, list(engine.GAME_PACKAGES))
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        name = plain(player.display_name)
+        if not gone:
+            await reply(interaction, t("{name} is on none of this server's boards.", name=name))
+            return
+        boards = ", ".join(t(engine.get(game).title) for game in gone)
+        await reply(
+            interaction,
+            t(
+                "{name} is off this server's boards ({boards}). Their rating stays theirs; "
+                "a rated game here puts them back on.",
+                name=name,
+                boards=boards,
+            ),
+        )
+
+    @ratings_group.command(
+        name=locale_str("void"),
+        description=locale_str("Undo what a finished game of this server did to its players' ratings"),
+    )
+    @app_commands.rename(table=locale_str("table"))
+    @app_commands.describe(table=locale_str("The finished game's table number (from /history)"))
+    async def void(self, interaction: discord.Interaction, table: int) -> None:
+        """Void a finished game from the ratings (Manage Server), and say so in its thread."""
+        t = await for_user(interaction)
+        if not can_manage(interaction):
+            await reply(interaction, t(ONLY_ORGANISERS))
+            return
+        try:
+            await interaction.response.defer(ephemeral=True)  # the write may wait
+            service = tables(interaction)
+            try:
+                found = await service.get(table)
+            except TableNotFound:
+                found = None
+            if found is None or found.guild_id != interaction.guild_id:  # the neutral answer (item 4)
+                await reply(interaction, t("There is no table #{id} here.", id=table))
+                return
+            if await service.store.voided(table) is not None:
+                await reply(interaction, t("Table #{id} is already voided from the ratings.", id=table))
+                return
+            if found.status != FINISHED or not await service.rating_changes(table):
+                await reply(
+                    interaction, t("Table #{id} moved no rating: there is nothing to void.", id=table)
+                )
+                return
+            later = await service.store.void_ratings(table, interaction.user.id, service.now())
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
+        if later:
+            players = ", ".join(f"<@{user}>" for user in later)
+            await reply(
+                interaction,
+                t(
+                    "Table #{id} can no longer be voided: {players} played rated games of {game} since, "
+                    "which built on it.",
+                    id=table,
+                    players=players,
+                    game=t(engine.get(found.game).title),
+                ),
+            )
+            return
+        await reply(
+            interaction,
+            t("Table #{id} is voided: its players' ratings and boards are as they were before it.", id=table),
+        )
+        await self._say_voided(found, interaction.user)
+
+    async def _say_voided(self, table, by: discord.abc.User) -> None:
+        """A line under the game's results, in its thread: the game no longer counts (and who said so)."""
+        t = await for_public(self.bot, table)
+        text = t(
+            "🚫 This game was voided from the ratings by {organiser}: the rating changes above are undone.",
+            organiser=by.mention,
+        )
+        channel = await table_channel(self.bot, table)
+        if channel is None:
+            return
+        try:
+            await reopen_thread(self.bot, table.thread_id)  # the results archived the thread
+            await channel.send(text, allowed_mentions=NO_PINGS)
+        except discord.HTTPException as error:
+            log.warning("table %s: could not say it was voided (%s)", table.id, error)
+        play = self.bot.get_cog("Play")
+        if play is not None:
+            await play.archive(table)  # type: ignore[attr-defined]  # back out of the active threads
 
     @app_commands.command(
         name=locale_str("leaderboard"),

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections import OrderedDict
 from dataclasses import replace
 
 import discord
@@ -43,9 +42,6 @@ from i18n import N_, say
 
 log = logging.getLogger(__name__)
 
-#: Rematch lobbies remembered by the finished table they came from (`Lobby.rematch`).
-REMATCHES_KEPT = 256
-
 LOBBY_BUTTONS = {
     # verb: (label, style, row)
     "join": (N_("Join"), discord.ButtonStyle.success, 0),
@@ -71,8 +67,14 @@ BOT_LEVEL_CHOICES = {
 }
 
 
-def lobby_embed(table: TableRecord, *, t: i18n.Words | None = None) -> discord.Embed:
-    """The lobby message's card: the game, who is seated, and what happens next (in ``t``'s language)."""
+def lobby_embed(
+    table: TableRecord, *, t: i18n.Words | None = None, kept: tuple[int, float] | None = None
+) -> discord.Embed:
+    """The lobby message's card: the game, who is seated, and what happens next (in ``t``'s language).
+
+    ``kept``: (finished table, until when) while a rematch lobby keeps its seats for that
+    table's players (`TableService.seats_kept`); the card says so.
+    """
     t = t or i18n.words(i18n.SOURCE)
     game = engine.get(table.game)
     lines = []
@@ -97,6 +99,16 @@ def lobby_embed(table: TableRecord, *, t: i18n.Words | None = None) -> discord.E
     if hints_on(table):
         embed.add_field(name=t("Hints"), value=t(HINTS_ABOUT), inline=False)
     embed.add_field(name=t("Pace"), value=timing.pace_label(table.pace, t.lang))
+    if kept is not None and table.status == LOBBY:
+        embed.add_field(
+            name=t("Rematch"),
+            value=t(
+                "Seats are kept for the players of table #{table} until {when}; then anyone may join.",
+                table=kept[0],
+                when=f"<t:{int(kept[1])}:R>",
+            ),
+            inline=False,
+        )
     if table.status == LOBBY:
         seats = (
             f"{game.min_seats}–{game.max_seats}" if game.min_seats != game.max_seats else str(game.min_seats)
@@ -137,13 +149,14 @@ def hints_on(table: TableRecord) -> bool:
 async def refresh_lobby(interaction: discord.Interaction, table: TableRecord) -> None:
     """Show the lobby as it is now on its message; then start the game, or tidy a cancelled one."""
     t = await for_public(interaction.client, table)  # the lobby message is public: the server's language
+    embed = lobby_embed(table, t=t, kept=await tables(interaction).seats_kept(table))
     try:
-        await interaction.edit_original_response(embed=lobby_embed(table, t=t), view=lobby_view(table, t=t))
+        await interaction.edit_original_response(embed=embed, view=lobby_view(table, t=t))
     except discord.HTTPException as error:
         if error.code != THREAD_ARCHIVED or not await reopen_thread(interaction.client, table.thread_id):
             raise
         # A moderator archived the thread: Discord refuses edits there until it is reopened.
-        await interaction.edit_original_response(embed=lobby_embed(table, t=t), view=lobby_view(table, t=t))
+        await interaction.edit_original_response(embed=embed, view=lobby_view(table, t=t))
     if table.status == ACTIVE:
         interaction.client.dispatch("table_started", table)
     elif table.status == CANCELLED:
@@ -339,9 +352,6 @@ class Lobby(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         offer_enabled_games(bot, self.play)
-        #: Finished table id -> the rematch lobby opened for it (so a second click finds it), for
-        #: the last `REMATCHES_KEPT` rematches: an older results message's click opens another.
-        self._rematches: OrderedDict[int, int] = OrderedDict()
 
     @app_commands.command(
         name=app_commands.locale_str("play"),
@@ -383,6 +393,12 @@ class Lobby(commands.Cog):
             await reply(interaction, missing)
             return
         service = tables(interaction)
+        try:
+            # Before the public "thinking…": a member at their lobby cap is told privately.
+            await service.check_room(interaction.user.id)
+        except Exception as error:
+            await answer_error(interaction, error)
+            return
         if not again:
             lobbies = [
                 mine
@@ -454,21 +470,27 @@ class Lobby(commands.Cog):
         """A rematch of a closed table: a new lobby beside it, in a new thread of the same channel.
 
         Same game, options and pace; its bots are seated, the clicker hosts, and
-        everyone else who played is invited in the lobby message (pinged once) and
-        joins with its Join button. A second click while that lobby is open points to it.
+        everyone else who played is invited in the lobby message and joins with its
+        Join button; its seats are kept for them for a while (`REMATCH_SEATS_KEPT`).
+        A closed table has one rematch lobby at a time: a click while it is open (or
+        two clicks at once) points to it. The players are pinged once per closed
+        table: a later rematch of it names them without pinging.
         """
         service = tables(interaction)
         user = interaction.user
-        t = await for_user(interaction)  # the clicker's own answers
-        earlier = self._rematches.get(old_id)
-        if earlier is not None:
-            open_lobby = await service.get(earlier)
-            if open_lobby.status == LOBBY and open_lobby.lobby_message_id:
-                where = open_lobby.thread_id or open_lobby.channel_id
-                link = f"https://discord.com/channels/{open_lobby.guild_id}/{where}/{open_lobby.lobby_message_id}"
+        asked = await service.rematch(old_id, user.id, user.display_name)
+        table, people = asked.table, asked.invited
+        if not asked.opened:
+            t = await for_user(interaction)
+            if table.lobby_message_id:
+                where = table.thread_id or table.channel_id
+                link = f"https://discord.com/channels/{table.guild_id}/{where}/{table.lobby_message_id}"
                 await reply(interaction, t("A rematch is already open: join it at {link}", link=link))
-                return
-        table, people = await service.rematch(old_id, user.id, user.display_name)
+            else:  # the other click is still opening it
+                await reply(
+                    interaction, t("A rematch is already being opened: table #{table}.", table=table.id)
+                )
+            return
         t = await for_public(self.bot, table)  # the rematch lobby is public: the server's language
         title = t(engine.get(table.game).title)
         thread: discord.Thread | None = None
@@ -488,9 +510,10 @@ class Lobby(commands.Cog):
                 )
             lobby = await (thread or channel).send(  # type: ignore[union-attr]
                 text,
-                embed=lobby_embed(table, t=t),
+                embed=lobby_embed(table, t=t, kept=await service.seats_kept(table)),
                 view=lobby_view(table, t=t),
-                allowed_mentions=pinging(people),
+                # Pinged once per finished table (`Rematch.ping`): a rematch opened again names them.
+                allowed_mentions=pinging(people) if asked.ping else NO_PINGS,
             )
             await service.attach(table.id, thread_id=thread.id if thread else None, lobby_message_id=lobby.id)
         except Exception as error:
@@ -502,9 +525,6 @@ class Lobby(commands.Cog):
                     )
                 )
             raise error from None
-        self._rematches[old_id] = table.id
-        while len(self._rematches) > REMATCHES_KEPT:
-            self._rematches.popitem(last=False)
         link = message_link(replace(table, thread_id=thread and thread.id), lobby.id)
         t = await for_user(interaction)
         await reply(interaction, t("Your rematch lobby is open: {link}", link=link))

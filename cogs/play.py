@@ -52,7 +52,7 @@ from cogs.language import for_public, for_user
 from cogs.panels import panel_view
 from cogs.runner import TableRunner
 from engine.base import event
-from hosting.errors import TableError
+from hosting.errors import TableError, TableNotFound
 from hosting.service import Move, Panel, TableService, seat_name, status_sentence
 from hosting.store import ACTIVE, TableRecord
 from i18n import N_, say
@@ -548,6 +548,25 @@ class Play(commands.Cog):
         name=locale_str("game"), description=locale_str("The table in this thread"), guild_only=True
     )
 
+    async def _table_of_this_server(
+        self, interaction: discord.Interaction, table_id: int, *, or_mine: bool = False
+    ) -> TableRecord:
+        """Table ``table_id`` if it is this server's (``or_mine``: or the caller held a seat there).
+
+        Any other id, another server's or one that does not exist, gets the same neutral
+        answer (issue #35): table numbers are sequential, and an answer that differed, or
+        linked to the table, would tell a member about servers they are not in.
+        """
+        try:
+            table = await self.service.get(table_id)
+        except TableNotFound:
+            table = None
+        if table is None or (
+            table.guild_id != interaction.guild_id and not (or_mine and table.held_by(interaction.user.id))
+        ):
+            raise TableError(say("There is no table #{id} here.", id=table_id))
+        return table
+
     async def _table_here(
         self, interaction: discord.Interaction, table_id: int | None = None, *, from_parent: bool = False
     ) -> TableRecord:
@@ -561,7 +580,7 @@ class Play(commands.Cog):
         """
         here = interaction.channel_id
         if table_id is not None:
-            table = await self.service.get(table_id)
+            table = await self._table_of_this_server(interaction, table_id)
             in_parent = from_parent and table.thread_id is not None and table.channel_id == here
             if table_channel_id(table) != here and not in_parent:
                 raise TableError(
@@ -704,10 +723,7 @@ class Play(commands.Cog):
         """The table a replay or export is about: by id (this server's, or the caller's), or here."""
         if table_id is None:
             return await self._table_here(interaction)
-        found = await self.service.get(table_id)
-        if found.guild_id != interaction.guild_id and not found.held_by(interaction.user.id):
-            raise TableError(say("Table #{id} was not played in this server.", id=table_id))
-        return found
+        return await self._table_of_this_server(interaction, table_id, or_mine=True)
 
     async def replay_message(
         self, table: TableRecord, steps: list, index: int, *, t: i18n.Words | None = None

@@ -1,7 +1,9 @@
 """What a player asks about themselves: /games, /stats, /history and /reminders.
 
 These commands work in servers and in a direct message with the bot, and look
-across every server the bot shares with the player. Every answer is ephemeral,
+across every server the bot shares with the player. Another player's `/history`
+and `/stats` show only their games of the server asked in (issue #35): which other
+servers they play in is theirs to tell. Every answer is ephemeral,
 in the asking player's language.
 """
 
@@ -21,6 +23,12 @@ from hosting.store import LOBBY
 #: The newest finished games `/history` lists: more than one message holds (about 17 lines),
 #: so the rest is a count from the player's stats, not hundreds of tables read for nothing.
 HISTORY_SHOWN = 25
+
+#: Someone else's history or stats are shown only in a server, for that server (issue #35).
+OTHERS_IN_A_SERVER = i18n.N_(
+    "Another player's games are shown only in a server you share, for that server: "
+    "ask there, or leave `player` out to see your own."
+)
 
 #: Places as words: "1st", "2nd", "3rd", "4th" (by the English suffix).
 ORDINALS = {
@@ -112,9 +120,16 @@ class Players(commands.Cog):
     async def stats(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """Show games played, wins and average score per game."""
         who = player or interaction.user
+        own = who.id == interaction.user.id
         try:
             t = await for_user(interaction)
-            records = await tables(interaction).stats(who.id)
+            if not own and interaction.guild_id is None:
+                await reply(interaction, t(OTHERS_IN_A_SERVER))
+                return
+            if own:
+                records = await tables(interaction).stats(who.id)
+            else:  # someone else: only their games of this server (issue #35)
+                records = await tables(interaction).store.player_stats_in(who.id, interaction.guild_id)
             rated = {r.game: r for r in await tables(interaction).ratings_of(who.id)}
         except Exception as error:
             await answer_error(interaction, error)
@@ -133,16 +148,22 @@ class Players(commands.Cog):
                 wins=r.wins,
                 average=average,
             )
-            if r.game in rated:
+            if r.game in rated and own:
                 line += "\n  " + t(
                     "rating **{rating}** after {games} rated",
                     rating=rated[r.game].label(t=t),
                     games=rated[r.game].games,
                 )
+            elif r.game in rated:  # a rating is one number across every server: said so
+                line += "\n  " + t("rating **{rating}** (all servers)", rating=rated[r.game].label(t=t))
             lines.append(line)
         note = t("-# Rating = μ − 3σ (openskill), games between people only; `/leaderboard` ranks them.")
+        if own:
+            header = t("**{name}'s games**", name=name)
+        else:
+            header = t("**{name}'s games in this server**", name=name)
         text = fit_lines(
-            t("**{name}'s games**", name=name),
+            header,
             [*lines, note],
             more=lambda n: t.plural("… and {count} more game.", "… and {count} more games.", n),
         )
@@ -160,11 +181,23 @@ class Players(commands.Cog):
     async def history(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
         """List finished games, newest first: date, game, place, score, and a link to each."""
         who = player or interaction.user
+        own = who.id == interaction.user.id
         try:
             t = await for_user(interaction)
-            found = await tables(interaction).finished_games(who.id, limit=HISTORY_SHOWN)
-            # Every finished game the player was seated at to the end, as `/stats` counts them.
-            played = sum(s.played for s in await tables(interaction).stats(who.id))
+            service = tables(interaction)
+            if not own and interaction.guild_id is None:
+                await reply(interaction, t(OTHERS_IN_A_SERVER))
+                return
+            if own:
+                found = await service.finished_games(who.id, limit=HISTORY_SHOWN)
+                # Every finished game the player was seated at to the end, as `/stats` counts them.
+                played = sum(s.played for s in await service.stats(who.id))
+            else:
+                # Someone else's: only this server's games (issue #35). Their other servers are
+                # theirs to tell; a link would carry those servers' ids.
+                here = interaction.guild_id
+                found = await service.store.finished_games_in(who.id, here, limit=HISTORY_SHOWN)
+                played = sum(s.played for s in await service.store.player_stats_in(who.id, here))
         except Exception as error:
             await answer_error(interaction, error)
             return
@@ -191,10 +224,17 @@ class Players(commands.Cog):
                     link=table_link(game),
                 )
             )
-        header = t(
-            "**{name}'s finished games** (newest first; `/game replay table:<id>` steps through one)",
-            name=name,
-        )
+        if own:
+            header = t(
+                "**{name}'s finished games** (newest first; `/game replay table:<id>` steps through one)",
+                name=name,
+            )
+        else:
+            header = t(
+                "**{name}'s finished games in this server** "
+                "(newest first; `/game replay table:<id>` steps through one)",
+                name=name,
+            )
         text = fit_lines(
             header,
             lines,

@@ -6,8 +6,17 @@ table can be written down as a small JSON *record* and replayed anywhere:
     python -m engine.replay FILE
 
 replays the record in FILE, prints the result, and exits with 1 when the
-replayed result differs from the recorded one (2 when the record cannot be
-replayed at all: an unknown game, an illegal action, a malformed file).
+replayed result differs from the recorded one, and with 2, saying in one line
+what is wrong, when the record cannot be replayed at all: not JSON, an unknown
+game or option, a seat count the game is not played by, seats or actions that
+are not objects, a seed that is not a whole number below 2**64, an action that
+is not legal or not one of the game's.
+
+What the check proves: the recorded result follows from the seed, options and
+actions by the game's rules. It does not prove that those actions were the
+ones played at the table: a record whose moves were swapped for other legal
+moves, with its result recomputed, replays cleanly. The table's own log (and
+its `/game replay`) is the authority for what was played.
 
 `steps` cuts a replay into the steps people saw in the thread: a new step after
 every action that produced a public event (the moments a board was posted).
@@ -80,20 +89,75 @@ class BadRecord(Exception):
     """The record cannot be replayed; the message says why."""
 
 
-def _parts(data: dict[str, Any]) -> tuple[Game, int, int, dict[str, Any], list[tuple[int, dict[str, Any]]]]:
+#: The largest seed a record may carry: the bot draws 62 bits; 64 leaves room and no more.
+SEED_LIMIT = 2**64
+#: The longest record `main` reads (bytes) and the most actions it replays: the longest real games
+#: have a few hundred actions, so a file past these is not a game record.
+MAX_BYTES = 8 * 1024 * 1024
+MAX_ACTIONS = 20_000
+
+
+def _whole(value: Any) -> bool:
+    """A JSON whole number (not a boolean, which Python counts as an int)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _parts(data: Any) -> tuple[Game, int, int, dict[str, Any], list[tuple[int, dict[str, Any]]]]:
+    """The record's game, seat count, seed, options and actions, each checked; `BadRecord` says
+    what is wrong with the first field that is (one line)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadRecord(f"not a {FORMAT} record")
-    if data.get("version") != VERSION:
+    if data.get("version") != VERSION or not _whole(data.get("version")):
         raise BadRecord(f"record version {data.get('version')!r}; this replayer reads version {VERSION}")
-    try:
-        game = engine.get(data["game"])
-        seats = len(data["seats"])
-        seed = int(data["seed"])
-        options = dict(data.get("options") or {})
-        actions = [(int(a["seat"]), dict(a["action"])) for a in data["actions"]]
-    except (KeyError, TypeError, ValueError) as error:
-        raise BadRecord(f"malformed record: {error}") from error
-    return game, seats, seed, options, actions
+    key = data.get("game")
+    if not isinstance(key, str) or key not in engine.GAME_PACKAGES:
+        raise BadRecord(f"unknown game {key!r}; known: {', '.join(engine.GAME_PACKAGES)}")
+    game = engine.get(key)
+    seats = data.get("seats")
+    if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+        raise BadRecord("seats must be a list of objects")
+    if not game.min_seats <= len(seats) <= game.max_seats:
+        raise BadRecord(f"{len(seats)} seats: {key} is played by {game.min_seats} to {game.max_seats}")
+    for index, seat in enumerate(seats):
+        if "name" in seat and not isinstance(seat["name"], str):
+            raise BadRecord(f"seat {index + 1}: its name must be text")
+    seed = data.get("seed")
+    if not _whole(seed) or not 0 <= seed < SEED_LIMIT:
+        shown = repr(seed) if len(repr(seed)) <= 40 else f"a number of {len(str(seed))} characters"
+        raise BadRecord(f"the seed must be a whole number from 0 to 2**64 - 1, not {shown}")
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadRecord("options must be an object")
+    for name, value in options.items():
+        if name not in game.options:
+            raise BadRecord(
+                f"unknown option {name!r} for {key}; its options: {', '.join(game.options) or 'none'}"
+            )
+        if value not in game.options[name]:
+            raise BadRecord(
+                f"option {name!r} cannot be {value!r}; it is one of {', '.join(game.options[name])}"
+            )
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise BadRecord("actions must be a list")
+    if len(actions) > MAX_ACTIONS:
+        raise BadRecord(f"{len(actions)} actions: more than any game has ({MAX_ACTIONS})")
+    logged = []
+    for index, entry in enumerate(actions, start=1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("action"), dict):
+            raise BadRecord(f"action {index} must be an object with a seat and an action object")
+        seat = entry.get("seat")
+        if not _whole(seat) or not 0 <= seat < len(seats):
+            raise BadRecord(
+                f"action {index}: seat {seat!r} is not one of the {len(seats)} seats (0 to {len(seats) - 1})"
+            )
+        logged.append((seat, entry["action"]))
+    result = data.get("result")
+    if result is not None and not (
+        isinstance(result, dict) and all(isinstance(result.get(k, []), list) for k in CHECKED)
+    ):
+        raise BadRecord(f"result must be null or an object whose {', '.join(CHECKED)} are lists")
+    return game, len(seats), seed, dict(options), logged
 
 
 def steps(
@@ -124,6 +188,11 @@ def replay(data: dict[str, Any]) -> tuple[State, dict[str, Any] | None]:
             state, _ = game.apply(state, seat, game.load_action(action))
         except IllegalAction as error:
             raise BadRecord(f"action {index} (seat {seat + 1}) is not legal: {error}") from error
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            # Not even an action of this game (a field missing or of the wrong kind).
+            raise BadRecord(
+                f"action {index} (seat {seat + 1}) is not an action of {game.key}: {error!r}"
+            ) from error
     result = game.result(state)
     return state, None if result is None else result.to_dict()
 
@@ -145,10 +214,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("file", type=Path, help="a game record exported with /game export")
     args = parser.parse_args(argv)
     try:
+        if args.file.stat().st_size > MAX_BYTES:
+            raise BadRecord(f"the file is larger than {MAX_BYTES // 1024 // 1024} MiB: not a game record")
         data = json.loads(args.file.read_text(encoding="utf-8"))
         _, result = replay(data)
-    except (OSError, json.JSONDecodeError, BadRecord, KeyError) as error:
-        print(f"cannot replay {args.file}: {error}", file=sys.stderr)
+    except (OSError, ValueError, RecursionError, BadRecord) as error:
+        # Every record that cannot be replayed, one line each: the file, the JSON (a number of more
+        # than 4,300 digits is a ValueError of Python's own), or a field (`_parts`).
+        why = " ".join(str(error).split()) or type(error).__name__
+        if isinstance(error, ValueError) and "integer string conversion" in why:
+            why = "a number in it has more than 4,300 digits (a seed is a whole number below 2**64)"
+        print(f"cannot replay {args.file}: {why}", file=sys.stderr)
         return 2
     names = [s.get("name") or f"Seat {i + 1}" for i, s in enumerate(data["seats"])]
     print(f"{engine.get(data['game']).title}: {len(data['actions'])} actions replayed")

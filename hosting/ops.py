@@ -33,6 +33,8 @@ from typing import Any, TextIO
 
 import discord
 
+from hosting.private import private_database
+
 log = logging.getLogger(__name__)
 
 COMMANDS = ("invite-url", "check", "sync", "backup", "health", "copy-to-postgres")
@@ -302,9 +304,9 @@ def backup(source: Path, target: Path) -> int:
         raise OpsError(f"There is no database at {source} to back up (DATABASE_PATH).")
     if target.resolve() == source.resolve():
         raise OpsError("The backup must go to another file than the database itself.")
-    target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
+    private_database(partial)  # a backup holds every secret the database does (issue #35)
     with (
         contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src,
         contextlib.closing(sqlite3.connect(partial)) as dst,

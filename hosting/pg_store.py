@@ -40,6 +40,7 @@ from hosting.store import (
     _FINISHED_COLUMNS,
     _ORDINAL,
     _STEP_COLUMNS,
+    CANCELLED,
     LOBBY,
     OPEN_STATUSES,
     FinishedGame,
@@ -55,6 +56,7 @@ from hosting.store import (
     _loads,
     _message_columns,
     _move_columns,
+    _moved_down,
     _moved_up,
     _ordinal,
     _rating_row,
@@ -311,6 +313,22 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             WHERE g.status = 'finished' AND g.result IS NOT NULL AND g.result NOT IN ('{}', 'null')
                 AND s.kind = 'human' AND s.user_id IS NOT NULL""",
     ),
+    (
+        # Issue #35 (see the SQLite twin): rematches, a host's closed lobbies, voided games.
+        """CREATE TABLE rematches (
+            table_id BIGINT PRIMARY KEY,
+            lobby_id BIGINT NOT NULL,
+            pinged BOOLEAN NOT NULL DEFAULT false,
+            created_at DOUBLE PRECISION NOT NULL
+        )""",
+        "CREATE INDEX rematches_lobby ON rematches (lobby_id)",
+        "CREATE INDEX game_tables_host_closed ON game_tables (host_id, status, updated_at)",
+        """CREATE TABLE voided_games (
+            table_id BIGINT PRIMARY KEY,
+            voided_by BIGINT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -340,6 +358,8 @@ TABLES = (
     "guild_settings",
     "board_steps",
     "finished_seats",
+    "rematches",
+    "voided_games",
 )
 #: Tables the schema's triggers fill from the others (`copy-to-postgres` leaves them to the triggers).
 DERIVED = ("board_steps",)
@@ -690,8 +710,8 @@ class PostgresStore:
                 [game, min_games],
             )
         return (
-            "SELECT r.user_id, r.game, r.mu, r.sigma, r.games, g.ordinal FROM guild_ratings g "
-            "JOIN ratings r ON r.user_id = g.user_id AND r.game = g.game "
+            "SELECT r.user_id, r.game, r.mu, r.sigma, r.games, g.ordinal, g.games AS here "
+            "FROM guild_ratings g JOIN ratings r ON r.user_id = g.user_id AND r.game = g.game "
             "WHERE g.game = $1 AND g.games >= $2 AND g.guild_id = $3",
             "g.ordinal DESC, g.user_id",
             [game, min_games, guild_id],
@@ -717,7 +737,12 @@ class PostgresStore:
             rows = await conn.fetch(
                 f"{board} ORDER BY {order} LIMIT ${n + 1} OFFSET ${n + 2}", *params, limit, offset
             )
-        return total, [Standing(offset + i + 1, row[0], Rating(*row[:5])) for i, row in enumerate(rows)]
+        # A server's board also gives the rated games counted on it (guild_ratings.games).
+        here = guild_id is not None
+        return total, [
+            Standing(offset + i + 1, row[0], Rating(*row[:5]), games_here=row["here"] if here else None)
+            for i, row in enumerate(rows)
+        ]
 
     async def standing(
         self, game: str, user_id: int, *, guild_id: int | None = None, min_games: int = 1
@@ -750,7 +775,7 @@ class PostgresStore:
                 upper,
                 user_id,
             )
-        return Standing(ahead + 1, user_id, Rating(*row[:5]))
+        return Standing(ahead + 1, user_id, Rating(*row[:5]), games_here=row["here"] if guild_id else None)
 
     async def solo_board(
         self, game: str, *, guild_id: int | None = None, offset: int = 0, limit: int = 10
@@ -1213,6 +1238,193 @@ class PostgresStore:
             guild_id,
             language,
         )
+
+    # ------------------------------------------------------------ issue #35
+
+    async def claim_rematch(self, table_id: int, lobby_id: int, now: float) -> int:
+        """Record ``lobby_id`` as the rematch lobby of the closed table ``table_id``, unless another
+        rematch lobby of it is still in its lobby; the rematch lobby recorded afterwards.
+
+        The ``rematches`` row's primary key makes a second writer wait for the first and
+        re-check the condition, so of two racing claims in any processes one lobby wins.
+        """
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO rematches AS m (table_id, lobby_id, created_at) VALUES ($1, $2, $3) "
+                "ON CONFLICT (table_id) DO UPDATE SET lobby_id = excluded.lobby_id, "
+                "created_at = excluded.created_at "
+                "WHERE (SELECT status FROM game_tables WHERE id = m.lobby_id) IS DISTINCT FROM $4",
+                table_id,
+                lobby_id,
+                now,
+                LOBBY,
+            )
+            return int(await conn.fetchval("SELECT lobby_id FROM rematches WHERE table_id = $1", table_id))
+
+    async def rematch(self, table_id: int) -> tuple[int, bool] | None:
+        """The closed table's rematch lobby and whether its former players were pinged (None: none yet)."""
+        row = await self._pool.fetchrow(
+            "SELECT lobby_id, pinged FROM rematches WHERE table_id = $1", table_id
+        )
+        return None if row is None else (int(row[0]), bool(row[1]))
+
+    async def rematch_of(self, lobby_id: int) -> tuple[int, float] | None:
+        """(the closed table, when its rematch lobby was recorded) for a rematch lobby; None otherwise."""
+        row = await self._pool.fetchrow(
+            "SELECT table_id, created_at FROM rematches WHERE lobby_id = $1", lobby_id
+        )
+        return None if row is None else (int(row[0]), float(row[1]))
+
+    async def claim_rematch_ping(self, table_id: int) -> bool:
+        """True once per closed table: the caller pings its former players; False ever after."""
+        status = await self._pool.execute(
+            "UPDATE rematches SET pinged = true WHERE table_id = $1 AND NOT pinged", table_id
+        )
+        return _count(status) == 1
+
+    async def closed_lobbies(self, host_id: int, since: float) -> list[float]:
+        """When each lobby this member hosted was closed unstarted (cancelled or expired) since ``since``."""
+        rows = await self._pool.fetch(
+            "SELECT updated_at FROM game_tables WHERE host_id = $1 AND status = $2 AND updated_at >= $3 "
+            "AND seed IS NULL ORDER BY updated_at",
+            host_id,
+            CANCELLED,
+            since,
+        )
+        return [float(row[0]) for row in rows]
+
+    async def finished_games_in(self, user_id: int, guild_id: int, *, limit: int) -> list[FinishedGame]:
+        """`finished_games` of one server only (what another member may see of a player's history)."""
+        rows = await self._pool.fetch(
+            f"SELECT {_FINISHED_COLUMNS} FROM finished_seats WHERE user_id = $1 AND guild_id = $3 "
+            "ORDER BY table_id DESC LIMIT $2",
+            user_id,
+            limit,
+            guild_id,
+        )
+        return [_finished_game(tuple(row)) for row in rows]
+
+    async def player_stats_in(self, user_id: int, guild_id: int) -> list[PlayerStats]:
+        """A player's finished games per game in one server, counted from their history lines."""
+        rows = await self._pool.fetch(
+            "SELECT game, count(*), sum(won::int), sum(score) FROM finished_seats "
+            "WHERE user_id = $1 AND guild_id = $2 GROUP BY game ORDER BY game",
+            user_id,
+            guild_id,
+        )
+        return [PlayerStats(game, played, wins, float(total)) for game, played, wins, total in rows]
+
+    async def leave_guild_boards(self, guild_id: int, user_id: int, games: Sequence[str]) -> list[str]:
+        """Take a player off this server's rating and solo boards of ``games``; the games they were on."""
+        gone, sizes = [], []
+        async with self._pool.acquire() as conn, conn.transaction():
+            for game in sorted(games):
+                await conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", BOARD_LOCK, game)
+                games_here = await conn.fetchval(
+                    "DELETE FROM guild_ratings WHERE game = $1 AND guild_id = $2 AND user_id = $3 "
+                    "RETURNING games",
+                    game,
+                    guild_id,
+                    user_id,
+                )
+                if games_here is not None:
+                    sizes.append(("rating", game, guild_id, games_here, -1))
+                solo = await conn.fetchval(
+                    "DELETE FROM solo_best WHERE game = $1 AND scope = $2 AND user_id = $3 RETURNING best",
+                    game,
+                    guild_id,
+                    user_id,
+                )
+                if solo is not None:
+                    sizes.append(("solo", game, guild_id, 0, -1))
+                if games_here is not None or solo is not None:
+                    gone.append(game)
+            await _resize(conn, sizes)
+        return gone
+
+    async def void_ratings(self, table_id: int, by: int, now: float) -> list[int]:
+        """Undo what a finished table did to its players' ratings and boards, and mark it voided
+        (see the SQLite twin); the players who played a rated game of it since, or []."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            rows = await conn.fetch(
+                f"SELECT {_CHANGE_COLUMNS} FROM rating_events WHERE table_id = $1 ORDER BY seat", table_id
+            )
+            changes = [RatingChange(*row) for row in rows]
+            if not changes:
+                return []
+            game = changes[0].game
+            await conn.execute("SELECT pg_advisory_xact_lock($1, hashtext($2))", BOARD_LOCK, game)
+            users = [c.user_id for c in changes]
+            current = {
+                row[0]: row[1]
+                for row in await conn.fetch(
+                    "SELECT user_id, games FROM ratings WHERE game = $1 AND user_id = ANY($2::bigint[]) "
+                    "ORDER BY user_id FOR UPDATE",
+                    game,
+                    users,
+                )
+            }
+            later = [c.user_id for c in changes if current.get(c.user_id) != c.games]
+            if later:
+                return later
+            sizes: list[tuple[Any, ...]] = []
+            for c in changes:
+                ordinal = c.mu_before - ratings.Z * c.sigma_before
+                if c.games == 1:
+                    await conn.execute(
+                        "DELETE FROM ratings WHERE user_id = $1 AND game = $2", c.user_id, game
+                    )
+                else:
+                    await conn.execute(
+                        "UPDATE ratings SET mu = $1, sigma = $2, games = games - 1, ordinal = $3 "
+                        "WHERE user_id = $4 AND game = $5",
+                        c.mu_before,
+                        c.sigma_before,
+                        ordinal,
+                        c.user_id,
+                        game,
+                    )
+                await conn.execute(
+                    "UPDATE guild_ratings SET ordinal = $3 WHERE user_id = $1 AND game = $2",
+                    c.user_id,
+                    game,
+                    ordinal,
+                )
+                sizes.extend(_moved_down(game, 0, c.games))
+                if c.guild_id is not None:
+                    here = await conn.fetchval(
+                        "UPDATE guild_ratings SET games = games - 1 WHERE game = $1 AND guild_id = $2 "
+                        "AND user_id = $3 RETURNING games",
+                        game,
+                        c.guild_id,
+                        c.user_id,
+                    )
+                    if here is not None:
+                        sizes.extend(_moved_down(game, c.guild_id, here + 1))
+                        if here == 0:
+                            await conn.execute(
+                                "DELETE FROM guild_ratings "
+                                "WHERE game = $1 AND guild_id = $2 AND user_id = $3",
+                                game,
+                                c.guild_id,
+                                c.user_id,
+                            )
+            await conn.execute("DELETE FROM rating_events WHERE table_id = $1", table_id)
+            await conn.execute(
+                "INSERT INTO voided_games (table_id, voided_by, created_at) VALUES ($1, $2, $3)",
+                table_id,
+                by,
+                now,
+            )
+            await _resize(conn, sizes)
+        return []
+
+    async def voided(self, table_id: int) -> tuple[int, float] | None:
+        """(who voided it, when) for a game voided from the ratings; None otherwise."""
+        row = await self._pool.fetchrow(
+            "SELECT voided_by, created_at FROM voided_games WHERE table_id = $1", table_id
+        )
+        return None if row is None else (int(row[0]), float(row[1]))
 
     async def integrity_check(self) -> str:
         """``ok`` when the server answers and every table of the schema is there, else what is wrong.

@@ -172,6 +172,7 @@ class Standing:
     rating: Rating | None = None
     best: int | None = None  # solo boards: the best score
     table_id: int | None = None  # solo boards: the table of the best score
+    games_here: int | None = None  # a server's rating board: the rated games it counts (in that server)
 
 
 def signed(delta: int) -> str:

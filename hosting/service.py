@@ -74,6 +74,11 @@ BOT_NAMES = ("Bot Dol", "Bot Haru", "Bot Bada", "Bot Somi", "Bot Nuri", "Bot Jej
 #: How many lobbies, and how many open tables in all, one member may host at once (abuse limits).
 MAX_LOBBIES_PER_HOST = 3
 MAX_OPEN_TABLES_PER_HOST = 25
+#: A member's lobbies closed unstarted (cancelled or expired) this recently count against their
+#: lobby cap too, so `/play` then Cancel, repeated, opens at most that many threads in this window.
+CLOSED_LOBBY_WINDOW = 15 * 60.0
+#: How long a rematch lobby keeps its seats for the players of the game before others may join (s).
+REMATCH_SEATS_KEPT = 10 * 60.0
 #: A message the table owes is retried after this many seconds, doubling per failure up to the longest.
 POST_RETRY_FIRST = 30.0
 POST_RETRY_LONGEST = 3600.0
@@ -126,6 +131,20 @@ class LobbyExpired:
     """A lobby nobody started was cancelled."""
 
     table: TableRecord
+
+
+@dataclass(frozen=True)
+class Rematch:
+    """What a Rematch click got: the rematch lobby, who to invite, and whether to ping them.
+
+    ``opened`` is False when the finished table's rematch lobby was already open (a second
+    click, or two at once): nothing new was made. ``ping`` is True once per finished table.
+    """
+
+    table: TableRecord
+    invited: list[int]
+    opened: bool
+    ping: bool
 
 
 @dataclass(frozen=True)
@@ -271,8 +290,48 @@ class TableService:
             chosen.setdefault(name, allowed[0])
         if pace not in timing.PACES.values():
             raise TableError(say("That pace is not on offer."))
+        await self.check_room(host_id)
+        now = self._clock()
+        table = await self.store.create_table(
+            game=game_key,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host=Seat(seat=0, name=host_name, kind="human", user_id=host_id),
+            options=chosen,
+            now=now,
+            pace=pace,
+            wake_at=now + timing.LOBBY_LIFETIME,
+        )
+        self._woken(table.wake_at)
+        return table
+
+    async def check_room(self, host_id: int) -> None:
+        """Refuse (`TableError`) when this member may not open another lobby now.
+
+        At most `max_lobbies` open lobbies, counting those closed unstarted in the last
+        `CLOSED_LOBBY_WINDOW` (issue #35: otherwise `/play` then Cancel in a loop opens a
+        public thread a round), and at most `max_open_tables` open tables hosted.
+        """
         hosted = [mine for mine in await self.store.tables_of_user(host_id) if mine.host_id == host_id]
         lobbies = sum(mine.status == LOBBY for mine in hosted)
+        now = self._clock()
+        if lobbies < self.max_lobbies:
+            # Lobbies closed unstarted lately count too (issue #35): otherwise /play then Cancel
+            # in a loop opens a public thread a round. Oldest first.
+            closed = await self.store.closed_lobbies(host_id, now - CLOSED_LOBBY_WINDOW)
+            if lobbies + len(closed) >= self.max_lobbies:
+                # The closed lobby whose ageing out frees a place under the cap.
+                freed = closed[lobbies + len(closed) - self.max_lobbies] + CLOSED_LOBBY_WINDOW
+                raise TableError(
+                    say_plural(
+                        "You opened and closed {count} lobby in the last few minutes. "
+                        "You can open another {when}.",
+                        "You opened and closed {count} lobbies in the last few minutes. "
+                        "You can open another {when}.",
+                        len(closed),
+                        when=f"<t:{int(freed) + 1}:R>",
+                    )
+                )
         if lobbies >= self.max_lobbies:
             raise TableError(
                 say_plural(
@@ -292,19 +351,6 @@ class TableService:
                     len(hosted),
                 )
             )
-        now = self._clock()
-        table = await self.store.create_table(
-            game=game_key,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host=Seat(seat=0, name=host_name, kind="human", user_id=host_id),
-            options=chosen,
-            now=now,
-            pace=pace,
-            wake_at=now + timing.LOBBY_LIFETIME,
-        )
-        self._woken(table.wake_at)
-        return table
 
     async def get(self, table_id: int) -> TableRecord:
         """The table as stored now."""
@@ -333,11 +379,21 @@ class TableService:
         return table, engine.get(table.game)
 
     async def join(self, table_id: int, user_id: int, name: str) -> TableRecord:
-        """Seat a member at a table in its lobby."""
+        """Seat a member at a table in its lobby (a rematch lobby: first only the game's players)."""
         async with self.lock(table_id):
             table, game = await self._lobby(table_id)
             if table.seat_of(user_id):
                 raise TableError(say("You are already seated at this table."))
+            kept = await self.seats_kept(table)
+            if kept is not None and not (await self.store.get_table(kept[0])).held_by(user_id):
+                raise TableError(
+                    say(
+                        "This rematch keeps its seats for the players of table #{table} until {when}; "
+                        "then anyone may join.",
+                        table=kept[0],
+                        when=f"<t:{int(kept[1])}:R>",
+                    )
+                )
             if len(table.seats) >= game.max_seats:
                 raise TableError(_full(game))
             seats = [*table.seats, Seat(seat=len(table.seats), name=name, kind="human", user_id=user_id)]
@@ -1104,17 +1160,54 @@ class TableService:
             table_id=table.id,
         )
 
-    async def rematch(self, table_id: int, user_id: int, name: str) -> tuple[TableRecord, list[int]]:
+    async def seats_kept(self, table: TableRecord) -> tuple[int, float] | None:
+        """(the finished table, until when) while a rematch lobby keeps its seats for that table's
+        players (`REMATCH_SEATS_KEPT`); None for any other table, or once that time has passed."""
+        if table.status != LOBBY:
+            return None
+        found = await self.store.rematch_of(table.id)
+        if found is None:
+            return None
+        old_id, since = found
+        until = max(since, table.created_at) + REMATCH_SEATS_KEPT
+        return (old_id, until) if self._clock() < until else None
+
+    async def rematch(self, table_id: int, user_id: int, name: str) -> Rematch:
         """A new lobby like a closed table: same game, options, pace, place and bots; the caller hosts.
 
-        Only someone who held a seat may ask. Returns the lobby and the other
-        people to invite (everyone else who held a seat, in seat order).
+        Only someone who held a seat may ask. A closed table has at most one rematch
+        lobby at a time: a click while it is open gets that lobby back (``opened``
+        False). The table's lock serialises this process's clicks, and the store's
+        ``rematches`` row (`Store.claim_rematch`) decides between processes, and
+        across restarts. The other people who held a seat are invited, in seat
+        order, and pinged only the first time (``ping``), whatever became of the lobby.
         """
         old = await self.store.get_table(table_id)
         if old.status in OPEN_STATUSES:
             raise TableError(say("This game is still open: a rematch comes after it ends."))
         if not old.held_by(user_id):
             raise TableError(say("Only the players of this game can ask for a rematch."))
+        people: list[int] = []
+        for seat in old.seats:
+            for person in (*seat.former, seat.user_id):
+                if person is not None and person != user_id and person not in people:
+                    people.append(person)
+        async with self.lock(table_id):  # the closed table's lock: nothing else writes it now
+            found = await self.store.rematch(table_id)
+            if found is not None:
+                lobby = await self.store.get_table(found[0])
+                if lobby.status == LOBBY:
+                    return Rematch(lobby, people, opened=False, ping=False)
+            table = await self._new_rematch(old, user_id, name)
+            won = await self.store.claim_rematch(table_id, table.id, self._clock())
+            if won != table.id:  # another process's click was first: keep its lobby, drop ours
+                await self.cancel(table.id, user_id, can_manage=True)
+                return Rematch(await self.store.get_table(won), people, opened=False, ping=False)
+            ping = await self.store.claim_rematch_ping(table_id)
+        return Rematch(table, people, opened=True, ping=ping)
+
+    async def _new_rematch(self, old: TableRecord, user_id: int, name: str) -> TableRecord:
+        """The rematch lobby of ``old``: its game, options, pace and place, and its bots at their levels."""
         table = await self.create_table(
             game_key=old.game,
             guild_id=old.guild_id,
@@ -1128,12 +1221,7 @@ class TableService:
         for seat in old.seats:
             if seat.is_bot and seat.user_id is None and not seat.former:  # a bot from the start, same level
                 table = await self.add_bot(table.id, user_id, levels.get(seat.policy or "", "normal"))
-        people: list[int] = []
-        for seat in old.seats:
-            for person in (*seat.former, seat.user_id):
-                if person is not None and person != user_id and person not in people:
-                    people.append(person)
-        return table, people
+        return table
 
 
 def _play_log(table: TableRecord, log: list[Any]) -> tuple[State, list[Event]]:

@@ -23,6 +23,7 @@ import aiosqlite
 
 from hosting import ratings
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
+from hosting.private import private_database
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 
 T = TypeVar("T")
@@ -357,6 +358,26 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (user_id, table_id DESC)
         ) WITHOUT ROWID""",
         _BACKFILL_FINISHED_SEATS,
+    ),
+    (
+        # Issue #35. A finished table's rematch (one row per finished table): the lobby it opened
+        # (replaced only once that lobby has closed) and whether the former players were pinged,
+        # so two clicks at once open one lobby and the players are pinged once, across restarts.
+        """CREATE TABLE rematches (
+            table_id INTEGER PRIMARY KEY,
+            lobby_id INTEGER NOT NULL,
+            pinged INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL
+        )""",
+        "CREATE INDEX rematches_lobby ON rematches (lobby_id)",
+        # A member's recently closed lobbies (`/play` then Cancel, repeated) count against their cap.
+        "CREATE INDEX game_tables_host_closed ON game_tables (host_id, status, updated_at)",
+        # Games a server's organiser voided from the ratings (`/ratings void`).
+        """CREATE TABLE voided_games (
+            table_id INTEGER PRIMARY KEY,
+            voided_by INTEGER NOT NULL,
+            created_at REAL NOT NULL
+        )""",
     ),
 )
 
@@ -734,11 +755,12 @@ READS: dict[str, str] = {
     "WHERE game = ?1 AND ordinal >= ?3 AND ordinal < ?6 AND (ordinal > ?3 OR user_id < ?4) AND games >= ?2)",
     "guild_board_count": "SELECT coalesce(sum(players), 0) FROM board_sizes "
     "WHERE board = 'rating' AND game = ?1 AND scope = ?3 AND games >= ?2",
-    "guild_board_page": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games FROM guild_ratings g "
+    "guild_board_page": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games, g.games FROM guild_ratings g "
     "JOIN ratings r ON r.user_id = g.user_id AND r.game = g.game "
     "WHERE g.game = ?1 AND g.guild_id = ?3 AND g.games >= ?2 "
     "ORDER BY g.ordinal DESC, g.user_id LIMIT ?4 OFFSET ?5",
-    "guild_board_mine": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games, g.ordinal FROM guild_ratings g "
+    "guild_board_mine": "SELECT r.user_id, r.game, r.mu, r.sigma, r.games, g.games, g.ordinal "
+    "FROM guild_ratings g "
     "JOIN ratings r ON r.user_id = g.user_id AND r.game = g.game "
     "WHERE g.game = ?1 AND g.guild_id = ?3 AND g.games >= ?2 AND g.user_id = ?4",
     "guild_board_ahead": "SELECT (SELECT coalesce(sum(players), 0) FROM board_steps WHERE board = 'rating' "
@@ -761,6 +783,19 @@ READS: dict[str, str] = {
     "dm_reminders": "SELECT dm_reminders FROM players WHERE user_id = ?1",
     "player_language": "SELECT language, seen_locale FROM players WHERE user_id = ?1",
     "guild_language": "SELECT language FROM guild_settings WHERE guild_id = ?1",
+    # Issue #35. A finished table's rematch lobby, and the finished table a lobby is the rematch of.
+    "rematch": "SELECT lobby_id, pinged FROM rematches WHERE table_id = ?1",
+    "rematch_of": "SELECT table_id, created_at FROM rematches WHERE lobby_id = ?1",
+    # A host's lobbies closed unstarted since ?3 (?2: the cancelled status), by game_tables_host_closed.
+    "host_closed_lobbies": "SELECT updated_at FROM game_tables WHERE host_id = ?1 AND status = ?2 "
+    "AND updated_at >= ?3 AND seed IS NULL ORDER BY updated_at",
+    # Someone else's history and stats, in one server only (?3): their lines walked newest first.
+    "user_finished_in": f"SELECT {_FINISHED_COLUMNS} FROM finished_seats WHERE user_id = ?1 "
+    "AND guild_id = ?3 ORDER BY table_id DESC LIMIT ?2",
+    "player_stats_in": "SELECT game, count(*), sum(won), sum(score) FROM finished_seats "
+    "WHERE user_id = ?1 AND guild_id = ?2 GROUP BY game ORDER BY game",
+    # A game voided from the ratings.
+    "voided": "SELECT voided_by, created_at FROM voided_games WHERE table_id = ?1",
 }
 
 
@@ -1026,6 +1061,98 @@ def _solo_best_rows(scored: ScoredGame) -> list[tuple[Any, ...]]:
     return [(scored.game, scope, seat.user_id, seat.score, scored.table_id) for scope in _solo_scopes(scored)]
 
 
+def _moved_down(game: str, scope: int, games: int) -> list[tuple[Any, ...]]:
+    """`board_sizes` changes for a player whose ``games`` rated games on a board become one fewer
+    (a voided game; both stores)."""
+    moved = [("rating", game, scope, games, -1)]
+    if games > 1:
+        moved.append(("rating", game, scope, games - 1, 1))
+    return moved
+
+
+def _claim_rematch(conn: sqlite3.Connection, table_id: int, lobby_id: int, now: float) -> int:
+    """`Store.claim_rematch`'s transaction: record ``lobby_id`` unless a rematch lobby is still open."""
+    conn.execute(
+        "INSERT INTO rematches (table_id, lobby_id, created_at) VALUES (?1, ?2, ?3) "
+        "ON CONFLICT (table_id) DO UPDATE SET lobby_id = excluded.lobby_id, created_at = excluded.created_at "
+        "WHERE (SELECT status FROM game_tables WHERE id = rematches.lobby_id) IS NOT ?4",
+        (table_id, lobby_id, now, LOBBY),
+    )
+    row = _one(conn, "rematch", (table_id,))
+    assert row is not None
+    return int(row[0])
+
+
+def _leave_boards(conn: sqlite3.Connection, guild_id: int, user_id: int, games: Sequence[str]) -> list[str]:
+    """`Store.leave_guild_boards`'s transaction: the player's rows on this server's boards, deleted."""
+    gone, sizes = [], []
+    for game in games:
+        row = conn.execute(
+            "DELETE FROM guild_ratings WHERE game = ? AND guild_id = ? AND user_id = ? RETURNING games",
+            (game, guild_id, user_id),
+        ).fetchone()
+        if row is not None:
+            sizes.append(("rating", game, guild_id, row[0], -1))
+        solo = conn.execute(
+            "DELETE FROM solo_best WHERE game = ? AND scope = ? AND user_id = ? RETURNING best",
+            (game, guild_id, user_id),
+        ).fetchone()
+        if solo is not None:
+            sizes.append(("solo", game, guild_id, 0, -1))
+        if row is not None or solo is not None:
+            gone.append(game)
+    _resize(conn, sizes)
+    return gone
+
+
+def _void(conn: sqlite3.Connection, table_id: int, by: int, now: float) -> list[int]:
+    """`Store.void_ratings`'s transaction; the players who played a rated game of it since (then
+    nothing changed), or [] when the game's rating changes were undone."""
+    changes = [RatingChange(*row) for row in _fetch(conn, "rating_changes", (table_id,))]
+    if not changes:
+        return []
+    users = json.dumps([c.user_id for c in changes])
+    current = {row[0]: Rating(*row) for row in _fetch(conn, "ratings_in", (changes[0].game, users))}
+    later = [c.user_id for c in changes if current[c.user_id].games != c.games]
+    if later:
+        return later
+    sizes = []
+    for c in changes:
+        ordinal = c.mu_before - ratings.Z * c.sigma_before
+        if c.games == 1:  # their only rated game: no rating at all
+            conn.execute("DELETE FROM ratings WHERE user_id = ? AND game = ?", (c.user_id, c.game))
+        else:
+            conn.execute(
+                "UPDATE ratings SET mu = ?, sigma = ?, games = games - 1, ordinal = ? "
+                "WHERE user_id = ? AND game = ?",
+                (c.mu_before, c.sigma_before, ordinal, c.user_id, c.game),
+            )
+        conn.execute(
+            "UPDATE guild_ratings SET ordinal = ?3 WHERE user_id = ?1 AND game = ?2",
+            (c.user_id, c.game, ordinal),
+        )
+        sizes.extend(_moved_down(c.game, 0, c.games))
+        if c.guild_id is not None:
+            (here,) = conn.execute(
+                "UPDATE guild_ratings SET games = games - 1 WHERE game = ? AND guild_id = ? AND user_id = ? "
+                "RETURNING games",
+                (c.game, c.guild_id, c.user_id),
+            ).fetchone() or (None,)
+            if here is not None:
+                sizes.extend(_moved_down(c.game, c.guild_id, here + 1))
+                if here == 0:
+                    conn.execute(
+                        "DELETE FROM guild_ratings WHERE game = ? AND guild_id = ? AND user_id = ?",
+                        (c.game, c.guild_id, c.user_id),
+                    )
+    conn.execute("DELETE FROM rating_events WHERE table_id = ?", (table_id,))
+    conn.execute(
+        "INSERT INTO voided_games (table_id, voided_by, created_at) VALUES (?, ?, ?)", (table_id, by, now)
+    )
+    _resize(conn, sizes)
+    return []
+
+
 def _execute_one(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int:
     """One write statement in its own transaction (autocommit); the rows it changed."""
     return conn.execute(sql, params).rowcount
@@ -1077,8 +1204,7 @@ class Store:
 
         Raises `SchemaTooNew` when the file was written by a newer bot.
         """
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        private_database(path)  # its folder 0700 and its files 0600, whatever the umask (issue #35)
         in_file = str(path) != ":memory:"
         db = await aiosqlite.connect(str(path), isolation_level=None)  # autocommit; transactions are explicit
         store = cls(db, _Checkpointer(str(path)) if in_file else None)
@@ -1209,7 +1335,11 @@ class Store:
             return total, _fetch(conn, f"{board}_page", (*scope, limit, offset))
 
         total, rows = await self._read(run)
-        return total, [Standing(offset + i + 1, row[0], Rating(*row)) for i, row in enumerate(rows)]
+        # A server's board also gives the rated games counted on it (its sixth column).
+        return total, [
+            Standing(offset + i + 1, row[0], Rating(*row[:5]), games_here=row[5] if len(row) > 5 else None)
+            for i, row in enumerate(rows)
+        ]
 
     async def standing(
         self, game: str, user_id: int, *, guild_id: int | None = None, min_games: int = 1
@@ -1229,7 +1359,9 @@ class Store:
             *mine, ordinal = row  # the board's own ordinal column, which the steps were cut from
             step, upper = ratings.board_step(ordinal)
             ahead = _fetch(conn, f"{board}_ahead", (*scope, ordinal, user_id, step, upper))[0][0]
-            return Standing(ahead + 1, user_id, Rating(*mine))
+            # A server's board: its own count of rated games, before the ordinal.
+            here = mine[5] if len(mine) > 5 else None
+            return Standing(ahead + 1, user_id, Rating(*mine[:5]), games_here=here)
 
         return await self._read(run)
 
@@ -1444,6 +1576,69 @@ class Store:
             guild_id,
             language,
         )
+
+    # ------------------------------------------------------------ issue #35
+
+    async def claim_rematch(self, table_id: int, lobby_id: int, now: float) -> int:
+        """Record ``lobby_id`` as the rematch lobby of the closed table ``table_id``, unless another
+        rematch lobby of it is still in its lobby; the rematch lobby recorded afterwards.
+
+        One transaction against the ``rematches`` row (its primary key is the finished
+        table): of two racing claims, in one process or several, one lobby wins.
+        """
+        return await self._call(_transaction, _claim_rematch, table_id, lobby_id, now)
+
+    async def rematch(self, table_id: int) -> tuple[int, bool] | None:
+        """The closed table's rematch lobby and whether its former players were pinged (None: none yet)."""
+        row = await self._read(_one, "rematch", (table_id,))
+        return None if row is None else (int(row[0]), bool(row[1]))
+
+    async def rematch_of(self, lobby_id: int) -> tuple[int, float] | None:
+        """(the closed table, when its rematch lobby was recorded) for a rematch lobby; None otherwise."""
+        row = await self._read(_one, "rematch_of", (lobby_id,))
+        return None if row is None else (int(row[0]), float(row[1]))
+
+    async def claim_rematch_ping(self, table_id: int) -> bool:
+        """True once per closed table: the caller pings its former players; False ever after."""
+        return (
+            await self._write("UPDATE rematches SET pinged = 1 WHERE table_id = ? AND pinged = 0", table_id)
+            == 1
+        )
+
+    async def closed_lobbies(self, host_id: int, since: float) -> list[float]:
+        """When each lobby this member hosted was closed unstarted (cancelled or expired) since ``since``."""
+        rows = await self._read(_fetch, "host_closed_lobbies", (host_id, CANCELLED, since))
+        return [float(row[0]) for row in rows]
+
+    async def finished_games_in(self, user_id: int, guild_id: int, *, limit: int) -> list[FinishedGame]:
+        """`finished_games` of one server only (what another member may see of a player's history)."""
+        rows = await self._read(_fetch, "user_finished_in", (user_id, limit, guild_id))
+        return [_finished_game(row) for row in rows]
+
+    async def player_stats_in(self, user_id: int, guild_id: int) -> list[PlayerStats]:
+        """A player's finished games per game in one server, counted from their history lines."""
+        rows = await self._read(_fetch, "player_stats_in", (user_id, guild_id))
+        return [PlayerStats(game, played, wins, float(total)) for game, played, wins, total in rows]
+
+    async def leave_guild_boards(self, guild_id: int, user_id: int, games: Sequence[str]) -> list[str]:
+        """Take a player off this server's rating and solo boards of ``games``; the games they were on.
+
+        Their ratings and their other servers' boards stay; a rated game here later puts them back.
+        """
+        return await self._call(_transaction, _leave_boards, guild_id, user_id, list(games))
+
+    async def void_ratings(self, table_id: int, by: int, now: float) -> list[int]:
+        """Undo what a finished table did to its players' ratings and boards, and mark it voided.
+
+        Exact only while the game is each player's latest rated game of its kind: when
+        some played another since, nothing changes and their ids are returned.
+        """
+        return await self._call(_transaction, _void, table_id, by, now)
+
+    async def voided(self, table_id: int) -> tuple[int, float] | None:
+        """(who voided it, when) for a game voided from the ratings; None otherwise."""
+        row = await self._read(_one, "voided", (table_id,))
+        return None if row is None else (int(row[0]), float(row[1]))
 
     async def integrity_check(self) -> str:
         """SQLite's ``PRAGMA integrity_check`` answer ("ok" when healthy)."""

@@ -146,8 +146,10 @@ async def test_leaderboards_page_and_always_show_the_callers_place(world, simcor
     leaderboard = sys.modules["cogs.leaderboard"]  # the module the bot loaded as its extension
     monkeypatch.setattr(leaderboard, "PAGE_SIZE", 3)
     monkeypatch.setattr(leaderboard, "MIN_GAMES", 1)
-    others = list(range(10, 17))
-    await rated_games(service, guild.id, [(alice.id, 10), *zip(others[1::2], others[2::2], strict=False)])
+    # Members of the server: its board lists members only (issue #35).
+    others = [guild.add_member(simcord_env.create_user(f"player{i}")).id for i in range(7)]
+    pairs = [(alice.id, others[0]), *zip(others[1::2], others[2::2], strict=False)]
+    await rated_games(service, guild.id, pairs)
     await rated_games(service, guild.id + 1, [(20, 21)], seed=1)  # another server
     total, everyone = await service.store.leaderboard("jeju", limit=100)
     here_total, here = await service.store.leaderboard("jeju", guild_id=guild.id, limit=100)
@@ -188,18 +190,21 @@ async def test_rematch_seats_the_bots_at_their_levels(world, simcord_env):
     assert [(s.name, s.policy) for s in new.seats] == [("alice", None), ("Bot Dol (easy)", "random")]
 
 
-async def test_rematch_lobbies_are_remembered_only_for_the_latest_results(world, simcord_env, monkeypatch):
-    """The bot remembers which rematch each results message opened for `REMATCHES_KEPT` of them:
-    past that, a click on an old results message opens a new lobby instead of pointing to the old."""
-    monkeypatch.setattr(sys.modules["cogs.lobby"], "REMATCHES_KEPT", 0)  # the module the bot loaded
+async def test_a_rematch_after_the_last_one_closed_opens_again_without_pinging(world, simcord_env):
+    """The store keeps which rematch a finished table opened (issue #35): once that lobby closed,
+    a click opens another, and names the players without pinging them again."""
     guild, channel, (alice, *_) = world
     thread = await seat_and_start(channel, alice, [], 1, "jeju")
     results = await take_turns(thread, {alice.id: alice}, random.Random(5))
     first = await alice.click(results, label="Rematch")
     again = await alice.click(results, label="Rematch")
     assert "Your rematch lobby is open" in said(first)
-    assert "A rematch is already open" not in said(again)
-    assert len(simcord_env.bot.get_cog("Lobby")._rematches) == 0
+    assert "A rematch is already open" in said(again)
+    service = simcord_env.bot.tables
+    (lobby,) = [t for t in await service.store.open_tables_in(channel.id) if t.status == "lobby"]
+    await service.cancel(lobby.id, alice.id, can_manage=False)
+    third = await alice.click(results, label="Rematch")
+    assert "Your rematch lobby is open" in said(third)
 
 
 async def test_rematch_opens_a_lobby_with_the_same_people_and_bots(world, simcord_env):

@@ -392,10 +392,8 @@ def test_fit_lines_keeps_whole_lines_and_counts_the_rest():
 async def test_a_member_may_have_three_open_lobbies_and_cancelled_threads_are_archived(world, simcord_env):
     guild, channel, (alice, *_) = world
     threads = [(await open_table(channel, alice, game="jeju"))[2] for _ in range(3)]
-    asked = await alice.slash(channel, "play", game="jeju")  # "you already have an open lobby…"
-    fourth = await alice.click(asked.response, label="Open another")
-    answer = fourth.followups[0].content if fourth.followups else fourth.response.content
-    assert "already have 3 open lobbies" in answer
+    fourth = await alice.slash(channel, "play", game="jeju")  # refused at once, privately
+    assert fourth.ephemeral and "already have 3 open lobbies" in fourth.response.content
     lobby = threads[0].last_message
     await alice.click(lobby, label="Cancel")
     assert (await table_of(simcord_env, threads[0].id)).status == CANCELLED

@@ -132,8 +132,11 @@ async def boards(store) -> dict[str, object]:  # noqa: F811
 
 #: Schema 5's additions, undone: what a database written by the schema-4 bot looks like.
 BACK_TO_4 = (
-    # schema 8 (history lines), 7 (board steps; each store drops its own triggers first),
-    # schema 6 (languages), then 5
+    # schema 9 (rematches, closed lobbies, voided games: issue #35), 8 (history lines), 7 (board
+    # steps; each store drops its own triggers first), schema 6 (languages), then 5
+    "DROP TABLE rematches",
+    "DROP TABLE voided_games",
+    "DROP INDEX game_tables_host_closed",
     "DROP TABLE finished_seats",
     "DROP TABLE board_steps",
     "DROP TABLE guild_settings",
@@ -187,7 +190,7 @@ async def back_to_schema_4(backend) -> None:  # noqa: F811
         await conn.close()
 
 
-async def test_schemas_5_to_8_build_the_stats_boards_and_history_the_finishing_moves_keep(backend):  # noqa: F811
+async def test_schemas_5_to_9_build_the_stats_boards_and_history_the_finishing_moves_keep(backend):  # noqa: F811
     opened = await backend.open()
     service = TableService(opened, clock=lambda: 1_000.0, new_seed=iter(range(1, 10_000)).__next__)
     await finished_games(service, random.Random(9))
@@ -197,7 +200,7 @@ async def test_schemas_5_to_8_build_the_stats_boards_and_history_the_finishing_m
     await back_to_schema_4(backend)
     migrated = await backend.open()
     try:
-        assert await migrated.schema_version() == SCHEMA_VERSION == 8
+        assert await migrated.schema_version() == SCHEMA_VERSION == 9
         assert await boards(migrated) == kept
     finally:
         await migrated.close()

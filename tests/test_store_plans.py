@@ -159,6 +159,20 @@ async def session(service: TableService, store: Store) -> None:
     await store.set_dm_reminders(10, True)
     await store.set_player_language(10, "ko")
     await store.set_guild_language(1, "en")
+    # Issue #35: rematches, a host's closed lobbies, one server's history and stats, voiding.
+    lobby = await service.create_table(
+        game_key="takeaway", guild_id=1, channel_id=4, host_id=11, host_name="B"
+    )
+    assert await store.claim_rematch(rated.id, lobby.id, 1_000.0) == lobby.id
+    await store.rematch(rated.id)
+    await store.rematch_of(lobby.id)
+    await store.claim_rematch_ping(rated.id)
+    await store.closed_lobbies(10, 0.0)
+    await store.finished_games_in(11, 1, limit=25)
+    await store.player_stats_in(11, 1)
+    await store.void_ratings(extra.id, 10, 1_000.0)
+    await store.voided(extra.id)
+    await store.leave_guild_boards(1, 12, ["takeaway", "reef"])
     await store.integrity_check()
 
 
