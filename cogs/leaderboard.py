@@ -28,9 +28,7 @@ from cogs.common import (
     can_manage,
     dynamic_view,
     plain,
-    reopen_thread,
     reply,
-    table_channel,
     tables,
 )
 from cogs.language import for_public, for_user
@@ -396,17 +394,9 @@ class Leaderboard(commands.Cog):
             "🚫 This game was voided from the ratings by {organiser}: the rating changes above are undone.",
             organiser=by.mention,
         )
-        channel = await table_channel(self.bot, table)
-        if channel is None:
-            return
-        try:
-            await reopen_thread(self.bot, table.thread_id)  # the results archived the thread
-            await channel.send(text, allowed_mentions=NO_PINGS)
-        except discord.HTTPException as error:
-            log.warning("table %s: could not say it was voided (%s)", table.id, error)
-        play = self.bot.get_cog("Play")
-        if play is not None:
-            await play.archive(table)  # type: ignore[attr-defined]  # back out of the active threads
+        runner = self.bot.runner  # type: ignore[attr-defined]
+        if await runner.announce(table, text):  # the post reopens the thread the results archived
+            await runner.archive(table)  # back out of the active threads
 
     @app_commands.command(
         name=locale_str("leaderboard"),

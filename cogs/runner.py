@@ -534,7 +534,8 @@ class TableRunner:
         if judged is Verdict.GONE:
             await self.gone(table, f"Discord answered {error}")
         elif judged is Verdict.BLOCKED:
-            await self.block(table, error if isinstance(error, Undeliverable) else self.cause(table))
+            if owed or table.status == ACTIVE:  # a note about a closed table blocks nothing
+                await self.block(table, error if isinstance(error, Undeliverable) else self.cause(table))
         elif owed:
             wait = error.wait if isinstance(error, OverBudget) else self.budget.table_wait(table.id)
             if self.budget.strained():
