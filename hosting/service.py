@@ -505,11 +505,13 @@ class TableService:
         """What a seat may do now, as indexed choices (their labels in ``lang``).
 
         The token does not depend on ``lang``: a panel read in one language stays
-        good for a click made in another.
+        good for a click made in another. A seat the game does not wait for has no
+        choices, even where its engine would take one: a Haenyeo player who confirmed
+        their diving cards is done ("can't be changed"), not offered Put back.
         """
         game = engine.get(table.game)
         state = self.state_of(table)
-        running = table.status == ACTIVE and table.paused_at is None
+        running = table.status == ACTIVE and table.paused_at is None and seat in game.to_act(state)
         actions = game.legal_actions(state, seat) if running else []
         choices = []
         for index, action in enumerate(actions):

@@ -306,7 +306,7 @@ def _harvest(info: State, seat: int, slot: int, values: Values) -> i18n.Msg | No
                         "{count} points from {name}, who picks after you in this zone.",
                         theirs,
                         items=slot_msg(sea[slot]),
-                        name=who(actor),
+                        name=who(actor, opening=False),
                     )
                 return plural(
                     "Taking {items} gives you about {cost} less than your best slot but keeps about "
@@ -316,7 +316,7 @@ def _harvest(info: State, seat: int, slot: int, values: Values) -> i18n.Msg | No
                     theirs,
                     items=slot_msg(sea[slot]),
                     cost=cost,
-                    name=who(actor),
+                    name=who(actor, opening=False),
                 )
     items = sea[slot]
     if items[0] < N_SEAFOOD:
