@@ -729,7 +729,7 @@ class TableService:
             raise TableError(say("You have asked for a lot of hints just now: try again in a minute."))
         times.append(now)
         if len(self._hint_times) > 4096:  # forget members who have not asked for a while
-            for member in [m for m, t in self._hint_times.items() if not t or now - t[-1] >= HINT_WINDOW]:
+            for member in [m for m, at in self._hint_times.items() if not at or now - at[-1] >= HINT_WINDOW]:
                 del self._hint_times[member]
 
     async def _mark_hints_used(self, table_id: int) -> None:

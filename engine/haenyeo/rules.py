@@ -56,7 +56,7 @@ def who(seat: int, *, opening: bool = True) -> dict:
     Bob cannot act."): "the NPC", not "The NPC".
     """
     if seat == NPC:
-        return i18n.term("The NPC" if opening else "the NPC")
+        return i18n.term("The NPC") if opening else i18n.term("the NPC")
     return i18n.seat(seat)
 
 
