@@ -72,7 +72,7 @@ NAME_SUFFIXES = {
 #: them, the same words as everywhere else (the lobby, seat names).
 POLICY_WORDS = {policy: LEVEL_WORDS[level] for level, policy in BOT_LEVELS.items()}
 BOT_NAMES = ("Bot Dol", "Bot Haru", "Bot Bada", "Bot Somi", "Bot Nuri", "Bot Jeju")
-#: Hint answers kept by (table, version, seat): a second Suggest click reuses the first one's search.
+#: Hint answers kept by (table, moves, seat): a second Suggest click reuses the first one's search.
 HINTS_KEPT = 256
 #: New hint searches one member may start per `HINT_WINDOW` seconds (a known answer is free).
 HINTS_PER_MEMBER = 6
