@@ -1020,8 +1020,9 @@ class Play(commands.Cog):
             status = t("This table is paused: moves wait until the host resumes it.")
         elif panel.choices:
             status = t("Your move: choose below.")
-        elif after_move:
-            # Just confirmed: say what can still change (nothing) and until when the others have.
+        elif after_move or (seat not in game.to_act(state) and game.legal_actions(state, seat)):
+            # Just confirmed (or reopened after confirming: the engine would still take a move the
+            # table no longer offers, `TableService.panel`): nothing can change, until when the others have.
             status = t(
                 "Done: your move is in and can't be changed now. {waiting}",
                 waiting=waiting_for(table, game.to_act(state), t=t),

@@ -53,6 +53,10 @@ async def test_after_confirming_the_haenyeo_panel_says_done_and_offers_no_put_ba
     buttons, selects = controls(after)
     assert not buttons and not selects  # no Put back, no menus
     assert "Your move" not in after.content
+    # Opened again from the board, it says the same.
+    again = await open_my_panel(alice, thread)
+    assert "Done: your move is in and can't be changed now." in again.content
+    assert not any(controls(again))
     # Bob, still choosing, has his whole choice.
     assert controls(await open_my_panel(bob, thread))[1]
 
