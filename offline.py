@@ -15,6 +15,11 @@ Two things differ from a real server, both from the simulation, not the bot:
 - The simulated channel's messages live in memory. The server, channel and
   players get the same ids on every run, so stored tables still belong to them;
   on start every open table gets a fresh lobby or board message.
+
+The simulation's clock starts at a fixed instant (that is what keeps the ids
+the same); once the server is built it is moved to the real time and kept
+there (`keep_clock_true`), so message times and deadlines (``<t:…:R>``) read
+as they would on Discord.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import sys
 import webbrowser
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +154,22 @@ class Background:
 PUBLISH_EVERY = 0.25
 
 
+def keep_clock_true(env: Any) -> float:
+    """Move the simulation's clock up to the real time (never back); the seconds it moved.
+
+    SimCord's clock starts at a fixed instant and moves only as the bot's timers
+    fire, so every message read "1/1/26, 12:00 AM" while the bot's deadlines,
+    taken from the real clock, lay months ahead. The bot's own times are real
+    (its clock is ``time.time``): the page's follow them. Called once the
+    server's ids are made (they come from the clock) and then as the page runs.
+    """
+    behind = (datetime.now(UTC) - env.now()).total_seconds()
+    if behind <= 0:
+        return 0.0
+    env.backend.advance_clock(behind)  # SimCord's public backend: the clock every message reads
+    return behind
+
+
 async def keep_page_current(env: Any, preview: Any, work: Background) -> None:
     """Publish the page again after background work posted, or when an action left it stale.
 
@@ -165,6 +187,7 @@ async def keep_page_current(env: Any, preview: Any, work: Background) -> None:
     seen = work.finished
     while True:
         await asyncio.sleep(PUBLISH_EVERY)
+        keep_clock_true(env)
         count = len(env.http_requests)
         # SimCord 3.2 keeps each open page's status on `Preview._pages`; read only.
         pages = list(getattr(preview, "_pages", {}).values())
@@ -266,6 +289,7 @@ async def _build_server(env: Any, bot: GameBot) -> tuple[Any, list[Any]]:
         },
     )
     await env.settle()
+    keep_clock_true(env)  # the ids are made: from here on the page tells the real time
     await reopen_tables(env, bot, channel.id)
     return channel, players
 

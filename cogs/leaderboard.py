@@ -189,6 +189,11 @@ async def board_page(
     view = dynamic_view()
     view.add_item(PageButton(game, scope, page - 1, t("◀ Previous"), disabled=page == 0))
     view.add_item(PageButton(game, scope, page + 1, t("Next ▶"), disabled=page >= pages - 1))
+    # Reef & Ruins has two boards: each offers the other (the solo board is found from the ratings).
+    if game == SOLO_GAME:
+        view.add_item(PageButton(SOLO, scope, 0, t("Solo scores")))
+    elif game == SOLO:
+        view.add_item(PageButton(SOLO_GAME, scope, 0, t("Ratings")))
     return text, view
 
 
@@ -251,6 +256,17 @@ async def drop_departed(
         left = await service.store.leave_guild_boards(guild_id, user, list(engine.GAME_PACKAGES))
         log.info("server %s: player %s is no longer a member; off its boards of %s", guild_id, user, left)
     return bool(gone)
+
+
+async def default_board(interaction: discord.Interaction, game: str) -> str:
+    """The board ``/leaderboard game:`` shows: Reef & Ruins' solo board for a player who has
+    solo scores but no rated Reef & Ruins game (their only games are solo)."""
+    if game != SOLO_GAME:
+        return game
+    store, user = tables(interaction).store, interaction.user.id
+    if any(r.game == SOLO_GAME for r in await store.ratings_of(user)):
+        return game
+    return SOLO if await store.solo_standing(SOLO_GAME, user, guild_id=None) else game
 
 
 class PageButton(
@@ -426,7 +442,8 @@ class Leaderboard(commands.Cog):
             )
             return
         try:
-            text, view = await board_page(interaction, game.value, chosen, 0)
+            board = await default_board(interaction, game.value)
+            text, view = await board_page(interaction, board, chosen, 0)
         except Exception as error:
             await answer_error(interaction, error)
             return

@@ -4,7 +4,10 @@ The service numbers a seat's legal actions and names them with a freshness
 token (`hosting.service.Panel`). Each group of actions becomes a row of buttons
 when it is small, or a select menu otherwise. A button's custom_id is
 ``act:<table>:<token>:<index>``; a select's is ``pick:<table>:<token>:<n>`` and
-its values are action indices. The token makes an old panel harmless: a click
+its values are ``<index>.<token>``: the action index, tagged with the panel's
+token so that no two panels share a value (a client that keeps a menu's last
+pick by position, as the offline page does, shows the placeholder on the next
+panel instead of an old pick). The token makes an old panel harmless: a click
 on choices that are no longer current is refused, never misapplied.
 
 At a table whose host turned hints on, the panel also offers **Suggest**
@@ -82,6 +85,11 @@ def plan_rows(choices: list[Choice], rows_free: int = ROWS) -> list[tuple[str, s
     return rows[:rows_free]
 
 
+def option_value(index: int, token: str) -> str:
+    """A menu option's value: the action index, tagged with the panel's token (see the module doc)."""
+    return f"{index}.{token}"
+
+
 def placeholder(title: str, part: int = 0, parts: int = 1, *, t: i18n.Words | None = None) -> str:
     """What a select shows until something is picked: the decision, never an option.
 
@@ -146,12 +154,13 @@ class ChoiceSelect(
     ):
         t = t or i18n.words(i18n.SOURCE)
         # No option is ever a default: a refreshed panel shows the placeholder, never the
-        # last choice, which would read as the menu's purpose.
+        # last choice, which would read as the menu's purpose. An option names its group
+        # (the grey line) only in a menu that mixes groups: elsewhere the title says it once.
         options = [
             discord.SelectOption(
                 label=c.label[:100],
-                value=str(c.index),
-                description=(t(c.group)[:100] if c.group else None),
+                value=option_value(c.index, token),
+                description=(t(c.group)[:100] if c.group and c.group != title else None),
                 default=False,
             )
             for c in choices or []
@@ -176,7 +185,8 @@ class ChoiceSelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         """Apply the chosen option."""
         values = (interaction.data or {}).get("values") or []
-        index = int(values[0]) if len(values) == 1 and str(values[0]).isdecimal() else -1
+        head = str(values[0]).split(".", 1)[0] if len(values) == 1 else ""
+        index = int(head) if head.isdecimal() else -1
         await interaction.client.get_cog("Play").choose(interaction, self.table_id, self.token, index)
 
 

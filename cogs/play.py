@@ -415,8 +415,9 @@ class Play(commands.Cog):
             status = t("This table is paused: moves wait until the host resumes it.")
         elif panel.choices:
             status = t("Your move: choose below.")
-        elif after_move:
-            # Just confirmed: say what can still change (nothing) and until when the others have.
+        elif after_move or (seat not in game.to_act(state) and game.legal_actions(state, seat)):
+            # Just confirmed (or reopened after confirming: the engine would still take a move the
+            # table no longer offers, `TableService.panel`): nothing can change, until when the others have.
             status = t(
                 "Done: your move is in and can't be changed now. {waiting}",
                 waiting=waiting_for(table, game.to_act(state), t=t),
@@ -431,24 +432,43 @@ class Play(commands.Cog):
         return {"content": content, "attachments": as_files(picture), "view": view}
 
     async def suggest(self, interaction: discord.Interaction, table_id: int) -> None:
-        """**Suggest**: the move the expert would pick for the clicker's seat, and why (ephemeral).
+        """**Suggest**: the move the expert would pick for the clicker's seat, and why.
 
-        The expert sees only what this seat sees. The first hint marks the table,
-        so its results say hints were used and it moves no rating.
+        Shown at the top of the clicker's own panel (the ephemeral message the button
+        is on), edited in place: one answer at a time, never a pile of messages. The
+        expert sees only what this seat sees. The first hint marks the table, so its
+        results say hints were used and it moves no rating.
         """
         try:
-            await interaction.response.defer(ephemeral=True, thinking=True)  # a search may take a moment
+            await interaction.response.defer()  # a search may take a moment; the panel shows the answer
             t = await for_user(interaction)
-            hint = await self.service.suggest(table_id, interaction.user.id, lang=t.lang)
+            try:
+                hint = await self.service.suggest(table_id, interaction.user.id, lang=t.lang)
+            except TableError as refusal:  # said in the panel too, in place of an answer
+                hint, note = None, "💡 " + t.msg(refusal.say)
+            table = await self.service.get(table_id)
         except Exception as error:
             await answer_error(interaction, error, table_id)
             return
-        text = t(
-            "💡 The expert would pick **{move}**.\n-# {why}",
-            move=plain(hint.label),
-            why=plain(t.msg(hint.why)),
-        )
-        await interaction.followup.send(text[:MESSAGE_LIMIT], ephemeral=True, allowed_mentions=NO_PINGS)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None or table.status != ACTIVE:
+            await reply(interaction, t.msg(status_sentence(table)))
+            return
+        if hint is None:
+            pass
+        elif hint.moves != table.moves:
+            note = t("💡 The table moved on meanwhile: press Suggest again for the move now.")
+        else:
+            note = t(
+                "💡 The expert would pick **{move}**.\n-# {why}",
+                move=plain(hint.label),
+                why=plain(t.msg(hint.why)),
+            )
+        try:
+            message = await self.panel_message(table, seat.seat, note=note, t=t)
+            await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
+        except Exception as error:
+            await answer_error(interaction, error, table_id)
 
     async def open_panel(self, interaction: discord.Interaction, table: TableRecord) -> None:
         """Send the clicking player their private panel (ephemeral)."""

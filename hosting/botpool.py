@@ -17,6 +17,10 @@ comes back as an action.
 - Policies measured cheaper than a round trip to a worker run in the process
   (`runs_in_process`): a pool round trip costs about 1 ms, ``random`` and most
   ``greedy`` decisions far less (docs/BOTS.md, "Where a decision runs").
+- Hints (💡 Suggest, `BotPool.hint`) share the workers with bot seats, but at
+  most `hint_slots` of them at a time (a quarter of the workers, at least one),
+  and at most `HINTS_WAITING` more wait for a slot: a flood of clicks cannot
+  take the cores bot seats need to meet their deadline.
 """
 
 from __future__ import annotations
@@ -62,6 +66,14 @@ WORKER_NICENESS = 10
 IN_PROCESS = frozenset({"random", "greedy"})
 #: ...except these (game, policy): Reef & Ruins' greedy plans a whole round (p95 7 ms, max 108 ms).
 POOLED_ANYWAY = frozenset({("reef", "greedy")})
+#: The share of the workers hints may use at once (bot seats keep the rest), and the least.
+HINT_SHARE = 0.25
+#: Hints waiting for a slot, past which another is refused (`PoolBusy`) rather than queued.
+HINTS_WAITING = 16
+
+
+class PoolBusy(Exception):
+    """Too many hints are being worked out or waiting already: ask again in a moment."""
 
 
 @dataclass(frozen=True)
@@ -317,14 +329,26 @@ class BotPool:
         self.closed = False
         #: CPU seconds the workers spent on this bot's decisions (for the benchmarks).
         self.cpu = 0.0
+        #: Decisions this bot handed to the worker processes (searches), and how many were hints.
+        self.searches = 0
+        self.hint_searches = 0
+        #: How many hints may search at once: `HINT_SHARE` of the workers, at least one.
+        self.hint_slots = max(1, int(self.workers * HINT_SHARE))
+        self._hints_running = 0
+        self._hints_waiting = 0
+        self._hint_turn: asyncio.Condition | None = None
 
     @property
     def started(self) -> bool:
         """Whether worker processes are running now."""
         return self._shared.executor is not None
 
-    async def decide(self, game_key: str, state: State, seat: int, name: str, seed: str) -> Decision:
-        """The action ``name`` picks for ``seat``: in a worker within the deadline, else `FALLBACK`."""
+    async def decide(
+        self, game_key: str, state: State, seat: int, name: str, seed: str, *, hint: bool = False
+    ) -> Decision:
+        """The action ``name`` picks for ``seat``: in a worker within the deadline, else `FALLBACK`.
+
+        ``hint``: for a player's 💡 Suggest (counted apart; call `hint`, which bounds them)."""
         began = time.perf_counter()
         shared = self._shared
         if runs_in_process(game_key, name) or self.closed:
@@ -335,6 +359,8 @@ class BotPool:
             shared.size = max(shared.size, self.workers)
             try:
                 future = shared.submit(game_key, state, seat, name, seed)
+                self.searches += 1
+                self.hint_searches += hint
                 await shared.started()
                 action, cpu = await within(future, self.deadline)
                 shared.breaks = 0
@@ -355,6 +381,31 @@ class BotPool:
         action = await asyncio.to_thread(choose, game_key, state, seat, FALLBACK, seed)
         # In a thread: Reef & Ruins' greedy can take 0.1 s, and the loop keeps running meanwhile.
         return Decision(action, FALLBACK, time.perf_counter() - began, None, late=True)
+
+    async def hint(self, game_key: str, state: State, seat: int, name: str, seed: str) -> Decision:
+        """`decide` for a hint: at most `hint_slots` hints search at once; `PoolBusy` past the queue.
+
+        A hint waits for a slot (bot seats never do), so however many players press
+        Suggest, the other workers stay free for the bot seats of every table.
+        """
+        if self._hint_turn is None:
+            self._hint_turn = asyncio.Condition()
+        turn = self._hint_turn
+        async with turn:
+            if self._hints_running >= self.hint_slots and self._hints_waiting >= HINTS_WAITING:
+                raise PoolBusy
+            self._hints_waiting += 1
+            try:
+                await turn.wait_for(lambda: self._hints_running < self.hint_slots)
+            finally:
+                self._hints_waiting -= 1
+            self._hints_running += 1
+        try:
+            return await self.decide(game_key, state, seat, name, seed, hint=True)
+        finally:
+            async with turn:
+                self._hints_running -= 1
+                turn.notify()
 
     async def start(self) -> None:
         """Start the worker processes now and wait until they are up (a benchmark's warm-up;

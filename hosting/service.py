@@ -15,7 +15,7 @@ import json
 import logging
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -26,7 +26,7 @@ from engine import replay as replays
 from engine.base import Event, Game, IllegalAction, State
 from engine.bots import policies
 from hosting import ratings, timing
-from hosting.botpool import FALLBACK, BotPool, Decision, runs_in_process
+from hosting.botpool import FALLBACK, BotPool, Decision, PoolBusy, runs_in_process
 from hosting.errors import StaleVersion, TableError
 from hosting.languages import Languages
 from hosting.store import (
@@ -65,12 +65,19 @@ LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert"
 #: The stored name stays English ("Bot Dol (expert)"); `seat_name` says it in a reader's language.
 NAME_SUFFIXES = {
     " (easy)": N_("{name} (easy)"),
+    " (normal)": N_("{name} (normal)"),
     " (expert)": N_("{name} (expert)"),
     " (bot)": N_("{name} (bot)"),
 }
-#: Policy names as a hint's note shows them ("A quick look (greedy): ...").
-POLICY_WORDS = {"random": N_("random"), "greedy": N_("greedy"), "expert": N_("expert")}
+#: Policies as a hint's note shows them ("A quick look (normal): ..."): by the level that plays
+#: them, the same words as everywhere else (the lobby, seat names).
+POLICY_WORDS = {policy: LEVEL_WORDS[level] for level, policy in BOT_LEVELS.items()}
 BOT_NAMES = ("Bot Dol", "Bot Haru", "Bot Bada", "Bot Somi", "Bot Nuri", "Bot Jeju")
+#: Hint answers kept by (table, moves, seat): a second Suggest click reuses the first one's search.
+HINTS_KEPT = 256
+#: New hint searches one member may start per `HINT_WINDOW` seconds (a known answer is free).
+HINTS_PER_MEMBER = 6
+HINT_WINDOW = 60.0
 #: How many lobbies, and how many open tables in all, one member may host at once (abuse limits).
 MAX_LOBBIES_PER_HOST = 3
 MAX_OPEN_TABLES_PER_HOST = 25
@@ -182,6 +189,7 @@ class Suggestion:
 
     label: str
     why: Msg | str  # a message (`i18n.say`): say it with ``t.msg``
+    moves: int = -1  # how many moves the table had (a panel after another move shows other choices)
 
 
 @dataclass(frozen=True)
@@ -242,6 +250,10 @@ class TableService:
         self.state_cache_tables = max(1, state_cache_tables)
         # Replays of closed tables, most recently used last (`replay_steps`).
         self._replays: dict[int, list[replays.Step]] = {}
+        # Hint searches by (table, moves, seat), running or done (`suggest`), most recent last;
+        # and when each member last started one (the rate limit).
+        self._hints: OrderedDict[tuple[int, int, int], asyncio.Future[Decision]] = OrderedDict()
+        self._hint_times: dict[int, deque[float]] = {}
 
     def now(self) -> float:
         """The service's clock (seconds since the epoch)."""
@@ -440,7 +452,7 @@ class TableService:
             while len(seats) < max(target, len(table.seats) + 1):
                 taken = {s.name.split(" (")[0] for s in seats}
                 name = next(n for n in (*BOT_NAMES, *(f"Bot {i}" for i in range(7, 99))) if n not in taken)
-                label = f"{name} ({level})" if level != "normal" else name
+                label = f"{name} ({level})"  # every level shown the same way (a Normal bot too)
                 seats.append(Seat(seat=len(seats), name=label, kind="bot", policy=BOT_LEVELS[level]))
             return await self.store.update_table(table_id, table.version, seats=seats, now=self._clock())
 
@@ -561,11 +573,13 @@ class TableService:
         """What a seat may do now, as indexed choices (their labels in ``lang``).
 
         The token does not depend on ``lang``: a panel read in one language stays
-        good for a click made in another.
+        good for a click made in another. A seat the game does not wait for has no
+        choices, even where its engine would take one: a Haenyeo player who confirmed
+        their diving cards is done ("can't be changed"), not offered Put back.
         """
         game = engine.get(table.game)
         state = self.state_of(table)
-        running = table.status == ACTIVE and table.paused_at is None
+        running = table.status == ACTIVE and table.paused_at is None and seat in game.to_act(state)
         actions = game.legal_actions(state, seat) if running else []
         choices = []
         for index, action in enumerate(actions):
@@ -735,9 +749,25 @@ class TableService:
         game = engine.get(table.game)
         if not game.legal_actions(self.state_of(table), seat.seat):
             raise TableError(say("It is not your move right now."))
-        # A game without an expert (the test games) hints with its greedy bot.
-        name = HINT_POLICY if HINT_POLICY in policies(table.game) else BOT_POLICY
-        decision = await self._decide(table, seat.seat, name)
+        # The game's version: its moves (the table's own version also counts option changes,
+        # such as the "hints used" mark this very method makes).
+        key = (table.id, table.moves, seat.seat)
+        search = self._hints.get(key)
+        if search is None:
+            self._count_hint(user_id)
+            search = asyncio.ensure_future(self._hint(table, seat.seat))
+            self._hints[key] = search
+            search.add_done_callback(lambda done: self._hint_done(key, done))
+            while len(self._hints) > HINTS_KEPT:
+                self._hints.popitem(last=False)
+        else:
+            self._hints.move_to_end(key)  # the same question: the same search's answer
+        try:
+            decision = await asyncio.shield(search)  # a click given up on leaves the search to others
+        except PoolBusy:
+            raise TableError(
+                say("Many players are asking for hints right now: try again in a moment.")
+            ) from None
         state = self.state_of(table)
         label = game.action_label(state, seat.seat, decision.action, lang=lang)
         why = explain(table.game, game, state, seat.seat, decision.action)
@@ -748,7 +778,33 @@ class TableService:
                 why=why,
             )
         await self._mark_hints_used(table_id)
-        return Suggestion(label=label, why=why)
+        return Suggestion(label=label, why=why, moves=table.moves)
+
+    async def _hint(self, table: TableRecord, seat: int) -> Decision:
+        """The expert's decision for a hint (a share of the pool, `BotPool.hint`)."""
+        # A game without an expert (the test games) hints with its greedy bot.
+        name = HINT_POLICY if HINT_POLICY in policies(table.game) else BOT_POLICY
+        seed = f"{table.seed}:{table.moves}:{seat}"
+        return await self.bots.hint(table.game, self.state_of(table), seat, name, seed)
+
+    def _hint_done(self, key: tuple[int, int, int], search: asyncio.Future[Decision]) -> None:
+        """Keep a good answer for the next click; forget a failed or hurried one (ask again later)."""
+        failed = search.cancelled() or search.exception() is not None
+        if (failed or search.result().late) and self._hints.get(key) is search:
+            del self._hints[key]
+
+    def _count_hint(self, user_id: int) -> None:
+        """Count a new hint search for a member; refuse past `HINTS_PER_MEMBER` a `HINT_WINDOW`."""
+        now = self._clock()
+        times = self._hint_times.setdefault(user_id, deque())
+        while times and now - times[0] >= HINT_WINDOW:
+            times.popleft()
+        if len(times) >= HINTS_PER_MEMBER:
+            raise TableError(say("You have asked for a lot of hints just now: try again in a minute."))
+        times.append(now)
+        if len(self._hint_times) > 4096:  # forget members who have not asked for a while
+            for member in [m for m, at in self._hint_times.items() if not at or now - at[-1] >= HINT_WINDOW]:
+                del self._hint_times[member]
 
     async def _mark_hints_used(self, table_id: int) -> None:
         """Record on the table that a hint was asked for (once)."""

@@ -11,7 +11,10 @@ the round (the public view hides unconfirmed work): the name and the score as it
 would end now, large; the six ruins with their written values, their coins and
 multiplier and the crossed spaces of their linked enchantment section (five small
 squares); the reef in miniature; the lucky number, pearls and shells. What the last
-round changed is highlighted in yellow. A key line explains the small squares.
+round changed is highlighted in yellow. A key line explains the small squares. From
+seven seats (`COMPACT_FROM`) the cards are a summary, without the ruins' written
+values (each player's panel shows their own whole sheet), so four rows still fit
+an 800 px picture and every digit reads on a phone.
 
 A seat's picture (800x1582): its dice (used dice ticked, boon dice gold, the chosen
 die highlighted) beside what remains of its round work and the boon; then its whole
@@ -1403,6 +1406,16 @@ ROW_C = ROW_B + TILE_B + 6
 TILE_C = 46
 ROW_D = ROW_C + TILE_C + 4
 CARD_H = ROW_D + 34 + 6
+#: From this many seats the cards are compact (a summary: each ruin's coins, multiplier and
+#: crossed squares, the reef, the stats; no miniature grids of written values), so that four
+#: rows of cards fit an 800 px picture at most `MAX_ASPECT` tall and every digit still reads
+#: at phone width. Each player's own full sheet is on their panel.
+COMPACT_FROM = 7
+TILE_HEADS = TILE_HEAD + 20  # a compact ruin: its head (number, coins, ×multiplier) and squares
+ROW_B_COMPACT = ROW_A + TILE_HEADS + 6
+ROW_C_COMPACT = ROW_B_COMPACT + TILE_B + 6
+ROW_D_COMPACT = ROW_C_COMPACT + TILE_C + 4
+CARD_H_COMPACT = ROW_D_COMPACT + 34 + 6
 #: Where each ruin's miniature sits on a card: (row top, row height, slot); ruin 3 has a row of its own.
 TILES = {
     1: (ROW_A, TILE_A, 0),
@@ -1417,14 +1430,28 @@ MINI_KEY_H = 72
 MINI_KEY = N_("under each ruin: its enchantments crossed off (of 5); ×multiplier beside its coins")
 
 
+def _compact(seats: int) -> bool:
+    """Whether the cards of a table of ``seats`` are compact (`COMPACT_FROM`)."""
+    return seats >= COMPACT_FROM
+
+
+def _card_height(seats: int) -> int:
+    return CARD_H_COMPACT if _compact(seats) else CARD_H
+
+
+def _row_d(compact: bool) -> int:
+    """The top of a card's stats line (lucky number, pearls, shells)."""
+    return ROW_D_COMPACT if compact else ROW_D
+
+
 def board_height(seats: int) -> int:
     """The public picture's height: the top panel, a row of cards per two seats, the key line."""
     rows = max(1, (seats + 1) // 2)
-    return CARDS_Y + rows * (CARD_H + GAP) + MINI_KEY_H
+    return CARDS_Y + rows * (_card_height(seats) + GAP) + MINI_KEY_H
 
 
 def board_width(seats: int) -> int:
-    """800 px; wider only when 7–8 seats' cards would make it more than twice as tall as wide."""
+    """800 px (7–8 seats' compact cards keep it at most twice as tall; wider only as a safeguard)."""
     return max(WIDTH, math.ceil(board_height(seats) / MAX_ASPECT))
 
 
@@ -1436,14 +1463,17 @@ def _offset(seats: int) -> int:
 def _card_origin(seat: int, seats: int) -> tuple[int, int]:
     row, col = divmod(seat, 2)
     x = (WIDTH - CARD_W) // 2 if seats == 1 else (L0, R0)[col]
-    return _offset(seats) + x, CARDS_Y + row * (CARD_H + GAP)
+    return _offset(seats) + x, CARDS_Y + row * (_card_height(seats) + GAP)
 
 
-def _tile_box(number: int) -> tuple[int, int, int, int]:
-    """A ruin's miniature on a card (relative to the card)."""
+def _tile_box(number: int, compact: bool = False) -> tuple[int, int, int, int]:
+    """A ruin's miniature on a card (relative to the card); ``compact``: its head and squares only."""
     if number == 3:
-        return 8, ROW_C, CARD_W - 8, ROW_C + TILE_C
+        top = ROW_C_COMPACT if compact else ROW_C
+        return 8, top, CARD_W - 8, top + TILE_C
     top, height, slot = TILES[number]
+    if compact:
+        top, height = (ROW_A if top == ROW_A else ROW_B_COMPACT), TILE_HEADS
     x = 8 + slot * (TILE_W + 6)
     return x, top, x + TILE_W, top + height
 
@@ -1469,20 +1499,20 @@ def _mini_layout(number: int, rows: tuple[int, ...], rule: str) -> dict[int, tup
     return centres
 
 
-def _square(number: int, k: int) -> tuple[float, float]:
+def _square(number: int, k: int, compact: bool = False) -> tuple[float, float]:
     """Centre of the k-th small square (the linked enchantment section) under a miniature."""
-    x0, _, x1, y1 = _tile_box(number)
+    x0, _, x1, y1 = _tile_box(number, compact)
     if number == 3:
         return x0 + 12 + k * 20, y1 - 9
     return (x0 + x1) / 2 + (k - 2) * 20, y1 - 12
 
 
-def _mini_reef(board_reef: dict) -> tuple[float, float, int]:
+def _mini_reef(board_reef: dict, compact: bool = False) -> tuple[float, float, int]:
     """Origin and pitch of the reef's miniature (the third slot of a card's second row)."""
     rows, cols = int(board_reef.get("rows", 7)), int(board_reef.get("cols", 7))
     pitch = min((TILE_W - 12) // cols, (TILE_B - 10) // rows)
     x = 8 + 2 * (TILE_W + 6) + TILE_W / 2 - cols * pitch / 2
-    return x, ROW_B + TILE_B / 2 - rows * pitch / 2, pitch
+    return x, (ROW_B_COMPACT if compact else ROW_B) + TILE_B / 2 - rows * pitch / 2, pitch
 
 
 # ------------------------------------------------------------------- the public table: the empty table
@@ -1512,31 +1542,37 @@ def _board_background(board_key: tuple[str, str], seats: int, finished: bool, la
         for seat in range(seats):
             paste_centred(image, _token(seat, 19), (tx0 + seat * 46 + 23, TOP_Y + 28))
     for seat in range(seats):
-        _print_card(image, draw, board, seat, _card_origin(seat, seats))
+        _print_card(image, draw, board, seat, _card_origin(seat, seats), _compact(seats))
     _draw_mini_key(draw, ox, board_height(seats) - MINI_KEY_H / 2 - 4)
     return image
 
 
 def _print_card(
-    image: Image.Image, draw: ImageDraw.ImageDraw, board: dict, seat: int, origin: tuple[int, int]
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    board: dict,
+    seat: int,
+    origin: tuple[int, int],
+    compact: bool = False,
 ) -> None:
-    """A seat's card frame with its token, its empty ruin miniatures and reef."""
+    """A seat's card frame with its token, its empty ruin miniatures (none when ``compact``) and reef."""
     cx, cy = origin
     style = player(seat)
-    panel(draw, (cx, cy, cx + CARD_W, cy + CARD_H), fill=PAPER, outline=style.colour, radius=16, width=4)
+    height = CARD_H_COMPACT if compact else CARD_H
+    panel(draw, (cx, cy, cx + CARD_W, cy + height), fill=PAPER, outline=style.colour, radius=16, width=4)
     draw.rounded_rectangle((cx + 4, cy + 4, cx + CARD_W - 4, cy + 44), radius=12, fill=style.light)
     paste_centred(image, _token(seat, 18), (cx + 26, cy + 24))
     for ruin in board.get("ruins") or []:
         number = int(ruin.get("number", 0))
         if number != 3 and number not in TILES:
             continue
-        x0, y0, x1, y1 = _tile_box(number)
+        x0, y0, x1, y1 = _tile_box(number, compact)
         draw.rounded_rectangle(
             (cx + x0, cy + y0, cx + x1, cy + y1), radius=10, fill=WHITE, outline=PANEL_LINE, width=2
         )
         _number_disc(draw, (cx + x0 + 16, cy + y0 + 16), number, 14)
         empty = {"rows": [[None] * int(n) for n in ruin.get("rows") or []], "rule": ruin.get("rule")}
-        for sx, sy in _mini_centres(empty, number).values():
+        for sx, sy in ({} if compact else _mini_centres(empty, number)).values():
             h = MINI / 2 - 1
             draw.rectangle(
                 (cx + sx - h, cy + sy - h, cx + sx + h, cy + sy + h),
@@ -1545,10 +1581,10 @@ def _print_card(
                 width=1,
             )
         for k in range(5):
-            px, py = _square(number, k)
+            px, py = _square(number, k, compact)
             draw.rectangle((cx + px - 6, cy + py - 6, cx + px + 6, cy + py + 6), outline=CELL_LINE, width=2)
-    _print_mini_reef(draw, board.get("reef") or {}, cx, cy)
-    y = cy + ROW_D + 17
+    _print_mini_reef(draw, board.get("reef") or {}, cx, cy, compact)
+    y = cy + _row_d(compact) + 17
     t = common.words()
     lucky, size = fit(t("Lucky"), "bold", 84, TEXT, TEXT)
     draw_text(draw, (cx + 12, y), lucky, "bold", size, INK, "lm")
@@ -1556,8 +1592,8 @@ def _print_card(
     paste_centred(image, shell_image(26), (cx + 238, y))
 
 
-def _print_mini_reef(draw: ImageDraw.ImageDraw, reef: dict, cx: int, cy: int) -> None:
-    x, y, pitch = _mini_reef(reef)
+def _print_mini_reef(draw: ImageDraw.ImageDraw, reef: dict, cx: int, cy: int, compact: bool = False) -> None:
+    x, y, pitch = _mini_reef(reef, compact)
     x, y = cx + x, cy + y
     rows, cols = int(reef.get("rows", 7)), int(reef.get("cols", 7))
     draw.rectangle(
@@ -1713,7 +1749,9 @@ def _draw_card(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, seat: 
     """A seat's card: name and score, the ruins' values, coins and crossed squares, reef, stats."""
     sheets = view.get("sheets") or []
     sheet = sheets[seat]
-    cx, cy = _card_origin(seat, int(view.get("seats", len(sheets))))
+    seats = int(view.get("seats", len(sheets)))
+    compact = _compact(seats)
+    cx, cy = _card_origin(seat, seats)
     score = written(str(_score(view, seat, sheet)), 42)
     right = cx + CARD_W - 12
     band = player(seat).light  # the card's name band
@@ -1731,10 +1769,11 @@ def _draw_card(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict, seat: 
     for ruin in sheet.get("ruins") or []:
         number = int(ruin.get("number", 0))
         if number == 3 or number in TILES:
-            _draw_mini_ruin(image, draw, sheet, ruin, (cx, cy), ruins_changed)
-            _draw_squares(draw, number, crossed.get(number - 1, 0), (number - 1) in ench_changed, (cx, cy))
-    _draw_card_reef(image, draw, view, sheet, reef_changed, (cx, cy))
-    _draw_stats(image, sheet, int(changed.get("shells", 0) or 0), (cx, cy))
+            _draw_mini_ruin(image, draw, sheet, ruin, (cx, cy), ruins_changed, compact)
+            new = (number - 1) in ench_changed
+            _draw_squares(draw, number, crossed.get(number - 1, 0), new, (cx, cy), compact)
+    _draw_card_reef(image, draw, view, sheet, reef_changed, (cx, cy), compact)
+    _draw_stats(image, sheet, int(changed.get("shells", 0) or 0), (cx, cy), compact)
 
 
 def _draw_mini_ruin(
@@ -1744,10 +1783,12 @@ def _draw_mini_ruin(
     ruin: dict,
     origin: tuple[int, int],
     changed: set,
+    compact: bool = False,
 ) -> None:
+    """A ruin on a card: its coins and multiplier in its head, then (unless ``compact``) its values."""
     cx, cy = origin
     number = int(ruin.get("number", 0))
-    x0, y0, x1, _ = _tile_box(number)
+    x0, y0, x1, _ = _tile_box(number, compact)
     coins, mult = int(ruin.get("coins", 0)), int(ruin.get("multiplier", 1))
     coin = written(str(coins), HAND + 2)
     _put(image, coin, (cx + x0 + 34 + coin.width / 2, cy + y0 + 16), WHITE)  # the tile's head
@@ -1759,6 +1800,8 @@ def _draw_mini_ruin(
             else cx + x0 + 34 + coin.width + 6 + sprite.width / 2
         )
         _put(image, sprite, (x, cy + y0 + 16), WHITE)
+    if compact:
+        return
     lucky = sheet.get("lucky")
     values = [v for row in ruin.get("rows") or [] for v in row]
     h = MINI / 2 - 1
@@ -1776,12 +1819,17 @@ def _draw_mini_ruin(
 
 
 def _draw_squares(
-    draw: ImageDraw.ImageDraw, number: int, crossed: int, new: bool, origin: tuple[int, int]
+    draw: ImageDraw.ImageDraw,
+    number: int,
+    crossed: int,
+    new: bool,
+    origin: tuple[int, int],
+    compact: bool = False,
 ) -> None:
     """The linked enchantment section's crossed spaces: filled squares (the last one yellow if new)."""
     cx, cy = origin
     for k in range(min(crossed, 5)):
-        px, py = _square(number, k)
+        px, py = _square(number, k, compact)
         fill = HIGHLIGHT if new and k == crossed - 1 else PEN
         draw.rectangle(
             (cx + px - 6, cy + py - 6, cx + px + 6, cy + py + 6),
@@ -1805,12 +1853,13 @@ def _draw_card_reef(
     sheet: dict,
     changed: set,
     origin: tuple[int, int],
+    compact: bool = False,
 ) -> None:
     """The seat's marked reef spaces in pen, this round's in yellow, on the miniature reef.
 
     One paste through a mask of the marked cells rather than a rectangle per cell."""
     board_reef = (view.get("board") or {}).get("reef") or {}
-    x, y, pitch = _mini_reef(board_reef)
+    x, y, pitch = _mini_reef(board_reef, compact)
     x, y = origin[0] + x, origin[1] + y
     rows, cols = int(board_reef.get("rows", 7)), int(board_reef.get("cols", 7))
     reef = sheet.get("reef") or {}
@@ -1837,10 +1886,12 @@ def _draw_card_reef(
             )
 
 
-def _draw_stats(image: Image.Image, sheet: dict, change: int, origin: tuple[int, int]) -> None:
+def _draw_stats(
+    image: Image.Image, sheet: dict, change: int, origin: tuple[int, int], compact: bool = False
+) -> None:
     """Lucky number, pearls and shell pairs (with the last round's change) on a card's last line."""
     cx, cy = origin
-    y = cy + ROW_D + 17
+    y = cy + _row_d(compact) + 17
     lucky = written(_lucky_text(sheet), HAND + 4)
     _put(image, lucky, (cx + 98 + lucky.width / 2, y), PAPER)
     pearls = written(str(sheet.get("pearls", 0)), HAND + 4)

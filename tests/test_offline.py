@@ -508,3 +508,27 @@ def test_the_command_serves_the_page_on_loopback_and_stops_on_ctrl_c(tmp_path):
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+async def test_offline_messages_and_deadlines_read_the_real_time(tmp_path):
+    """Issue #41.10: the page's clock is the real one (message times, `<t:…:R>` deadlines)."""
+    import time as _time
+    from datetime import UTC, datetime
+
+    async with offline.offline_world(tmp_path / "offline.sqlite3", bot_delay=0.0) as world:
+        alice, bob = world.players[:2]
+        before = datetime.now(UTC)
+        await alice.slash(world.channel, "play", game="jeju", pace=600)
+        lobby = world.channel.last_message
+        await bob.click(lobby, label="Join")
+        await alice.click(lobby, label="Start")
+        board = world.channel.last_message
+        posted = board.created_at
+        assert abs((posted - before).total_seconds()) < 120  # not "1/1/26, 12:00 AM"
+        assert abs((world.env.now() - datetime.now(UTC)).total_seconds()) < 120
+        deadlines = [int(x) for x in re.findall(r"<t:(\d+):R>", board.content)]
+        assert deadlines, board.content
+        # "in 10 minutes" on the page: the deadline is ahead of the page's now by about the pace.
+        ahead = deadlines[0] - world.env.now().timestamp()
+        assert 0 < ahead <= 600 + 120
+        assert deadlines[0] > _time.time()

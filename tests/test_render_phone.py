@@ -9,8 +9,8 @@ import renderers
 from renderers import common, phone
 from tests.seeded import random_states
 
-SEATS = {"haenyeo": (2, 3, 4, 5), "jeju": (2, 3, 4), "reef": (1, 2, 4, 6)}
-NAMES = ["Mi-rae", "A rather long display name", "Jun", "Seo-yeon", "Oliver", "Ha-eun"]
+SEATS = {"haenyeo": (2, 3, 4, 5), "jeju": (2, 3, 4), "reef": (1, 2, 4, 6, 8)}
+NAMES = ["Mi-rae", "A rather long display name", "Jun", "Seo-yeon", "Oliver", "Ha-eun", "Kai", "Lee"]
 
 
 def _cases(game_key: str, kind: str) -> list[tuple[int, dict]]:
@@ -59,3 +59,19 @@ def test_measure_sees_small_text() -> None:
     sizes = phone.measure(draw)
     assert [d.text for d in sizes.too_small()] == ["12 shells"]
     assert sizes.smallest.phone_px < 5
+
+
+@pytest.mark.parametrize("seats", range(1, 9))
+def test_the_reef_boards_sheets_read_on_a_phone_at_every_seat_count(seats: int) -> None:
+    """Issue #41.9: the public board's sheets (each seat's coins, values, pearls, shells, score) stay
+    at 9 px or more on a phone at every seat count, and the picture stays 800 px wide (7–8 seats
+    get compact cards rather than a wider, smaller picture)."""
+    game = engine.get("reef")
+    for state in random_states("reef", seats, seed=seats, moments=2):
+        view = game.view(state, None)
+        sizes = phone.measure(lambda view=view: renderers.render("reef", view, NAMES[:seats]))
+        digits = [d for d in sizes.texts if d.text.strip("×+-()").isdigit()]
+        assert digits, "no sheet numbers drawn: the test measured nothing"
+        smallest = min(digits, key=lambda d: d.phone_px)
+        assert round(smallest.phone_px, 1) >= common.PHONE_MIN_TEXT, (seats, smallest)
+        assert sizes.width == 800 and sizes.height <= sizes.width * common.MAX_ASPECT

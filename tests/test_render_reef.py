@@ -69,8 +69,10 @@ def test_public_and_private_pictures_through_a_game(seats: int, seed: int, reef_
 
 
 def test_eight_seats_stay_within_the_aspect_limit() -> None:
-    """Four rows of cards would be more than twice as tall as 800 px: the table widens instead."""
-    assert reef.board_width(6) == reef.WIDTH < reef.board_width(8)
+    """Four rows of full cards would be more than twice as tall as 800 px: from 7 seats the cards
+    are compact, so the table stays 800 px wide (a wider one shrinks every digit on a phone)."""
+    assert reef.board_width(6) == reef.WIDTH == reef.board_width(8)
+    assert reef.board_height(8) <= reef.WIDTH * common.MAX_ASPECT
     history = play(8, 5, "arcane-atoll")
     for state in (history[len(history) // 2], history[-1]):
         board = check(renderers.render("reef", GAME.view(state, None)), reef.board_height(8))

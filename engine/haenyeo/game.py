@@ -92,7 +92,7 @@ class Haenyeo(Game):
             return say("You are not playing in this game.")
         if not options:
             if state.phase == "actions" and state.pending:
-                return say("It is {name}'s turn, not yours.", name=who(state.pending[1]))
+                return say("It is {name}'s turn, not yours.", name=who(state.pending[1], opening=False))
             return say("You have nothing to do right now.")
         if state.phase == "select":
             if isinstance(action, A.ToggleCard):
@@ -253,7 +253,7 @@ class Haenyeo(Game):
         pending = state.pending
         if not pending:
             return head
-        asked = who(pending[1])
+        asked = who(pending[1], opening=False)
         line = {
             PEND_ZONE0: i18n.say(
                 "Zone {zone}: {name} to use turtle eggs in zone 0.", zone=state.zone, name=asked

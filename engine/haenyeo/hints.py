@@ -60,11 +60,12 @@ def explain(game: Any, state: State, seat: int, action: A.Action) -> i18n.Msg | 
     info = _seen(state, seat)
     if info.phase == "select":
         if isinstance(action, A.Confirm):
-            return _confirm(info, seat)
+            cards = info.chosen[seat]
+            return _warned(_confirm(info, seat), cards, _deepest(cards))
         if isinstance(action, A.ToggleCard) and 0 <= action.zone < 12:
             if info.chosen[seat] >> action.zone & 1:
                 return _put_back(info, seat, action.zone)
-            return _dive(info, seat, action.zone)
+            return _warned(_dive(info, seat, action.zone), info.chosen[seat] | 1 << action.zone, action.zone)
         return None
     if not info.pending or info.pending[1] != seat:
         return None
@@ -98,6 +99,32 @@ def _seen(state: State, seat: int) -> State:
 
 
 # ------------------------------------------------------------------ ① select
+
+
+def _deepest(cards: int) -> int:
+    """The deepest zone 1–10 the cards dive to (0: none; zone 11's pearl says its own condition)."""
+    return max((z for z in range(1, PEARL_ZONE) if cards >> z & 1), default=0)
+
+
+def _warned(why: i18n.Msg | None, cards: int, zone: int) -> i18n.Msg | None:
+    """``why``, and plainly when the dive to ``zone`` scores only if someone else fills a gap above.
+
+    A zone is connected only when every zone above it holds a Haenyeo or a creature. The
+    seat sees only its own cards before the reveal: a gap they leave is a real risk, and a
+    hint that recommends the dive says so ("nobody is in zone 1 yet").
+    """
+    gaps = _gaps(cards, zone) if 1 <= zone < PEARL_ZONE else 0
+    if not gaps:
+        return why
+    warning = plural(
+        "Careful: none of your cards is in {zones}, so zone {zone} scores only if someone else dives there.",
+        "Careful: none of your cards is in {zones}, so zone {zone} scores only if someone else dives "
+        "in each of them.",
+        gaps.bit_count(),
+        zones=zones_msg(gaps),
+        zone=zone,
+    )
+    return warning if why is None else say("{reason} {warning}", reason=why, warning=warning)
 
 
 def _zone_worth(info: State, values: Values) -> list[float]:
@@ -306,7 +333,7 @@ def _harvest(info: State, seat: int, slot: int, values: Values) -> i18n.Msg | No
                         "{count} points from {name}, who picks after you in this zone.",
                         theirs,
                         items=slot_msg(sea[slot]),
-                        name=who(actor),
+                        name=who(actor, opening=False),
                     )
                 return plural(
                     "Taking {items} gives you about {cost} less than your best slot but keeps about "
@@ -316,7 +343,7 @@ def _harvest(info: State, seat: int, slot: int, values: Values) -> i18n.Msg | No
                     theirs,
                     items=slot_msg(sea[slot]),
                     cost=cost,
-                    name=who(actor),
+                    name=who(actor, opening=False),
                 )
     items = sea[slot]
     if items[0] < N_SEAFOOD:

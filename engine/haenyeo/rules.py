@@ -49,9 +49,15 @@ PEARL_SPACES = len(C.pearl_points)
 THIRD_COST = C.third_cost
 
 
-def who(seat: int) -> dict:
-    """A seat as a message argument: the reader names it (a player's name, "Seat 3"); the NPC is a word."""
-    return i18n.term("The NPC") if seat == NPC else i18n.seat(seat)
+def who(seat: int, *, opening: bool = True) -> dict:
+    """A seat as a message argument: the reader names it (a player's name, "Seat 3"); the NPC is a word.
+
+    ``opening=False`` where the name falls mid-sentence ("Zone 6 is disconnected: the NPC and
+    Bob cannot act."): "the NPC", not "The NPC".
+    """
+    if seat == NPC:
+        return i18n.term("The NPC") if opening else i18n.term("the NPC")
+    return i18n.seat(seat)
 
 
 def name(seat: int) -> str:
@@ -242,7 +248,7 @@ def enter_zone(state: State, zone: int, events: list[Event]) -> None:
         said = i18n.say(
             "Zone {zone} is disconnected: {names} cannot act.",
             zone=zone,
-            names=both([who(a) for a in actors]),
+            names=both([who(a, opening=False) for a in actors]),
         )
         events.append(event("disconnected", said, zone=zone))
         actors = ()
