@@ -670,8 +670,8 @@ class TableRunner:
             )
             lines.append(f"{score}{won}{rated}\n-# {parts}")
         notes = [note_words(note, table, t)[:1000] for note in result.get("notes", [])[:3]]
-        unrated = ratings.unrated_reason(table, result, t=t)
         hints = hints_note(table, t=t)
+        unrated = ratings.unrated_reason(table, result, t=t, hints_said=hints is not None)
         if hints:
             notes.append(hints)
         if unrated and not changes:

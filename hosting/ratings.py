@@ -198,9 +198,13 @@ def hints_used(table: Any, result: Mapping[str, Any]) -> bool:
 
 
 def unrated_reason(
-    table: Any, result: Mapping[str, Any] | None, *, t: i18n.Words | None = None
+    table: Any, result: Mapping[str, Any] | None, *, t: i18n.Words | None = None, hints_said: bool = False
 ) -> str | None:
-    """Why a finished table moves no rating, in words for the results (``t``'s language); None when rated."""
+    """Why a finished table moves no rating, in words for the results (``t``'s language); None when rated.
+
+    ``hints_said``: the results already say the table is not rated for its hints, so that reason
+    is not given again (None).
+    """
     t = t or i18n.words(i18n.SOURCE)
     if result is None:
         return t("Not rated: the game did not finish.")
@@ -211,7 +215,7 @@ def unrated_reason(
     if any(s.former for s in table.seats):
         return t("Not rated: a seat changed hands during the game.")
     if hints_used(table, result):
-        return t("Not rated: hints were used.")
+        return None if hints_said else t("Not rated: hints were used.")
     return None
 
 

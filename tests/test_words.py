@@ -163,7 +163,7 @@ async def test_a_game_through_the_ui_reads_in_words_and_menus_never_look_chosen(
     results = await take_turns(thread, {alice.id: alice}, random.Random(5))
     assert results is not None and results.id == results_message(thread).id
     description = results.embeds[0].description
-    assert "Point cards: " in description and "Leftover tiles: " in description
+    assert "Point cards: " in description and "Points for leftover tiles: " in description
     assert not INTERNAL_KEY.search(description.replace(alice.name, "")), description
     assert alice.name in description
     selects = [
