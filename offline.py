@@ -49,6 +49,8 @@ log = logging.getLogger("seagames.offline")
 
 DEFAULT_OFFLINE_DATABASE = Path("var") / "offline.sqlite3"
 #: Never sent anywhere: the simulated Discord accepts any token.
+#: Offline, nobody else waits on the bots: a decision may take this long before the cheap one plays.
+OFFLINE_BOT_DEADLINE = 120.0
 PLACEHOLDER_TOKEN = "offline-placeholder-token"
 #: Fixed, so tables stored by an earlier run still belong to this server.
 GUILD_ID = 1_300_000_000_000_000_001
@@ -103,7 +105,11 @@ def offline_config(database: Path = DEFAULT_OFFLINE_DATABASE, bot_delay: float =
     page's channel exists again and its boards are posted (`_build_server`).
     """
     return Config(
-        token=PLACEHOLDER_TOKEN, database=Path(database), bot_delay=bot_delay, resume_at_start=False
+        token=PLACEHOLDER_TOKEN,
+        database=Path(database),
+        bot_delay=bot_delay,
+        resume_at_start=False,
+        bot_deadline=OFFLINE_BOT_DEADLINE,
     )
 
 

@@ -73,11 +73,12 @@ from cogs.delivery import (
     verdict,
 )
 from cogs.language import for_dm, for_public
+from engine.base import event
 from hosting import ratings
 from hosting.botpool import done_within
 from hosting.service import Move, TableService, keyed_lock
 from hosting.store import ACTIVE, FINISHED, Seat, TableRecord
-from i18n import N_
+from i18n import N_, say
 
 log = logging.getLogger(__name__)
 
@@ -268,6 +269,10 @@ class TableRunner:
                     break
                 if move.new_step:
                     self._pinged.pop(table_id, None)
+                if move.hurried:  # say so on the board: the player did not face the bot's best
+                    public.append(
+                        event("hurried", say("⏱️ {seat} had to move quickly.", seat=i18n.seat(move.seat)))
+                    )
                 public.extend(e for e in move.events if not e.get("private"))
                 table = move.table
             if public:

@@ -105,6 +105,7 @@ class Move:
     events: list[Event]
     finished: bool
     new_step: bool = False  # the move started a new step (the clock restarted)
+    hurried: bool = False  # a bot seat's search ran out of time: the cheap policy moved instead
 
 
 @dataclass(frozen=True)
@@ -710,11 +711,13 @@ class TableService:
             seat = self.next_bot(table)
             if seat is None:
                 return None
-            action = await self._bot_action(table, engine.get(table.game), seat)
+            decision = await self._decide(table, seat.seat, seat.policy or BOT_POLICY)
+            action = decision.action
             async with self.lock(table_id):
                 now = await self.store.get_table(table_id)
                 if self._still_valid(table, now, seat, action):
-                    return await self._apply(now, engine.get(now.game), seat.seat, action)
+                    move = await self._apply(now, engine.get(now.game), seat.seat, action)
+                    return replace(move, hurried=decision.late)
             table = None  # think again on the table as it is now
         return None  # the table keeps changing: the next move there starts the bot again
 
