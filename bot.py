@@ -310,6 +310,8 @@ class GameBot(commands.Bot):
         self.tables: TableService | None = None
         #: A table's life after a move, and every post it owes (`cogs.runner`); built in `setup_hook`.
         self.runner: TableRunner | None = None
+        #: The table clock's scheduler (`cogs.clock.Clock`), set when its extension loads.
+        self.clock: Any = None
         #: Whether the gateway is connected, for the health check (`ops.is_connected`).
         self.gateway = ops.GatewayWatch().attach(self)
         #: Send the slash commands at start even when they look unchanged (``python bot.py sync``).

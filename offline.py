@@ -243,7 +243,7 @@ async def offline_world(
                     runner.append(asyncio.ensure_future(keep_page_current(env, preview, work)))
                     # Only now, with the channel and its boards back: bots play, the clock runs.
                     await bot.runner.resume_bots()
-                    bot.get_cog("Clock").start()
+                    bot.clock.start()
                     await env.settle()
                     await preview.refresh()
                     yield OfflineWorld(env, bot, channel.guild, channel, players, preview, work)

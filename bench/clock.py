@@ -120,7 +120,7 @@ async def restart_on(folder: Path, label: str, tables: int, overdue: int) -> dic
         schedulers = [task for task in asyncio.all_tasks() if "Clock._run" in repr(task.get_coro())]
         # Every clock is restored: the scheduler sleeps until exactly the earliest pending deadline.
         earliest = await bot.store.next_wake()
-        asleep_until = bot.get_cog("Clock")._sleeping_until
+        asleep_until = bot.clock._sleeping_until
         assert asleep_until is not None and abs(asleep_until - earliest) < 1, (asleep_until, earliest)
         due_s = 0.0
         if overdue:

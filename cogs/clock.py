@@ -242,4 +242,6 @@ class Clock(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     """Load the clock cog."""
-    await bot.add_cog(Clock(bot, bot.runner))  # type: ignore[attr-defined]
+    clock = Clock(bot, bot.runner)  # type: ignore[attr-defined]
+    bot.clock = clock  # type: ignore[attr-defined]  # offline mode starts it itself (`offline.py`)
+    await bot.add_cog(clock)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections import OrderedDict
 
 import discord
@@ -197,6 +198,12 @@ async def board_page(
     return text, view
 
 
+#: Per bot: (server, player) -> when Discord last said the player is a member (`drop_departed`).
+MEMBERS_SEEN: weakref.WeakKeyDictionary[discord.Client, OrderedDict[tuple[int, int], float]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 async def is_member(bot: discord.Client, guild_id: int, user_id: int) -> bool:
     """Whether Discord says the user is in the server (True when it cannot say).
 
@@ -224,10 +231,9 @@ async def drop_departed(
     privileged intent), at most once per `MEMBER_CHECK_TTL`; an answer Discord cannot
     give counts as "still a member". True when someone was taken off (read the page again).
     """
-    cog = interaction.client.get_cog("Leaderboard")
-    if guild_id is None or not found or cog is None:
+    if guild_id is None or not found:
         return False
-    seen: OrderedDict[tuple[int, int], float] = cog.members_seen  # type: ignore[attr-defined]
+    seen = MEMBERS_SEEN.setdefault(interaction.client, OrderedDict())
     service = tables(interaction)
     now = service.now()
     stale = now - MEMBER_CHECK_TTL
@@ -306,8 +312,6 @@ class Leaderboard(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        #: (server, player) -> when Discord last said the player is a member (`drop_departed`).
-        self.members_seen: OrderedDict[tuple[int, int], float] = OrderedDict()
 
     ratings_group = app_commands.Group(
         name=locale_str("ratings"),

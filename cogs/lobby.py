@@ -304,8 +304,7 @@ class PlayAgainButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Open the table /play was asked for."""
-        cog: Lobby = interaction.client.get_cog("Lobby")  # type: ignore[assignment]
-        await cog.open_table(interaction, self.game_key, self.pace, self.bots, again=True)
+        await open_table(interaction, self.game_key, self.pace, self.bots, again=True)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_TEMPLATE):
@@ -326,7 +325,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=REMATCH_
         """Open a lobby like the finished table's, the clicker hosting, the others invited."""
         try:
             await interaction.response.defer(ephemeral=True, thinking=True)
-            await interaction.client.get_cog("Lobby").rematch(interaction, self.table_id)  # type: ignore[union-attr]
+            await rematch(interaction, self.table_id)
         except Exception as error:
             await answer_error(interaction, error, self.table_id)
 
@@ -344,6 +343,201 @@ PACE_CHOICES = [
     app_commands.Choice(name=app_commands.locale_str(timing.pace_label(seconds)), value=seconds)
     for seconds in timing.PACES.values()
 ]
+
+
+async def open_table(
+    interaction: discord.Interaction, game_key: str, pace: int, bots: str, *, again: bool = False
+) -> None:
+    """/play's work: check the channel, warn before a second lobby, open the lobby (``again``: warned)."""
+    t = await for_user(interaction)  # the ephemeral answers: the user's language
+    missing = missing_permissions(interaction, t=t)
+    if missing:
+        await reply(interaction, missing)
+        return
+    service = tables(interaction)
+    try:
+        # Before the public "thinking…": a member at their lobby cap is told privately.
+        await service.check_room(interaction.user.id)
+    except Exception as error:
+        await answer_error(interaction, error)
+        return
+    if not again:
+        lobbies = [
+            mine
+            for mine in await service.tables_of(interaction.user.id)
+            if mine.status == LOBBY and mine.host_id == interaction.user.id
+        ]
+        if lobbies:
+            view = dynamic_view()
+            view.add_item(PlayAgainButton(game_key, pace, bots, t=t))
+            await reply(
+                interaction,
+                t(
+                    "You already have an open lobby: {link}. Open another one anyway?",
+                    link=table_link(lobbies[0]),
+                ),
+                view=view,
+            )
+            return
+    await interaction.response.defer(thinking=True)
+    try:
+        table = await service.create_table(
+            game_key=game_key,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            pace=pace,
+        )
+        if bots:
+            table = await service.add_bot(table.id, interaction.user.id, bots, fill=True)
+    except Exception as error:
+        await answer_error(interaction, error)
+        return
+    # The thread, the lobby and the announcement are public: the server's language.
+    t = await for_guild(interaction.client, interaction.guild_id, interaction.guild_locale)
+    title = t(engine.get(table.game).title)
+    thread: discord.Thread | None = None
+    try:
+        thread = await _open_thread(interaction, f"{title} #{table.id}")
+        where = thread or interaction.channel
+        lobby = await where.send(  # type: ignore[union-attr]
+            embed=lobby_embed(table, t=t), view=lobby_view(table, t=t), allowed_mentions=NO_PINGS
+        )
+        await service.attach(table.id, thread_id=thread.id if thread else None, lobby_message_id=lobby.id)
+    except Exception as error:
+        # Leave nothing behind that nobody can reach: no empty thread, no unreachable lobby.
+        await _clean_up(interaction.client, table, thread)
+        if isinstance(error, discord.HTTPException):
+            refused = error.text or error.status
+            error = TableError(
+                say(
+                    "Discord refused to open the table here ({refused}). Nothing was created.",
+                    refused=refused,
+                )
+            )
+        await answer_error(interaction, error)
+        return
+    await interaction.followup.send(
+        t(
+            "{host} opened a table of **{game}**: join at {link}",
+            host=interaction.user.mention,
+            game=title,
+            link=message_link(replace(table, thread_id=thread and thread.id), lobby.id),
+        ),
+        allowed_mentions=NO_PINGS,
+    )
+
+
+async def rematch(interaction: discord.Interaction, old_id: int) -> None:
+    """A rematch of a closed table: a new lobby beside it, in a new thread of the same channel.
+
+    Same game, options and pace; its bots are seated, the clicker hosts, and
+    everyone else who played is invited in the lobby message and joins with its
+    Join button; its seats are kept for them for a while (`REMATCH_SEATS_KEPT`).
+    A closed table has one rematch lobby at a time: a click while it is open (or
+    two clicks at once) points to it. The players are pinged once per closed
+    table: a later rematch of it names them without pinging.
+    """
+    service = tables(interaction)
+    user = interaction.user
+    asked = await service.rematch(old_id, user.id, user.display_name)
+    table, people = asked.table, asked.invited
+    if not asked.opened:
+        t = await for_user(interaction)
+        if table.lobby_message_id:
+            where = table.thread_id or table.channel_id
+            link = f"https://discord.com/channels/{table.guild_id}/{where}/{table.lobby_message_id}"
+            await reply(interaction, t("A rematch is already open: join it at {link}", link=link))
+        else:  # the other click is still opening it
+            await reply(interaction, t("A rematch is already being opened: table #{table}.", table=table.id))
+        return
+    t = await for_public(interaction.client, table)  # the rematch lobby is public: the server's language
+    title = t(engine.get(table.game).title)
+    thread: discord.Thread | None = None
+    try:
+        channel = interaction.client.get_channel(table.channel_id) or await interaction.client.fetch_channel(
+            table.channel_id
+        )
+        thread = await _rematch_thread(channel, f"{title} #{table.id}")
+        invited = " ".join(f"<@{person}>" for person in people)
+        if invited:
+            text = t(
+                "🔁 **Rematch!** {host} invites {invited}: press **Join** to play.",
+                host=user.mention,
+                invited=invited,
+            )
+        else:
+            text = t("🔁 **Rematch!** {host} invites everyone: press **Join** to play.", host=user.mention)
+        lobby = await (thread or channel).send(  # type: ignore[union-attr]
+            text,
+            embed=lobby_embed(table, t=t, kept=await service.seats_kept(table)),
+            view=lobby_view(table, t=t),
+            # Pinged once per finished table (`Rematch.ping`): a rematch opened again names them.
+            allowed_mentions=pinging(people) if asked.ping else NO_PINGS,
+        )
+        await service.attach(table.id, thread_id=thread.id if thread else None, lobby_message_id=lobby.id)
+    except Exception as error:
+        await _clean_up(interaction.client, table, thread)
+        if isinstance(error, discord.HTTPException):
+            error = TableError(
+                say("Discord refused to open the rematch ({refused}).", refused=error.text or error.status)
+            )
+        raise error from None
+    link = message_link(replace(table, thread_id=thread and thread.id), lobby.id)
+    t = await for_user(interaction)
+    await reply(interaction, t("Your rematch lobby is open: {link}", link=link))
+
+
+async def _rematch_thread(channel, name: str) -> discord.Thread | None:
+    """A new public thread for a rematch in ``channel``; None to use the channel itself (as `/play`)."""
+    if not isinstance(channel, discord.TextChannel):
+        return None
+    if not channel.permissions_for(channel.guild.me).create_public_threads:
+        return None
+    try:
+        return await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+        )
+    except discord.HTTPException as error:
+        log.warning(
+            "could not open a rematch thread in channel %s (%s); using the channel", channel.id, error
+        )
+        return None
+
+
+async def _clean_up(bot: discord.Client, table: TableRecord, thread: discord.Thread | None) -> None:
+    """Undo a /play that failed half-way: cancel the table and delete its new thread."""
+    service = bot.tables  # type: ignore[attr-defined]
+    with contextlib.suppress(TableError):
+        await service.cancel(table.id, table.host_id, can_manage=True)
+    if thread is not None:
+        try:
+            await thread.delete()
+        except discord.HTTPException:
+            log.warning("table %s: could not delete its unused thread %s", table.id, thread.id)
+
+
+async def _open_thread(interaction: discord.Interaction, name: str) -> discord.Thread | None:
+    """A new public thread in the channel; None to play in the channel itself.
+
+    The channel is used where threads are not possible: inside a thread, in a
+    channel where the bot may not create threads, or when the server has
+    reached Discord's cap on active threads.
+    """
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel) or not interaction.app_permissions.create_public_threads:
+        return None
+    try:
+        return await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+        )
+    except discord.HTTPException as error:
+        if error.code != THREAD_CAP and interaction.app_permissions.send_messages:
+            log.warning("could not open a thread in channel %s (%s); using the channel", channel.id, error)
+        if not interaction.app_permissions.send_messages:
+            raise
+        return None
 
 
 class Lobby(commands.Cog):
@@ -381,206 +575,7 @@ class Lobby(commands.Cog):
         bots: app_commands.Choice[str] | None = None,
     ) -> None:
         """Open a table for a game in a new thread; others join with the Join button."""
-        await self.open_table(interaction, game.value, pace.value if pace else 0, bots.value if bots else "")
-
-    async def open_table(
-        self, interaction: discord.Interaction, game_key: str, pace: int, bots: str, *, again: bool = False
-    ) -> None:
-        """/play's work: check the channel, warn before a second lobby, open the lobby (``again``: warned)."""
-        t = await for_user(interaction)  # the ephemeral answers: the user's language
-        missing = missing_permissions(interaction, t=t)
-        if missing:
-            await reply(interaction, missing)
-            return
-        service = tables(interaction)
-        try:
-            # Before the public "thinking…": a member at their lobby cap is told privately.
-            await service.check_room(interaction.user.id)
-        except Exception as error:
-            await answer_error(interaction, error)
-            return
-        if not again:
-            lobbies = [
-                mine
-                for mine in await service.tables_of(interaction.user.id)
-                if mine.status == LOBBY and mine.host_id == interaction.user.id
-            ]
-            if lobbies:
-                view = dynamic_view()
-                view.add_item(PlayAgainButton(game_key, pace, bots, t=t))
-                await reply(
-                    interaction,
-                    t(
-                        "You already have an open lobby: {link}. Open another one anyway?",
-                        link=table_link(lobbies[0]),
-                    ),
-                    view=view,
-                )
-                return
-        await interaction.response.defer(thinking=True)
-        try:
-            table = await service.create_table(
-                game_key=game_key,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                host_id=interaction.user.id,
-                host_name=interaction.user.display_name,
-                pace=pace,
-            )
-            if bots:
-                table = await service.add_bot(table.id, interaction.user.id, bots, fill=True)
-        except Exception as error:
-            await answer_error(interaction, error)
-            return
-        # The thread, the lobby and the announcement are public: the server's language.
-        t = await for_guild(interaction.client, interaction.guild_id, interaction.guild_locale)
-        title = t(engine.get(table.game).title)
-        thread: discord.Thread | None = None
-        try:
-            thread = await self._open_thread(interaction, f"{title} #{table.id}")
-            where = thread or interaction.channel
-            lobby = await where.send(  # type: ignore[union-attr]
-                embed=lobby_embed(table, t=t), view=lobby_view(table, t=t), allowed_mentions=NO_PINGS
-            )
-            await service.attach(table.id, thread_id=thread.id if thread else None, lobby_message_id=lobby.id)
-        except Exception as error:
-            # Leave nothing behind that nobody can reach: no empty thread, no unreachable lobby.
-            await self._clean_up(table, thread)
-            if isinstance(error, discord.HTTPException):
-                refused = error.text or error.status
-                error = TableError(
-                    say(
-                        "Discord refused to open the table here ({refused}). Nothing was created.",
-                        refused=refused,
-                    )
-                )
-            await answer_error(interaction, error)
-            return
-        await interaction.followup.send(
-            t(
-                "{host} opened a table of **{game}**: join at {link}",
-                host=interaction.user.mention,
-                game=title,
-                link=message_link(replace(table, thread_id=thread and thread.id), lobby.id),
-            ),
-            allowed_mentions=NO_PINGS,
-        )
-
-    async def rematch(self, interaction: discord.Interaction, old_id: int) -> None:
-        """A rematch of a closed table: a new lobby beside it, in a new thread of the same channel.
-
-        Same game, options and pace; its bots are seated, the clicker hosts, and
-        everyone else who played is invited in the lobby message and joins with its
-        Join button; its seats are kept for them for a while (`REMATCH_SEATS_KEPT`).
-        A closed table has one rematch lobby at a time: a click while it is open (or
-        two clicks at once) points to it. The players are pinged once per closed
-        table: a later rematch of it names them without pinging.
-        """
-        service = tables(interaction)
-        user = interaction.user
-        asked = await service.rematch(old_id, user.id, user.display_name)
-        table, people = asked.table, asked.invited
-        if not asked.opened:
-            t = await for_user(interaction)
-            if table.lobby_message_id:
-                where = table.thread_id or table.channel_id
-                link = f"https://discord.com/channels/{table.guild_id}/{where}/{table.lobby_message_id}"
-                await reply(interaction, t("A rematch is already open: join it at {link}", link=link))
-            else:  # the other click is still opening it
-                await reply(
-                    interaction, t("A rematch is already being opened: table #{table}.", table=table.id)
-                )
-            return
-        t = await for_public(self.bot, table)  # the rematch lobby is public: the server's language
-        title = t(engine.get(table.game).title)
-        thread: discord.Thread | None = None
-        try:
-            channel = self.bot.get_channel(table.channel_id) or await self.bot.fetch_channel(table.channel_id)
-            thread = await self._rematch_thread(channel, f"{title} #{table.id}")
-            invited = " ".join(f"<@{person}>" for person in people)
-            if invited:
-                text = t(
-                    "🔁 **Rematch!** {host} invites {invited}: press **Join** to play.",
-                    host=user.mention,
-                    invited=invited,
-                )
-            else:
-                text = t(
-                    "🔁 **Rematch!** {host} invites everyone: press **Join** to play.", host=user.mention
-                )
-            lobby = await (thread or channel).send(  # type: ignore[union-attr]
-                text,
-                embed=lobby_embed(table, t=t, kept=await service.seats_kept(table)),
-                view=lobby_view(table, t=t),
-                # Pinged once per finished table (`Rematch.ping`): a rematch opened again names them.
-                allowed_mentions=pinging(people) if asked.ping else NO_PINGS,
-            )
-            await service.attach(table.id, thread_id=thread.id if thread else None, lobby_message_id=lobby.id)
-        except Exception as error:
-            await self._clean_up(table, thread)
-            if isinstance(error, discord.HTTPException):
-                error = TableError(
-                    say(
-                        "Discord refused to open the rematch ({refused}).", refused=error.text or error.status
-                    )
-                )
-            raise error from None
-        link = message_link(replace(table, thread_id=thread and thread.id), lobby.id)
-        t = await for_user(interaction)
-        await reply(interaction, t("Your rematch lobby is open: {link}", link=link))
-
-    async def _rematch_thread(self, channel, name: str) -> discord.Thread | None:
-        """A new public thread for a rematch in ``channel``; None to use the channel itself (as `/play`)."""
-        if not isinstance(channel, discord.TextChannel):
-            return None
-        if not channel.permissions_for(channel.guild.me).create_public_threads:
-            return None
-        try:
-            return await channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
-            )
-        except discord.HTTPException as error:
-            log.warning(
-                "could not open a rematch thread in channel %s (%s); using the channel", channel.id, error
-            )
-            return None
-
-    async def _clean_up(self, table: TableRecord, thread: discord.Thread | None) -> None:
-        """Undo a /play that failed half-way: cancel the table and delete its new thread."""
-        service = self.bot.tables  # type: ignore[attr-defined]
-        with contextlib.suppress(TableError):
-            await service.cancel(table.id, table.host_id, can_manage=True)
-        if thread is not None:
-            try:
-                await thread.delete()
-            except discord.HTTPException:
-                log.warning("table %s: could not delete its unused thread %s", table.id, thread.id)
-
-    async def _open_thread(self, interaction: discord.Interaction, name: str) -> discord.Thread | None:
-        """A new public thread in the channel; None to play in the channel itself.
-
-        The channel is used where threads are not possible: inside a thread, in a
-        channel where the bot may not create threads, or when the server has
-        reached Discord's cap on active threads.
-        """
-        channel = interaction.channel
-        if (
-            not isinstance(channel, discord.TextChannel)
-            or not interaction.app_permissions.create_public_threads
-        ):
-            return None
-        try:
-            return await channel.create_thread(
-                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
-            )
-        except discord.HTTPException as error:
-            if error.code != THREAD_CAP and interaction.app_permissions.send_messages:
-                log.warning(
-                    "could not open a thread in channel %s (%s); using the channel", channel.id, error
-                )
-            if not interaction.app_permissions.send_messages:
-                raise
-            return None
+        await open_table(interaction, game.value, pace.value if pace else 0, bots.value if bots else "")
 
 
 #: What the bot needs in a channel to host a table there, in Discord's own words.

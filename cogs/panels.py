@@ -21,9 +21,15 @@ import logging
 
 import discord
 
+import engine
 import i18n
-from cogs.common import dynamic_view
-from hosting.service import Choice, Panel
+from cogs.board import as_files, event_line, seat_names, waiting_for
+from cogs.common import MESSAGE_LIMIT, NO_PINGS, answer_error, dynamic_view, plain, reply
+from cogs.language import for_user
+from cogs.runner import TableRunner
+from hosting.errors import TableError
+from hosting.service import Choice, Move, Panel, status_sentence
+from hosting.store import ACTIVE, TableRecord
 from i18n import N_
 
 log = logging.getLogger(__name__)
@@ -132,7 +138,7 @@ class ChoiceButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Apply this choice."""
-        await interaction.client.get_cog("Play").choose(interaction, self.table_id, self.token, self.index)
+        await choose(interaction, self.table_id, self.token, self.index)
 
 
 class ChoiceSelect(
@@ -187,7 +193,7 @@ class ChoiceSelect(
         values = (interaction.data or {}).get("values") or []
         head = str(values[0]).split(".", 1)[0] if len(values) == 1 else ""
         index = int(head) if head.isdecimal() else -1
-        await interaction.client.get_cog("Play").choose(interaction, self.table_id, self.token, index)
+        await choose(interaction, self.table_id, self.token, index)
 
 
 class SuggestButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hint:(?P<table>\d+)"):
@@ -214,7 +220,7 @@ class SuggestButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hint:(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Answer with the expert's suggestion."""
-        await interaction.client.get_cog("Play").suggest(interaction, self.table_id)
+        await suggest(interaction, self.table_id)
 
 
 def panel_view(
@@ -253,3 +259,151 @@ def panel_view(
         suggest.row = len(rows)
         view.add_item(suggest)
     return view
+
+
+# ------------------------------------------------------------ a seat's panel, and what its controls do
+
+
+async def panel_message(
+    runner: TableRunner,
+    table: TableRecord,
+    seat: int,
+    note: str = "",
+    after_move: bool = False,
+    *,
+    t: i18n.Words | None = None,
+) -> dict:
+    """The content, picture and controls of a seat's private panel (``after_move``: it just moved).
+
+    In ``t``'s language: the player's own.
+    """
+    t = t or i18n.words(i18n.SOURCE)
+    game = engine.get(table.game)
+    state = runner.service.state_of(table)
+    panel: Panel = runner.service.panel(table, seat, lang=t.lang)
+    picture = await runner.picture(
+        table.game, runner.service.seat_view(table, seat), seat_names(table, t.lang), lang=t.lang
+    )
+    if table.status != ACTIVE:
+        status = t.msg(status_sentence(table))
+    elif table.paused_at is not None:
+        status = t("This table is paused: moves wait until the host resumes it.")
+    elif panel.choices:
+        status = t("Your move: choose below.")
+    elif after_move or (seat not in game.to_act(state) and game.legal_actions(state, seat)):
+        # Just confirmed (or reopened after confirming: the engine would still take a move the
+        # table no longer offers, `TableService.panel`): nothing can change, until when the others have.
+        status = t(
+            "Done: your move is in and can't be changed now. {waiting}",
+            waiting=waiting_for(table, game.to_act(state), t=t),
+        )
+    else:
+        status = t("Nothing to do right now. {waiting}", waiting=waiting_for(table, game.to_act(state), t=t))
+    content = "\n".join(line for line in (note, status) if line)[:MESSAGE_LIMIT]
+    hints = table.options.get("hints", "off") != "off" and table.status == ACTIVE
+    view = panel_view(table.id, panel, hints=hints, t=t)
+    return {"content": content, "attachments": as_files(picture), "view": view}
+
+
+async def suggest(interaction: discord.Interaction, table_id: int) -> None:
+    """**Suggest**: the move the expert would pick for the clicker's seat, and why.
+
+    Shown at the top of the clicker's own panel (the ephemeral message the button
+    is on), edited in place: one answer at a time, never a pile of messages. The
+    expert sees only what this seat sees. The first hint marks the table, so its
+    results say hints were used and it moves no rating.
+    """
+    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    try:
+        await interaction.response.defer()  # a search may take a moment; the panel shows the answer
+        t = await for_user(interaction)
+        try:
+            hint = await runner.service.suggest(table_id, interaction.user.id, lang=t.lang)
+        except TableError as refusal:  # said in the panel too, in place of an answer
+            hint, note = None, "💡 " + t.msg(refusal.say)
+        table = await runner.service.get(table_id)
+    except Exception as error:
+        await answer_error(interaction, error, table_id)
+        return
+    seat = table.seat_of(interaction.user.id)
+    if seat is None or table.status != ACTIVE:
+        await reply(interaction, t.msg(status_sentence(table)))
+        return
+    if hint is None:
+        pass
+    elif hint.moves != table.moves:
+        note = t("💡 The table moved on meanwhile: press Suggest again for the move now.")
+    else:
+        note = t(
+            "💡 The expert would pick **{move}**.\n-# {why}",
+            move=plain(hint.label),
+            why=plain(t.msg(hint.why)),
+        )
+    try:
+        message = await panel_message(runner, table, seat.seat, note=note, t=t)
+        await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
+    except Exception as error:
+        await answer_error(interaction, error, table_id)
+
+
+async def open_panel(interaction: discord.Interaction, table: TableRecord) -> None:
+    """Send the clicking player their private panel (ephemeral)."""
+    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    t = await for_user(interaction)
+    seat = table.seat_of(interaction.user.id)
+    if seat is None:
+        await reply(interaction, t("You are not seated at this table."))
+        return
+    if table.status != ACTIVE:
+        await reply(interaction, t.msg(status_sentence(table)))
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    message = await panel_message(runner, table, seat.seat, t=t)
+    files = message.pop("attachments")
+    await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, files=files, **message)
+
+
+async def choose(interaction: discord.Interaction, table_id: int, token: str, index: int) -> None:
+    """Apply a choice from a panel, refresh the panel, and move the table on."""
+    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    service = runner.service
+    try:
+        await interaction.response.defer()
+        t = await for_user(interaction)
+        move: Move = await service.submit(table_id, interaction.user.id, token, index)
+    except TableError as error:
+        await refresh_after_refusal(interaction, table_id, t.msg(error.say), t=t)
+        return
+    except Exception as error:
+        await answer_error(interaction, error, table_id)
+        return
+    runner.spawn(runner.advance(table_id, move.events, mover=interaction.user.id, new_step=move.new_step))
+    try:
+        mine = [
+            event_line(e, move.table, t, bold=False)
+            for e in move.events
+            if e.get("private") and e.get("seat") == move.seat
+        ]
+        message = await panel_message(
+            runner, move.table, move.seat, note="\n".join(mine), after_move=True, t=t
+        )
+        await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
+    except Exception as error:  # the move stands; only the refreshed panel is missing
+        await answer_error(interaction, error, table_id)
+
+
+async def refresh_after_refusal(
+    interaction: discord.Interaction, table_id: int, why: str, *, t: i18n.Words | None = None
+) -> None:
+    """Say why a choice was refused, and show the current choices instead of stale ones."""
+    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    t = t or i18n.words(i18n.SOURCE)
+    await interaction.followup.send(why[:MESSAGE_LIMIT], ephemeral=True, allowed_mentions=NO_PINGS)
+    try:
+        table = await runner.service.get(table_id)
+    except TableError:
+        return
+    seat = table.seat_of(interaction.user.id)
+    if seat is not None and table.status == ACTIVE:
+        message = await panel_message(runner, table, seat.seat, t=t)
+        await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)

@@ -49,11 +49,12 @@ from cogs.common import (
     tables,
 )
 from cogs.language import for_public, for_user
-from cogs.panels import panel_view
+from cogs.panels import ChoiceButton, ChoiceSelect, SuggestButton, open_panel, panel_message
+from cogs.rules import show_rules
 from cogs.runner import TableRunner
 from engine.base import event
 from hosting.errors import TableError, TableNotFound
-from hosting.service import Move, Panel, TableService, seat_name, status_sentence
+from hosting.service import TableService, seat_name, status_sentence
 from hosting.store import ACTIVE, TableRecord
 from i18n import N_, say
 
@@ -77,7 +78,6 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Open the player's panel, show the rules, or leave the game."""
-        cog: Play = interaction.client.get_cog("Play")  # type: ignore[assignment]
         try:
             table = await tables(interaction).get(self.table_id)
             current = table.board_message_id
@@ -97,11 +97,11 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
                 )
                 return
             if self.verb == "hand":
-                await cog.open_panel(interaction, table)
+                await open_panel(interaction, table)
             elif self.verb == "rules":
-                await interaction.client.get_cog("Rules").show(interaction, table.game)  # type: ignore[union-attr]
+                await show_rules(interaction, table.game)
             elif self.verb == "leave":
-                await cog.ask_leave(interaction, table)
+                await ask_leave(interaction, table)
             else:
                 t = await for_user(interaction)
                 await reply(interaction, t("That button is not one of ours."))
@@ -139,11 +139,10 @@ class LeaveAnswer(
             t = await for_user(interaction)
             await interaction.response.edit_message(content=t("You stay at the table."), view=None)
             return
-        cog: Play = interaction.client.get_cog("Play")  # type: ignore[assignment]
         try:
             await interaction.response.defer()
             table = await tables(interaction).get(self.table_id)
-            await cog.leave(interaction, table, edit=True)
+            await leave(interaction, table, edit=True)
         except Exception as error:
             await answer_error(interaction, error, self.table_id)
 
@@ -187,8 +186,7 @@ class ReplayButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the step this button points to."""
-        cog: Play = interaction.client.get_cog("Play")  # type: ignore[assignment]
-        await cog.show_replay_step(interaction, self.table_id, self.step)
+        await show_replay_step(interaction, self.table_id, self.step)
 
 
 class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=r"replay:jump:(?P<table>\d+)"):
@@ -220,8 +218,7 @@ class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=r"replay:ju
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the chosen step."""
-        cog: Play = interaction.client.get_cog("Play")  # type: ignore[assignment]
-        await cog.show_replay_step(interaction, self.table_id, int(self.item.values[0]))
+        await show_replay_step(interaction, self.table_id, int(self.item.values[0]))
 
 
 def replay_view(
@@ -260,6 +257,93 @@ def replay_view(
     ]
     view.add_item(ReplayJump(table_id, options, t=t))
     return view
+
+
+async def ask_leave(interaction: discord.Interaction, table: TableRecord) -> None:
+    """Ask before leaving: one click on a red button should not give the seat away for good."""
+    t = await for_user(interaction)
+    if table.seat_of(interaction.user.id) is None:
+        await reply(interaction, t("You are not seated at this table."))
+        return
+    if table.status != ACTIVE:
+        await reply(interaction, t.msg(status_sentence(table)))
+        return
+    view = dynamic_view()
+    view.add_item(LeaveAnswer("yes", table.id, t=t))
+    view.add_item(LeaveAnswer("no", table.id, t=t))
+    await reply(
+        interaction,
+        t("Leave table #{id}? A bot will take your seat for the rest of the game.", id=table.id),
+        view=view,
+    )
+
+
+async def leave(interaction: discord.Interaction, table: TableRecord, *, edit: bool = False) -> None:
+    """Hand the player's seat to a bot and tell the table (``edit``: answer in the asking message)."""
+    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    table = await runner.service.hand_to_bot(table.id, interaction.user.id)
+    t = await for_user(interaction)
+    done = t("You left the game; a bot plays your seat from now on.")
+    if edit:
+        await interaction.edit_original_response(content=done, view=None)
+    else:
+        await reply(interaction, done)
+    left = event(
+        "left",
+        say("{name} left the game; a bot plays their seat.", name=plain(interaction.user.display_name)),
+    )
+    runner.spawn(runner.advance(table.id, [left]))
+
+
+async def replay_message(
+    runner: TableRunner, table: TableRecord, steps: list, index: int, *, t: i18n.Words | None = None
+) -> dict:
+    """One step of a replay: the public picture, the public events that led to it, and the controls.
+
+    In ``t``'s language: the viewer's (a replay is shown to them alone).
+    """
+    t = t or i18n.words(i18n.SOURCE)
+    index = max(0, min(index, len(steps) - 1))
+    step = steps[index]
+    game = engine.get(table.game)
+    picture = await runner.picture(
+        table.game, runner.service.public_view(table, step.state), seat_names(table, t.lang), lang=t.lang
+    )
+    header = t(
+        "**Replay · {game} · table #{id}** · step {step} of {steps} (after move {move} of {moves})",
+        game=t(game.title),
+        id=table.id,
+        step=index + 1,
+        steps=len(steps),
+        move=step.moves,
+        moves=steps[-1].moves,
+    )
+    header += "\n" + in_words(game.summary(step.state, lang=t.lang), table)
+    lines = [f"• {event_line(e, table, t)}" for e in step.events]
+    text = fit_lines(
+        header,
+        lines,
+        more=lambda count: t.plural(
+            "… and {count} more event this step.", "… and {count} more events this step.", count
+        ),
+    )
+    return {
+        "content": text,
+        "attachments": as_files(picture),
+        "view": replay_view(table.id, steps, index, t=t, table=table),
+    }
+
+
+async def show_replay_step(interaction: discord.Interaction, table_id: int, index: int) -> None:
+    """A replay control was used: show that step in the same ephemeral message."""
+    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    try:
+        await interaction.response.defer()
+        table, steps = await runner.service.replay_steps(table_id)
+        message = await replay_message(runner, table, steps, index, t=await for_user(interaction))
+        await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
+    except Exception as error:
+        await answer_error(interaction, error, table_id)
 
 
 class Play(commands.Cog):
@@ -327,8 +411,8 @@ class Play(commands.Cog):
     async def on_ready(self) -> None:
         """After a (re)start: close the tables of servers that removed the bot while it was down,
         then let bot seats that owe a move make it (unless `resume_at_start` is off)."""
-        await self.runner.reconcile()
         if getattr(getattr(self.bot, "config", None), "resume_at_start", True):
+            await self.runner.reconcile()
             await self.runner.resume_bots()
 
     @commands.Cog.listener()
@@ -388,179 +472,6 @@ class Play(commands.Cog):
             await self.runner.recheck(after.guild.id)
 
     # ------------------------------------------------------------ the panel
-
-    async def panel_message(
-        self,
-        table: TableRecord,
-        seat: int,
-        note: str = "",
-        after_move: bool = False,
-        *,
-        t: i18n.Words | None = None,
-    ) -> dict:
-        """The content, picture and controls of a seat's private panel (``after_move``: it just moved).
-
-        In ``t``'s language: the player's own.
-        """
-        t = t or i18n.words(i18n.SOURCE)
-        game = engine.get(table.game)
-        state = self.service.state_of(table)
-        panel: Panel = self.service.panel(table, seat, lang=t.lang)
-        picture = await self.picture(
-            table.game, self.service.seat_view(table, seat), seat_names(table, t.lang), lang=t.lang
-        )
-        if table.status != ACTIVE:
-            status = t.msg(status_sentence(table))
-        elif table.paused_at is not None:
-            status = t("This table is paused: moves wait until the host resumes it.")
-        elif panel.choices:
-            status = t("Your move: choose below.")
-        elif after_move or (seat not in game.to_act(state) and game.legal_actions(state, seat)):
-            # Just confirmed (or reopened after confirming: the engine would still take a move the
-            # table no longer offers, `TableService.panel`): nothing can change, until when the others have.
-            status = t(
-                "Done: your move is in and can't be changed now. {waiting}",
-                waiting=waiting_for(table, game.to_act(state), t=t),
-            )
-        else:
-            status = t(
-                "Nothing to do right now. {waiting}", waiting=waiting_for(table, game.to_act(state), t=t)
-            )
-        content = "\n".join(line for line in (note, status) if line)[:MESSAGE_LIMIT]
-        hints = table.options.get("hints", "off") != "off" and table.status == ACTIVE
-        view = panel_view(table.id, panel, hints=hints, t=t)
-        return {"content": content, "attachments": as_files(picture), "view": view}
-
-    async def suggest(self, interaction: discord.Interaction, table_id: int) -> None:
-        """**Suggest**: the move the expert would pick for the clicker's seat, and why.
-
-        Shown at the top of the clicker's own panel (the ephemeral message the button
-        is on), edited in place: one answer at a time, never a pile of messages. The
-        expert sees only what this seat sees. The first hint marks the table, so its
-        results say hints were used and it moves no rating.
-        """
-        try:
-            await interaction.response.defer()  # a search may take a moment; the panel shows the answer
-            t = await for_user(interaction)
-            try:
-                hint = await self.service.suggest(table_id, interaction.user.id, lang=t.lang)
-            except TableError as refusal:  # said in the panel too, in place of an answer
-                hint, note = None, "💡 " + t.msg(refusal.say)
-            table = await self.service.get(table_id)
-        except Exception as error:
-            await answer_error(interaction, error, table_id)
-            return
-        seat = table.seat_of(interaction.user.id)
-        if seat is None or table.status != ACTIVE:
-            await reply(interaction, t.msg(status_sentence(table)))
-            return
-        if hint is None:
-            pass
-        elif hint.moves != table.moves:
-            note = t("💡 The table moved on meanwhile: press Suggest again for the move now.")
-        else:
-            note = t(
-                "💡 The expert would pick **{move}**.\n-# {why}",
-                move=plain(hint.label),
-                why=plain(t.msg(hint.why)),
-            )
-        try:
-            message = await self.panel_message(table, seat.seat, note=note, t=t)
-            await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
-        except Exception as error:
-            await answer_error(interaction, error, table_id)
-
-    async def open_panel(self, interaction: discord.Interaction, table: TableRecord) -> None:
-        """Send the clicking player their private panel (ephemeral)."""
-        t = await for_user(interaction)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            await reply(interaction, t("You are not seated at this table."))
-            return
-        if table.status != ACTIVE:
-            await reply(interaction, t.msg(status_sentence(table)))
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        message = await self.panel_message(table, seat.seat, t=t)
-        files = message.pop("attachments")
-        await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, files=files, **message)
-
-    async def choose(self, interaction: discord.Interaction, table_id: int, token: str, index: int) -> None:
-        """Apply a choice from a panel, refresh the panel, and move the table on."""
-        service = self.service
-        try:
-            await interaction.response.defer()
-            t = await for_user(interaction)
-            move: Move = await service.submit(table_id, interaction.user.id, token, index)
-        except TableError as error:
-            await self._refresh_after_refusal(interaction, table_id, t.msg(error.say), t=t)
-            return
-        except Exception as error:
-            await answer_error(interaction, error, table_id)
-            return
-        self.spawn(self.advance(table_id, move.events, mover=interaction.user.id, new_step=move.new_step))
-        try:
-            mine = [
-                event_line(e, move.table, t, bold=False)
-                for e in move.events
-                if e.get("private") and e.get("seat") == move.seat
-            ]
-            message = await self.panel_message(
-                move.table, move.seat, note="\n".join(mine), after_move=True, t=t
-            )
-            await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
-        except Exception as error:  # the move stands; only the refreshed panel is missing
-            await answer_error(interaction, error, table_id)
-
-    async def _refresh_after_refusal(
-        self, interaction: discord.Interaction, table_id: int, why: str, *, t: i18n.Words | None = None
-    ) -> None:
-        """Say why a choice was refused, and show the current choices instead of stale ones."""
-        t = t or i18n.words(i18n.SOURCE)
-        await interaction.followup.send(why[:MESSAGE_LIMIT], ephemeral=True, allowed_mentions=NO_PINGS)
-        try:
-            table = await self.service.get(table_id)
-        except TableError:
-            return
-        seat = table.seat_of(interaction.user.id)
-        if seat is not None and table.status == ACTIVE:
-            message = await self.panel_message(table, seat.seat, t=t)
-            await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
-
-    async def ask_leave(self, interaction: discord.Interaction, table: TableRecord) -> None:
-        """Ask before leaving: one click on a red button should not give the seat away for good."""
-        t = await for_user(interaction)
-        if table.seat_of(interaction.user.id) is None:
-            await reply(interaction, t("You are not seated at this table."))
-            return
-        if table.status != ACTIVE:
-            await reply(interaction, t.msg(status_sentence(table)))
-            return
-        view = dynamic_view()
-        view.add_item(LeaveAnswer("yes", table.id, t=t))
-        view.add_item(LeaveAnswer("no", table.id, t=t))
-        await reply(
-            interaction,
-            t("Leave table #{id}? A bot will take your seat for the rest of the game.", id=table.id),
-            view=view,
-        )
-
-    async def leave(
-        self, interaction: discord.Interaction, table: TableRecord, *, edit: bool = False
-    ) -> None:
-        """Hand the player's seat to a bot and tell the table (``edit``: answer in the asking message)."""
-        table = await self.service.hand_to_bot(table.id, interaction.user.id)
-        t = await for_user(interaction)
-        done = t("You left the game; a bot plays your seat from now on.")
-        if edit:
-            await interaction.edit_original_response(content=done, view=None)
-        else:
-            await reply(interaction, done)
-        left = event(
-            "left",
-            say("{name} left the game; a bot plays their seat.", name=plain(interaction.user.display_name)),
-        )
-        self.spawn(self.advance(table.id, [left]))
 
     # ------------------------------------------------------------ /game
 
@@ -685,7 +596,7 @@ class Play(commands.Cog):
                 self.spawn(self.advance(found.id, [], force=True))
             if found.seat_of(interaction.user.id) is not None:
                 seat = found.seat_of(interaction.user.id)
-                message = await self.panel_message(found, seat.seat, t=t)  # type: ignore[union-attr]
+                message = await panel_message(self.runner, found, seat.seat, t=t)  # type: ignore[union-attr]
                 files = message.pop("attachments")
                 await interaction.followup.send(
                     ephemeral=True, allowed_mentions=NO_PINGS, files=files, **message
@@ -745,44 +656,6 @@ class Play(commands.Cog):
             return await self._table_here(interaction)
         return await self._table_of_this_server(interaction, table_id, or_mine=True)
 
-    async def replay_message(
-        self, table: TableRecord, steps: list, index: int, *, t: i18n.Words | None = None
-    ) -> dict:
-        """One step of a replay: the public picture, the public events that led to it, and the controls.
-
-        In ``t``'s language: the viewer's (a replay is shown to them alone).
-        """
-        t = t or i18n.words(i18n.SOURCE)
-        index = max(0, min(index, len(steps) - 1))
-        step = steps[index]
-        game = engine.get(table.game)
-        picture = await self.picture(
-            table.game, self.service.public_view(table, step.state), seat_names(table, t.lang), lang=t.lang
-        )
-        header = t(
-            "**Replay · {game} · table #{id}** · step {step} of {steps} (after move {move} of {moves})",
-            game=t(game.title),
-            id=table.id,
-            step=index + 1,
-            steps=len(steps),
-            move=step.moves,
-            moves=steps[-1].moves,
-        )
-        header += "\n" + in_words(game.summary(step.state, lang=t.lang), table)
-        lines = [f"• {event_line(e, table, t)}" for e in step.events]
-        text = fit_lines(
-            header,
-            lines,
-            more=lambda count: t.plural(
-                "… and {count} more event this step.", "… and {count} more events this step.", count
-            ),
-        )
-        return {
-            "content": text,
-            "attachments": as_files(picture),
-            "view": replay_view(table.id, steps, index, t=t, table=table),
-        }
-
     @game_group.command(
         name=locale_str("replay"),
         description=locale_str(
@@ -798,21 +671,11 @@ class Play(commands.Cog):
             await interaction.response.defer(ephemeral=True, thinking=True)
             found = await self._closed_table(interaction, table)
             found, steps = await self.service.replay_steps(found.id)
-            message = await self.replay_message(found, steps, 0, t=await for_user(interaction))
+            message = await replay_message(self.runner, found, steps, 0, t=await for_user(interaction))
             files = message.pop("attachments")
             await interaction.followup.send(ephemeral=True, allowed_mentions=NO_PINGS, files=files, **message)
         except Exception as error:
             await answer_error(interaction, error)
-
-    async def show_replay_step(self, interaction: discord.Interaction, table_id: int, index: int) -> None:
-        """A replay control was used: show that step in the same ephemeral message."""
-        try:
-            await interaction.response.defer()
-            table, steps = await self.service.replay_steps(table_id)
-            message = await self.replay_message(table, steps, index, t=await for_user(interaction))
-            await interaction.edit_original_response(allowed_mentions=NO_PINGS, **message)
-        except Exception as error:
-            await answer_error(interaction, error, table_id)
 
     @game_group.command(
         name=locale_str("export"),
@@ -856,7 +719,7 @@ class Play(commands.Cog):
         """Leave the running game in this thread; a bot takes your seat."""
         try:
             await interaction.response.defer(ephemeral=True)
-            await self.leave(interaction, await self._table_here(interaction, table))
+            await leave(interaction, await self._table_here(interaction, table))
         except Exception as error:
             await answer_error(interaction, error)
 
@@ -1016,8 +879,6 @@ class Play(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     """Load the play cog and its persistent components."""
-    from cogs.panels import ChoiceButton, ChoiceSelect, SuggestButton
-
     bot.add_dynamic_items(
         BoardButton, LeaveAnswer, ReplayButton, ReplayJump, ChoiceButton, ChoiceSelect, SuggestButton
     )

@@ -93,23 +93,22 @@ GAME_CHOICES = [
 ]
 
 
+async def show_rules(interaction: discord.Interaction, game_key: str) -> None:
+    """Send the first rules page of a game, ephemerally, in the user's language."""
+    t = await for_user(interaction)
+    if not (RULES_DIR / f"{game_key}.md").is_file():
+        await reply(interaction, t("There is no rules summary for this game yet."))
+        return
+    embed, view = rules_page(game_key, 0, t=t)
+    await interaction.response.send_message(embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
 class Rules(commands.Cog):
     """Rules summaries."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         offer_enabled_games(bot, self.rules)
-
-    async def show(self, interaction: discord.Interaction, game_key: str) -> None:
-        """Send the first rules page of a game, ephemerally, in the user's language."""
-        t = await for_user(interaction)
-        if not (RULES_DIR / f"{game_key}.md").is_file():
-            await reply(interaction, t("There is no rules summary for this game yet."))
-            return
-        embed, view = rules_page(game_key, 0, t=t)
-        await interaction.response.send_message(
-            embed=embed, view=view, ephemeral=True, allowed_mentions=NO_PINGS
-        )
 
     @app_commands.command(
         name=locale_str("rules"),
@@ -120,7 +119,7 @@ class Rules(commands.Cog):
     @app_commands.choices(game=GAME_CHOICES)
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         """Show a paged summary of a game's rules and how this bot reads them."""
-        await self.show(interaction, game.value)
+        await show_rules(interaction, game.value)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -237,7 +237,7 @@ async def test_a_decision_past_its_deadline_is_played_by_greedy_and_the_table_go
     assert results(thread) is not None
     assert any("passed its 0.3 s deadline; playing greedy" in r.getMessage() for r in caplog.records)
     # The board says so in a word (issue #41): the player did not face the expert's best.
-    assert any("⏱️ **🤖 Bot Dol (expert)** had to move quickly." in b.content for b in boards(thread))
+    assert any("⏱️ **🤖 Bot Dol (expert)** had to move quickly." in m.content for m in thread.history())
 
 
 @pytest.mark.simcord(settle_timeout=120.0)  # a new pool's first decisions get its start-up time too

@@ -60,9 +60,9 @@ async def test_a_replay_steps_through_a_whole_game_and_never_shows_a_hidden_choi
     log = await service.store.actions(table.id)
     timeline = moments(game, len(table.seats), table.seed, table.options, log)
 
-    # A spectator replays it from the thread, stepping with Next to the end.
-    here = next(t for t in channel.threads if t.id == thread.id)
-    opened = await sam.slash(here, "game replay")
+    # A spectator replays it from the channel (the finished table's thread is archived, and Discord
+    # offers no commands there), stepping with Next to the end.
+    opened = await sam.slash(channel, "game replay", table=table.id)
     shown = opened.followups[0] if opened.followups else opened.response
     seen: list[tuple[int, int, str]] = []
     pending_shown = 0
@@ -106,9 +106,8 @@ async def test_an_exported_game_replays_to_the_same_result(world, simcord_env, t
     thread = await seat_and_start(channel, alice, [bob], 0, "jeju")
     assert await take_turns(thread, {alice.id: alice, bob.id: bob}, random.Random(41)) is not None
     table = await simcord_env.bot.tables.store.table_in_channel(thread.id)
-    here = next(t for t in channel.threads if t.id == thread.id)
 
-    exported = await bob.slash(here, "game export")
+    exported = await bob.slash(channel, "game export", table=table.id)  # its thread is archived
     answer = exported.followups[0] if exported.followups else exported.response
     assert answer.ephemeral and "python -m engine.replay" in answer.content
     (attachment,) = answer.attachments

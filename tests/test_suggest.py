@@ -31,7 +31,7 @@ async def open_panel(member, thread):
 
 
 def pool(env) -> BotPool:
-    return env.bot.get_cog("Play").service.bots
+    return env.bot.tables.bots
 
 
 async def a_table_with_hints(people, think: str):
