@@ -75,6 +75,12 @@ BAD_TOKEN = (
     "(Developer Portal -> your application -> Bot -> Reset Token) into DISCORD_TOKEN."
 )
 
+#: Gateway close codes (Discord's "Gateway Close Event Codes"): authentication failed, and those
+#: a reconnect cannot mend (invalid shard, sharding required, invalid API version, invalid or
+#: disallowed intents).
+GATEWAY_AUTH_FAILED = 4004
+GATEWAY_FATAL = frozenset({4010, 4011, 4012, 4013, 4014})
+
 #: Login retries while Discord cannot be reached: the first wait and the longest (seconds).
 LOGIN_RETRY_FIRST = 2.0
 LOGIN_RETRY_MOST = 60.0
@@ -551,6 +557,7 @@ class OneLineReconnects(logging.Filter):
             record.args = None
             record.exc_info = None
             record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"  # retried: not an error yet
         return True
 
 
@@ -619,13 +626,53 @@ async def login_with_retry(
     return False
 
 
+async def connect_with_retry(
+    bot: GameBot, *, first: float = LOGIN_RETRY_FIRST, most: float = LOGIN_RETRY_MOST
+) -> None:
+    """Open the gateway connection and keep it (discord.py reconnects it once it has been up).
+
+    discord.py 2.7 cannot retry a first connection that failed: its retry reads the
+    connection it never made (``self.ws.sequence``) and raises AttributeError
+    (Rapptz/discord.py#10520), so a gateway unreachable at start is retried here, with
+    back-off and one log line a try, until the first connection opens.
+    """
+    attempt, since = 0, time.strftime("%H:%M:%S", time.gmtime())
+    while not bot.is_closed():
+        try:
+            await bot.connect(reconnect=True)
+            return
+        except Exception as error:
+            first_connection = getattr(bot, "ws", None) is None
+            cause = error.__context__ if isinstance(error, AttributeError) else error
+            if bot.is_closed() or not first_connection or cause is None or not retryable(cause):
+                if bot.is_closed():
+                    return
+                raise
+            attempt += 1
+            delay = min(most, first * 2 ** (attempt - 1)) * random.uniform(0.8, 1.0)
+            last = one_line(cause)
+            bot.waiting_for_discord = (
+                f"cannot reach Discord's gateway since {since} UTC ({attempt} tries; last: {last}); retrying"
+            )
+            log.warning(
+                "cannot reach Discord's gateway (%s); trying again in %.0f s (attempt %d)",
+                one_line(cause),
+                delay,
+                attempt,
+            )
+            deadline = time.monotonic() + delay
+            while not bot.is_closed() and time.monotonic() < deadline:
+                await asyncio.sleep(min(0.5, deadline - time.monotonic()))
+    bot.waiting_for_discord = None
+
+
 async def run(config: Config) -> None:
     """Run until Ctrl-C or SIGTERM, then shut down cleanly.
 
     Discord unreachable at start is waited out (`login_with_retry`); the heartbeat, the
     metrics and the scheduled backups run meanwhile or from the login on.
     """
-    log.info("Sea Games bot %s starting; tables are kept in the %s", VERSION, describe(config))
+    log.info("Sea Games bot %s starting (process %d)", VERSION, os.getpid())
     bot = create_bot(config)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -646,7 +693,7 @@ async def run(config: Config) -> None:
         if schedule is not None:
             schedule.start()
         try:
-            await bot.connect(reconnect=True)
+            await connect_with_retry(bot)
         finally:
             await monitor.stop()
             if schedule is not None:
@@ -750,6 +797,15 @@ def main(argv: list[str] | None = None) -> int:
     except discord.PrivilegedIntentsRequired as error:
         log.error("%s", one_line(error))
         return 2
+    except discord.ConnectionClosed as error:
+        if error.code == GATEWAY_AUTH_FAILED:  # the gateway's own word for a refused token
+            log.error("%s", BAD_TOKEN)
+            return 2
+        if error.code in GATEWAY_FATAL:  # a setting (shards, intents) a restart cannot mend
+            log.error("Discord's gateway closed the connection for good: %s", one_line(error))
+            return 2
+        log.exception("the bot stopped on an unexpected error")
+        return 1
     except (SchemaTooNew, DatabaseUnavailable) as error:
         log.error("%s", error)
         return 2
