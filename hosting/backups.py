@@ -69,11 +69,13 @@ class BackupSchedule:
         hours: float,
         keep: int,
         now: Callable[[], datetime] | None = None,
+        first_after: float = FIRST_BACKUP_AFTER,
     ) -> None:
         self.database = Path(database)
         self.folder = Path(folder)
         self.every = hours * 3600.0
         self.keep = keep
+        self.first_after = first_after
         self._now = now or (lambda: datetime.now(UTC))
         self._task: asyncio.Task | None = None
         #: The last backup made: (path, tables), for `status`; None before the first.
@@ -83,9 +85,9 @@ class BackupSchedule:
         """Seconds until the next backup is due: an interval after the newest one in the folder."""
         found = backups_in(self.folder, self.database)
         if not found:
-            return FIRST_BACKUP_AFTER
+            return self.first_after
         age = time.time() - found[-1].stat().st_mtime
-        return max(FIRST_BACKUP_AFTER, self.every - age)
+        return max(self.first_after, self.every - age)
 
     def start(self) -> asyncio.Task:
         """Run the schedule as a task on the running loop (`stop` ends it)."""
