@@ -87,10 +87,12 @@ LOGIN_RETRY_MOST = 60.0
 
 
 def offline_installed() -> bool:
-    """Whether offline mode can run here (its module and SimCord are installed; not in the image)."""
+    """Whether offline mode can run here: offline.py beside this file and SimCord installed
+    (neither is in the container image)."""
     import importlib.util
 
-    return all(importlib.util.find_spec(name) is not None for name in ("offline", "simcord"))
+    beside = Path(__file__).with_name("offline.py").is_file()
+    return beside and importlib.util.find_spec("simcord") is not None
 
 
 def token_help(detail: str = "") -> str:

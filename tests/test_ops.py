@@ -481,10 +481,12 @@ def build_app(target: Path) -> Path:
 def test_dockerfile_shape():
     steps = dockerfile()
     instructions = [name for name, _ in steps]
-    assert steps[0] == ("FROM", "python:3.11-slim")
+    assert steps[0][0] == "FROM" and steps[0][1].startswith("python:3.11")
     assert dict(steps)["USER"] == "seagames" and instructions.index("USER") > instructions.index("RUN")
     assert json.loads(dict(steps)["CMD"]) == ["python", "bot.py"]  # exec form: python gets SIGTERM
-    assert "pip install -e ." in " ".join(args for name, args in steps if name == "RUN")
+    assert "pip install --no-cache-dir -r requirements.lock" in " ".join(
+        args for name, args in steps if name == "RUN"
+    )
     assert "HEALTHCHECK" in instructions and json.loads(dict(steps)["VOLUME"]) == ["/data"]
     assert image_env()["DATABASE_PATH"].startswith("/data/")
     ignored = (ROOT / ".dockerignore").read_text().split()
@@ -535,6 +537,7 @@ def test_image_install_in_a_fresh_virtual_environment(app, tmp_path, request):
     pip_line = next(args for name, args in dockerfile() if name == "RUN" and "pip install" in args)
     install = shlex.split(pip_line.split("&&")[0])
     subprocess.run([str(venv / "bin" / install[0]), *install[1:]], cwd=app, check=True, timeout=900)
+    # Nothing but the lock file: the image's Python finds the code beside bot.py.
     env = {**image_env(), "DATABASE_PATH": str(tmp_path / "db.sqlite3"), "DISCORD_TOKEN": TOKEN}
     done = subprocess.run(
         [str(venv / "bin" / "python"), "bot.py", "check"],
