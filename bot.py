@@ -682,7 +682,7 @@ async def run(config: Config) -> None:
     if config.health_file is not None:
         beat = asyncio.create_task(ops.heartbeat(bot, config.health_file))
         beat.add_done_callback(lambda _: config.health_file.unlink(missing_ok=True))
-    monitor = metrics.Monitor(bot)
+    monitor = metrics.Monitor(bot, database=None if config.database_url else Path(config.database))
     schedule = None
     if config.backup_hours and not config.database_url and str(config.database) != ":memory:":
         schedule = backups.BackupSchedule(

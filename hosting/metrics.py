@@ -119,6 +119,15 @@ def render() -> bytes:
     return generate_latest(REGISTRY)
 
 
+def count_statuses(database: Path) -> dict[str, int]:
+    """Tables by status in the SQLite file, read on a read-only connection of its own (WAL:
+    it neither waits for nor holds up the bot's writes)."""
+    with contextlib.closing(sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)) as db:
+        db.execute("PRAGMA busy_timeout = 1000")
+        rows = db.execute("SELECT status, count(*) FROM game_tables GROUP BY status").fetchall()
+    return {str(status): int(count) for status, count in rows}
+
+
 def serve(port: int, address: str = "127.0.0.1") -> Any:
     """Serve ``/metrics`` on ``address:port`` from a thread (port 0: any free port); return the server
     (``server.server_port``, ``server.shutdown()``).
@@ -143,9 +152,12 @@ class Monitor:
     thread only serialises the registry.
     """
 
-    def __init__(self, bot: Any, *, every: float = REFRESH_SECONDS) -> None:
+    def __init__(self, bot: Any, *, every: float = REFRESH_SECONDS, database: Path | None = None) -> None:
         self.bot = bot
         self.every = every
+        #: The SQLite file, counted on a connection of its own in a thread (see `refresh`); None:
+        #: ask the store (PostgreSQL, or an in-memory database).
+        self.database = None if database is None or str(database) == ":memory:" else Path(database)
         self._task: asyncio.Task | None = None
         self._db_seen: tuple[float, int] = (0.0, 0)
         self._db_store: Any = None
@@ -172,7 +184,12 @@ class Monitor:
         bot = self.bot
         store = getattr(bot, "store", None)
         if store is not None:
-            counts = await store.status_counts()
+            # The count walks the status index: ~20 ms at 100,000 tables. On SQLite it runs on a
+            # read-only connection in a thread, so the store's own thread (every move) never waits.
+            if self.database is not None:
+                counts = await asyncio.to_thread(count_statuses, self.database)
+            else:
+                counts = await store.status_counts()
             for status in self.statuses - set(counts):
                 TABLES.labels(status=status).set(0)
             for status, count in counts.items():
@@ -290,12 +307,13 @@ def database_figures(config: Any) -> list[str]:
     path = Path(config.database)
     if not path.is_file():
         return [f"tables: none yet ({path} does not exist)"]
-    with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
-        try:
-            rows = db.execute("SELECT status, count(*) FROM game_tables GROUP BY status").fetchall()
-        except sqlite3.Error as error:
-            return [f"tables: {path} cannot be read ({error})"]
-    lines = [f"tables: {', '.join(f'{status} {count}' for status, count in rows) or 'none'}"]
+    try:
+        counts = count_statuses(path)
+    except sqlite3.Error as error:
+        return [f"tables: {path} cannot be read ({error})"]
+    lines = [
+        f"tables: {', '.join(f'{status} {count}' for status, count in sorted(counts.items())) or 'none'}"
+    ]
     from hosting import backups
 
     folder = getattr(config, "backup_folder", None)

@@ -22,11 +22,13 @@ import pytest
 
 from bot import Config, ConfigError, create_bot, load_config
 from hosting import backups, metrics, ops
+from hosting.service import TableService
 from hosting.store import SCHEMA_VERSION
 from tests.conftest import TOKEN
 from tests.play_helpers import latest_board, take_turns
 from tests.test_admin_start import SETTINGS, free_port, start_bot, wait_for
 from tests.test_lobby import open_table
+from tests.test_store import backend, started_table, store  # noqa: F401  (fixtures: both stores)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -68,10 +70,10 @@ async def moves_logged(bot) -> int:
 
 
 @pytest.mark.simcord(settle_timeout=60.0)  # the board's pictures on a shared, loaded machine
-async def test_the_metrics_endpoint_counts_what_was_played(world, simcord_env):
+async def test_the_metrics_endpoint_counts_what_was_played(world, simcord_env, db_path):
     guild, channel, (alice, bob) = world
     bot = simcord_env.bot
-    monitor = metrics.Monitor(bot)
+    monitor = metrics.Monitor(bot, database=db_path)  # as the bot builds it: counted beside the store
     server = metrics.serve(0)  # any free port, on 127.0.0.1
     url = f"http://127.0.0.1:{server.server_port}/metrics"
     try:
@@ -101,6 +103,17 @@ def ops_version() -> str:
     from hosting.version import VERSION
 
     return VERSION
+
+
+async def test_both_stores_count_tables_by_status(store):  # noqa: F811  (the imported fixture)
+    """`status_counts` on SQLite and PostgreSQL (the store suite's ``store`` fixture: both)."""
+    service = TableService(store, clock=lambda: 1_000.0, new_seed=lambda: 42)
+    for _ in range(2):
+        await service.create_table(
+            game_key="takeaway", guild_id=1, channel_id=2, host_id=100, host_name="Ann"
+        )
+    await started_table(service)
+    assert await store.status_counts() == {"lobby": 2, "active": 1}
 
 
 def test_the_counters_other_code_calls():
