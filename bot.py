@@ -771,6 +771,9 @@ def main(argv: list[str] | None = None) -> int:
         log.error("%s", problem)
     if problems:
         return 2
+    note = ops.upgrade_note(ops.database_version(config))
+    if note:
+        log.warning("%s", note)
     lock = None
     server = None
     try:

@@ -296,6 +296,34 @@ def startup_problems(config: Any) -> list[str]:
     return problems
 
 
+#: The schema that brought ratings and leaderboards (hosting/store.py: MIGRATIONS[3]).
+RATINGS_SCHEMA = 4
+
+
+def upgrade_note(version: int | None) -> str | None:
+    """What an upgrade from schema ``version`` leaves out, said at start (CHANGELOG.md, upgrade notes)."""
+    if version is None or not 1 <= version < RATINGS_SCHEMA:
+        return None
+    return (
+        f"this database is from schema {version}, before ratings (schema {RATINGS_SCHEMA}): games finished "
+        "before this upgrade stay in the history but are never rated, and the leaderboards start empty "
+        "(CHANGELOG.md, upgrade notes)"
+    )
+
+
+def database_version(config: Any) -> int | None:
+    """The configured database's schema version before the bot migrates it (None: new, or unreadable)."""
+    url = getattr(config, "database_url", None)
+    try:
+        if url:
+            from hosting.pg_store import inspect
+
+            return asyncio.run(inspect(url))[0]
+        return sqlite_schema_version(Path(config.database))
+    except Exception:  # the start-up checks said what is wrong; this note is only a courtesy
+        return None
+
+
 def postgres_report(url: str, schema_version: int) -> tuple[bool, str]:
     """(good, what was found) for the PostgreSQL database at ``url``, read-only: nothing is changed."""
     import asyncpg

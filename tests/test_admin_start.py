@@ -340,3 +340,28 @@ def test_metrics_and_backup_settings_are_checked(tmp_path):
     ):
         with pytest.raises(ConfigError, match=name):
             load_config({**base, name: value}, None)
+
+
+def test_an_upgrade_from_before_ratings_says_old_games_are_not_rated(tmp_path):
+    """A database of schema 3 starts (and migrates), with one warning saying what it leaves out."""
+    import sqlite3
+
+    from hosting.store import MIGRATIONS
+
+    path = tmp_path / "data" / "db.sqlite3"
+    path.parent.mkdir()
+    with sqlite3.connect(path) as db:
+        for version in range(1, 4):
+            for statement in MIGRATIONS[version - 1]:
+                db.execute(statement)
+        db.execute("PRAGMA user_version = 3")
+    port = free_port()  # Discord unreachable: the bot starts, warns, and waits
+    bot = start_bot(tmp_path, port, HEALTH_FILE=str(tmp_path / "alive"))
+    try:
+        assert wait_for(lambda: (tmp_path / "alive").exists())
+    finally:
+        bot.send_signal(signal.SIGTERM)
+        out, err = bot.communicate(timeout=60)
+    notes = [line for line in err.splitlines() if "never rated" in line]
+    assert len(notes) == 1 and "schema 3" in notes[0] and "leaderboards start empty" in notes[0]
+    assert ops.upgrade_note(SCHEMA_VERSION) is None and ops.upgrade_note(None) is None
