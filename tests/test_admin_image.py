@@ -118,3 +118,18 @@ def test_in_the_image_version_check_and_status(app, tmp_path):
         and "tables: none yet" in done.stdout
     )
     assert "voice" not in run(["check"], app, script=app / "bot.py", **env).stderr
+
+
+def test_the_systemd_unit_behaves_as_the_container():
+    """docs/seagames-bot.service: the bot in the foreground, SIGTERM with time, no restart on status 2."""
+    unit: dict[str, str] = {}
+    for line in (ROOT / "docs" / "seagames-bot.service").read_text().splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            unit[key.strip()] = value.strip()
+    assert unit["ExecStart"].endswith("python bot.py") and unit["User"] == "seagames"
+    assert unit["Restart"] == "on-failure" and unit["RestartPreventExitStatus"] == "2"
+    assert unit["KillSignal"] == "SIGTERM" and int(unit["TimeoutStopSec"]) >= 10
+    assert unit["MemoryMax"] and unit["StartLimitBurst"] == "5"
+    hosting = (ROOT / "docs" / "HOSTING.md").read_text()
+    assert "RestartPreventExitStatus=2" in hosting and "seagames-bot.service" in hosting
