@@ -763,7 +763,6 @@ def main(argv: list[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 2
     logs.setup(config.log_level, config.log_format)
-    quiet_voice()
     quiet_reconnects()
     # Everything a restart cannot mend is found before logging in to Discord, in the words of `check`.
     problems = ops.startup_problems(config)

@@ -260,6 +260,17 @@ def folder_problem(setting: str, folder: Path) -> str | None:
     return None
 
 
+def backup_report(folder: Path, hours: float, keep: int) -> tuple[bool, str]:
+    """(good, what) for the scheduled backups' folder, tried without making anything."""
+    existing = folder if folder.is_dir() else _nearest_existing(folder / "backup")
+    try:
+        with tempfile.TemporaryFile(dir=existing, prefix=".seagames-probe-"):
+            pass
+    except OSError as error:
+        return False, f"BACKUP_DIR is {folder}, but the bot cannot write there ({error.strerror or error})"
+    return True, f"backups: every {hours:g} h into {folder}, keeping {keep}"
+
+
 def startup_problems(config: Any) -> list[str]:
     """Every reason the configuration cannot run, found before connecting to Discord.
 
@@ -400,6 +411,9 @@ def check(config: Any, out: TextIO) -> int:
                     "set DATABASE_URL to share one PostgreSQL database",
                 )
             )
+    hours = getattr(config, "backup_hours", 0)
+    if not url and hours and str(config.database) != ":memory:":
+        results.append(backup_report(Path(config.backup_folder), hours, getattr(config, "backup_keep", 0)))
     health_file = getattr(config, "health_file", None)
     if health_file is not None:
         problem = health_file_problem(Path(health_file))
