@@ -7,8 +7,9 @@ the same figures once for an admin at a terminal.
 The figures (every name starts ``seagames_``):
 
 - ``tables{status}``: tables by status. Counted every `REFRESH_SECONDS` by
-  `Monitor.refresh` (one pass over the status index, on the database thread),
-  never per scrape, so a scrape costs the same at 100,000 tables as at ten.
+  `Monitor.refresh` (one pass over the status index: ~20 ms at 100,000 tables, on
+  SQLite on a read-only connection in a thread, so neither the loop nor the store's
+  thread waits), never per scrape: a scrape costs the same at 100,000 tables as at ten.
 - ``moves_total{game}``: moves applied (players' and bots'); ``rate()`` gives moves per minute.
 - ``boards_posted_total``, ``click_to_board_seconds``: boards posted and the time
   from a click to its new board (`board_posted`, called by the code that posts boards).
