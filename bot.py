@@ -29,7 +29,7 @@ import engine
 import renderers
 from cogs.common import Mentions
 from cogs.language import CatalogTranslator
-from hosting import backups, logs, metrics, ops
+from hosting import backups, logs, ops
 from hosting.botpool import DEFAULT_DEADLINE, BotPool
 from hosting.dblock import DatabaseInUse, DatabaseLock
 from hosting.errors import SchemaTooNew
@@ -674,6 +674,8 @@ async def run(config: Config) -> None:
     Discord unreachable at start is waited out (`login_with_retry`); the heartbeat, the
     metrics and the scheduled backups run meanwhile or from the login on.
     """
+    from hosting import metrics  # prometheus-client: ~90 ms to import, paid by the bot, not by `health`
+
     log.info("Sea Games bot %s starting (process %d)", VERSION, os.getpid())
     bot = create_bot(config)
     loop = asyncio.get_running_loop()
@@ -779,6 +781,8 @@ def main(argv: list[str] | None = None) -> int:
         if not config.database_url and str(config.database) != ":memory:":
             lock = DatabaseLock(Path(config.database)).acquire()
         if config.metrics_port is not None:
+            from hosting import metrics
+
             try:
                 server = metrics.serve(config.metrics_port, config.metrics_address)
             except OSError as error:
@@ -823,7 +827,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     finally:
         if server is not None:
-            metrics.stop_serving(server)
+            server.shutdown()
+            server.server_close()
         if lock is not None:
             lock.release()
     return 0

@@ -22,8 +22,10 @@ The figures (every name starts ``seagames_``):
 - ``database_seconds_total``, ``database_calls_total``: time in database calls.
 - ``connected``: 1 while connected to Discord; ``build_info{version}``.
 
-The counters live at module level, so any part of the bot can count (``MOVES``,
-`discord_refused`, ...) without holding the bot; the gauges are set by the bot's
+The counters live at module level, so any part of the bot process can count
+(`discord_refused`, `board_posted`) without holding the bot; the service and the bot
+pool count through `hosting.counts`, which does not import ``prometheus_client`` (their
+modules are imported by worker processes too). The gauges are set by the bot's
 `Monitor`, on the event loop, from what the bot already keeps.
 """
 
@@ -33,6 +35,7 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -44,6 +47,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, Info
 from prometheus_client.exposition import start_http_server
 from prometheus_client.parser import text_string_to_metric_families
 
+from hosting import counts
 from hosting.version import VERSION
 
 log = logging.getLogger(__name__)
@@ -113,6 +117,10 @@ def bot_decided(ran: str, *, late: bool = False) -> None:
     BOT_DECISIONS.labels(ran=ran).inc()
     if late:
         BOT_FALLBACKS.inc()
+
+
+# The service and the bot pool count through `hosting.counts`, which forwards here from now on.
+counts.attach(sys.modules[__name__])
 
 
 def render() -> bytes:

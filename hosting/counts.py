@@ -1,0 +1,33 @@
+"""Counting what the bot does, from any layer, without importing the metrics library.
+
+The service (moves) and the bot pool (decisions) count here. These modules are also
+imported where nobody reads metrics (the bot pool's worker processes, the command-line
+operations, the crash tests' workers), and ``prometheus_client`` takes ~90 ms to import,
+so this module forwards to `hosting.metrics` only once that module is loaded (the bot
+process loads it at start); until then a count is dropped, as nothing could read it.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+_metrics: ModuleType | None = None
+
+
+def attach(metrics: ModuleType) -> None:
+    """Forward the counts to ``metrics`` (`hosting.metrics` calls this when imported)."""
+    global _metrics
+    _metrics = metrics
+
+
+def moved(game: str) -> None:
+    """A move was applied at a table of ``game`` (a player's or a bot's)."""
+    if _metrics is not None:
+        _metrics.MOVES.labels(game=game).inc()
+
+
+def bot_decided(ran: str, *, late: bool = False) -> None:
+    """A bot seat decided: ``ran`` is ``in_process``, ``worker`` or ``fallback`` (``late``: after
+    its deadline)."""
+    if _metrics is not None:
+        _metrics.bot_decided(ran, late=late)
