@@ -96,7 +96,8 @@ class BackupSchedule:
         return self._task
 
     async def stop(self) -> None:
-        """End the schedule; a backup being written finishes first (it runs in a thread)."""
+        """End the schedule. A backup being written is not cut short: its thread finishes it
+        (``asyncio.run`` waits for that thread before the process exits) and renames it into place."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
