@@ -310,19 +310,31 @@ def status(config: Any, out: TextIO) -> int:
 
 
 def database_figures(config: Any) -> list[str]:
-    """Tables by status and the newest backup, read from the SQLite file (read-only)."""
-    if getattr(config, "database_url", None):
-        return ["tables: kept in PostgreSQL; set METRICS_PORT for the live figures"]
+    """The heartbeat, tables by status and the newest backup, read from the files (read-only),
+    or the number of tables in PostgreSQL."""
+    lines = []
+    health_file = getattr(config, "health_file", None)
+    if health_file is not None:
+        from hosting import ops
+
+        lines.append(f"health: {ops.health(Path(health_file))[1]}")
+    url = getattr(config, "database_url", None)
+    if url:
+        from hosting.pg_store import DatabaseUnavailable, inspect, redact
+
+        try:
+            version, tables = asyncio.run(inspect(url))
+        except DatabaseUnavailable as error:
+            return [*lines, f"tables: {error}"]
+        return [*lines, f"tables: {tables} in PostgreSQL at {redact(url)} (schema version {version})"]
     path = Path(config.database)
     if not path.is_file():
-        return [f"tables: none yet ({path} does not exist)"]
+        return [*lines, f"tables: none yet ({path} does not exist)"]
     try:
-        counts = count_statuses(path)
+        tally = count_statuses(path)
     except sqlite3.Error as error:
-        return [f"tables: {path} cannot be read ({error})"]
-    lines = [
-        f"tables: {', '.join(f'{status} {count}' for status, count in sorted(counts.items())) or 'none'}"
-    ]
+        return [*lines, f"tables: {path} cannot be read ({error})"]
+    lines.append(f"tables: {', '.join(f'{status} {n}' for status, n in sorted(tally.items())) or 'none'}")
     from hosting import backups
 
     folder = getattr(config, "backup_folder", None)
