@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import ipaddress
 import logging
 import os
+import random
 import re
 import signal
 import sqlite3
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -28,12 +32,14 @@ from cogs.delivery import DEFAULT_THRESHOLD as DEFAULT_REFUSAL_THRESHOLD
 from cogs.delivery import RefusalBudget
 from cogs.language import CatalogTranslator
 from cogs.runner import TableRunner
-from hosting import logs, ops
+from hosting import backups, logs, ops
 from hosting.botpool import DEFAULT_DEADLINE, BotPool
+from hosting.dblock import DatabaseInUse, DatabaseLock
 from hosting.errors import SchemaTooNew
 from hosting.looplag import LoopLag
 from hosting.service import MAX_LOBBIES_PER_HOST, MAX_OPEN_TABLES_PER_HOST, TableService
 from hosting.stores import AnyStore, DatabaseUnavailable, describe, is_postgres_url, open_store
+from hosting.version import VERSION
 from renderers.memo import DEFAULT_BUDGET_MB as DEFAULT_PICTURE_CACHE_MB
 
 log = logging.getLogger("seagames")
@@ -59,7 +65,46 @@ Set DISCORD_TOKEN in the environment or in a .env file next to bot.py, for examp
     DISCORD_TOKEN=your-token-here
 Get a token at https://discord.com/developers/applications: create an application,
 open its Bot page and press "Reset Token". The README explains the whole set-up.
-To try the games first without Discord, run: python bot.py --offline"""
+{offline}"""
+
+OFFLINE_HELP = "To try the games first without Discord, run: python bot.py --offline"
+OFFLINE_MISSING = (
+    "Offline mode (python bot.py --offline) is not installed here: it needs the offline extra, "
+    "pip install -e '.[offline]', in a checkout of the code. The container image leaves it out "
+    "to stay small; run it on your own machine instead."
+)
+
+#: The one thing said when Discord refuses the token (status 401): nothing else is wrong.
+BAD_TOKEN = (
+    "Discord refused DISCORD_TOKEN: the token is wrong, or it was reset. Copy the bot's current token "
+    "(Developer Portal -> your application -> Bot -> Reset Token) into DISCORD_TOKEN."
+)
+
+#: Gateway close codes (Discord's "Gateway Close Event Codes"): authentication failed, and those
+#: a reconnect cannot mend (invalid shard, sharding required, invalid API version, invalid or
+#: disallowed intents).
+GATEWAY_AUTH_FAILED = 4004
+GATEWAY_FATAL = frozenset({4010, 4011, 4012, 4013, 4014})
+
+#: Login retries while Discord cannot be reached: the first wait and the longest (seconds).
+LOGIN_RETRY_FIRST = 2.0
+LOGIN_RETRY_MOST = 60.0
+
+
+def offline_installed() -> bool:
+    """Whether offline mode can run here: offline.py beside this file and SimCord installed
+    (neither is in the container image)."""
+    import importlib.util
+
+    beside = Path(__file__).with_name("offline.py").is_file()
+    return beside and importlib.util.find_spec("simcord") is not None
+
+
+def token_help(detail: str = "") -> str:
+    """The no-token help, with the offline line that works where the bot runs."""
+    return MISSING_TOKEN_HELP.format(
+        detail=detail, offline=OFFLINE_HELP if offline_installed() else OFFLINE_MISSING
+    )
 
 
 class ConfigError(Exception):
@@ -92,6 +137,16 @@ class Config:
     shutdown_grace: float = DEFAULT_SHUTDOWN_GRACE
     #: Refused Discord requests (401/403/429) in 10 minutes at which optional posts stop (cogs.delivery).
     refusal_threshold: int = DEFAULT_REFUSAL_THRESHOLD
+    metrics_port: int | None = None  # METRICS_PORT: serve Prometheus' /metrics there; None: off
+    metrics_address: str = "127.0.0.1"  # METRICS_ADDRESS: where the endpoint listens
+    backup_hours: float = 24.0  # BACKUP_HOURS between scheduled SQLite backups; 0: none
+    backup_keep: int = 7  # BACKUP_KEEP: scheduled backups kept (the oldest go)
+    backup_dir: Path | None = None  # BACKUP_DIR; None: "backups" beside the database
+
+    @property
+    def backup_folder(self) -> Path:
+        """Where scheduled backups go: ``BACKUP_DIR``, or ``backups`` beside the database."""
+        return self.backup_dir if self.backup_dir is not None else Path(self.database).parent / "backups"
 
     @property
     def sharded(self) -> bool:
@@ -177,11 +232,9 @@ def load_config(
     values.update(os.environ if environ is None else environ)
     token = values.get("DISCORD_TOKEN", "").strip()
     if not token and require_token:
-        raise ConfigError(MISSING_TOKEN_HELP.format(detail=""))
+        raise ConfigError(token_help())
     if token and not TOKEN_SHAPE.match(token):
-        raise ConfigError(
-            MISSING_TOKEN_HELP.format(detail=" (DISCORD_TOKEN is set, but it is not a bot token)")
-        )
+        raise ConfigError(token_help(" (DISCORD_TOKEN is set, but it is not a bot token)"))
     guild = values.get("DEV_GUILD_ID", "").strip()
     if guild and not guild.isdigit():
         raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}.")
@@ -222,6 +275,12 @@ def load_config(
     refusal_threshold = parse_limit(
         "REFUSAL_THRESHOLD", values.get("REFUSAL_THRESHOLD", ""), DEFAULT_REFUSAL_THRESHOLD
     )
+    metrics_port, metrics_address = parse_metrics(
+        values.get("METRICS_PORT", ""), values.get("METRICS_ADDRESS", "")
+    )
+    backup_hours = parse_hours("BACKUP_HOURS", values.get("BACKUP_HOURS", ""), 24.0)
+    backup_keep = parse_limit("BACKUP_KEEP", values.get("BACKUP_KEEP", ""), 7)
+    backup_dir = values.get("BACKUP_DIR", "").strip()
     return Config(
         token=token,
         database=Path(values.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE),
@@ -241,7 +300,47 @@ def load_config(
         picture_cache_mb=picture_cache_mb,
         refusal_threshold=refusal_threshold,
         shutdown_grace=shutdown_grace,
+        metrics_port=metrics_port,
+        metrics_address=metrics_address,
+        backup_hours=backup_hours,
+        backup_keep=backup_keep,
+        backup_dir=Path(backup_dir) if backup_dir else None,
     )
+
+
+def parse_metrics(port_text: str, address_text: str) -> tuple[int | None, str]:
+    """``METRICS_PORT`` (1-65535; unset: no endpoint) and ``METRICS_ADDRESS`` (an IP address or
+    ``localhost``; unset: 127.0.0.1, so nothing outside the machine reads the figures)."""
+    port_text, address = port_text.strip(), address_text.strip() or "127.0.0.1"
+    if address != "localhost":
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            raise ConfigError(
+                f"METRICS_ADDRESS must be an IP address to listen on, such as 127.0.0.1 (this machine "
+                f"only) or 0.0.0.0 (every interface, e.g. in a container), not {address!r}."
+            ) from None
+    if not port_text:
+        return None, address
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(
+            f"METRICS_PORT must be a port number from 1 to 65535, such as 9464, not {port_text!r}."
+        )
+    return int(port_text), address
+
+
+def parse_hours(name: str, text: str, default: float) -> float:
+    """A number of hours such as ``BACKUP_HOURS``: 0 (off) or more, up to a year; ``default`` when unset."""
+    text = text.strip()
+    if not text:
+        return default
+    try:
+        hours = float(text)
+    except ValueError:
+        hours = -1.0
+    if not 0 <= hours <= 24 * 366:
+        raise ConfigError(f"{name} must be a number of hours (such as 24, or 0 for none), not {text!r}.")
+    return hours
 
 
 def parse_seconds(name: str, text: str, default: float) -> float:
@@ -294,6 +393,7 @@ class GameBot(commands.Bot):
     """The game host: the database and the table service are its dependencies."""
 
     def __init__(self, config: Config, **options: Any) -> None:
+        quiet_voice()
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=gateway_intents(),
@@ -322,6 +422,8 @@ class GameBot(commands.Bot):
         self.bot_pool = BotPool(workers=config.bot_workers, deadline=config.bot_deadline)
         #: How late the event loop wakes (`hosting.looplag`); started in `setup_hook`.
         self.loop_lag = LoopLag()
+        #: Why Discord cannot be reached while the start-up retries the login (`login_with_retry`), or None.
+        self.waiting_for_discord: str | None = None
 
     async def setup_hook(self) -> None:
         """Open the database, load the cogs and sync the slash commands."""
@@ -346,7 +448,14 @@ class GameBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())  # slash commands in each user's language
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        await self.sync_commands(force=self.force_sync)
+        try:
+            await self.sync_commands(force=self.force_sync)
+        except (discord.HTTPException, aiohttp.ClientError, OSError) as error:
+            if self.force_sync:  # `bot.py sync` says why it failed
+                raise
+            # Discord went away between the login and the sync: the commands Discord has still work,
+            # and nothing was recorded, so the next start sends them.
+            log.warning("slash commands not synced (%s); the next start tries again", one_line(error))
         freeze_startup_heap()
 
     async def sync_commands(self, *, force: bool = False) -> bool:
@@ -455,8 +564,151 @@ def create_bot(config: Config) -> GameBot:
     return ShardedGameBot(config) if config.sharded else GameBot(config)
 
 
+def quiet_voice() -> None:
+    """No voice warnings at start: the bot never joins a voice channel, so discord.py need not
+    say that PyNaCl and davey (voice encryption) are missing. Its `VoiceClient` warns once per
+    process while these flags are set; clearing them is the switch discord.py reads."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+
+
+def one_line(error: BaseException) -> str:
+    """An error as one short line (its type and message), for a log line without a traceback."""
+    text = " ".join(str(error).split()) or "no details"
+    return f"{type(error).__name__}: {text}"[:300]
+
+
+class OneLineReconnects(logging.Filter):
+    """discord.py logs each gateway reconnect with a full traceback; a dropped connection is
+    ordinary weather, so the line keeps the error's type and message and drops the traceback
+    (one line per record in plain and JSON logs alike). Other records pass unchanged."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Fold a reconnect record's exception into its message."""
+        if record.exc_info and str(record.msg).startswith(("Attempting a reconnect", "Failed to connect")):
+            error = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({one_line(error) if error else 'no details'})"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"  # retried: not an error yet
+        return True
+
+
+def quiet_reconnects() -> None:
+    """Install `OneLineReconnects` on discord.py's client and shard loggers (once)."""
+    for name in ("discord.client", "discord.shard"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, OneLineReconnects) for f in logger.filters):
+            logger.addFilter(OneLineReconnects())
+
+
+def retryable(error: BaseException) -> bool:
+    """Whether a login failure may mend by itself: no network, DNS, a timeout, Discord's own
+    server errors (5xx) or a rate limit. An invalid token (401), a refused request (4xx) or a
+    bug are not."""
+    if isinstance(error, discord.LoginFailure):
+        return False
+    if isinstance(error, discord.HTTPException):
+        return error.status >= 500 or error.status == 429
+    return isinstance(error, OSError | aiohttp.ClientError | asyncio.TimeoutError | discord.GatewayNotFound)
+
+
+async def login_with_retry(
+    bot: GameBot, token: str, *, first: float = LOGIN_RETRY_FIRST, most: float = LOGIN_RETRY_MOST
+) -> bool:
+    """Log in, retrying with back-off while Discord cannot be reached; one log line per try.
+
+    True once logged in (``setup_hook`` has run); False when the bot was closed meanwhile
+    (SIGTERM). Raises `discord.LoginFailure` for a refused token and anything a retry
+    cannot mend. While it waits, ``bot.waiting_for_discord`` says why, for the heartbeat
+    (`ops.readiness`: alive, not ready).
+    """
+    attempt, since = 0, time.strftime("%H:%M:%S", time.gmtime())
+    while not bot.is_closed():
+        attempt += 1
+        try:
+            await bot.login(token)
+        except Exception as error:
+            # Only a failure before setup_hook began is retried: setup_hook runs once.
+            if bot.is_closed() or bot.store is not None or not retryable(error):
+                if bot.is_closed():
+                    return False
+                raise
+            delay = min(most, first * 2 ** (attempt - 1)) * random.uniform(0.8, 1.0)
+            bot.waiting_for_discord = (
+                f"cannot reach Discord since {since} UTC ({attempt} tries; last: {one_line(error)}); retrying"
+            )
+            log.warning(
+                "cannot reach Discord (%s); trying again in %.0f s (attempt %d)",
+                one_line(error),
+                delay,
+                attempt,
+            )
+            # The failed login's HTTP session is closed before the next try opens another;
+            # its connector goes with it, so discord.py is told to make a new one.
+            await bot.http.close()
+            bot.http.connector = discord.utils.MISSING
+            deadline = time.monotonic() + delay
+            while not bot.is_closed() and time.monotonic() < deadline:
+                await asyncio.sleep(min(0.5, deadline - time.monotonic()))
+        else:
+            if attempt > 1:
+                log.info("reached Discord after %d tries", attempt)
+            bot.waiting_for_discord = None
+            return True
+    return False
+
+
+async def connect_with_retry(
+    bot: GameBot, *, first: float = LOGIN_RETRY_FIRST, most: float = LOGIN_RETRY_MOST
+) -> None:
+    """Open the gateway connection and keep it (discord.py reconnects it once it has been up).
+
+    discord.py 2.7 cannot retry a first connection that failed: its retry reads the
+    connection it never made (``self.ws.sequence``) and raises AttributeError
+    (Rapptz/discord.py#10520), so a gateway unreachable at start is retried here, with
+    back-off and one log line a try, until the first connection opens.
+    """
+    attempt, since = 0, time.strftime("%H:%M:%S", time.gmtime())
+    while not bot.is_closed():
+        try:
+            await bot.connect(reconnect=True)
+            return
+        except Exception as error:
+            first_connection = getattr(bot, "ws", None) is None
+            cause = error.__context__ if isinstance(error, AttributeError) else error
+            if bot.is_closed() or not first_connection or cause is None or not retryable(cause):
+                if bot.is_closed():
+                    return
+                raise
+            attempt += 1
+            delay = min(most, first * 2 ** (attempt - 1)) * random.uniform(0.8, 1.0)
+            last = one_line(cause)
+            bot.waiting_for_discord = (
+                f"cannot reach Discord's gateway since {since} UTC ({attempt} tries; last: {last}); retrying"
+            )
+            log.warning(
+                "cannot reach Discord's gateway (%s); trying again in %.0f s (attempt %d)",
+                one_line(cause),
+                delay,
+                attempt,
+            )
+            deadline = time.monotonic() + delay
+            while not bot.is_closed() and time.monotonic() < deadline:
+                await asyncio.sleep(min(0.5, deadline - time.monotonic()))
+    bot.waiting_for_discord = None
+
+
 async def run(config: Config) -> None:
-    """Run until Ctrl-C or SIGTERM, then shut down cleanly."""
+    """Run until Ctrl-C or SIGTERM, then shut down cleanly.
+
+    Discord unreachable at start is waited out (`login_with_retry`); the heartbeat, the
+    metrics and the scheduled backups run meanwhile or from the login on.
+    """
+    from hosting import metrics  # prometheus-client: ~90 ms to import, paid by the bot, not by `health`
+
+    log.info("Sea Games bot %s starting (process %d)", VERSION, os.getpid())
     bot = create_bot(config)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -464,8 +716,24 @@ async def run(config: Config) -> None:
     if config.health_file is not None:
         beat = asyncio.create_task(ops.heartbeat(bot, config.health_file))
         beat.add_done_callback(lambda _: config.health_file.unlink(missing_ok=True))
+    monitor = metrics.Monitor(bot, database=None if config.database_url else Path(config.database))
+    schedule = None
+    if config.backup_hours and not config.database_url and str(config.database) != ":memory:":
+        schedule = backups.BackupSchedule(
+            Path(config.database), config.backup_folder, hours=config.backup_hours, keep=config.backup_keep
+        )
     async with bot:
-        await bot.start(config.token)
+        if not await login_with_retry(bot, config.token):
+            return
+        monitor.start()
+        if schedule is not None:
+            schedule.start()
+        try:
+            await connect_with_retry(bot)
+        finally:
+            await monitor.stop()
+            if schedule is not None:
+                await schedule.stop()
 
 
 def database_problem(config: Config) -> str | None:
@@ -491,7 +759,7 @@ async def sync_now(config: Config) -> str:
         async with bot:
             await bot.login(config.token)  # runs setup_hook, which syncs
     except discord.LoginFailure as error:
-        raise ops.OpsError(MISSING_TOKEN_HELP.format(detail=" (Discord refused DISCORD_TOKEN)")) from error
+        raise ops.OpsError(BAD_TOKEN) from error
     except discord.HTTPException as error:
         raise ops.OpsError(f"Discord refused the commands: {error}") from error
     except (SchemaTooNew, DatabaseUnavailable) as error:
@@ -502,35 +770,99 @@ async def sync_now(config: Config) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the process exit status."""
+    """Entry point; returns the process exit status.
+
+    0: stopped as asked (SIGTERM, Ctrl-C). 2: a setting or a file that a restart cannot mend
+    (said in one line: a process manager should not restart it). 1: an unexpected error.
+    """
     args = sys.argv[1:] if argv is None else list(argv)
+    if args[:1] in (["--version"], ["version"]):
+        print(f"seagames-bot {VERSION}")
+        return 0
     if "--offline" in args:  # a simulated server in a local page, never a real one (offline.py)
+        if not offline_installed():
+            print(OFFLINE_MISSING, file=sys.stderr)
+            return 2
         import offline
 
         return offline.main([arg for arg in args if arg != "--offline"])
     if args and args[0] in ops.COMMANDS:
         return ops.main(args, load_config, ConfigError, sync=lambda config: asyncio.run(sync_now(config)))
+    if args:
+        print(ops.USAGE, file=sys.stderr)
+        return 2
     try:
         config = load_config()
     except ConfigError as error:
         print(error, file=sys.stderr)
         return 2
     logs.setup(config.log_level, config.log_format)
-    problem = database_problem(config)
-    if problem:  # before logging in: a wrong DATABASE_PATH is said at once, without a traceback
-        print(problem, file=sys.stderr)
+    quiet_reconnects()
+    # Everything a restart cannot mend is found before logging in to Discord, in the words of `check`.
+    problems = ops.startup_problems(config)
+    for problem in problems:
+        log.error("%s", problem)
+    if problems:
         return 2
+    note = ops.upgrade_note(ops.database_version(config))
+    if note:
+        log.warning("%s", note)
+    lock = None
+    server = None
     try:
+        if not config.database_url and str(config.database) != ":memory:":
+            lock = DatabaseLock(Path(config.database)).acquire()
+        if config.metrics_port is not None:
+            from hosting import metrics
+
+            try:
+                server = metrics.serve(config.metrics_port, config.metrics_address)
+            except OSError as error:
+                log.error(
+                    "METRICS_PORT is %s, but the bot cannot listen on %s:%s (%s); choose another port",
+                    config.metrics_port,
+                    config.metrics_address,
+                    config.metrics_port,
+                    error.strerror or error,
+                )
+                return 2
+            log.info("metrics at http://%s:%s/metrics", config.metrics_address, config.metrics_port)
         asyncio.run(run(config))
-    except discord.LoginFailure:
-        print(MISSING_TOKEN_HELP.format(detail=" (Discord refused DISCORD_TOKEN)"), file=sys.stderr)
+    except DatabaseInUse as error:
+        log.error("%s", error)
         return 2
+    except discord.LoginFailure:
+        log.error("%s", BAD_TOKEN)
+        return 2
+    except discord.PrivilegedIntentsRequired as error:
+        log.error("%s", one_line(error))
+        return 2
+    except discord.ConnectionClosed as error:
+        if error.code == GATEWAY_AUTH_FAILED:  # the gateway's own word for a refused token
+            log.error("%s", BAD_TOKEN)
+            return 2
+        if error.code in GATEWAY_FATAL:  # a setting (shards, intents) a restart cannot mend
+            log.error("Discord's gateway closed the connection for good: %s", one_line(error))
+            return 2
+        log.exception("the bot stopped on an unexpected error")
+        return 1
     except (SchemaTooNew, DatabaseUnavailable) as error:
-        print(error, file=sys.stderr)
+        log.error("%s", error)
         return 2
     except sqlite3.Error as error:  # the file changed under us between the check above and opening it
-        print(f"DATABASE_PATH is {config.database}, but SQLite cannot use it: {error}", file=sys.stderr)
+        log.error("DATABASE_PATH is %s, but SQLite cannot use it: %s", config.database, error)
         return 2
+    except KeyboardInterrupt:
+        return 0
+    except Exception:
+        log.exception("the bot stopped on an unexpected error")
+        return 1
+    finally:
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+        if lock is not None:
+            lock.release()
     return 0
 
 

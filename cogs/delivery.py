@@ -26,6 +26,7 @@ from collections.abc import Callable
 import discord
 
 from cogs.common import CANNOT_DM, MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_LOCKED, UNKNOWN_CHANNEL
+from hosting import counts
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +116,7 @@ class RefusalBudget:
             return False
         now = self.clock()
         self.total += 1
+        counts.discord_refused(status)
         self._process.append(now)
         self._trim(self._process, now, DISCORD_WINDOW)
         if table_id is not None:

@@ -377,7 +377,15 @@ async def choose(interaction: discord.Interaction, table_id: int, token: str, in
     except Exception as error:
         await answer_error(interaction, error, table_id)
         return
-    runner.spawn(runner.advance(table_id, move.events, mover=interaction.user.id, new_step=move.new_step))
+    runner.spawn(
+        runner.advance(
+            table_id,
+            move.events,
+            mover=interaction.user.id,
+            new_step=move.new_step,
+            clicked_at=interaction.created_at,
+        )
+    )
     try:
         mine = [
             event_line(e, move.table, t, bold=False)

@@ -24,6 +24,7 @@ answer decides what happens to the table:
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 from collections import OrderedDict
 from typing import Any
@@ -74,7 +75,7 @@ from cogs.delivery import (
 )
 from cogs.language import for_dm, for_public
 from engine.base import event
-from hosting import ratings
+from hosting import counts, ratings
 from hosting.botpool import done_within
 from hosting.service import Move, TableService, keyed_lock
 from hosting.store import ACTIVE, FINISHED, Seat, TableRecord
@@ -222,10 +223,12 @@ class TableRunner:
         force: bool = False,
         mover: int | None = None,
         new_step: bool = False,
+        clicked_at: datetime.datetime | None = None,
     ) -> None:
         """After a move: post a board when something public happened, then play bot seats.
 
-        ``mover`` is the user whose own move this was (never pinged for it);
+        ``mover`` is the user whose own move this was (never pinged for it), ``clicked_at``
+        when they clicked (the metrics' click-to-board time);
         ``new_step`` says the move started a new step (everyone awaited may be
         pinged again). A failed post never stops the bots unless it blocked the
         table: the table owes the board and the clock retries it.
@@ -234,20 +237,31 @@ class TableRunner:
         if task is not None:
             self._advancing[task] = table_id
         try:
-            await self._advance(table_id, events, force=force, mover=mover, new_step=new_step)
+            await self._advance(
+                table_id, events, force=force, mover=mover, new_step=new_step, clicked_at=clicked_at
+            )
         finally:
             if task is not None:
                 self._advancing.pop(task, None)
 
     async def _advance(
-        self, table_id: int, events: list[dict], *, force: bool, mover: int | None, new_step: bool
+        self,
+        table_id: int,
+        events: list[dict],
+        *,
+        force: bool,
+        mover: int | None,
+        new_step: bool,
+        clicked_at: datetime.datetime | None,
     ) -> None:
         async with keyed_lock(self._posting, table_id):
             if new_step:
                 self._pinged.pop(table_id, None)
             public = [e for e in events if not e.get("private")]
             if public or force:
-                await self.post_board(await self.service.get(table_id), public, mover=mover)
+                await self.post_board(
+                    await self.service.get(table_id), public, mover=mover, clicked_at=clicked_at
+                )
             public = []
             # Read after the post (it records the new board, or pauses or closes the table), then
             # the table as the bot's move left it: a player who moves meanwhile starts an advance
@@ -481,7 +495,14 @@ class TableRunner:
 
     # ------------------------------------------------------------ the board
 
-    async def post_board(self, table: TableRecord, events: list[dict], *, mover: int | None = None) -> None:
+    async def post_board(
+        self,
+        table: TableRecord,
+        events: list[dict],
+        *,
+        mover: int | None = None,
+        clicked_at: datetime.datetime | None = None,
+    ) -> None:
         """Post a new board message in the table's thread (and the results at the end).
 
         The previous board then loses its buttons, so the thread reads as a log
@@ -495,6 +516,7 @@ class TableRunner:
         except Exception as error:
             await self.undelivered(table, error)
             return
+        counts.board_posted(clicked_at)
         if table.owed_posts:
             await self.service.post_paid(table.id)
 

@@ -43,6 +43,7 @@ from typing import Any
 import engine
 from engine.base import Action, State
 from engine.bots import policy
+from hosting import counts
 
 log = logging.getLogger(__name__)
 
@@ -353,6 +354,7 @@ class BotPool:
         shared = self._shared
         if runs_in_process(game_key, name) or self.closed:
             action = choose(game_key, state, seat, name, seed)
+            counts.bot_decided("in_process")
             return Decision(action, name, time.perf_counter() - began, None)
         if time.perf_counter() >= shared.resting_until:
             shared.users.add(id(self))
@@ -365,6 +367,7 @@ class BotPool:
                 action, cpu = await within(future, self.deadline)
                 shared.breaks = 0
                 self.cpu += cpu or 0.0
+                counts.bot_decided("worker")
                 return Decision(action, name, time.perf_counter() - began, cpu)
             except TimeoutError:
                 shared.late(future)
@@ -380,6 +383,7 @@ class BotPool:
                 shared.broken()
         action = await asyncio.to_thread(choose, game_key, state, seat, FALLBACK, seed)
         # In a thread: Reef & Ruins' greedy can take 0.1 s, and the loop keeps running meanwhile.
+        counts.bot_decided("fallback", late=True)
         return Decision(action, FALLBACK, time.perf_counter() - began, None, late=True)
 
     async def hint(self, game_key: str, state: State, seat: int, name: str, seed: str) -> Decision:

@@ -4,8 +4,11 @@
 - ``check``: configuration, database and data files, without connecting to Discord.
 - ``sync``: send the slash commands to Discord now, even when they look unchanged.
 - ``backup PATH``: a consistent copy of the database, safe while the bot runs.
-- ``health``: exit 0 while the running bot's heartbeat file is fresh (the container health check).
+- ``health [--ready]``: exit 0 while the running bot's heartbeat file is fresh (the container
+  health check); with ``--ready``, only while it is also connected to Discord.
 - ``copy-to-postgres``: every table of the SQLite file into an empty PostgreSQL database.
+- ``restore FILE``: put a backup in place of the SQLite database (the bot stopped).
+- ``status``: the running bot's figures once (`hosting.metrics`), or what the database says.
 
 Each returns the process exit status: 0 when all is well, 2 with a message on
 stderr when not. ``bot.main`` dispatches here; the configuration is handed in,
@@ -33,11 +36,12 @@ from typing import Any, TextIO
 
 import discord
 
+from hosting.dblock import DatabaseInUse
 from hosting.private import private_database
 
 log = logging.getLogger(__name__)
 
-COMMANDS = ("invite-url", "check", "sync", "backup", "health", "copy-to-postgres")
+COMMANDS = ("invite-url", "check", "sync", "backup", "health", "copy-to-postgres", "restore", "status")
 
 #: The bot's permissions, one per row of the README's table.
 PERMISSIONS = discord.Permissions(
@@ -54,6 +58,8 @@ SCOPES = ("bot", "applications.commands")
 #: How often the running bot touches its heartbeat file, and how old it may get before unhealthy.
 HEARTBEAT_SECONDS = 30.0
 HEARTBEAT_STALE = 120.0
+#: How often the heartbeat looks for a change of state (connected, waiting) to write at once.
+HEARTBEAT_LOOK = 1.0
 
 USAGE = """\
 usage: python bot.py [command]
@@ -63,17 +69,22 @@ usage: python bot.py [command]
   sync           send the slash commands to Discord now (the bot does it at start
                  only when they changed)
   backup PATH    copy the database to PATH, safely while the bot runs
-  health         exit 0 while the running bot is connected (container health check)
+  restore FILE   put the backup FILE in place of the database (stop the bot first)
+  health         exit 0 while the bot runs (container health check); prints whether it is
+                 connected to Discord. health --ready: exit 0 only while connected
+  status         the running bot's figures (tables, moves, latency...) once
   copy-to-postgres  copy the SQLite tables (DATABASE_PATH) into the empty PostgreSQL
-                    database at DATABASE_URL; stop the bot first"""
+                    database at DATABASE_URL; stop the bot first
+  --version      print the bot's version"""
 
 
 PG_BACKUP_HELP = """\
 The database is PostgreSQL (DATABASE_URL), so back it up with PostgreSQL's own tool,
 which is safe while the bot runs (one consistent snapshot):
     pg_dump --format=custom --file=seagames-$(date +%F).dump "$DATABASE_URL"
-Restore into an empty database, with the bot stopped:
-    pg_restore --dbname="$DATABASE_URL" seagames-YYYY-MM-DD.dump"""
+Restore into an empty database, with every bot process stopped:
+    pg_restore --dbname="$DATABASE_URL" seagames-YYYY-MM-DD.dump
+(docs/HOSTING.md, "Backups", says how to empty the database first.)"""
 
 
 class OpsError(Exception):
@@ -187,10 +198,7 @@ def database_report(path: Path, schema_version: int) -> tuple[bool, str]:
     except sqlite3.Error as error:
         return False, f"database: {path} cannot be read as SQLite: {error}"
     if version > schema_version:
-        return False, (
-            f"database: {path} has schema version {version}, newer than this bot's {schema_version}; "
-            "upgrade the bot or point DATABASE_PATH at another file"
-        )
+        return False, f"database: {too_new(str(path), version, schema_version, 'DATABASE_PATH')}"
     if integrity != "ok":
         return False, f"database: {path} failed SQLite's integrity check: {integrity}"
     migrate = "" if version == schema_version else f"; migrates to {schema_version} at start"
@@ -198,6 +206,134 @@ def database_report(path: Path, schema_version: int) -> tuple[bool, str]:
         f"database: {path}, schema version {version}{migrate}, {tables} tables, integrity ok; "
         f"its folder {path.parent} is writable"
     )
+
+
+def too_new(where: str, version: int, schema_version: int, setting: str) -> str:
+    """The one line for a database written by a newer bot (``check`` and the start say the same)."""
+    other = "file" if setting == "DATABASE_PATH" else "database"
+    return (
+        f"{where} has schema version {version}, newer than this bot's {schema_version}; "
+        f"upgrade the bot or point {setting} at another {other}"
+    )
+
+
+def sqlite_schema_version(path: Path) -> int | None:
+    """The schema version (``user_version``) of the SQLite file at ``path``, read-only; None when
+    there is no file yet. Raises `sqlite3.Error` for a file SQLite cannot read."""
+    if str(path) == ":memory:" or not path.is_file():
+        return None
+    with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def health_file_problem(path: Path | None) -> str | None:
+    """Why the bot could not keep its heartbeat at ``HEALTH_FILE``, or None (also None when unset).
+
+    Tried for real, as for the database: the folder must exist (the bot does not create it:
+    a missing folder is usually a typo or a volume that was not mounted) and take a new file.
+    """
+    if path is None:
+        return None
+    where = f"HEALTH_FILE is {path}"
+    if path.is_dir():
+        return f"{where}, which is a folder; point it at a file, e.g. HEALTH_FILE={path / 'seagames.alive'}"
+    if not path.parent.is_dir():
+        return (
+            f"{where}, but its folder {path.parent} does not exist; create it or point HEALTH_FILE "
+            "into an existing folder (the image uses /tmp/seagames.alive)"
+        )
+    try:
+        with tempfile.TemporaryFile(dir=path.parent, prefix=".seagames-probe-"):
+            pass
+    except OSError as error:
+        return f"{where}, but the bot cannot write in its folder {path.parent} ({error.strerror or error})"
+    return None
+
+
+def folder_problem(setting: str, folder: Path) -> str | None:
+    """Why the bot could not write files into ``folder`` (made if missing), or None."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder, prefix=".seagames-probe-"):
+            pass
+    except OSError as error:
+        return f"{setting} is {folder}, but the bot cannot write there ({error.strerror or error})"
+    return None
+
+
+def backup_report(folder: Path, hours: float, keep: int) -> tuple[bool, str]:
+    """(good, what) for the scheduled backups' folder, tried without making anything."""
+    existing = folder if folder.is_dir() else _nearest_existing(folder / "backup")
+    try:
+        with tempfile.TemporaryFile(dir=existing, prefix=".seagames-probe-"):
+            pass
+    except OSError as error:
+        return False, f"BACKUP_DIR is {folder}, but the bot cannot write there ({error.strerror or error})"
+    return True, f"backups: every {hours:g} h into {folder}, keeping {keep}"
+
+
+def startup_problems(config: Any) -> list[str]:
+    """Every reason the configuration cannot run, found before connecting to Discord.
+
+    The same one-line messages as `check`: the database (made and opened for real for
+    SQLite; connected to and read for PostgreSQL), a database from a newer bot, the
+    heartbeat file's folder and the backups' folder. An empty list: start.
+    """
+    from hosting import pg_store
+    from hosting.store import SCHEMA_VERSION
+
+    health_problem = health_file_problem(getattr(config, "health_file", None))
+    problems = [health_problem] if health_problem else []
+    url = getattr(config, "database_url", None)
+    if url:
+        good, line = postgres_report(url, pg_store.SCHEMA_VERSION)
+        if not good:
+            problems.append(line.removeprefix("database: "))
+        return problems
+    path = Path(config.database)
+    problem = database_path_problem(path, create=True)
+    if problem:
+        return [*problems, problem]
+    try:
+        version = sqlite_schema_version(path)
+    except sqlite3.Error as error:
+        return [*problems, f"DATABASE_PATH is {path}, but SQLite cannot read it: {error}"]
+    if version is not None and version > SCHEMA_VERSION:
+        problems.append(too_new(str(path), version, SCHEMA_VERSION, "DATABASE_PATH"))
+    backup_dir = getattr(config, "backup_folder", None)
+    if backup_dir is not None and getattr(config, "backup_hours", 0):
+        problem = folder_problem("BACKUP_DIR", Path(backup_dir))
+        if problem:
+            problems.append(problem)
+    return problems
+
+
+#: The schema that brought ratings and leaderboards (hosting/store.py: MIGRATIONS[3]).
+RATINGS_SCHEMA = 4
+
+
+def upgrade_note(version: int | None) -> str | None:
+    """What an upgrade from schema ``version`` leaves out, said at start (CHANGELOG.md, upgrade notes)."""
+    if version is None or not 1 <= version < RATINGS_SCHEMA:
+        return None
+    return (
+        f"this database is from schema {version}, before ratings (schema {RATINGS_SCHEMA}): games finished "
+        "before this upgrade stay in the history but are never rated, and the leaderboards start empty "
+        "(CHANGELOG.md, upgrade notes)"
+    )
+
+
+def database_version(config: Any) -> int | None:
+    """The configured database's schema version before the bot migrates it (None: new, or unreadable)."""
+    url = getattr(config, "database_url", None)
+    try:
+        if url:
+            from hosting.pg_store import inspect
+
+            return asyncio.run(inspect(url))[0]
+        return sqlite_schema_version(Path(config.database))
+    except Exception:  # the start-up checks said what is wrong; this note is only a courtesy
+        return None
 
 
 def postgres_report(url: str, schema_version: int) -> tuple[bool, str]:
@@ -214,10 +350,7 @@ def postgres_report(url: str, schema_version: int) -> tuple[bool, str]:
     except asyncpg.PostgresError as error:
         return False, f"database: {where} cannot be read: {error}"
     if version > schema_version:
-        return False, (
-            f"database: {where} has schema version {version}, newer than this bot's {schema_version}; "
-            "upgrade the bot or point DATABASE_URL at another database"
-        )
+        return False, f"database: {too_new(where, version, schema_version, 'DATABASE_URL')}"
     migrate = "" if version == schema_version else f"; migrates to {schema_version} at start"
     return True, f"database: {where}, schema version {version}{migrate}, {tables} tables"
 
@@ -279,6 +412,14 @@ def check(config: Any, out: TextIO) -> int:
                     "set DATABASE_URL to share one PostgreSQL database",
                 )
             )
+    hours = getattr(config, "backup_hours", 0)
+    if not url and hours and str(config.database) != ":memory:":
+        results.append(backup_report(Path(config.backup_folder), hours, getattr(config, "backup_keep", 0)))
+    health_file = getattr(config, "health_file", None)
+    if health_file is not None:
+        problem = health_file_problem(Path(health_file))
+        found = f"health file: {health_file}, its folder is writable"
+        results.append((False, problem) if problem else (True, found))
     results.extend(data_report())
     for good, line in results:
         print(f"{'ok  ' if good else 'FAIL'} {line}", file=out)
@@ -298,7 +439,8 @@ def backup(source: Path, target: Path) -> int:
 
     The copy is one consistent snapshot even while the bot writes (in WAL mode
     the bot's writes go on during the copy). It is written next to ``target``
-    and renamed into place, so ``target`` is never a half-written file.
+    and renamed into place, so ``target`` is never a half-written file. The file is made readable
+    by its owner only (0600): it holds every player's games.
     """
     if not source.is_file():
         raise OpsError(f"There is no database at {source} to back up (DATABASE_PATH).")
@@ -307,15 +449,19 @@ def backup(source: Path, target: Path) -> int:
     partial = target.with_name(target.name + ".partial")
     partial.unlink(missing_ok=True)
     private_database(partial)  # a backup holds every secret the database does (issue #35)
-    with (
-        contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src,
-        contextlib.closing(sqlite3.connect(partial)) as dst,
-    ):
-        src.execute("PRAGMA busy_timeout = 5000")
-        src.backup(dst)  # all pages in one step: a single read transaction, one consistent snapshot
-        if dst.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-            raise OpsError("The copy failed SQLite's integrity check; the database was not backed up.")
-        tables = dst.execute("SELECT count(*) FROM game_tables").fetchone()[0]
+    try:
+        with (
+            contextlib.closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as src,
+            contextlib.closing(sqlite3.connect(partial)) as dst,
+        ):
+            src.execute("PRAGMA busy_timeout = 5000")
+            src.backup(dst)  # all pages in one step: a single read transaction, one consistent snapshot
+            if dst.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
+                raise OpsError("The copy failed SQLite's integrity check; the database was not backed up.")
+            tables = dst.execute("SELECT count(*) FROM game_tables").fetchone()[0]
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
     os.replace(partial, target)
     return int(tables)
 
@@ -444,29 +590,91 @@ def is_connected(bot: Any) -> bool:
     return watch is None or bool(watch.connected)
 
 
-async def heartbeat(bot: Any, path: Path, every: float = HEARTBEAT_SECONDS) -> None:
-    """Touch ``path`` every ``every`` seconds while the bot is connected (run as a task).
+def readiness(bot: Any) -> tuple[bool, str]:
+    """(ready, what the bot is doing) for the heartbeat file: connected, or what it waits for.
 
-    While the gateway is down the file is left alone, so it grows stale and
-    `health` turns unhealthy if discord.py cannot reconnect.
+    ``bot.waiting_for_discord`` is set by the start-up's login retries (`bot.login_with_retry`):
+    the last reason Discord could not be reached.
     """
+    if is_connected(bot):
+        return True, "connected to Discord"
+    waiting = getattr(bot, "waiting_for_discord", None)
+    if waiting:
+        return False, waiting
+    if not bot.is_ready():
+        return False, "connecting to Discord"
+    return False, "reconnecting to Discord (the gateway connection dropped; discord.py retries)"
+
+
+def write_heartbeat(path: Path, ready: bool, state: str, refused: int | None = None) -> None:
+    """Replace the heartbeat file whole (never half-written) with what the bot is doing now.
+
+    ``refused``: Discord's refusals (401/403/429) of the bot's requests in the last 10 minutes.
+    """
+    from hosting.version import VERSION
+
+    entry = {"ready": ready, "state": state, "version": VERSION, "pid": os.getpid()}
+    if refused is not None:
+        entry["refused_10min"] = refused
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(json.dumps(entry) + "\n", encoding="utf-8")
+    os.replace(partial, path)
+
+
+def refused_recently(bot: Any) -> int | None:
+    """The bot's refused Discord requests in the last 10 minutes (None before its runner exists)."""
+    runner = getattr(bot, "runner", None)
+    return None if runner is None else runner.budget.recent()
+
+
+async def heartbeat(bot: Any, path: Path, every: float = HEARTBEAT_SECONDS) -> None:
+    """Rewrite ``path`` every ``every`` seconds while the bot runs (run as a task from the start).
+
+    It says whether the bot is connected (ready) or what it is waiting for: a bot that
+    cannot reach Discord yet, or whose gateway connection dropped, is alive and retrying,
+    which a restart would not mend, so `health` counts it healthy and ``health --ready``
+    does not. A stuck event loop stops rewriting it, and the file grows stale.
+    """
+    written: tuple[bool, str] | None = None
+    due = 0.0
     while not bot.is_closed():
-        if is_connected(bot):
-            path.touch()
-        await asyncio.sleep(every)
+        now = asyncio.get_running_loop().time()
+        found = readiness(bot)
+        if found != written or now >= due:  # a change is written at once, else every ``every``
+            try:
+                write_heartbeat(path, *found, refused=refused_recently(bot))
+                written, due = found, now + every
+            except OSError as error:
+                log.warning("could not write the heartbeat file %s: %s", path, error)
+                due = now + every
+        await asyncio.sleep(min(every, HEARTBEAT_LOOK))
 
 
-def health(path: Path | None, now: float | None = None) -> tuple[bool, str]:
-    """Whether the heartbeat file is fresh."""
+def health(path: Path | None, now: float | None = None, *, ready: bool = False) -> tuple[bool, str]:
+    """(good, one line) from the heartbeat file: fresh means the bot runs; ``ready`` asks for
+    a connection to Discord as well."""
     if path is None:
         return False, "HEALTH_FILE is not set, so the bot keeps no heartbeat."
     try:
         age = (time.time() if now is None else now) - path.stat().st_mtime
     except FileNotFoundError:
-        return False, f"no heartbeat at {path}: the bot has not connected yet"
+        return False, f"no heartbeat at {path}: the bot is not running, or not connected yet"
     if age > HEARTBEAT_STALE:
-        return False, f"the heartbeat at {path} is {age:.0f} s old: the bot is not connected"
-    return True, f"heartbeat {age:.0f} s ago"
+        return False, f"the heartbeat at {path} is {age:.0f} s old: the bot is not running (or is stuck)"
+    try:
+        entry = json.loads(path.read_text(encoding="utf-8") or "{}")
+    except (OSError, ValueError):
+        entry = {}
+    if not isinstance(entry, dict):
+        entry = {}
+    connected = bool(entry.get("ready", True))  # an empty file: touched by hand, or an older bot
+    state = str(entry.get("state") or "connected to Discord")
+    version = f"version {entry['version']}, " if entry.get("version") else ""
+    if isinstance(entry.get("refused_10min"), int):
+        version += f"{entry['refused_10min']} refused Discord requests in 10 minutes, "
+    if connected:
+        return True, f"ready: {state} ({version}heartbeat {age:.0f} s ago)"
+    return not ready, f"alive, not ready: {state} ({version}heartbeat {age:.0f} s ago)"
 
 
 # ----------------------------------------------------------- copy-to-postgres
@@ -512,8 +720,9 @@ def main(
     out = out or sys.stdout
     err = err or sys.stderr
     command, rest = args[0], args[1:]
-    expected = 1 if command == "backup" else 0
-    if len(rest) != expected:
+    want_ready = command == "health" and rest == ["--ready"]
+    expected = 1 if command in ("backup", "restore") else 0
+    if len(rest) != expected and not want_ready:
         print(USAGE, file=err)
         return 2
     try:
@@ -542,9 +751,20 @@ def main(
             return 0
         if command == "copy-to-postgres":
             return copy_to_postgres(config, out)
-        good, line = health(config.health_file)
+        if command == "restore":
+            from hosting import backups
+
+            if getattr(config, "database_url", None):
+                raise OpsError(PG_BACKUP_HELP)
+            print(backups.restore(Path(rest[0]), Path(config.database)), file=out)
+            return 0
+        if command == "status":
+            from hosting import metrics
+
+            return metrics.status(config, out)
+        good, line = health(config.health_file, ready=want_ready)
         print(line, file=out if good else err)
         return 0 if good else 2
-    except (config_error, OpsError, sqlite3.Error) as error:
+    except (config_error, OpsError, sqlite3.Error, DatabaseInUse) as error:
         print(f"{command}: {error}" if command != "check" else f"FAIL {error}", file=err)
         return 2

@@ -1438,3 +1438,8 @@ class PostgresStore:
             if not await self._pool.fetchval("SELECT to_regclass($1) IS NOT NULL", name)
         ]
         return "ok" if not missing else f"missing tables: {', '.join(missing)}"
+
+    async def status_counts(self) -> dict[str, int]:
+        """How many tables have each status (every shard's), for the metrics."""
+        rows = await self._pool.fetch("SELECT status, count(*) FROM game_tables GROUP BY status")
+        return {str(row[0]): int(row[1]) for row in rows}

@@ -25,7 +25,7 @@ import i18n
 from engine import replay as replays
 from engine.base import Event, Game, IllegalAction, State
 from engine.bots import policies
-from hosting import ratings, timing
+from hosting import counts, ratings, timing
 from hosting.botpool import FALLBACK, BotPool, Decision, PoolBusy, runs_in_process
 from hosting.errors import StaleVersion, TableError
 from hosting.languages import Languages
@@ -665,6 +665,7 @@ class TableService:
             now=now,
             scored=scored,
         )
+        counts.moved(table.game)
         # A finished game's state moves to the small cache of closed tables (read for its results).
         self._cache_state(table.id, updated.version, state, open=result is None)
         if clock["wake_at"] != table.wake_at:

@@ -14,6 +14,7 @@ import asyncio
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -1197,6 +1198,9 @@ class Store:
         self._checkpointer = checkpointer
         self._reader: sqlite3.Connection | None = None  # `_read`'s connection; `open` makes it
         self._closed = False
+        #: Seconds spent in database calls and how many, for the metrics (`hosting.metrics`).
+        self.db_seconds = 0.0
+        self.db_calls = 0
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -1220,14 +1224,24 @@ class Store:
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(connection, *args)`` on the database thread: one round trip."""
-        return await self._db._execute(fn, self._db._conn, *args)
+        began = time.perf_counter()
+        try:
+            return await self._db._execute(fn, self._db._conn, *args)
+        finally:
+            self.db_seconds += time.perf_counter() - began
+            self.db_calls += 1
 
     async def _read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run the short read ``fn(connection, *args)`` on the loop's read-only connection
         (the database thread's, for an in-memory database, which has no second connection)."""
         if self._reader is None:
             return await self._call(fn, *args)
-        return fn(self._reader, *args)
+        began = time.perf_counter()
+        try:
+            return fn(self._reader, *args)
+        finally:
+            self.db_seconds += time.perf_counter() - began
+            self.db_calls += 1
 
     async def close(self) -> None:
         """Close the connections (checkpointing the WAL) and stop their threads; again is a no-op."""
@@ -1643,6 +1657,14 @@ class Store:
     async def integrity_check(self) -> str:
         """SQLite's ``PRAGMA integrity_check`` answer ("ok" when healthy)."""
         return await self._call(_integrity)
+
+    async def status_counts(self) -> dict[str, int]:
+        """How many tables have each status, for the metrics: one pass over the status index
+        (no table row is read), on the database thread, so the loop never waits for it."""
+        rows = await self._call(
+            lambda conn: conn.execute("SELECT status, count(*) FROM game_tables GROUP BY status").fetchall()
+        )
+        return {str(status): int(count) for status, count in rows}
 
 
 #: SQLite's page cache per connection (KiB). Its default, 2 MiB, does not hold the indexes' upper

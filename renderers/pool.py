@@ -97,6 +97,8 @@ class PicturePool:
         #: and the CPU seconds the drawing took wherever it ran.
         self.drawn = self.cached = self.in_thread = 0
         self.cpu = 0.0
+        #: Pictures being drawn or waiting for a drawing process now (the metrics' picture queue).
+        self.waiting = 0
 
     def _pool(self) -> ProcessPoolExecutor | None:
         if self._executor is None and self._broken < 2:
@@ -140,7 +142,11 @@ class PicturePool:
             self._cache.move_to_end(key)
             self.cached += 1
             return picture
-        picture, cpu = await self._run(function, game_key, view, names, lang)
+        self.waiting += 1
+        try:
+            picture, cpu = await self._run(function, game_key, view, names, lang)
+        finally:
+            self.waiting -= 1
         self.cpu += cpu
         self._cache[key] = picture
         while len(self._cache) > self.cache_size:

@@ -16,6 +16,7 @@ import random
 import pytest
 
 from cogs.delivery import RefusalBudget
+from hosting import ops
 from hosting.store import ABANDONED, ACTIVE
 from simtools.strict import (
     CommandUnavailable,
@@ -244,3 +245,10 @@ async def test_a_bot_that_spins_on_a_refusal_fails_on_the_budget(make_bot):
             await env.bot.fetch_channel(hidden.id)
     with pytest.raises(AssertionError, match="refused requests"):
         await env.shutdown()
+
+
+def test_the_health_check_says_how_many_requests_discord_refused(tmp_path):
+    beat = tmp_path / "health"
+    ops.write_heartbeat(beat, True, "connected to Discord", refused=3)
+    good, line = ops.health(beat)
+    assert good and "3 refused Discord requests in 10 minutes" in line
