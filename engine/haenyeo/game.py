@@ -12,7 +12,7 @@ from engine.haenyeo import state as S
 from engine.haenyeo.components import FREE, C, both, commas, plus, slot_msg, slot_text
 from engine.haenyeo.rules import PEND_HARVEST, PEND_SEAFOOD, PEND_TRASH, PEND_ZONE0, name, who
 from engine.haenyeo.scoring import final_breakdown
-from engine.haenyeo.setup import TILE_OPTION, new_state
+from engine.haenyeo.setup import FIRST_OPTION, TILE_OPTION, new_state
 from engine.haenyeo.state import State
 from engine.haenyeo.view import build_view
 
@@ -46,7 +46,7 @@ class Haenyeo(Game):
     title = i18n.N_("Haenyeo: Sea Divers of Jeju")
     min_seats = 2
     max_seats = 5
-    options = {"score_tile": TILE_OPTION}  # noqa: RUF012 - the contract declares a class-level dict
+    options = {"score_tile": TILE_OPTION, "first_player": FIRST_OPTION}  # noqa: RUF012 - the contract declares a class-level dict
     labels = load_labels("haenyeo")
 
     # -------------------------------------------------------------- core
@@ -247,6 +247,8 @@ class Haenyeo(Game):
                 name=who(state.first),
             )
         )
+        if state.passes:  # the house rule is said on the board; the rulebook's marker stays
+            head += t(" (house rule: the marker passes clockwise each round)")
         if state.phase == "select":
             waiting = both([who(s) for s in sorted(self.to_act(state))])
             return head + "\n" + t.msg(i18n.say("Choosing diving cards; waiting for {names}.", names=waiting))
