@@ -39,6 +39,24 @@ GROUP_HARVEST = (
 )
 
 
+def decided_notes(state: State) -> list[i18n.Msg]:
+    """Where this table decided for the rulebook, in a player's words, for the results (issue #40)."""
+    if state.passes:
+        notes = [i18n.say("House rule: the First Player marker passed clockwise every round.")]
+    else:
+        notes = [
+            i18n.say(
+                "{name} was First Player all game: the rulebook's Prepare Next Round "
+                "does not pass the marker.",
+                name=who(state.first),
+            )
+        ]
+    tile = C.tiles[state.tile]
+    if any(C.rules[key].kind == "most" for keys in tile.rounds.values() for key in keys):
+        notes.append(i18n.say("Most sea urchins: nobody scores it while the most anyone has is none."))
+    return notes
+
+
 class Haenyeo(Game):
     """Haenyeo: Sea Divers of Jeju, 2 to 5 players (2 players with the NPC)."""
 
@@ -140,6 +158,7 @@ class Haenyeo(Game):
                 notes.append(i18n.say("Tied on points: the higher trash score wins."))
             else:
                 notes.append(i18n.say("Tied on points and trash: the victory is shared."))
+        notes.extend(decided_notes(state))
         return self.labelled(
             Result(scores=scores, ranking=ranking, winners=winners, breakdown=breakdown, notes=tuple(notes))
         )
