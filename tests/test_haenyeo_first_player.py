@@ -93,6 +93,7 @@ def test_a_table_stored_before_the_option_still_replays_identically():
     assert load(dump(GAME.new(3, 5, DEFAULTS))).passes is False
 
 
+@pytest.mark.simcord(settle_timeout=60.0)  # the first board's pictures on a shared, loaded machine
 async def test_the_host_chooses_the_house_rule_in_the_lobby_and_the_board_says_it(simcord_env):
     guild = simcord_env.create_guild("Jeju Friends")
     channel = guild.create_text_channel("games")
