@@ -27,11 +27,13 @@ DECISIONS = {
         "④ Prepare Next Round does not list passing the marker",
         "Lobby house rule: **Passes clockwise**",
         "**Most sea urchins with none:** if the most anyone has is 0, nobody scores the 15",
+        "**A First Player marker that stays favours its holder.**",  # the figures
     ],
     ("haenyeo", "ko"): [
         "**게임 내내 표식을 가지고 있습니다**",
         "대기실의 규칙 변형: **시계 방향으로 넘김**",
         "**성게가 하나도 없을 때의 성게 최다:**",
+        "**표식이 그대로 있으면 선 플레이어가 유리합니다.**",
     ],
     ("reef", "en"): [
         "**18 rounds.**",
