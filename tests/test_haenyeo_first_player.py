@@ -112,3 +112,23 @@ async def test_the_host_chooses_the_house_rule_in_the_lobby_and_the_board_says_i
     board = latest_board(thread)
     assert board is not None and "house rule: the marker passes clockwise" in board.content
     assert any("house rule" in m.content for m in messages(thread))
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_random_play_outs_under_the_house_rule_keep_every_invariant(seats):
+    """The property suite's invariants (tests/test_haenyeo_properties.py) hold with the marker passing."""
+    from tests.test_haenyeo_properties import RoundBook, check_events, check_monotonic, check_state
+
+    for seed in range(3):
+        rng = random.Random(seed)
+        state, book = GAME.new(seats, seed, {"first_player": "clockwise"}), RoundBook()
+        while to_act := GAME.to_act(state):
+            check_state(state)
+            seat = min(to_act)
+            after, events = GAME.apply(state, seat, POLICIES["random"](GAME, state, seat, rng))
+            check_monotonic(state, after)
+            book = check_events(state, after, events, book)
+            if after.round != state.round:
+                assert after.first == (state.first + 1) % seats
+            state = after
+        assert state.phase == "end" and GAME.result(state).winners
