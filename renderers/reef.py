@@ -475,6 +475,21 @@ def _fresh(layer: Image.Image) -> Image.Image:
     return image
 
 
+def _value_pen(value: int, size: int, room: float, colour: tuple[int, int, int] = PEN) -> Image.Image:
+    """A written value no wider than ``room``. A die changed by shells has no upper cap (issue
+    #40), so a value may have two digits: those are narrowed to fit their box, never written in a
+    smaller pen than a phone reads."""
+    return _narrowed(str(value), size, int(room), colour, common.language())
+
+
+@cached
+def _narrowed(text: str, size: int, room: int, colour: tuple[int, int, int], lang: str) -> Image.Image:
+    pen = written(text, size, colour)
+    if pen.width <= room:
+        return pen
+    return pen.resize((room, pen.height), Image.Resampling.LANCZOS)
+
+
 def _paste(image: Image.Image, sprite: Image.Image | None, centre: tuple[float, float]) -> None:
     """`common.paste_centred` on an RGB layer, of a sprite that may be None (a plain space)."""
     if sprite is not None:
@@ -938,7 +953,7 @@ def _draw_ruins(
                     fill=_index(HIGHLIGHT),
                 )
             if value is not None:
-                pen = written(str(value), 34 if pitch < PITCH_LINE else 38)
+                pen = _value_pen(value, 34 if pitch < PITCH_LINE else 38, cell - 6)
                 _put(image, pen, (cx, cy + 1), HIGHLIGHT if new else WHITE)
                 if lucky and value == lucky:  # a star has no soft edge: what it lies on does not show
                     _put(image, star_image(14, GOLD), (cx + cell / 2 - 7, cy - cell / 2 + 7), WHITE)
@@ -1814,7 +1829,7 @@ def _draw_mini_ruin(
         if value is None or slot not in centres:
             continue
         sx, sy = centres[slot]
-        pen = written(str(value), HAND + 1, GOLD if lucky and value == lucky else PEN)
+        pen = _value_pen(value, HAND + 1, MINI - 3, GOLD if lucky and value == lucky else PEN)
         _put(image, pen, (cx + sx, cy + sy + 1), HIGHLIGHT if slot in new else EMPTY_CELL)
 
 

@@ -53,7 +53,7 @@ def _written(text: str, size: int, colour: tuple[int, int, int], kind: str, lang
 
 
 def die_image(value: int, size: int, boon: bool = False, faded: bool = False) -> Image.Image:
-    """A die face: pips for 1–6, the number for 0, 7 and 8 (shell-adjusted values)."""
+    """A die face: pips for 1–6, the number for any other shell-adjusted value (0, 7, 8, 9, …)."""
     return _die_image(value, size, boon, faded, language() if value not in _PIPS else "")
 
 

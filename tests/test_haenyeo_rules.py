@@ -393,10 +393,12 @@ def test_connected_haenyeo_in_zone_eleven_collect_pearls():
 # ------------------------------------------------------------------ ④ next round and 2 players
 
 
-def test_next_round_reveals_new_cards_and_passes_the_first_player():
+def test_next_round_reveals_new_cards_and_keeps_the_first_player():
+    """④ Prepare Next Round lists no passing of the marker (issue #40; the house rule passes it:
+    tests/test_haenyeo_first_player.py)."""
     state = fresh(3, first=2)
     state, _ = choose(state, {0: [1, 2], 1: [3, 0], 2: [4, 5]})
-    assert state.round == 2 and state.first == 0
+    assert state.round == 2 and state.first == 2
     assert state.chosen == (0, 0, 0) and state.confirmed == (0, 0, 0)
     assert all(owner == FREE for row in state.taken for owner in row)
     assert rules.rows(state) != rules.rows(fresh(3, first=2))

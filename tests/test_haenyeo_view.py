@@ -13,6 +13,7 @@ GAME = engine.get("haenyeo")
 
 TOP = {
     "game", "phase", "to_act", "seats", "round", "rounds", "scoring_rounds", "first_player", "npc",
+    "first_player_passes",
     "score_tile", "pearl_track", "pearls_per_haenyeo", "third_cost", "sea_cards", "revealed", "reach",
     "zones", "current", "players",
     "progression", "progression_labels", "npc_player", "trash_types", "seafood_types", "you",

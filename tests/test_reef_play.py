@@ -15,7 +15,6 @@ from engine.reef.bots import POLICIES
 from engine.reef.components import (
     ATOLL,
     BARRIER,
-    HIGH_VALUE,
     LOW_VALUE,
     PEARLS,
     REEFS,
@@ -47,7 +46,7 @@ def check_ruins(sheet: Sheet) -> None:
         for slot, value in enumerate(slots):
             if value == EMPTY:
                 continue
-            assert LOW_VALUE <= value <= HIGH_VALUE
+            assert value >= LOW_VALUE  # no upper cap (issue #40)
             if ruin.rule == "same":
                 row = [slots[x] for x in ruin.rows[ruin.row_of[slot]] if slots[x] != EMPTY]
                 assert set(row) == {value}
@@ -106,7 +105,8 @@ def check_state(state) -> None:
         check_reef(sheet, state.reef)
         for value, kind, adj, _used in sheet.dice:
             assert kind in ("hydra", "roll", "boon")
-            assert LOW_VALUE <= value + adj <= HIGH_VALUE
+            # no wrap, nothing below 0; above, only the pairs earned can have moved it
+            assert LOW_VALUE <= value + adj <= value + sheet.shells_earned
     if state.phase == "round":
         assert len(state.dice) in (0, 3) and all(1 <= v <= 6 for v in state.dice)
         if not state.dice:  # the boon step: only the boon's choices, before the dice are rolled

@@ -11,7 +11,6 @@ from engine.reef.actions import act
 from engine.reef.components import (
     ATOLL,
     BARRIER,
-    HIGH_VALUE,
     LOW_VALUE,
     PEARLS,
     RUINS,
@@ -132,7 +131,7 @@ def test_shells_make_seven_and_zero_but_never_wrap():
     assert [d["value"] for d in dice] == [7, 0, 3]
     assert act("shell", 1, -1) not in GAME.legal_actions(state, 0)  # no -1 below 0, no wrap to 6
     state = play(state, ("shell", 0, 1))
-    assert act("shell", 0, 1) not in GAME.legal_actions(state, 0)  # 8 is the highest value
+    assert act("shell", 0, 1) in GAME.legal_actions(state, 0)  # 8 is no cap (issue #40): on to 9
     assert state.sheets[0].shells == 2
 
 
@@ -718,15 +717,15 @@ def test_point6_when_everyone_ties_no_one_wins():
     assert GAME.result(_finished([30, 30, 12])).winners == frozenset({2})
 
 
-def test_point7_a_changed_die_stays_between_0_and_8():
+def test_point7_a_changed_die_never_wraps_nor_goes_below_0():
     """Rulebook: "Adding one to a 6 results in a 7 and subtracting one from 1 results in a 0"; "you
-    cannot add 1 to a 6 to get a 1". Decided: values stay between 0 and 8 (docs/rules/reef.md)."""
-    assert (LOW_VALUE, HIGH_VALUE) == (0, 8)
+    cannot add 1 to a 6 to get a 1". A 0 cannot go lower; above 8 see tests/test_reef_shells.py."""
+    assert LOW_VALUE == 0
     state = round_state(dice=(6, 1, 3), shells=5)
     state = play(state, ("shell", 0, 1), ("shell", 0, 1), ("shell", 1, -1))
     assert [d["value"] for d in GAME.view(state, 0)["you"]["dice"]] == [8, 0, 3]
     legal = GAME.legal_actions(state, 0)
-    assert act("shell", 0, 1) not in legal and act("shell", 1, -1) not in legal
+    assert act("shell", 0, 1) in legal and act("shell", 1, -1) not in legal
 
 
 def test_point7_a_pair_of_shells_moves_a_die_by_one():

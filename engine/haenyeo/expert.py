@@ -101,6 +101,7 @@ def information_key(state: State, seat: int) -> str:
         state.tile,
         state.round,
         state.first,
+        state.passes,
         state.phase,
         state.shallow[r],
         state.deep[r],

@@ -12,7 +12,7 @@ from engine.haenyeo import state as S
 from engine.haenyeo.components import FREE, C, both, commas, plus, slot_msg, slot_text
 from engine.haenyeo.rules import PEND_HARVEST, PEND_SEAFOOD, PEND_TRASH, PEND_ZONE0, name, who
 from engine.haenyeo.scoring import final_breakdown
-from engine.haenyeo.setup import TILE_OPTION, new_state
+from engine.haenyeo.setup import FIRST_OPTION, TILE_OPTION, new_state
 from engine.haenyeo.state import State
 from engine.haenyeo.view import build_view
 
@@ -39,6 +39,24 @@ GROUP_HARVEST = (
 )
 
 
+def decided_notes(state: State) -> list[i18n.Msg]:
+    """Where this table decided for the rulebook, in a player's words, for the results (issue #40)."""
+    if state.passes:
+        notes = [i18n.say("House rule: the First Player marker passed clockwise every round.")]
+    else:
+        notes = [
+            i18n.say(
+                "{name} was First Player all game: the rulebook's Prepare Next Round "
+                "does not pass the marker.",
+                name=who(state.first),
+            )
+        ]
+    tile = C.tiles[state.tile]
+    if any(C.rules[key].kind == "most" for keys in tile.rounds.values() for key in keys):
+        notes.append(i18n.say("Most sea urchins: nobody scores it while the most anyone has is none."))
+    return notes
+
+
 class Haenyeo(Game):
     """Haenyeo: Sea Divers of Jeju, 2 to 5 players (2 players with the NPC)."""
 
@@ -46,7 +64,7 @@ class Haenyeo(Game):
     title = i18n.N_("Haenyeo: Sea Divers of Jeju")
     min_seats = 2
     max_seats = 5
-    options = {"score_tile": TILE_OPTION}  # noqa: RUF012 - the contract declares a class-level dict
+    options = {"score_tile": TILE_OPTION, "first_player": FIRST_OPTION}  # noqa: RUF012 - the contract declares a class-level dict
     labels = load_labels("haenyeo")
 
     # -------------------------------------------------------------- core
@@ -140,6 +158,7 @@ class Haenyeo(Game):
                 notes.append(i18n.say("Tied on points: the higher trash score wins."))
             else:
                 notes.append(i18n.say("Tied on points and trash: the victory is shared."))
+        notes.extend(decided_notes(state))
         return self.labelled(
             Result(scores=scores, ranking=ranking, winners=winners, breakdown=breakdown, notes=tuple(notes))
         )
@@ -247,6 +266,8 @@ class Haenyeo(Game):
                 name=who(state.first),
             )
         )
+        if state.passes:  # the house rule is said on the board; the rulebook's marker stays
+            head += t(" (house rule: the marker passes clockwise each round)")
         if state.phase == "select":
             waiting = both([who(s) for s in sorted(self.to_act(state))])
             return head + "\n" + t.msg(i18n.say("Choosing diving cards; waiting for {names}.", names=waiting))

@@ -566,7 +566,8 @@ def end_round(state: State, events: list[Event]) -> None:
     if round_no in C.npc_reshuffle_after:
         state.npc_used = 0
     state.round = round_no + 1
-    state.first = (state.first + 1) % state.seats
+    if state.passes:  # the house rule; ④ Prepare Next Round does not pass the marker
+        state.first = (state.first + 1) % state.seats
     state.phase = "select"
     zeros = (0,) * state.seats
     state.chosen = zeros

@@ -21,6 +21,7 @@ FIELDS: dict[str, str] = {
     "deep": "ints",
     "round": "int",
     "first": "int",
+    "passes": "bool",
     "phase": "str",
     "pawns": "ints",
     "third": "ints",
@@ -46,12 +47,18 @@ FIELDS: dict[str, str] = {
 }
 
 
+#: Fields a state stored before they existed lacks, and the value it was played with.
+#: ``passes``: before issue #40 the marker always passed clockwise.
+OLD_DEFAULTS: dict[str, Any] = {"passes": True}
+
+
 class State:
     """One moment of a Haenyeo game.
 
     Setup and round: ``seats``, ``seed``, ``npc`` (2-player NPC present), ``tile``
     (score tile index), ``shallow``/``deep`` (deck orders of card indices; the
     card of round r is at r-1), ``round`` (1..8), ``first`` (First Player seat),
+    ``passes`` (the house rule: the First Player marker passes clockwise each round),
     ``phase`` ("select", "actions" or "end").
 
     Per seat: ``pawns`` (active Haenyeo), ``third`` (1 once the 3rd is gained),
@@ -84,6 +91,7 @@ class State:
     deep: tuple[int, ...]
     round: int
     first: int
+    passes: bool
     phase: str
     pawns: tuple[int, ...]
     third: tuple[int, ...]
@@ -150,7 +158,7 @@ def load(data: dict[str, Any]) -> State:
     values: dict[str, Any] = {}
     try:
         for name, kind in FIELDS.items():
-            value = data[name]
+            value = data.get(name, OLD_DEFAULTS[name]) if name in OLD_DEFAULTS else data[name]
             if kind == "int":
                 values[name] = int(value)
             elif kind == "bool":

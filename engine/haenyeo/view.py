@@ -12,6 +12,7 @@ Shape (every key is always present unless marked; seats are 0-based ints, the
       "rounds": 8,
       "scoring_rounds": [3, 6, 8],
       "first_player": seat,
+      "first_player_passes": bool,      # house rule: the marker passes clockwise each round
       "npc": bool,                      # 2-player game with the NPC
       "score_tile": {"index": int, "name": str,
                      "rounds": {"3": [{"key": str, "text": str}, ...], "6": [...], "8": [...]},
@@ -208,6 +209,7 @@ def build_view(state: State, seat: int | None, to_act: list[int], result: dict |
         "rounds": C.rounds,
         "scoring_rounds": list(C.scoring_rounds),
         "first_player": state.first,
+        "first_player_passes": state.passes,
         "npc": state.npc,
         "score_tile": _tile(state),
         "pearl_track": [

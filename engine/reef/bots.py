@@ -30,8 +30,6 @@ from engine.reef.actions import UNDO_KINDS, Act, act
 from engine.reef.components import (
     ATOLL,
     BARRIER,
-    HIGH_VALUE,
-    LOW_VALUE,
     LUCKY_COINS,
     ROUNDS,
     RUINS,
@@ -51,6 +49,7 @@ from engine.reef.sheet import (
     completed_lines,
     die_value,
     legal_slots,
+    value_ok,
 )
 
 
@@ -68,6 +67,11 @@ def random_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
 PEARL_WORTH = 4.0
 SHELL_WORTH = 1.3
 DIE_WORTH = 2.5
+#: Shell pairs a placement may spend on one die. Three reach past 8 from a 6 (a 9 for ODDS):
+#: no cap stops a changed die (issue #40), the pairs held are the limit.
+PLACE_REACH = 3
+#: The shell moves a placement tries, smallest first (ties keep the cheaper one).
+PLACE_DELTAS = tuple(d for k in range(1, PLACE_REACH + 1) for d in (k, -k))
 
 #: Entries each memo keeps (least recently used forgotten first). One greedy round adds
 #: about 100 ruin parts and an expert decision up to 1,500, all re-used within the decision;
@@ -268,7 +272,7 @@ def _adjust(sheet: Sheet, index: int, delta: int) -> list[Act] | None:
     if abs(delta) > sheet.shells:
         return None
     value = die_value(sheet.dice[index])
-    if not LOW_VALUE <= value + delta <= HIGH_VALUE:
+    if not value_ok(value + delta):
         return None
     if sheet.dice[index][2] * delta < 0:
         return None
@@ -332,8 +336,8 @@ def _gains(sheet: Sheet, index: int, value: int, reef_key: str, left: int) -> li
 
 
 def _best_placement(sheet: Sheet, reef_key: str, left: int) -> tuple[list[Act], Sheet] | None:
-    """The single best next die placement (with up to one shell), or None when every die
-    that must be used is used and no rolled die is worth writing (it may stay unwritten)."""
+    """The single best next die placement (with up to `PLACE_REACH` shells), or None when every
+    die that must be used is used and no rolled die is worth writing (it may stay unwritten)."""
     unused = [i for i, d in enumerate(sheet.dice) if not d[3]]
     if not unused:
         return None
@@ -347,7 +351,8 @@ def _best_placement(sheet: Sheet, reef_key: str, left: int) -> tuple[list[Act], 
             continue
         seen.add(key)
         rolled = turn.is_rolled(die)
-        for delta in (0,) if rolled else (0, 1, -1):
+        reach = 0 if rolled else min(PLACE_REACH, sheet.shells)
+        for delta in (0, *(d for d in PLACE_DELTAS if abs(d) <= reach)):
             shells = _adjust(sheet, i, delta) if delta else []
             if shells is None:
                 continue
@@ -381,10 +386,7 @@ def _worth_searching(sheet: Sheet, r: int, rest: list[int], shells: int) -> bool
     slots = sheet.ruins[r]
     reach = min(shells, 1)
     return any(
-        legal_slots(ruin, slots, v + d)
-        for v in rest
-        for d in range(-reach, reach + 1)
-        if LOW_VALUE <= v + d <= HIGH_VALUE
+        legal_slots(ruin, slots, v + d) for v in rest for d in range(-reach, reach + 1) if value_ok(v + d)
     )
 
 

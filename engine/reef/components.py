@@ -596,7 +596,7 @@ class Rating:
     text: str
 
 
-def _load_sheet() -> tuple[int, int, int, int, tuple[Rating, ...]]:
+def _load_sheet() -> tuple[int, int, int, tuple[Rating, ...]]:
     file = "sheet.json"
     raw = load_data(GAME_KEY, file)
     if not isinstance(raw, dict):
@@ -604,7 +604,10 @@ def _load_sheet() -> tuple[int, int, int, int, tuple[Rating, ...]]:
     lucky = _int(raw.get("lucky_coins"), file, "lucky_coins", 0)
     pairs = _int(raw.get("shell_pairs"), file, "shell_pairs", 1)
     low = _int(raw.get("lowest_value"), file, "lowest_value", 0, 1)
-    high = _int(raw.get("highest_value"), file, "highest_value", 6, 12)
+    if "highest_value" in raw:
+        # Reference: "you cannot add 1 to a 6 to get a 1" is the only limit printed; ODDS
+        # "(1, 3, 5, 7, etc.)" and EVENS "(2, 4, 6, 8, etc.)" go on (issue #40).
+        raise _fail(file, "a changed die has no highest value (shells set the practical limit)")
     ratings = []
     expect = 0
     for i, item in enumerate(raw.get("solo_ratings", [])):
@@ -618,7 +621,7 @@ def _load_sheet() -> tuple[int, int, int, int, tuple[Rating, ...]]:
         ratings.append(Rating(lo, hi, str(item.get("title")), str(item.get("text", ""))))
     if not ratings or ratings[-1].high is not None:
         raise _fail(file, "solo ratings must end with an open-ended rating (max null)")
-    return lucky, pairs, low, high, tuple(ratings)
+    return lucky, pairs, low, tuple(ratings)
 
 
 RUINS = _load_ruins()
@@ -626,7 +629,7 @@ SECTIONS = _load_sections()
 BARRIER, ATOLL = _load_reefs()
 PEARLS = _load_pearls()
 ROUNDS, SIDE_NAMES, TRACKER = _load_tracker()
-LUCKY_COINS, SHELL_PAIRS, LOW_VALUE, HIGH_VALUE, RATINGS = _load_sheet()
+LUCKY_COINS, SHELL_PAIRS, LOW_VALUE, RATINGS = _load_sheet()
 SIDES = tuple(TRACKER)
 SECTION_BY_SUM = {s.total: i for i, s in enumerate(SECTIONS)}
 #: Per section, per number of crossed spaces: the highest multiplier and the coins so far.

@@ -416,6 +416,15 @@ class ReefGame(Game):
                     names=listing([seat_of(i) for i in tied]),
                 )
             )
+        # where this table decided for the rulebook, in a player's words (issue #40)
+        notes.append(
+            say(
+                "Played as this table reads the rulebook: {rounds} rounds; lucky numbers picked in "
+                "seat order, each different when possible; a pair of shells moves a die by 1 with no "
+                "highest value, never below 0 and never wrapping.",
+                rounds=ROUNDS,
+            )
+        )
         ranking = places_from_scores([(i in winners, scores[i]) for i in range(state.seats)])
         return self.labelled(
             Result(scores=scores, ranking=ranking, winners=winners, breakdown=parts, notes=tuple(notes))

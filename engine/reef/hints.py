@@ -52,8 +52,6 @@ from engine.reef.bots import (
 from engine.reef.components import (
     ATOLL,
     BARRIER,
-    HIGH_VALUE,
-    LOW_VALUE,
     LUCKY_COINS,
     PEARLS,
     ROUNDS,
@@ -73,6 +71,7 @@ from engine.reef.sheet import (
     die_value,
     legal_slots,
     turns,
+    value_ok,
 )
 from i18n import N_, chain, say, say_plural, term
 
@@ -334,7 +333,7 @@ def _column_need(ruin, after: tuple[int, ...], column: int, mult: int, where: di
         return None
     rest = ruin.column_sums[column] - sum(after[x] for x in cells if after[x] != EMPTY)
     parity = 1 if ruin.rule == "odds" else 0
-    if not LOW_VALUE <= rest <= HIGH_VALUE or rest % 2 != parity:
+    if not value_ok(rest) or rest % 2 != parity:
         return None
     return say(
         "The {value} leaves column {column} of ruin {number} ({name}) needing a {rest} "
@@ -646,7 +645,7 @@ def _shell(sheet: Sheet, reef_key: str, left: int, index: int, step: int) -> Msg
     """Shells on a die: the sum it then makes for a search or a cast, or the better place it then has."""
     die = sheet.dice[index]
     old = die_value(die)
-    reach = [k for k in (1, 2) if k <= sheet.shells and LOW_VALUE <= old + k * step <= HIGH_VALUE]
+    reach = [k for k in (1, 2) if k <= sheet.shells and value_ok(old + k * step)]
     reason: tuple[int, Msg] | None = None
     if sheet.main == 0:
         for k in reach:
@@ -745,7 +744,7 @@ def _unlock(sheet: Sheet, number: int, mask: int) -> Msg:
         and any(
             _fits(ruin, sheet.ruins[r], die_value(sheet.dice[i]) + d)
             for d in (-1, 1)
-            if LOW_VALUE <= die_value(sheet.dice[i]) + d <= HIGH_VALUE
+            if value_ok(die_value(sheet.dice[i]) + d)
         )
     ]
     where = {"number": number, "name": _ruin_name(r), "dice": _dice(sheet, mask)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.reef.components import ATOLL, BARRIER, HIGH_VALUE, LOW_VALUE, RUINS, SECTIONS, Ruin
+from engine.reef.components import ATOLL, BARRIER, LOW_VALUE, RUINS, SECTIONS, Ruin
 
 EMPTY = -1
 
@@ -160,6 +160,10 @@ def completed_lines(
     return rows, cols
 
 
-def clamp_ok(value: int) -> bool:
-    """Shells never wrap: values stay between the lowest and highest allowed."""
-    return LOW_VALUE <= value <= HIGH_VALUE
+def value_ok(value: int) -> bool:
+    """May a die show ``value`` after shells? Nothing below 0 and no wrap; no upper cap.
+
+    Reference: "you cannot add 1 to a 6 to get a 1 or subtract 1 from a 1 to get a 6";
+    ODDS "(1, 3, 5, 7, etc.)" and EVENS "(2, 4, 6, 8, etc.)" go on past 8, so the only
+    limit above is the shells a seat holds (docs/rules/reef.md, issue #40)."""
+    return value >= LOW_VALUE

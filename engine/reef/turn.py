@@ -28,7 +28,6 @@ from engine.reef.actions import Act, act
 from engine.reef.components import (
     ATOLL,
     BARRIER,
-    HIGH_VALUE,
     LOW_VALUE,
     PEARLS,
     RUINS,
@@ -305,7 +304,7 @@ def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
                 continue
             seen.add(die)
             value = die_value(die)
-            if value < HIGH_VALUE and die[2] >= 0:
+            if die[2] >= 0:  # no upper cap: ODDS "(1, 3, 5, 7, etc.)" goes on
                 out.append(act("shell", i, 1))
             if value > LOW_VALUE and die[2] <= 0:
                 out.append(act("shell", i, -1))
