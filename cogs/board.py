@@ -18,16 +18,16 @@ import discord
 
 import i18n
 import renderers
-from cogs.common import MESSAGE_LIMIT, dynamic_view, plain
+from cogs.common import MESSAGE_LIMIT, control, dynamic_view, plain
 from engine.base import Game, State
 from hosting.service import seat_name
 from hosting.store import ABANDONED, ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, TableRecord
 from i18n import N_
 
 #: A board's buttons: ``board:<hand|rules|leave>:<table id>`` (answered by `cogs.play.BoardButton`).
-BOARD_TEMPLATE = r"board:(?P<verb>[a-z]+):(?P<table>\d+)"
+BOARD_TEMPLATE = control(r"board:(?P<verb>[a-z]+):(?P<table>\d+)")
 #: The results' Rematch: ``rematch:<finished table id>`` (answered by `cogs.lobby.RematchButton`).
-REMATCH_TEMPLATE = r"rematch:(?P<table>\d+)"
+REMATCH_TEMPLATE = control(r"rematch:(?P<table>\d+)")
 
 
 def board_button(verb: str, table_id: int, label: str = "") -> discord.ui.Button:

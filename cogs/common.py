@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 import uuid
 from collections.abc import Callable
 
@@ -20,6 +21,23 @@ log = logging.getLogger(__name__)
 
 #: Discord's limit on a message's content.
 MESSAGE_LIMIT = 2000
+
+
+#: The custom_id template of every control the bot answers (`control`): a click that matches none is
+#: not one of ours (`Play.on_interaction`). discord.py keeps its own list private.
+CONTROL_TEMPLATES: list[re.Pattern[str]] = []
+
+
+def control(template: str) -> str:
+    """Declare a control's custom_id template (a `discord.ui.DynamicItem`'s ``template=``), so the bot
+    knows every click it answers; returns it unchanged."""
+    CONTROL_TEMPLATES.append(re.compile(template))
+    return template
+
+
+def one_of_ours(custom_id: str) -> bool:
+    """True when a custom_id matches the template of one of the bot's controls."""
+    return any(pattern.fullmatch(custom_id) for pattern in CONTROL_TEMPLATES)
 
 
 def dynamic_view() -> discord.ui.View:
@@ -236,8 +254,8 @@ async def still_member(bot: discord.Client, guild_id: int | None, user_id: int) 
     guild = bot.get_guild(guild_id)
     if guild is None:
         return True
-    if guild.get_member(user_id) is not None:
-        return True
+    # Always asked over HTTP: without the members intent the member cache hears of nobody
+    # leaving, so a cached member may be long gone.
     try:
         await guild.fetch_member(user_id)
     except discord.NotFound:

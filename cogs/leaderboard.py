@@ -27,9 +27,11 @@ from cogs.common import (
     NO_PINGS,
     answer_error,
     can_manage,
+    control,
     dynamic_view,
     plain,
     reply,
+    still_member,
     tables,
 )
 from cogs.language import for_public, for_user
@@ -49,7 +51,7 @@ MIN_GAMES = 3
 SOLO, SOLO_GAME = "reef-solo", "reef"
 SCOPES = ("server", "all")
 #: A server board lists its members only (issue #35). Without the privileged members intent the
-#: bot hears of nobody leaving, so the players on a page are asked of Discord (`is_member`);
+#: bot hears of nobody leaving, so the players on a page are asked of Discord (`cogs.common.still_member`);
 #: a "still a member" answer is trusted this long (seconds), for this many (server, player) pairs.
 MEMBER_CHECK_TTL = 3600.0
 MEMBER_CHECKS_KEPT = 10_000
@@ -204,30 +206,12 @@ MEMBERS_SEEN: weakref.WeakKeyDictionary[discord.Client, OrderedDict[tuple[int, i
 )
 
 
-async def is_member(bot: discord.Client, guild_id: int, user_id: int) -> bool:
-    """Whether Discord says the user is in the server (True when it cannot say).
-
-    Always asked over HTTP (``Guild.fetch_member``): without the members intent the
-    member cache hears of nobody leaving, so a cached member may be long gone.
-    """
-    guild = bot.get_guild(guild_id)
-    if guild is None:
-        return True
-    try:
-        await guild.fetch_member(user_id)
-    except discord.NotFound:
-        return False
-    except discord.HTTPException:
-        return True
-    return True
-
-
 async def drop_departed(
     interaction: discord.Interaction, found: list[Standing], guild_id: int | None
 ) -> bool:
     """Take the players of a server board's page who are no longer members off this server's boards.
 
-    Each is asked of Discord (`is_member`: ``Guild.fetch_member``, which needs no
+    Each is asked of Discord (`cogs.common.still_member`: ``Guild.fetch_member``, which needs no
     privileged intent), at most once per `MEMBER_CHECK_TTL`; an answer Discord cannot
     give counts as "still a member". True when someone was taken off (read the page again).
     """
@@ -242,7 +226,7 @@ async def drop_departed(
         for s in found
         if s.user_id != interaction.user.id and seen.get((guild_id, s.user_id), stale - 1) < stale
     ]
-    asked = {user: asyncio.ensure_future(is_member(interaction.client, guild_id, user)) for user in asking}
+    asked = {user: asyncio.ensure_future(still_member(interaction.client, guild_id, user)) for user in asking}
     if asked:
         # The page must answer within Discord's 3 s: an answer still owed (Discord rate-limits
         # member lookups) counts as "still a member" this time and is asked again next time.
@@ -277,7 +261,7 @@ async def default_board(interaction: discord.Interaction, game: str) -> str:
 
 class PageButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"lb:(?P<game>[a-z-]+):(?P<scope>server|all):(?P<page>-?\d+)",
+    template=control(r"lb:(?P<game>[a-z-]+):(?P<scope>server|all):(?P<page>-?\d+)"),
 ):
     """Turn a leaderboard page: ``lb:<game>:<scope>:<page>``."""
 

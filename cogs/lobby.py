@@ -23,6 +23,7 @@ from cogs.common import (
     THREAD_CAP,
     answer_error,
     can_manage,
+    control,
     dynamic_view,
     message_link,
     offer_enabled_games,
@@ -164,7 +165,7 @@ async def refresh_lobby(interaction: discord.Interaction, table: TableRecord) ->
 
 
 class LobbySelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"lobbyset:(?P<what>[a-z_]+):(?P<table>\d+)"
+    discord.ui.DynamicItem[discord.ui.Select], template=control(r"lobbyset:(?P<what>[a-z_]+):(?P<table>\d+)")
 ):
     """A lobby menu: ``lobbyset:level:<table>`` seats a bot; ``lobbyset:<option>:<table>`` sets an option."""
 
@@ -223,7 +224,7 @@ class LobbySelect(
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<verb>[a-z]+):(?P<table>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button], template=control(r"lobby:(?P<verb>[a-z]+):(?P<table>\d+)")
 ):
     """One lobby button; its custom_id is ``lobby:<verb>:<table id>``."""
 
@@ -281,7 +282,7 @@ class LobbyButton(
 
 class PlayAgainButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"play:again:(?P<game>[a-z]+):(?P<pace>\d+):(?P<bots>[a-z]*)",
+    template=control(r"play:again:(?P<game>[a-z]+):(?P<pace>\d+):(?P<bots>[a-z]*)"),
 ):
     """ "Open another anyway" after /play warned of an open lobby: ``play:again:<game>:<pace>:<bots>``."""
 

@@ -24,7 +24,7 @@ import discord
 import engine
 import i18n
 from cogs.board import as_files, event_line, seat_names, waiting_for
-from cogs.common import MESSAGE_LIMIT, NO_PINGS, answer_error, dynamic_view, plain, reply
+from cogs.common import MESSAGE_LIMIT, NO_PINGS, answer_error, control, dynamic_view, plain, reply
 from cogs.language import for_user
 from cogs.runner import TableRunner
 from hosting.errors import TableError
@@ -112,7 +112,7 @@ def placeholder(title: str, part: int = 0, parts: int = 1, *, t: i18n.Words | No
 
 class ChoiceButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=rf"act:(?P<table>\d+):(?P<token>{TOKEN}):(?P<index>\d+)",
+    template=control(rf"act:(?P<table>\d+):(?P<token>{TOKEN}):(?P<index>\d+)"),
 ):
     """One legal action as a button."""
 
@@ -142,7 +142,8 @@ class ChoiceButton(
 
 
 class ChoiceSelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=rf"pick:(?P<table>\d+):(?P<token>{TOKEN}):(?P<n>\d+)"
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=control(rf"pick:(?P<table>\d+):(?P<token>{TOKEN}):(?P<n>\d+)"),
 ):
     """A menu of legal actions; each option's value is its action index."""
 
@@ -196,7 +197,7 @@ class ChoiceSelect(
         await choose(interaction, self.table_id, self.token, index)
 
 
-class SuggestButton(discord.ui.DynamicItem[discord.ui.Button], template=r"hint:(?P<table>\d+)"):
+class SuggestButton(discord.ui.DynamicItem[discord.ui.Button], template=control(r"hint:(?P<table>\d+)")):
     """**Suggest** on a panel at a table with hints: the expert's move for this seat, privately."""
 
     def __init__(self, table_id: int, *, t: i18n.Words | None = None) -> None:

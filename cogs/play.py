@@ -39,9 +39,11 @@ from cogs.common import (
     NO_PINGS,
     answer_error,
     can_manage,
+    control,
     dynamic_view,
     fit_lines,
     message_link,
+    one_of_ours,
     plain,
     reply,
     table_channel_id,
@@ -110,7 +112,7 @@ class BoardButton(discord.ui.DynamicItem[discord.ui.Button], template=BOARD_TEMP
 
 
 class LeaveAnswer(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"leave:(?P<answer>yes|no):(?P<table>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button], template=control(r"leave:(?P<answer>yes|no):(?P<table>\d+)")
 ):
     """The answer to "Leave table #n?": ``leave:<yes|no>:<table id>``."""
 
@@ -153,7 +155,7 @@ JUMP_OPTIONS = 25
 
 class ReplayButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"replay:(?P<verb>first|prev|next|last):(?P<table>\d+):(?P<step>\d+)",
+    template=control(r"replay:(?P<verb>first|prev|next|last):(?P<table>\d+):(?P<step>\d+)"),
 ):
     """A replay's step buttons: ``replay:<first|prev|next|last>:<table id>:<step>``."""
 
@@ -189,7 +191,7 @@ class ReplayButton(
         await show_replay_step(interaction, self.table_id, self.step)
 
 
-class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=r"replay:jump:(?P<table>\d+)"):
+class ReplayJump(discord.ui.DynamicItem[discord.ui.Select], template=control(r"replay:jump:(?P<table>\d+)")):
     """A replay's Jump menu: ``replay:jump:<table id>``, each option a step number."""
 
     def __init__(
@@ -397,8 +399,7 @@ class Play(commands.Cog):
             )
         except Exception:
             on_message = False
-        patterns = getattr(getattr(self.bot._connection, "_view_store", None), "_dynamic_items", {})
-        if on_message and isinstance(custom_id, str) and any(p.fullmatch(custom_id) for p in patterns):
+        if on_message and isinstance(custom_id, str) and one_of_ours(custom_id):
             return
         t = await for_user(interaction)
         await reply(interaction, t("That control is not one of ours, or it is no longer on this message."))

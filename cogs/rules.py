@@ -16,7 +16,7 @@ from discord.ext import commands
 
 import engine
 import i18n
-from cogs.common import NO_PINGS, dynamic_view, offer_enabled_games, reply
+from cogs.common import NO_PINGS, control, dynamic_view, offer_enabled_games, reply
 from cogs.language import for_user
 from engine.base import DATA_DIR
 from i18n.catalog import translate_markdown
@@ -59,7 +59,7 @@ def rules_page(
 
 
 class RulesButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"rules:(?P<game>[a-z]+):(?P<page>-?\d+)"
+    discord.ui.DynamicItem[discord.ui.Button], template=control(r"rules:(?P<game>[a-z]+):(?P<page>-?\d+)")
 ):
     """Turn a rules page: ``rules:<game>:<page>``."""
 
