@@ -87,6 +87,8 @@ log = logging.getLogger(__name__)
 PINGED_TABLES = 2048
 #: A bot decision that takes longer than this (seconds) is shown on the board: "… is thinking…".
 THINKING_NOTE_AFTER = 1.0
+#: Tables named in one host's note that a change blocked several of theirs (the rest are counted).
+TABLES_NAMED = 20
 #: Direct-message channels remembered (user id -> channel id), most recently used kept.
 DM_CHANNELS_KEPT = 1000
 #: While the process is near its refusal threshold, a transient failure's retry waits at least this long.
@@ -582,17 +584,23 @@ class TableRunner:
         """The table's thread, channel or server is gone: it closes as abandoned."""
         await self.abandon_tables([table], why)
 
-    async def block(self, table: TableRecord, cause: Undeliverable | None) -> None:
-        """Discord refuses the table's channel to the bot: pause the table and tell the host, once."""
+    async def block(self, table: TableRecord, cause: Undeliverable | None, *, tell: bool = True) -> bool:
+        """Discord refuses the table's channel to the bot: pause the table and tell the host, once.
+
+        False when it was already blocked (its host was told) or closed. ``tell=False``: the
+        caller tells the host itself (`recheck` tells each host once for all their tables).
+        """
         if await self.service.block(table.id) is None:
-            return  # already blocked (its host was told), or closed
+            return False
         log.warning(
             "table %s: Discord refuses its channel to the bot (%s); the table is paused",
             table.id,
             "locked thread" if cause is not None and cause.locked else cause and ", ".join(cause.missing),
             extra={"table_id": table.id},
         )
-        await self.tell_host(table, await self._blocked_words(table, cause))
+        if tell:
+            await self.tell_host(table, await self._blocked_words(table, cause))
+        return True
 
     @staticmethod
     def problem(cause: Undeliverable | None, t: i18n.Words) -> str:
@@ -867,6 +875,8 @@ class TableRunner:
         if channel_id is not None:
             # A finished table blocked on its results is no longer "open": look it up by its channel too.
             found = [*found, *await self._finished_blocked_in(channel_id)]
+        # One change can block every table of a channel: each host hears of theirs in one DM.
+        blocked: dict[int, list[tuple[TableRecord, Undeliverable]]] = {}
         for table in found:
             cause = self.cause(table, seen)
             if table.blocked and cause is None:
@@ -874,8 +884,22 @@ class TableRunner:
             elif not table.blocked and table.status == ACTIVE and cause is not None:
                 if cause.verdict is Verdict.GONE:
                     await self.gone(table, "the server no longer has the bot")
-                else:
-                    await self.block(table, cause)
+                elif await self.block(table, cause, tell=False):
+                    blocked.setdefault(table.host_id, []).append((table, cause))
+        for tables in blocked.values():
+            first, cause = tables[0]
+            text = await self._blocked_words(first, cause)
+            if len(tables) > 1:
+                t = await for_dm(self.bot, first.host_id)
+                others = ", ".join(f"#{table.id}" for table, _ in tables[1:TABLES_NAMED])
+                more = len(tables) - TABLES_NAMED
+                text += "\n" + t.plural(
+                    "The same holds for your table {tables}.",
+                    "The same holds for your tables {tables}.",
+                    len(tables) - 1,
+                    tables=others + (f" (+{more})" if more > 0 else ""),
+                )
+            await self.tell_host(first, text)
 
     async def _finished_blocked_in(self, channel_id: int) -> list[TableRecord]:
         """The newest table of a thread or channel, when it finished and still owes its results there."""

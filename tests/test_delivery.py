@@ -252,3 +252,15 @@ def test_the_health_check_says_how_many_requests_discord_refused(tmp_path):
     ops.write_heartbeat(beat, True, "connected to Discord", refused=3)
     good, line = ops.health(beat)
     assert good and "3 refused Discord requests in 10 minutes" in line
+
+
+async def test_one_change_that_blocks_several_of_a_hosts_tables_tells_them_once(world, simcord_env):
+    guild, channel, (alice, bob, carol) = world
+    first = await seat_and_start(channel, alice, [bob], 0, "jeju", pace=DAY)
+    second = await seat_and_start(channel, alice, [carol], 0, "jeju", pace=DAY)
+    await remove_permission(simcord_env, channel, "send_messages_in_threads")
+    tables = [await table_in(simcord_env, thread) for thread in (first, second)]
+    assert all(table.blocked for table in tables)
+    told = [t for t in dms_to(simcord_env, alice) if "paused" in t]
+    assert len(told) == 1  # one DM for both tables
+    assert f"#{tables[0].id}" in told[0] and f"#{tables[1].id}" in told[0]
