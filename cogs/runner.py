@@ -87,6 +87,8 @@ log = logging.getLogger(__name__)
 PINGED_TABLES = 2048
 #: A bot decision that takes longer than this (seconds) is shown on the board: "… is thinking…".
 THINKING_NOTE_AFTER = 1.0
+#: Blocked tables that post their board at once when Discord lets the bot back (the rest wait their turn).
+RESUMES_AT_ONCE = 4
 #: Tables named in one host's note that a change blocked several of theirs (the rest are counted).
 TABLES_NAMED = 20
 #: Direct-message channels remembered (user id -> channel id), most recently used kept.
@@ -156,6 +158,8 @@ class TableRunner:
         self._tasks: set[asyncio.Task] = set()
         # The task advancing each table now (a spawned chain, or a click's own handler).
         self._advancing: dict[asyncio.Task, int] = {}
+        # Tables running again after a block post their boards a few at a time (`_resume`).
+        self._resuming = asyncio.Semaphore(RESUMES_AT_ONCE)
 
     # ------------------------------------------------------------ background work
 
@@ -913,4 +917,10 @@ class TableRunner:
         log.info(
             "table %s: its channel is open to the bot again; it runs", table.id, extra={"table_id": table.id}
         )
-        self.spawn(self.advance(table.id, [], force=True, new_step=True))
+        self.spawn(self._resume(table.id))
+
+    async def _resume(self, table_id: int) -> None:
+        """Post a table's board again after a block: a few tables at a time, so one change that
+        unblocks a thousand tables does not become a thousand posts at once (Discord's global limit)."""
+        async with self._resuming:
+            await self.advance(table_id, [], force=True, new_step=True)
