@@ -162,6 +162,16 @@ class PicturePool:
         executor: Executor | None = None  # the loop's default thread pool
         return await loop.run_in_executor(executor, _timed, function, *args)
 
+    def close(self) -> None:
+        """Stop the worker processes and wait for them to exit (the cache is kept).
+
+        A later `draw` or `start` starts new ones: the bot's pool is process-wide, so
+        this is for the end of a process that wants no child left (a test run, a benchmark).
+        """
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
     def _discard(self) -> None:
         self._broken += 1
         if self._executor is not None:
