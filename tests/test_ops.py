@@ -233,7 +233,11 @@ def test_backup_while_the_bot_writes(tmp_path):
     try:
         counts = []
         for n in range(5):
-            time.sleep(0.02)
+            # Each backup starts after the writer committed again: on a busy machine a fixed pause
+            # may pass before the writer's thread has run at all.
+            seen, patience = written[0], time.monotonic() + 60
+            while written[0] == seen and time.monotonic() < patience:
+                time.sleep(0.005)
             target = tmp_path / "backups" / f"copy{n}.sqlite3"
             counts.append(ops.backup(db, target))
             with sqlite3.connect(target) as copy:

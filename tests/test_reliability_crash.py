@@ -11,7 +11,8 @@ kill checks with a fresh `Store`:
   ``moves`` equals the log length, and the log's sequence numbers are 1..n;
 - every acknowledged move is still there (the table has at least that many moves).
 
-Quick setting: 50 kills. Thorough (``--slow`` or ``RELIABILITY_THOROUGH=1``): 300.
+Quick setting: 25 kills (a test stays under 20 s on a busy two-core machine). Thorough
+(``--slow`` or ``RELIABILITY_THOROUGH=1``): 300.
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ async def verify(db: Path, acked: dict[int, int]) -> int:
 
 
 async def test_sigkill_at_random_moments_loses_no_acknowledged_move(tmp_path, pytestconfig):
-    kills = 300 if thorough(pytestconfig) else 50
+    kills = 300 if thorough(pytestconfig) else 25
     rng = random.Random(20261130)
     db = tmp_path / "crash.sqlite3"
     acked: dict[int, int] = {}

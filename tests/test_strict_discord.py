@@ -389,12 +389,16 @@ async def test_interaction_endpoints_are_not_bound_by_the_global_limit(strict_en
     guild, channel, alice, _ = world
     backend = strict_env.backend
     backend.global_rate_limit = (1, 0.5)
-    await send(strict_env, channel.id, "uses the only global slot for half a second")
-    started = time.perf_counter()
+    # The window never frees up while the clock stands still: were the interaction endpoints bound by
+    # the global limit, the answer would be refused (a 429, five tries), however busy the machine is.
+    backend.real_clock = FrozenClock()
+    await send(strict_env, channel.id, "uses the only global slot")
     result = await alice.slash(channel, "rules", game="jeju")  # answered through the interaction endpoint
-    assert time.perf_counter() - started < 0.4
     assert result.ephemeral and result.response.embeds
     assert not [hit for hit in backend.rate_limited if hit.path.startswith(("/interactions", "/webhooks"))]
+    # …while the global slot was still taken: a bot-token request now is refused.
+    refused = backend.check_rate_limit("POST", f"/channels/{channel.id}/messages")
+    assert refused is not None and refused.is_global
 
 
 # --------------------------------------------------------------- rule 7
