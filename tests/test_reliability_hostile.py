@@ -83,6 +83,7 @@ def examples(config) -> int:
     pytest-xdist the tests run in worker processes, whose command line has no ``--slow``."""
     return THOROUGH if config.getoption("--slow") or os.environ.get("RELIABILITY_THOROUGH") else QUICK
 
+
 WORDS = ["act", "pick", "board", "lobby", "ACT", "act ", "", "x"]
 VERBS = ["hand", "rules", "leave", "join", "start", "cancel", "bot", "zz", "", "HAND"]
 ODD_NUMBERS = ["0", "1", "-1", "2", "99", "1e3", "²", "٣", "007", " 1", "1_0", "9" * 40, "0x1", ""]
