@@ -415,11 +415,15 @@ def test_log_settings_are_read():
 
 
 @pytest.fixture
-def simcord_bot(db_path):
-    """A bot that offers only Reef & Ruins (GAMES=reef)."""
+async def simcord_bot(db_path):
+    """A bot that offers only Reef & Ruins (GAMES=reef); its store is closed afterwards, as
+    conftest's ``make_bot`` does (SimCord detaches a bot without closing it)."""
     config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(db_path), "GAMES": "Reef"}, None)
     assert config.games == ("reef",)
-    return create_bot(config)
+    bot = create_bot(config)
+    yield bot
+    if bot.store is not None:
+        await bot.store.close()
 
 
 async def test_only_enabled_games_are_offered(simcord_env):
