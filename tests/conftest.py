@@ -56,6 +56,14 @@ def db_path(tmp_path):
     return tmp_path / "tables.sqlite3"
 
 
+#: The test bots' deadline for a bot decision (``BOT_DEADLINE``; the bot's own default is 4 s).
+#: A decision past its deadline is played by greedy, and a hint says "the expert took too long":
+#: on a busy machine an expert in a worker process at lowered priority can take that long, and a
+#: test's game (or the hint it reads) must not depend on how busy the machine is. The deadline
+#: itself is tested with its own settings (tests/test_bot_levels.py).
+BOT_DEADLINE = 60.0
+
+
 @pytest.fixture
 async def make_bot(db_path):
     """Build a new bot on the test's database (``env.restart_bot(make_bot())`` restarts it).
@@ -66,7 +74,8 @@ async def make_bot(db_path):
     bots = []
 
     def build():
-        bots.append(create_bot(Config(token=TOKEN, database=db_path, bot_delay=0.0)))
+        config = Config(token=TOKEN, database=db_path, bot_delay=0.0, bot_deadline=BOT_DEADLINE)
+        bots.append(create_bot(config))
         return bots[-1]
 
     yield build
