@@ -153,8 +153,9 @@ def _validate_requests(request, openapi_checker):
 # thread left running keeps the interpreter from exiting (an aiosqlite store never closed); a child
 # process outlives the run. Either fails the last test of that file, at teardown, naming them.
 
-#: How long a check waits for threads and processes that are already ending.
-LEAK_GRACE = 10.0
+#: How long a check waits for threads and processes that are already ending (seconds; the
+#: environment's ``LEAK_GRACE`` overrides it, as tests/test_suite_hygiene.py does to fail fast).
+LEAK_GRACE = float(os.environ.get("LEAK_GRACE") or 10.0)
 
 
 def _child_processes() -> dict[int, str]:
