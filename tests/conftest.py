@@ -4,6 +4,15 @@
 `simtools.strict` (threads archive, permissions and limits are enforced
 as Discord documents them). Every test that uses it also has every JSON body
 the bot sent validated against Discord's OpenAPI description (see `openapi_check`).
+
+The suite runs in parallel (``pytest -n auto``: one pytest-xdist worker process per
+core). Nothing here is shared between workers: each test has its own temporary
+folder and database file, each PostgreSQL test its own database (named by uuid,
+`tests.pg_server`; a throwaway server is one per worker), each worker its own
+picture and bot worker pools. Limits that real time decides (settling, a bot's
+decision deadline) are set so a busy machine does not change an outcome, and at
+the end of each test file the check below fails if a thread or a process was left
+running.
 """
 
 from __future__ import annotations

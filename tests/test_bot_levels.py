@@ -304,6 +304,6 @@ def test_wall_alarms_ring_in_order_on_the_real_clock_and_a_cancelled_one_never(m
     cancel = alarms.after(0.10, lambda: rung.append("cancelled"))
     alarms.after(0.10, lambda: rung.append("second"))
     cancel()
-    assert done.wait(5.0)
+    assert done.wait(60.0)  # an upper bound for a busy machine; the order is what is checked
     assert rung == ["first", "second", "last"]
     assert time.perf_counter() - started >= 0.15
