@@ -148,6 +148,10 @@ async def simcord_env(simcord_bot, request):
     marker = request.node.get_closest_marker("simcord")
     env = _SuiteEnv(simcord_bot, **{"settle_timeout": SETTLE_TIMEOUT, **(marker.kwargs if marker else {})})
     await env.start()
+    # The picture workers of this process start with its first bot and warm up (a few seconds of
+    # CPU at lowered priority): that is the process starting, not the bot answering a step, so
+    # it is waited for here rather than counted against the first step's settle limit.
+    await renderers.PICTURES.ready()
     try:
         yield env
     finally:
