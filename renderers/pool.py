@@ -92,6 +92,7 @@ class PicturePool:
         self.parts_budget = memo.budget()
         self._cache: OrderedDict[str, Picture] = OrderedDict()
         self._executor: ProcessPoolExecutor | None = None
+        self._warming: list = []  # `start`'s warm-up calls, until `ready` has waited for them
         self._broken = 0
         #: Figures for the benchmarks: pictures drawn, served from the cache, drawn in a thread,
         #: and the CPU seconds the drawing took wherever it ran.
@@ -124,8 +125,15 @@ class PicturePool:
         memo.set_budget(self.parts_budget)
         pool = self._pool()
         if pool is not None:
-            for _ in range(self.workers):
-                pool.submit(_warm)
+            self._warming = [pool.submit(_warm) for _ in range(self.workers)]
+
+    async def ready(self) -> None:
+        """Wait until the workers `start` started are warm (a test's or a benchmark's warm-up:
+        the first pictures then take their own time, not the workers' start-up)."""
+        warming, self._warming = self._warming, []
+        for future in warming:
+            with contextlib.suppress(Exception):  # a broken pool is made anew at the next picture
+                await asyncio.wrap_future(future)
 
     async def draw(
         self,
@@ -167,6 +175,17 @@ class PicturePool:
         self.in_thread += 1
         executor: Executor | None = None  # the loop's default thread pool
         return await loop.run_in_executor(executor, _timed, function, *args)
+
+    def close(self) -> None:
+        """Stop the worker processes and wait for them to exit (the cache is kept).
+
+        A later `draw` or `start` starts new ones: the bot's pool is process-wide, so
+        this is for the end of a process that wants no child left (a test run, a benchmark).
+        """
+        executor, self._executor = self._executor, None
+        self._warming = []
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
 
     def _discard(self) -> None:
         self._broken += 1

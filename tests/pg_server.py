@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import tempfile
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -37,6 +37,8 @@ PORT = 5432  # only names the socket file inside our private folder; no TCP port
 
 _url: str | None = None
 _failure: str | None = None
+#: Stops the throwaway server and deletes its folder (None: no throwaway server is running).
+_stop_throwaway: Callable[[], None] | None = None
 
 
 class Unavailable(Exception):
@@ -87,6 +89,9 @@ def _start_throwaway() -> str:
             )
 
     def stop() -> None:
+        global _stop_throwaway
+        _stop_throwaway = None
+        atexit.unregister(stop)
         subprocess.run(
             [*prefix, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
             capture_output=True,
@@ -94,9 +99,12 @@ def _start_throwaway() -> str:
         )
         shutil.rmtree(folder, ignore_errors=True)
 
+    global _stop_throwaway
     try:
         run(str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8",
             "--locale=C", "--no-sync")  # fmt: skip
+        # Stopped by `stop_server` when the test run ends (conftest), or at exit as a fallback.
+        _stop_throwaway = stop
         atexit.register(stop)
         settings = f"-F -k {folder} -p {PORT} -c listen_addresses= -c max_connections=200"
         run(str(bindir / "pg_ctl"), "-D", str(data), "-o", settings, "-l", str(folder / "server.log"),
@@ -121,6 +129,18 @@ def server_url() -> str:
     if _url is None:
         raise Unavailable(_failure)
     return _url
+
+
+def stop_server() -> None:
+    """Stop the throwaway server, if this process started one (the end of a test run).
+
+    Each test process (each pytest-xdist worker) starts its own, in its own folder and
+    socket, so workers never share one; the databases on it are named by uuid either way.
+    """
+    global _url, _failure
+    if _stop_throwaway is not None:
+        _stop_throwaway()
+        _url = _failure = None
 
 
 def with_database(url: str, name: str) -> str:

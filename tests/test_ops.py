@@ -233,7 +233,11 @@ def test_backup_while_the_bot_writes(tmp_path):
     try:
         counts = []
         for n in range(5):
-            time.sleep(0.02)
+            # Each backup starts after the writer committed again: on a busy machine a fixed pause
+            # may pass before the writer's thread has run at all.
+            seen, patience = written[0], time.monotonic() + 60
+            while written[0] == seen and time.monotonic() < patience:
+                time.sleep(0.005)
             target = tmp_path / "backups" / f"copy{n}.sqlite3"
             counts.append(ops.backup(db, target))
             with sqlite3.connect(target) as copy:
@@ -417,11 +421,15 @@ def test_log_settings_are_read():
 
 
 @pytest.fixture
-def simcord_bot(db_path):
-    """A bot that offers only Reef & Ruins (GAMES=reef)."""
+async def simcord_bot(db_path):
+    """A bot that offers only Reef & Ruins (GAMES=reef); its store is closed afterwards, as
+    conftest's ``make_bot`` does (SimCord detaches a bot without closing it)."""
     config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(db_path), "GAMES": "Reef"}, None)
     assert config.games == ("reef",)
-    return create_bot(config)
+    bot = create_bot(config)
+    yield bot
+    if bot.store is not None:
+        await bot.store.close()
 
 
 async def test_only_enabled_games_are_offered(simcord_env):

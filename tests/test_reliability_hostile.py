@@ -71,9 +71,18 @@ from tests.play_helpers import controls, latest_board  # noqa: E402
 from tests.test_lobby import open_table  # noqa: E402
 from tests.test_play import seat_and_start  # noqa: E402
 
-THOROUGH = bool(os.environ.get("RELIABILITY_THOROUGH")) or "--slow" in os.sys.argv
-EXAMPLES = 2000 if THOROUGH else 400
-PER_EXAMPLE = 6  # interactions per example: ~1,800 quick, ~12,000 thorough
+#: Examples in the quick setting and in the thorough one (``pytest --slow`` or ``RELIABILITY_THOROUGH=1``).
+QUICK, THOROUGH = 150, 2000
+PER_EXAMPLE = 6  # interactions per example: ~700 quick, ~12,000 thorough
+#: At least this many interactions per example really go out (the honest ones are left out).
+SENT_PER_EXAMPLE = 2.5
+
+
+def examples(config) -> int:
+    """The quick or the thorough setting. Read from pytest's options, not ``sys.argv``: under
+    pytest-xdist the tests run in worker processes, whose command line has no ``--slow``."""
+    return THOROUGH if config.getoption("--slow") or os.environ.get("RELIABILITY_THOROUGH") else QUICK
+
 
 WORDS = ["act", "pick", "board", "lobby", "ACT", "act ", "", "x"]
 VERBS = ["hand", "rules", "leave", "join", "start", "cancel", "bot", "zz", "", "HAND"]
@@ -161,7 +170,8 @@ def honest(arena, actor_name: str, data: dict) -> bool:
     return False
 
 
-async def test_forged_interactions_are_all_answered_and_change_nothing(arena, caplog):
+async def test_forged_interactions_are_all_answered_and_change_nothing(arena, caplog, pytestconfig):
+    count = examples(pytestconfig)
     env = arena["env"]
     store = env.bot.tables.store
     table = arena["table"]
@@ -178,7 +188,7 @@ async def test_forged_interactions_are_all_answered_and_change_nothing(arena, ca
     sent = 0
 
     @settings(
-        max_examples=EXAMPLES,
+        max_examples=count,
         deadline=None,
         derandomize=True,
         suppress_health_check=list(HealthCheck),
@@ -214,5 +224,5 @@ async def test_forged_interactions_are_all_answered_and_change_nothing(arena, ca
         for table_id, version in before.items():
             assert (await store.get_table(table_id)).version == version, f"{datas} changed table {table_id}"
     assert len(list(arena["thread"].history())) == public_before
-    assert sent >= (1000 if not THOROUGH else 5000), sent
+    assert sent >= count * SENT_PER_EXAMPLE, sent
     print(f"{sent} forged interactions, all answered, no table changed")

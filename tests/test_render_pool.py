@@ -30,7 +30,10 @@ def test_a_click_s_pictures_are_drawn_side_by_side_and_equal_the_in_process_ones
             *(pool.draw(renderers.render, "jeju", "view", v, ["Ann", "Bo"]) for v in views)
         )
 
-    pictures = asyncio.run(draw_all())
+    try:
+        pictures = asyncio.run(draw_all())
+    finally:
+        pool.close()
     assert pictures == [renderers.render("jeju", view, ["Ann", "Bo"]) for view in views]
     assert (pool.drawn, pool.cached, pool.in_thread) == (len(views), 0, 0)
 
@@ -45,7 +48,10 @@ def test_the_same_content_is_drawn_once_and_other_names_are_drawn_again() -> Non
         renamed = await pool.draw(renderers.render, "jeju", "view", view, ["Cy", "Bo"])
         return first, again, renamed
 
-    first, again, renamed = asyncio.run(twice())
+    try:
+        first, again, renamed = asyncio.run(twice())
+    finally:
+        pool.close()
     assert first is again
     assert renamed != first
     assert (pool.drawn, pool.cached) == (2, 1)
@@ -59,7 +65,10 @@ def test_the_cache_is_bounded() -> None:
         for view in views:
             await pool.draw(renderers.render, "jeju", "view", view, None)
 
-    asyncio.run(draw_all())
+    try:
+        asyncio.run(draw_all())
+    finally:
+        pool.close()
     assert len(views) > 2 and pool.drawn == len(views)
     assert len(pool._cache) == 2
 
@@ -67,16 +76,22 @@ def test_the_cache_is_bounded() -> None:
 def test_a_killed_worker_costs_no_picture() -> None:
     pool = PicturePool(workers=1)
     view = _views()[0]
-    pid = pool._pool().submit(_warm).result()
-    os.kill(pid, signal.SIGKILL)
-    picture = asyncio.run(pool.draw(renderers.render, "jeju", "view", view, None))
+    try:
+        pid = pool._pool().submit(_warm).result()
+        os.kill(pid, signal.SIGKILL)
+        picture = asyncio.run(pool.draw(renderers.render, "jeju", "view", view, None))
+    finally:
+        pool.close()
     assert picture == renderers.render("jeju", view)
 
 
 def test_a_render_error_in_a_worker_reaches_the_caller() -> None:
     pool = PicturePool(workers=1)
-    with pytest.raises(renderers.RenderError, match="no final result"):
-        asyncio.run(pool.draw(renderers.render_results, "jeju", "results", {"result": None}, None))
+    try:
+        with pytest.raises(renderers.RenderError, match="no final result"):
+            asyncio.run(pool.draw(renderers.render_results, "jeju", "results", {"result": None}, None))
+    finally:
+        pool.close()
 
 
 def test_the_workers_keep_their_cached_parts_under_the_budget_they_were_started_with() -> None:
@@ -87,7 +102,7 @@ def test_the_workers_keep_their_cached_parts_under_the_budget_they_were_started_
         budget, niceness = pool._pool().submit(_budget_and_niceness).result()
         assert memo.budget() == 24 * 1024 * 1024  # this process draws with the same budget
     finally:
-        pool._discard()
+        pool.close()
         memo.set_budget(before)
     assert budget == 24 * 1024 * 1024
     assert niceness >= WORKER_NICENESS

@@ -162,12 +162,19 @@ async def database_settings(request, db_path):
 
 
 @pytest.fixture
-def simcord_bot(database_settings):
-    """The bot as an admin would configure one process of a cluster: shards 1 and 3 of 4."""
+async def simcord_bot(database_settings):
+    """The bot as an admin would configure one process of a cluster: shards 1 and 3 of 4.
+
+    Its store is closed here, as conftest's ``make_bot`` does (SimCord detaches a bot without
+    closing it): an open aiosqlite thread kept this file, run alone, from ever exiting.
+    """
     config = load_config(
         {"DISCORD_TOKEN": TOKEN, "SHARD_COUNT": "4", "SHARD_IDS": "1,3", **database_settings}, None
     )
-    return create_bot(dataclasses.replace(config, bot_delay=0.0))
+    bot = create_bot(dataclasses.replace(config, bot_delay=0.0))
+    yield bot
+    if bot.store is not None:
+        await bot.store.close()
 
 
 async def test_a_sharded_bot_hosts_a_game(simcord_env, database_settings):

@@ -319,10 +319,16 @@ async def test_bot_removed_from_guild_helper(strict_env, world):
 
 
 class FrozenClock:
-    """A real clock that stands still: a rate-limit window that never frees up."""
+    """A real clock that stands still, a second after it is made: a rate-limit window that never
+    frees up. Not at a fixed number: the windows already hold the real times of earlier requests
+    (a clock behind them would make discord.py wait as long as it lags), and a second on, every
+    window of one second or less that those requests filled is free again."""
+
+    def __init__(self) -> None:
+        self.at = time.perf_counter() + 1.0
 
     def __call__(self) -> float:
-        return 1000.0
+        return self.at
 
 
 async def test_a_burst_over_the_global_limit_is_delayed_not_lost(strict_env, world):
@@ -389,12 +395,16 @@ async def test_interaction_endpoints_are_not_bound_by_the_global_limit(strict_en
     guild, channel, alice, _ = world
     backend = strict_env.backend
     backend.global_rate_limit = (1, 0.5)
-    await send(strict_env, channel.id, "uses the only global slot for half a second")
-    started = time.perf_counter()
+    # The window never frees up while the clock stands still: were the interaction endpoints bound by
+    # the global limit, the answer would be refused (a 429, five tries), however busy the machine is.
+    backend.real_clock = FrozenClock()
+    await send(strict_env, channel.id, "uses the only global slot")
     result = await alice.slash(channel, "rules", game="jeju")  # answered through the interaction endpoint
-    assert time.perf_counter() - started < 0.4
     assert result.ephemeral and result.response.embeds
     assert not [hit for hit in backend.rate_limited if hit.path.startswith(("/interactions", "/webhooks"))]
+    # …while the global slot was still taken: a bot-token request now is refused.
+    refused = backend.check_rate_limit("POST", f"/channels/{channel.id}/messages")
+    assert refused is not None and refused.is_global
 
 
 # --------------------------------------------------------------- rule 7
