@@ -187,6 +187,12 @@ class TableRunner:
         posts what is owed (the clock) and lets bot seats that owe a move make it (`resume_bots`).
         """
         self.service.stop_taking_moves()
+        started = asyncio.get_running_loop().time()
+        try:  # people's moves under way commit first: their clicks were acknowledged
+            await asyncio.wait_for(self.service.moves_done(), grace)
+        except TimeoutError:
+            log.warning("shutting down: a person's move was still under way after %.0f s", grace)
+        grace = max(0.0, grace - (asyncio.get_running_loop().time() - started))
         pending = {task for task in (*self._tasks, *self._advancing) if not task.done()}
         pending.discard(asyncio.current_task())  # type: ignore[arg-type]
         if pending:

@@ -238,6 +238,10 @@ class TableService:
         self.max_open_tables = max_open_tables
         #: Set while the bot shuts down (`stop_taking_moves`): a person's move is refused, not half-taken.
         self.closing = False
+        # People's moves under way (`submit`): a shutdown lets them commit before the store closes.
+        self._moving = 0
+        self._still = asyncio.Event()
+        self._still.set()
         #: Called with a table's new wake-up instant, so a scheduler can wake sooner.
         self.on_wake: Callable[[float], None] | None = None
         # A table's lock exists only while someone holds it or waits for it (`lock`).
@@ -594,10 +598,29 @@ class TableService:
         """The bot is shutting down: people's moves are refused from now on (bot seats finish theirs)."""
         self.closing = True
 
+    async def moves_done(self) -> None:
+        """Wait until no person's move is under way (a shutdown, before the store closes)."""
+        await self._still.wait()
+
     async def submit(self, table_id: int, user_id: int, token: str, index: int) -> Move:
-        """Apply the ``index``-th choice of the panel ``token`` names, for the user's seat."""
+        """Apply the ``index``-th choice of the panel ``token`` names, for the user's seat.
+
+        A click is acknowledged (deferred) before this runs; so that an acknowledged move
+        is never lost to a shutdown, the shutdown waits for it (`moves_done`), and a move
+        asked for once the shutdown began is refused as not taken.
+        """
         if self.closing:
             raise TableError(say("The bot is restarting: your move was not taken. Try again in a minute."))
+        self._moving += 1
+        self._still.clear()
+        try:
+            return await self._submit(table_id, user_id, token, index)
+        finally:
+            self._moving -= 1
+            if not self._moving:
+                self._still.set()
+
+    async def _submit(self, table_id: int, user_id: int, token: str, index: int) -> Move:
         async with self.lock(table_id):
             table = await self._running(table_id)
             seat = table.seat_of(user_id)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 
 import pytest
 
@@ -88,3 +89,33 @@ async def test_a_chain_cut_by_the_grace_is_owed_and_the_next_start_finishes_it_o
     seats = logged_seats(actions)
     assert seats.count(0) == logged_seats(actions[: before.moves]).count(0)  # Alice's moves: as before
     assert len(boards(thread)) > posted and now.owed_posts == 0
+
+
+@pytest.mark.parametrize("settings", [{"shutdown_grace": 10.0}])
+async def test_a_persons_move_under_way_when_sigterm_comes_is_committed_before_the_store_closes(
+    world, simcord_env, make_bot
+):
+    channel, alice, bob = world
+    lobby, thread = await lobby_for(channel, alice, think="0", pile="normal", bots=0)
+    await bob.click(lobby, label="Join")
+    await alice.click(lobby, label="Start")
+    old = simcord_env.bot
+    table = await old.tables.get(table_id(lobby))
+    mover = next(s for s in table.seats if old.tables.panel(table, s.seat).choices)
+    token = old.tables.panel(table, mover.seat).token
+
+    async def busy_table() -> None:  # another write holds the table a moment (real time)
+        async with old.tables.lock(table.id):
+            await asyncio.to_thread(time.sleep, 0.3)
+
+    holding = asyncio.ensure_future(busy_table())
+    await asyncio.sleep(0)
+    # The click was acknowledged (deferred) and its move waits its turn at the table ...
+    moving = asyncio.ensure_future(old.tables.submit(table.id, mover.user_id, token, 0))
+    await asyncio.sleep(0)
+    await old.close()  # ... when SIGTERM comes: the shutdown lets it commit, then closes the store
+    await holding
+    move = await moving
+    await simcord_env.restart_bot(make_bot())
+    actions = await simcord_env.bot.tables.store.actions(table.id)
+    assert len(actions) == move.table.moves == table.moves + 1  # the acknowledged move is there, once
