@@ -250,7 +250,14 @@ def render_results(
     neg = [sum(min(0, int(b.get(c, 0) or 0)) for c in categories) for b in breakdown]
     bar_x0, bar_x1 = MARGIN + 16, width - MARGIN - 16
     span = max(1, max(pos) - min(neg))
-    scale = (bar_x1 - bar_x0) / span
+    # A segment too narrow for its number shows it on a chip of its colour right of the bar:
+    # the bars give up the room the widest row of chips needs (two rounds: narrower bars may
+    # leave more segments without room).
+    reserve = 0.0
+    for _ in range(2):
+        scale = (bar_x1 - reserve - bar_x0) / span
+        reserve = max(_chips_width(_narrow(b, categories, scale)) for b in breakdown)
+    scale = (bar_x1 - reserve - bar_x0) / span
     zero_x = bar_x0 + (-min(neg)) * scale
 
     for row, seat in enumerate(order):
@@ -371,6 +378,30 @@ def _legend_lines(
     return lines
 
 
+#: Room between a bar and its first number chip, and between two chips.
+CHIP_GAP = 6
+
+
+def _fits(value: int, scale: float) -> bool:
+    """Whether a segment of ``value`` points is wide enough to carry its number."""
+    return abs(value) * scale >= text_width(str(value), "bold", TEXT) + 8
+
+
+def _narrow(points: dict, categories: Sequence[str], scale: float) -> list[tuple[str, int]]:
+    """The (category, value) segments of one bar too narrow for their number, in bar order."""
+    found = []
+    for cat in categories:
+        value = int(points.get(cat, 0) or 0)
+        if value and not _fits(value, scale):
+            found.append((cat, value))
+    return found
+
+
+def _chips_width(chips: list[tuple[str, int]]) -> float:
+    """Room the number chips of one bar take right of it (0 without any)."""
+    return sum(CHIP_GAP + text_width(str(value), "bold", TEXT) + 12 for _, value in chips)
+
+
 def _bar(
     draw: ImageDraw.ImageDraw,
     points: dict,
@@ -381,7 +412,11 @@ def _bar(
     y0: float,
     y1: float,
 ) -> None:
-    """One seat's stacked bar: positive categories rightwards from zero, negative leftwards."""
+    """One seat's stacked bar: positive categories rightwards from zero, negative leftwards.
+
+    A segment too narrow for its number gets it on a chip of the segment's colour, right
+    of the bar, so every segment's points can be read.
+    """
     right = left = zero_x
     for cat in categories:
         value = int(points.get(cat, 0) or 0)
@@ -394,15 +429,28 @@ def _bar(
             x0, x1 = left + value * scale, left
             left = x0
         draw.rectangle((x0, y0, x1, y1), fill=colours[cat], outline=BG, width=2)
-        label = str(value)
-        if x1 - x0 >= text_width(label, "bold", TEXT) + 8:
+        if _fits(value, scale):
             draw.text(
                 ((x0 + x1) / 2, (y0 + y1) / 2),
-                label,
+                str(value),
                 font=font("bold", TEXT),
                 fill=ink_on(colours[cat]),
                 anchor="mm",
             )
+    x = right
+    for cat, value in _narrow(points, categories, scale):
+        label = str(value)
+        chip = text_width(label, "bold", TEXT) + 12
+        x += CHIP_GAP
+        draw.rounded_rectangle((x, y0, x + chip, y1), radius=6, fill=colours[cat], outline=INK, width=2)
+        draw.text(
+            (x + chip / 2, (y0 + y1) / 2),
+            label,
+            font=font("bold", TEXT),
+            fill=ink_on(colours[cat]),
+            anchor="mm",
+        )
+        x += chip
 
 
 def _short_moment(label: str) -> str:

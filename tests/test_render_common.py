@@ -339,3 +339,32 @@ def test_a_token_drawn_in_place_is_the_same_in_every_language() -> None:
                 common.token(ImageDraw.Draw(image), seat, (30 + seat * 60, 30), 22, min_letter=24)
         drawn[lang] = image.tobytes()
     assert drawn["ko"] == drawn["en"]
+
+
+def test_a_segment_too_narrow_for_its_number_carries_it_on_a_chip_beside_the_bar():
+    """Issue #41: every segment of the results chart carries its number (a 1-point one too)."""
+    breakdown = [{"round": 50, "eggs": 1}, {"round": 30, "eggs": 0}]
+    view = {
+        "result": {
+            "scores": [51, 30],
+            "ranking": [1, 2],
+            "winners": [0],
+            "breakdown": breakdown,
+        }
+    }
+    image = open_png(renderers.render_results("haenyeo", view, ["Ann", "Bo"]).png).convert("RGB")
+    eggs = results.CATEGORY_COLOURS[1]  # the second category's colour
+    top = common.TITLE_H + 18  # the winner's row
+    band = range(top + results.HEAD_H + 12, top + results.ROW_H - 14)
+    near = [
+        x
+        for x in range(image.width)
+        for y in band
+        if max(abs(a - b) for a, b in zip(image.getpixel((x, y)), eggs, strict=True)) <= 3  # PNG palette
+    ]
+    xs = near
+    scale = (results.WIDTH - 2 * results.MARGIN - 32) / 51  # the widest the bars can be
+    assert xs, "the 1-point segment is drawn"
+    # Its chip stands right of the sliver, so the colour spans more than one point of the bar.
+    assert max(xs) - min(xs) > scale + results.CHIP_GAP
+    assert results._narrow(breakdown[0], ["round", "eggs"], scale) == [("eggs", 1)]
