@@ -12,6 +12,7 @@ import random
 import pytest
 
 import engine
+from engine.bots import policy
 from engine.haenyeo import actions as A
 from engine.haenyeo import expert, rules
 from engine.haenyeo.bots import POLICIES
@@ -109,3 +110,30 @@ def test_the_search_state_hides_other_selections():
     assert info.seed != state.seed
     assert info.shallow[: state.round] == state.shallow[: state.round]
     assert info.food == state.food and info.taken == state.taken
+
+
+def test_the_experts_face_down_cards_depend_on_the_tables_secret_seed_not_on_the_public_position_alone():
+    """Issue #39: someone running the open-source expert on the public position cannot compute its
+    cards. Two tables alike in all a player sees but their secret seed choose differently in a
+    measurable share of selections; the same table always chooses the same (replays agree)."""
+    game = engine.get("haenyeo")
+    greedy = policy("haenyeo", "greedy")
+    differ = total = 0
+    for g in range(6):
+        state = game.new(3, 100 + g, {})
+        rng = random.Random(g)
+        for _ in range(400):
+            if game.result(state) is not None or not game.to_act(state):
+                break
+            seat = min(game.to_act(state))
+            if state.phase == "select" and not state.chosen[seat]:
+                twin = state.copy()
+                twin.seed = state.seed + 12345  # the same public position, another secret seed
+                assert game.view(twin, None) == game.view(state, None)
+                mine = expert.choose_cards(state, seat)
+                assert expert.choose_cards(state.copy(), seat) == mine  # the same table: the same choice
+                differ += expert.choose_cards(twin, seat) != mine
+                total += 1
+            state, _ = game.apply(state, seat, greedy(game, state, seat, rng))
+    assert total >= 100
+    assert differ >= total // 20, f"only {differ} of {total} selections depend on the secret seed"

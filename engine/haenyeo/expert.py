@@ -22,8 +22,9 @@ only 1 Haenyeo is in a zone, that player harvests ALL items", otherwise each
 gains minus ``RIVALRY`` times what the other players gain (the mean), each item
 valued by what it adds to the scoring rounds still to come (`Values`). The same
 samples serve every candidate set (common random numbers); the set with the best
-mean is chosen. The choice is a function of the seat's information only (its
-random numbers are seeded from it), so the toggles of one selection agree.
+mean is chosen. The choice is a function of the seat's information and the
+game's secret seed (`decision_key` seeds its random numbers), so the toggles of one
+selection agree, and nobody can predict it from the public position.
 
 ③ Actions. Harvest: the slot best for this seat, counting what the Haenyeo
 still to pick in the zone would take. Zone 0, pearl bonuses: as the values say.
@@ -336,9 +337,20 @@ def _allocate(order: list[int], slot_values: dict[int, list[float]], slots: int)
     return gains
 
 
+def decision_key(state: State, seat: int) -> str:
+    """`information_key` salted with the game's secret seed.
+
+    The toggles of one selection still agree and a replay chooses the same, but the samples
+    are private: someone running this code on the public position cannot compute them, so
+    cannot predict the expert's face-down cards (issue #39). The seed only seeds the
+    sampling; what the samples are drawn from stays this seat's information.
+    """
+    return hashlib.sha256(f"{information_key(state, seat)}:{state.seed}".encode()).hexdigest()
+
+
 def choose_cards(state: State, seat: int) -> frozenset[int]:
     """The card set with the best mean relative gain over the sampled hidden choices."""
-    key = information_key(state, seat)
+    key = decision_key(state, seat)
     found = _MEMO.get(key)
     if found is not None:
         _MEMO.move_to_end(key)
