@@ -115,10 +115,6 @@ def thinking_line(seat: Seat, *, t: i18n.Words | None = None) -> str:
     return t("🤔 **{name}** is thinking…", name=plain(seat_name(seat.name, t.lang)))
 
 
-class TableGone(Exception):
-    """The table's thread or channel no longer exists."""
-
-
 SEAT_WORD = re.compile(r"\b[Ss]eat (\d+)\b")
 
 

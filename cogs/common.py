@@ -173,27 +173,6 @@ def table_channel_id(table: TableRecord | FinishedGame) -> int:
     return table.thread_id or table.channel_id
 
 
-async def table_channel(bot: discord.Client, table: TableRecord) -> discord.abc.Messageable | None:
-    """The table's thread (or channel), whether or not discord.py has it cached; None when it is gone.
-
-    An archived thread is missing from the cache (after a restart the gateway
-    only sends active ones), so a cache miss is never taken for "gone": the
-    channel is fetched, and where even that fails for another reason than
-    Unknown Channel, a partial messageable still lets the bot send there
-    (sending unarchives the thread).
-    """
-    channel_id = table_channel_id(table)
-    cached = bot.get_channel(channel_id)
-    if cached is not None:
-        return cached  # type: ignore[return-value]
-    try:
-        return await bot.fetch_channel(channel_id)  # type: ignore[return-value]
-    except discord.NotFound:
-        return None
-    except discord.HTTPException:
-        return bot.get_partial_messageable(channel_id, guild_id=table.guild_id)
-
-
 def bot_permissions(channel: discord.abc.Messageable) -> discord.Permissions | None:
     """What the bot may do in a channel or thread, when discord.py can tell (None for a partial one)."""
     guild = getattr(channel, "guild", None)
@@ -204,11 +183,6 @@ def bot_permissions(channel: discord.abc.Messageable) -> discord.Permissions | N
         return channel.permissions_for(me)  # type: ignore[union-attr]
     except (AttributeError, discord.ClientException):
         return None
-
-
-def is_gone(error: BaseException) -> bool:
-    """True when Discord says the channel or thread no longer exists (Unknown Channel)."""
-    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL
 
 
 #: Discord's JSON error codes the bot acts on (https://discord.com/developers/docs/topics/opcodes-and-status-codes).

@@ -37,7 +37,6 @@ import i18n
 import renderers
 from cogs.board import (
     BoardWords,
-    TableGone,
     as_files,
     board_header,
     board_text,
@@ -101,6 +100,10 @@ PERMISSION_NAMES = {
     "send_messages": N_("Send Messages"),
     "send_messages_in_threads": N_("Send Messages in Threads"),
 }
+
+
+class TableGone(Exception):
+    """The table's thread or channel no longer exists."""
 
 
 class Undeliverable(Exception):
