@@ -60,6 +60,10 @@ from tests.test_lobby import open_table
 
 #: Public events after which nothing chosen before them is hidden any more.
 REVEALS = {"haenyeo": {"reveal"}, "reef": {"reveal", "lucky"}, "jeju": set()}
+#: Private events that hide nothing: "You confirm your round." says only what every board's
+#: "Waiting for" says too, and a panel edited late (a busy machine) may show the viewer's own
+#: from the round before, in the very words of another seat's confirm of this round.
+NOT_SECRET = {"haenyeo": set(), "reef": {"confirm"}, "jeju": set()}
 
 
 # ---------------------------------------------------------------- what was seen
@@ -224,7 +228,9 @@ def moments(game_key: str, seats: int, seed: int, options: dict, log: list) -> l
         state, events = game.apply(state, logged.seat, action)
         public = [e for e in events if not e.get("private")]
         said.extend(e["text"] for e in public)
-        work[logged.seat].update(e["text"] for e in events if e.get("private"))
+        work[logged.seat].update(
+            e["text"] for e in events if e.get("private") and e.get("type") not in NOT_SECRET[game_key]
+        )
         if not public:  # a choice that told nobody else anything
             work[logged.seat].add(label)
         if any(e["type"] in REVEALS[game_key] for e in public):
