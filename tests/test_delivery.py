@@ -27,20 +27,13 @@ from simtools.strict import (
     remove_permission,
     restore_permission,
 )
-from tests.play_helpers import awaited, latest_board, messages, play_panel, said
+from tests.play_helpers import awaited, latest_board, play_panel, said
+from tests.test_async_play import DAY, HOUR, texts, world
 from tests.test_play import panel_label, seat_and_start
 
+__all__ = ["world"]  # the fixture of tests.test_async_play: a server, #games, alice, bob and carol
+
 MINUTE = 60
-HOUR = 3600
-DAY = 24 * HOUR
-
-
-@pytest.fixture
-def world(simcord_env):
-    guild = simcord_env.create_guild("Jeju Friends")
-    channel = guild.create_text_channel("games")
-    people = [guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol")]
-    return guild, channel, people
 
 
 async def table_in(env, thread):
@@ -50,10 +43,6 @@ async def table_in(env, thread):
 def dms_to(env, member) -> list[str]:
     channel = env.backend.dm_channels.get(member.id)
     return [m.content for m in env.backend.messages.get(channel, {}).values()] if channel else []
-
-
-def texts(thread) -> list[str]:
-    return [m.content for m in messages(thread)]
 
 
 def refused(env, thread, *, window: float | None = None) -> int:
