@@ -25,7 +25,14 @@ from collections.abc import Callable
 
 import discord
 
-from cogs.common import CANNOT_DM, MISSING_ACCESS, MISSING_PERMISSIONS, THREAD_LOCKED, UNKNOWN_CHANNEL
+from cogs.common import (
+    CANNOT_DM,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    THREAD_LOCKED,
+    UNKNOWN_CHANNEL,
+    bot_permissions,
+)
 from hosting import counts
 
 log = logging.getLogger(__name__)
@@ -71,23 +78,19 @@ def verdict(error: BaseException, *, in_server: bool = True) -> Verdict:
     return Verdict.TRANSIENT
 
 
-def missing_to_post(channel: discord.abc.Messageable) -> list[str] | None:
+def missing_to_post(channel: discord.abc.Messageable, *, in_thread: bool = False) -> list[str] | None:
     """The permissions the bot lacks to post here at all, from discord.py's cache (None: it cannot tell).
 
     A thread needs Send Messages in Threads, a channel Send Messages; both View
-    Channel. Attach Files and Embed Links are not listed: without them a post
-    goes out in words.
+    Channel. ``in_thread``: ``channel`` is the parent of the thread to post in (discord.py
+    dropped the archived thread; threads take their parent's permissions). Attach Files
+    and Embed Links are not listed: without them a post goes out in words.
     """
-    guild = getattr(channel, "guild", None)
-    me = getattr(guild, "me", None)
-    if me is None or not hasattr(channel, "permissions_for"):
+    perms = bot_permissions(channel)
+    if perms is None:
         return None
-    try:
-        perms = channel.permissions_for(me)  # type: ignore[union-attr]
-    except (AttributeError, discord.ClientException):
-        return None
-    needed = ["view_channel"]
-    needed.append("send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages")
+    threaded = in_thread or isinstance(channel, discord.Thread)
+    needed = ("view_channel", "send_messages_in_threads" if threaded else "send_messages")
     return [name for name in needed if not getattr(perms, name)]
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import json
 import logging
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import discord
 from discord import app_commands
@@ -21,7 +21,6 @@ from discord.ext import commands
 
 import engine
 import i18n
-import renderers
 from cogs.board import (
     BOARD_TEMPLATE,
     as_files,
@@ -364,20 +363,6 @@ class Play(commands.Cog):
         """Stop background work for tables."""
         self.runner.stop()
 
-    def spawn(self, coroutine) -> None:
-        """Run table work in the background (the runner's)."""
-        self.runner.spawn(coroutine)
-
-    async def picture(
-        self, game_key: str, view: dict, names: list[str], *, lang: str = i18n.SOURCE
-    ) -> renderers.Picture | None:
-        """Draw a view off the event loop, in ``lang``; None (words only) for a game without pictures."""
-        return await self.runner.picture(game_key, view, names, lang=lang)
-
-    async def advance(self, table_id: int, events: list[dict], **kwargs: Any) -> None:
-        """After a move: the runner posts the board and lets bot seats play (`TableRunner.advance`)."""
-        await self.runner.advance(table_id, events, **kwargs)
-
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Answer a component interaction none of our controls will handle (forged or malformed).
@@ -419,7 +404,9 @@ class Play(commands.Cog):
     @commands.Cog.listener()
     async def on_table_started(self, table: TableRecord) -> None:
         """A lobby started: post the first board, then let bots move."""
-        await self.advance(table.id, [event("start", say("The game begins!"))], force=True, new_step=True)
+        await self.runner.advance(
+            table.id, [event("start", say("The game begins!"))], force=True, new_step=True
+        )
 
     # ------------------------------------------------------------ deleted places, and places back
 
@@ -580,7 +567,7 @@ class Play(commands.Cog):
             missing = await self.runner.board_missing(found)
             game = engine.get(found.game)
             state = self.service.state_of(found)
-            picture = await self.picture(
+            picture = await self.runner.picture(
                 found.game, self.service.public_view(found), seat_names(found, t.lang), lang=t.lang
             )
             header = board_header(found, game, state, t)
@@ -594,7 +581,7 @@ class Play(commands.Cog):
                 text, files=as_files(picture), ephemeral=True, allowed_mentions=NO_PINGS
             )
             if missing:
-                self.spawn(self.advance(found.id, [], force=True))
+                self.runner.spawn(self.runner.advance(found.id, [], force=True))
             if found.seat_of(interaction.user.id) is not None:
                 seat = found.seat_of(interaction.user.id)
                 message = await panel_message(self.runner, found, seat.seat, t=t)  # type: ignore[union-attr]
@@ -787,7 +774,7 @@ class Play(commands.Cog):
         t = await for_user(interaction)
         await reply(interaction, t("The table is running again."))
         resumed = event("resume", say("{name} resumed the table.", name=plain(interaction.user.display_name)))
-        self.spawn(self.advance(found.id, [resumed], force=True, new_step=True))
+        self.runner.spawn(self.runner.advance(found.id, [resumed], force=True, new_step=True))
 
     @game_group.command(
         name=locale_str("replace"),
@@ -845,7 +832,7 @@ class Play(commands.Cog):
                 "replace", say("{name}'s seat was handed to {taker}.", name=plain(old.name), taker=taker)
             )
         await reply(interaction, answer)
-        self.spawn(self.advance(found.id, [handed], new_step=True))
+        self.runner.spawn(self.runner.advance(found.id, [handed], new_step=True))
 
     @game_group.command(
         name=locale_str("end"),

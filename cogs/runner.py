@@ -448,11 +448,9 @@ class TableRunner:
                 raise
             except discord.HTTPException:
                 return self.bot.get_partial_messageable(channel_id, guild_id=table.guild_id)
-        if thread_locked(channel):
-            raise Undeliverable(Verdict.BLOCKED, locked=True)
-        missing = missing_to_post(channel)
-        if missing:
-            raise Undeliverable(Verdict.BLOCKED, tuple(missing))
+        refused = _refused(channel)
+        if refused is not None:
+            raise refused
         return channel
 
     def cause(self, table: TableRecord, seen: discord.Thread | None = None) -> Undeliverable | None:
@@ -469,21 +467,8 @@ class TableRunner:
             channel = seen
         if channel is None and table.thread_id:
             parent = self.bot.get_channel(table.channel_id)
-            if parent is None:
-                return None
-            guild = getattr(parent, "guild", None)
-            me = getattr(guild, "me", None)
-            if me is None:
-                return None
-            perms = parent.permissions_for(me)  # type: ignore[union-attr]
-            missing = [n for n in ("view_channel", "send_messages_in_threads") if not getattr(perms, n)]
-            return Undeliverable(Verdict.BLOCKED, tuple(missing)) if missing else None
-        if channel is None:
-            return None
-        if thread_locked(channel):
-            return Undeliverable(Verdict.BLOCKED, locked=True)
-        missing = missing_to_post(channel)
-        return Undeliverable(Verdict.BLOCKED, tuple(missing)) if missing else None
+            return None if parent is None else _refused(parent, in_thread=True)
+        return None if channel is None else _refused(channel)
 
     async def check(self, table: TableRecord) -> Undeliverable | None:
         """`cause`, asking Discord for the table's thread when discord.py has dropped it (archived).
@@ -933,3 +918,14 @@ class TableRunner:
         unblocks a thousand tables does not become a thousand posts at once (Discord's global limit)."""
         async with self._resuming:
             await self.advance(table_id, [], force=True, new_step=True)
+
+
+def _refused(channel: discord.abc.Messageable, *, in_thread: bool = False) -> Undeliverable | None:
+    """Why discord.py's cache says Discord would refuse a post in ``channel`` (None: it would not).
+
+    ``in_thread``: ``channel`` is the parent of the table's thread, which the cache dropped.
+    """
+    if thread_locked(channel):
+        return Undeliverable(Verdict.BLOCKED, locked=True)
+    missing = missing_to_post(channel, in_thread=in_thread)
+    return Undeliverable(Verdict.BLOCKED, tuple(missing)) if missing else None

@@ -1009,8 +1009,7 @@ class TableService:
         """
         table = await self.store.get_table(table_id)
         attempts = max(table.owed_posts, 0) + 1
-        now = self._clock()
-        retry = max(now + min(POST_RETRY_FIRST * 2 ** (attempts - 1), POST_RETRY_LONGEST), not_before)
+        retry = max(self._clock() + _post_retry_after(attempts), not_before)
         await self.store.set_owed(table_id, attempts, retry)
         self._woken(retry)
         return retry
@@ -1076,7 +1075,7 @@ class TableService:
                 return None
             if table.owed_posts > 0 and table.status in (ACTIVE, FINISHED):
                 # Claimed: should the post not even be tried, the clock comes back later, not at once.
-                later = now + min(POST_RETRY_FIRST * 2**table.owed_posts, POST_RETRY_LONGEST)
+                later = now + _post_retry_after(table.owed_posts + 1)
                 await self.store.set_owed(table_id, table.owed_posts, later)
                 return PostOwed(table)
             if table.status == LOBBY:
@@ -1414,6 +1413,11 @@ class _Held:
         """Whether someone holds the table's lock now."""
         entry = self._locks.get(self._table_id)
         return entry is not None and entry.lock.locked()
+
+
+def _post_retry_after(attempts: int) -> float:
+    """Seconds before the next try at a post that failed ``attempts`` times: doubling, at most an hour."""
+    return min(POST_RETRY_FIRST * 2 ** (attempts - 1), POST_RETRY_LONGEST)
 
 
 def _as_bot(seat: Seat) -> Seat:
