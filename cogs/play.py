@@ -755,7 +755,9 @@ class Play(commands.Cog):
         try:
             await interaction.response.defer(ephemeral=True)  # answer first: the write may wait
             found = await self._table_here(interaction, table, from_parent=True)
-            cause = await self.runner.check(found) if found.blocked else None
+            # Only those who may resume it hear why it waits; the others get the service's refusal.
+            may = interaction.user.id == found.host_id or can_manage(interaction)
+            cause = await self.runner.check(found) if found.blocked and may else None
             if cause is not None:
                 t = await for_user(interaction)
                 await reply(

@@ -479,6 +479,8 @@ class TableRunner:
         cause = self.cause(table)
         if cause is not None or not table.thread_id or self.bot.get_channel(table.thread_id) is not None:
             return cause
+        if self.budget.table_wait(table.id) > 0:  # pressed again and again: no more refused reads
+            return Undeliverable(Verdict.BLOCKED)
         try:
             thread = await self.bot.fetch_channel(table.thread_id)
         except discord.NotFound:

@@ -109,6 +109,9 @@ async def test_a_moderator_locks_the_thread_the_host_resumes_from_the_parent_cha
     # ... so the host asks from the parent channel; while it is locked, the answer says why.
     waits = await alice.slash(channel, "game resume", table=table.id)
     assert "waits" in said(waits) and "locked" in said(waits)
+    # A player who may not resume it is refused as before, and told nothing more.
+    others = await bob.slash(channel, "game resume", table=table.id)
+    assert said(others).startswith("Only the host") and "locked" not in said(others)
     assert (await table_in(simcord_env, thread)).blocked
     # Unlocked but still archived: the table runs again by itself (its post unarchives the thread).
     simcord_env.backend.edit_channel(thread.id, {}, thread_metadata={"locked": False})
