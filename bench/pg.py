@@ -8,7 +8,7 @@ runs that many services, each with its own connection pool, side by side on the
 same database (a cluster's processes); each plays its own tables.
 
 The server: ``--url``, else ``TEST_POSTGRES_URL`` or ``DATABASE_URL``, else a
-throwaway server started like the tests' (``tests/pg_server.py``). The role needs
+throwaway server started like the tests' (``simtools/pg_server.py``). The role needs
 ``CREATEDB``. Figures only: nothing here asserts a time.
 """
 
@@ -72,7 +72,7 @@ def server_url(given: str | None) -> str:
     url = given or os.environ.get("TEST_POSTGRES_URL") or os.environ.get("DATABASE_URL")
     if url:
         return url
-    from tests import pg_server
+    from simtools import pg_server
 
     return pg_server.server_url()
 

@@ -8,7 +8,7 @@ the bot sent validated against Discord's OpenAPI description (see `openapi_check
 The suite runs in parallel (``pytest -n auto``: one pytest-xdist worker process per
 core). Nothing here is shared between workers: each test has its own temporary
 folder and database file, each PostgreSQL test its own database (named by uuid,
-`tests.pg_server`; a throwaway server is one per worker), each worker its own
+`simtools.pg_server`; a throwaway server is one per worker), each worker its own
 picture and bot worker pools. Limits that real time decides (settling, a bot's
 decision deadline) are set so a busy machine does not change an outcome, and at
 the end of each test file the check below fails if a thread or a process was left
@@ -32,8 +32,8 @@ import engine
 import renderers
 from bot import Config, create_bot
 from hosting.botpool import WORKERS
+from simtools import pg_server
 from simtools.strict import StrictEnv
-from tests import pg_server
 from tests.openapi_check import SPEC_PATH, OpenAPIChecker
 
 # The tiny test game is offered next to the real ones, so the lobby and the

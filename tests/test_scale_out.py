@@ -1,6 +1,6 @@
 """Growing past one process: DATABASE_URL selects PostgreSQL, SHARD_COUNT / SHARD_IDS shard the bot.
 
-The PostgreSQL tests use the test server of `tests/pg_server.py` and skip,
+The PostgreSQL tests use the test server of `simtools/pg_server.py` and skip,
 saying why, where none can be started.
 """
 
@@ -24,7 +24,7 @@ from hosting import ops, pg_store
 from hosting.pg_store import DatabaseUnavailable, PostgresStore
 from hosting.store import ACTIVE, Seat, Store
 from hosting.stores import describe, open_store
-from tests import pg_server
+from simtools import pg_server
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"

@@ -1,7 +1,7 @@
 """The store and the hosting service: migrations, versions, the log and its replay.
 
 Every test here runs twice: on SQLite (`hosting.store.Store`) and on a real
-PostgreSQL server (`hosting.pg_store.PostgresStore`, see `tests/pg_server.py`).
+PostgreSQL server (`hosting.pg_store.PostgresStore`, see `simtools/pg_server.py`).
 The PostgreSQL half skips, saying why, only where no server can be started.
 """
 
@@ -21,7 +21,7 @@ from hosting.pg_store import PostgresStore
 from hosting.service import TableService
 from hosting.store import MIGRATIONS as SQLITE_MIGRATIONS
 from hosting.store import SCHEMA_VERSION, Seat, Store
-from tests import pg_server
+from simtools import pg_server
 
 
 class Backend:

@@ -24,7 +24,7 @@ from hosting.errors import StaleVersion, TableError
 from hosting.pg_store import SCHEMA_VERSION, PostgresStore
 from hosting.service import TableService
 from hosting.store import ACTIVE, Seat
-from tests import pg_server
+from simtools import pg_server
 
 
 @pytest.fixture
