@@ -41,7 +41,7 @@ from hosting.records import (
     Seat,
     TableRecord,
 )
-from hosting.store import Store
+from hosting.store_api import TableStore
 from i18n import N_, Msg, say, say_plural, term
 
 log = logging.getLogger(__name__)
@@ -218,7 +218,7 @@ class TableService:
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         *,
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], int] = lambda: secrets.randbits(62),
