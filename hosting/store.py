@@ -541,8 +541,10 @@ class Store:
     so a move costs one hop between the event loop and the database instead of
     one per statement and cursor (it was 13). aiosqlite queues such a function
     with `Connection._execute`, which its own public methods are built on but
-    which it does not document; `_call` is the one place that uses it, and the
-    store's tests fail if a release changes it (pyproject pins aiosqlite < 1).
+    which it does not document (it has no public way to run a function on its
+    thread); `_call` is the one place that uses it and `Connection._conn`.
+    pyproject.toml pins aiosqlite to the releases tests/test_aiosqlite_private.py
+    checks still have both, with the behaviour relied on.
 
     Because the thread runs one call at a time, transactions cannot interleave
     and need no lock of their own.
@@ -589,6 +591,8 @@ class Store:
         """Run ``fn(connection, *args)`` on the database thread: one round trip."""
         began = time.perf_counter()
         try:
+            # aiosqlite's private names, on purpose: its public methods cost a hop per statement,
+            # and it has no public "run this function on your thread" (see the class docstring).
             return await self._db._execute(fn, self._db._conn, *args)
         finally:
             self.db_seconds += time.perf_counter() - began
