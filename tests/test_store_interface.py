@@ -5,11 +5,13 @@ typed with. Here mypy checks a tiny module that hands each store to something
 expecting a `TableStore`: a store that lost a method, or whose method's
 parameters or result drifted from the interface, fails this test. The same
 module hands over a deliberately drifted store, which mypy must report, so the
-check is seen to fail when it should.
+check is seen to fail when it should. And the layers keep to the interface: no
+cog imports a store module, and the PostgreSQL store nothing of the SQLite one.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
 from pathlib import Path
@@ -92,3 +94,30 @@ def test_both_stores_satisfy_the_store_interface(tmp_path, monkeypatch):
     assert "claim_reminder" in out, out
     assert set(reported) == set(drifted), f"unexpected errors:\n{out}{err}"
     assert status == 1 and not err, (status, err)
+
+
+def imports_of(path: Path) -> set[str]:
+    """The modules a file imports (``from a.b import c`` gives a.b and a.b.c)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def test_the_cogs_import_no_store_module():
+    """The cogs see records (`hosting.records`) and the service, never a database adapter."""
+    stores = {"hosting.store", "hosting.pg_store", "hosting.stores"}
+    offenders = {
+        path.name: sorted(imports_of(path) & stores) for path in sorted((ROOT / "cogs").glob("*.py"))
+    }
+    assert not {name: found for name, found in offenders.items() if found}
+
+
+def test_the_postgres_store_imports_nothing_from_the_sqlite_store():
+    """What both stores share lives in `hosting.records`, `hosting.rows` and `hosting.migrations`."""
+    imported = imports_of(ROOT / "hosting" / "pg_store.py")
+    assert not {name for name in imported if name == "hosting.store" or name.startswith("hosting.store.")}
