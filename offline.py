@@ -43,7 +43,7 @@ import discord
 from bot import Config, GameBot, create_bot
 from cogs.common import table_channel_id
 from hosting.errors import SchemaTooNew
-from hosting.store import ACTIVE, LOBBY
+from hosting.records import ACTIVE, LOBBY
 
 log = logging.getLogger("seagames.offline")
 

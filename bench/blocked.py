@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from bot import Config, create_bot
-from hosting.store import ACTIVE
+from hosting.records import ACTIVE
 from simtools.strict import remove_permission, restore_permission, run_strict
 
 TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"

@@ -17,8 +17,9 @@ import time
 from pathlib import Path
 
 import engine
+from hosting.records import ACTIVE
 from hosting.service import TableService
-from hosting.store import ACTIVE, Store
+from hosting.store import Store
 
 TARGET_P99_MS = 10.0
 

@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("/renderers/", "render"),
     ("/hosting/store.py", "store"),
     ("/hosting/pg_store.py", "store"),
+    ("/hosting/rows.py", "store"),  # the row conversions both stores share
     ("/aiosqlite/", "store"),
     ("/sqlite3/", "store"),
     ("/hosting/", "hosting"),

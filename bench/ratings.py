@@ -33,7 +33,8 @@ from engine import replay
 from engine.bots import policy
 from hosting import ratings
 from hosting.ratings import ScoredGame, ScoredSeat
-from hosting.store import Seat, Store
+from hosting.records import Seat
+from hosting.store import Store
 
 
 def percentile(values: list[float], q: float) -> float:

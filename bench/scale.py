@@ -58,8 +58,10 @@ import engine
 from cogs.players import HISTORY_SHOWN
 from hosting import ratings
 from hosting import store as sqlite_store
+from hosting.records import ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, TableRecord
+from hosting.rows import seat_row, to_json
 from hosting.service import BOT_LEVELS, TableService
-from hosting.store import ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, Store, TableRecord
+from hosting.store import Store
 
 TARGET_MOVE_P99_MS = 2.0
 TARGET_READ_P99_MS = 1.0
@@ -108,13 +110,13 @@ def play_template(game_key: str, seats: int, seed: int) -> Template:
     rng = random.Random(seed)
     state = game.new(seats, seed, options)
     log: list[tuple[int, str]] = []
-    states = [sqlite_store._dumps(game.dump_state(state))]
+    states = [to_json(game.dump_state(state))]
     while (result := game.result(state)) is None:
         seat = rng.choice(sorted(game.to_act(state)))
         action = rng.choice(game.legal_actions(state, seat))
         state, _ = game.apply(state, seat, action)
-        log.append((seat, sqlite_store._dumps(game.dump_action(action))))
-        states.append(sqlite_store._dumps(game.dump_state(state)))
+        log.append((seat, to_json(game.dump_action(action))))
+        states.append(to_json(game.dump_state(state)))
     return Template(game_key, seats, seed, options, log, states, result.to_dict())
 
 
@@ -207,12 +209,12 @@ def _table_row(
         "thread_id": 1_900_000_000_000_000_000 + table_id,
         "host_id": seats[0].user_id,
         "status": status,
-        "options": sqlite_store._dumps(template.options),
+        "options": to_json(template.options),
         "seed": None if status == LOBBY else template.seed,
         "version": len(seats) + 1 + moves,
         "moves": moves,
         "state": None if status == LOBBY else template.states[moves],
-        "result": sqlite_store._dumps(template.result) if status == FINISHED else None,
+        "result": to_json(template.result) if status == FINISHED else None,
         "lobby_message_id": 1_950_000_000_000_000_000 + table_id,
         "board_message_id": None if status == LOBBY else 1_960_000_000_000_000_000 + table_id,
         "created_at": created,
@@ -239,7 +241,7 @@ def _insert_table(
     conn.executemany(
         "INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves, timeouts, former) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [sqlite_store._seat_row(row["id"], s) for s in seats],
+        [seat_row(row["id"], s) for s in seats],
     )
     start = row["created_at"]
     conn.executemany(

@@ -63,7 +63,7 @@ from bot import Config, create_bot
 from engine.reef import bots as reef_bots
 from engine.reef import expert as reef_expert
 from hosting.botpool import WORKER_NICENESS as BOT_NICENESS
-from hosting.store import ACTIVE, LOBBY
+from hosting.records import ACTIVE, LOBBY
 from simtools.strict import run_strict
 from simtools.ui import PANEL_BUTTONS, awaited, controls, latest_board, prefer
 

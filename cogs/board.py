@@ -20,8 +20,8 @@ import i18n
 import renderers
 from cogs.common import MESSAGE_LIMIT, control, dynamic_view, plain
 from engine.base import Game, State
+from hosting.records import ABANDONED, ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, TableRecord
 from hosting.service import seat_name
-from hosting.store import ABANDONED, ACTIVE, CANCELLED, FINISHED, LOBBY, Seat, TableRecord
 from i18n import N_
 
 #: A board's buttons: ``board:<hand|rules|leave>:<table id>`` (answered by `cogs.play.BoardButton`).

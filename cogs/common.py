@@ -14,8 +14,8 @@ import i18n
 from cogs.language import for_user
 from engine.base import IllegalAction
 from hosting.errors import TableError
+from hosting.records import FinishedGame, TableRecord
 from hosting.service import TableService
-from hosting.store import FinishedGame, TableRecord
 
 log = logging.getLogger(__name__)
 

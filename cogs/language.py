@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 
 import i18n
-from hosting.store import TableRecord
+from hosting.records import TableRecord
 
 
 def _languages(client: discord.Client):

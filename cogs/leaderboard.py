@@ -39,7 +39,7 @@ from engine.reef.components import rating as solo_band
 from hosting import ratings
 from hosting.errors import TableNotFound
 from hosting.ratings import Standing
-from hosting.store import FINISHED
+from hosting.records import FINISHED
 
 log = logging.getLogger(__name__)
 

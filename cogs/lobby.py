@@ -37,8 +37,8 @@ from cogs.common import (
 from cogs.language import for_guild, for_public, for_user
 from hosting import timing
 from hosting.errors import TableError
+from hosting.records import ACTIVE, CANCELLED, LOBBY, TableRecord
 from hosting.service import seat_name, status_sentence
-from hosting.store import ACTIVE, CANCELLED, LOBBY, TableRecord
 from i18n import N_, say
 
 log = logging.getLogger(__name__)

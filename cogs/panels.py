@@ -28,8 +28,8 @@ from cogs.common import MESSAGE_LIMIT, NO_PINGS, answer_error, control, dynamic_
 from cogs.language import for_user
 from cogs.runner import TableRunner
 from hosting.errors import TableError
+from hosting.records import ACTIVE, TableRecord
 from hosting.service import Choice, Move, Panel, status_sentence
-from hosting.store import ACTIVE, TableRecord
 from i18n import N_
 
 log = logging.getLogger(__name__)

@@ -55,8 +55,8 @@ from cogs.rules import show_rules
 from cogs.runner import TableRunner
 from engine.base import event
 from hosting.errors import TableError, TableNotFound
+from hosting.records import ACTIVE, TableRecord
 from hosting.service import TableService, seat_name, status_sentence
-from hosting.store import ACTIVE, TableRecord
 from i18n import N_, say
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ import engine
 import i18n
 from cogs.common import answer_error, fit_lines, plain, reply, table_link, tables
 from cogs.language import for_user
-from hosting.store import LOBBY
+from hosting.records import LOBBY
 
 #: The newest finished games `/history` lists: more than one message holds (about 17 lines),
 #: so the rest is a count from the player's stats, not hundreds of tables read for nothing.

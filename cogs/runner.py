@@ -76,8 +76,8 @@ from cogs.language import for_dm, for_public
 from engine.base import event
 from hosting import counts, ratings
 from hosting.botpool import done_within
+from hosting.records import ACTIVE, FINISHED, Seat, TableRecord
 from hosting.service import Move, TableService, keyed_lock
-from hosting.store import ACTIVE, FINISHED, Seat, TableRecord
 from i18n import N_, say
 
 log = logging.getLogger(__name__)

@@ -163,7 +163,7 @@ class BackupSchedule:
 
 def inspect_backup(path: Path) -> tuple[int, int]:
     """(schema version, tables) of a backup file, after SQLite's integrity check; `OpsError` if unfit."""
-    from hosting.store import SCHEMA_VERSION
+    from hosting.migrations import SCHEMA_VERSION
 
     if not path.is_file():
         raise ops.OpsError(f"There is no backup at {path}.")
@@ -192,7 +192,7 @@ def restore(backup: Path, database: Path) -> str:
     runs on ``database``, which holds its lock; the lock is held meanwhile, so none starts.
     The database replaced is kept beside it as ``<name>.before-restore-<time>``.
     """
-    from hosting.store import SCHEMA_VERSION
+    from hosting.migrations import SCHEMA_VERSION
 
     backup, database = Path(backup), Path(database)
     if backup.resolve() == database.resolve():

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from typing import Any
 
 import i18n
+from hosting.store_api import TableStore
 
 #: How many servers' and players' choices are kept in memory (least recently used go).
 KEPT = 4096
@@ -38,7 +39,7 @@ class _Recent(OrderedDict):
 class Languages:
     """Language choices of servers and players, read through a bounded cache."""
 
-    def __init__(self, store: Any, kept: int = KEPT) -> None:
+    def __init__(self, store: TableStore, kept: int = KEPT) -> None:
         self.store = store
         self._guilds: _Recent = _Recent(kept)
         self._players: _Recent = _Recent(kept)  # user id -> (choice, locale last seen)

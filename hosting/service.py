@@ -29,7 +29,7 @@ from hosting import counts, ratings, timing
 from hosting.botpool import FALLBACK, BotPool, Decision, PoolBusy, runs_in_process
 from hosting.errors import StaleVersion, TableError
 from hosting.languages import Languages
-from hosting.store import (
+from hosting.records import (
     ABANDONED,
     ACTIVE,
     BLOCKED,
@@ -39,9 +39,9 @@ from hosting.store import (
     OPEN_STATUSES,
     FinishedGame,
     Seat,
-    Store,
     TableRecord,
 )
+from hosting.store_api import TableStore
 from i18n import N_, Msg, say, say_plural, term
 
 log = logging.getLogger(__name__)
@@ -218,7 +218,7 @@ class TableService:
 
     def __init__(
         self,
-        store: Store,
+        store: TableStore,
         *,
         clock: Callable[[], float] = time.time,
         new_seed: Callable[[], int] = lambda: secrets.randbits(62),

@@ -6,6 +6,10 @@ and its accepted actions in the append-only ``actions`` log. Every change to a
 table bumps its ``version`` in the same transaction, and a write that names a
 stale version is refused, so two racing clicks can never both apply. Every read
 the bot makes is one of `READS`, each answered from an index (issue #17).
+
+The records it returns are `hosting.records`; the conversions it shares with the
+PostgreSQL store are `hosting.rows`; its schema is the SQLite half of
+`hosting.migrations`.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -24,661 +28,49 @@ import aiosqlite
 
 from hosting import ratings
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
+from hosting.migrations import MIGRATIONS, SCHEMA_VERSION
 from hosting.private import private_database
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
-
-T = TypeVar("T")
-
-#: The leaderboard's order: the ordinal μ − Zσ (hosting.ratings), best first.
-_ORDINAL = f"(mu - {ratings.Z!r} * sigma)"
-
-#: Schema 5 fills `player_stats` from the finished tables already there: the same count
-#: `/stats` made before it had a table (human seats of finished tables with a result).
-_BACKFILL_STATS = """INSERT INTO player_stats (user_id, game, played, wins, score_total)
-    SELECT s.user_id, g.game, count(*),
-        sum(EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') w WHERE w.value = s.seat)),
-        coalesce(sum(json_extract(g.result, '$.scores[' || s.seat || ']')), 0)
-    FROM game_tables g JOIN seats s ON s.table_id = g.id
-    WHERE g.status = 'finished' AND g.result IS NOT NULL AND g.result NOT IN ('{}', 'null')
-        AND s.kind = 'human' AND s.user_id IS NOT NULL
-    GROUP BY s.user_id, g.game"""
-
-#: Schema 8 fills `finished_seats` (the history lines) from the finished tables: the seats
-#: `player_stats` counts, each with its place, score and win read out of the table's result.
-_BACKFILL_FINISHED_SEATS = """INSERT INTO finished_seats (user_id, table_id, game, guild_id, channel_id,
-        thread_id, finished_at, seat, players, place, score, won)
-    SELECT s.user_id, g.id, g.game, g.guild_id, g.channel_id, g.thread_id, g.updated_at, s.seat,
-        (SELECT count(*) FROM seats c WHERE c.table_id = g.id),
-        coalesce(json_extract(g.result, '$.ranking[' || s.seat || ']'), 0),
-        coalesce(json_extract(g.result, '$.scores[' || s.seat || ']'), 0),
-        EXISTS (SELECT 1 FROM json_each(g.result, '$.winners') w WHERE w.value = s.seat)
-    FROM game_tables g JOIN seats s ON s.table_id = g.id
-    WHERE g.status = 'finished' AND g.result IS NOT NULL AND g.result NOT IN ('{}', 'null')
-        AND s.kind = 'human' AND s.user_id IS NOT NULL"""
-
-#: Schema 5 fills `guild_ratings` from the rating events (both stores run this text).
-_BACKFILL_GUILD_RATINGS = f"""INSERT INTO guild_ratings (game, guild_id, user_id, games, ordinal)
-    SELECT e.game, e.guild_id, e.user_id, count(*),
-        (SELECT {_ORDINAL} FROM ratings r WHERE r.user_id = e.user_id AND r.game = e.game)
-    FROM rating_events e WHERE e.guild_id IS NOT NULL GROUP BY e.game, e.guild_id, e.user_id"""
-
-#: Schema 5 counts the players on every board by their number of rated games (both stores).
-_BACKFILL_BOARD_SIZES = """INSERT INTO board_sizes (board, game, scope, games, players)
-    SELECT 'rating', game, 0, games, count(*) FROM ratings GROUP BY game, games
-    UNION ALL SELECT 'rating', game, guild_id, games, count(*) FROM guild_ratings
-        GROUP BY game, guild_id, games
-    UNION ALL SELECT 'solo', game, scope, 0, count(*) FROM solo_best GROUP BY game, scope"""
-
-#: Schema 5 fills `solo_best` from the solo scores (both stores run this text).
-_BACKFILL_SOLO_BEST = """INSERT INTO solo_best (game, scope, user_id, best, table_id)
-    SELECT game, scope, user_id, best, (SELECT min(table_id) FROM solo_scores o
-        WHERE o.game = b.game AND o.user_id = b.user_id AND o.score = b.best
-        AND (b.scope = 0 OR o.guild_id = b.scope))
-    FROM (SELECT game, 0 AS scope, user_id, max(score) AS best FROM solo_scores GROUP BY game, user_id
-        UNION ALL SELECT game, guild_id, user_id, max(score) FROM solo_scores
-        WHERE guild_id IS NOT NULL GROUP BY game, guild_id, user_id) b"""
-
-
-def _floor(x: str) -> str:
-    """SQL for the floor of ``x`` (SQLite 3.40 may be built without its math functions)."""
-    return f"(CAST({x} AS INTEGER) - ({x} < CAST({x} AS INTEGER)))"
-
-
-def _step_keys(floor: Callable[[str], str], least: str) -> dict[str, Callable[[str], str]]:
-    """Each board row's key in `board_steps` (board, game, scope, step, games), of a row called ``r``,
-    in a store's SQL (its floor, its two-argument minimum). A rating row's step is its quarter
-    point of ordinal and its games are counted up to the cap; a solo row's step is its best score."""
-
-    def rating(r: str, scope: str) -> str:
-        step = floor(f"{r}.ordinal * {ratings.BOARD_STEPS_PER_POINT}")
-        return f"'rating', {r}.game, {scope}, {step}, {least}({r}.games, {ratings.BOARD_GAMES_MAX})"
-
-    return {
-        "ratings": lambda r: rating(r, "0"),
-        "guild_ratings": lambda r: rating(r, f"{r}.guild_id"),
-        "solo_best": lambda r: f"'solo', {r}.game, {r}.scope, {r}.best, 0",
-    }
-
-
-_STEP_KEYS = _step_keys(_floor, "min")
-#: The columns whose change moves a board row to another step.
-_STEP_COLUMNS = {"ratings": "ordinal, games", "guild_ratings": "ordinal, games", "solo_best": "best"}
-
-
-def _board_steps_schema() -> tuple[str, ...]:
-    """Schema 7: `board_steps`, its backfill, and the triggers that keep it (every write path)."""
-    statements = [
-        # How many players each board has in each step (a rating board: per quarter point of
-        # ordinal and by rated games up to BOARD_GAMES_MAX; a solo board: per best score), so a
-        # place on a board is a sum of the steps above plus a count inside one step.
-        """CREATE TABLE board_steps (
-            board TEXT NOT NULL,
-            game TEXT NOT NULL,
-            scope INTEGER NOT NULL,
-            step INTEGER NOT NULL,
-            games INTEGER NOT NULL,
-            players INTEGER NOT NULL,
-            PRIMARY KEY (board, game, scope, step, games)
-        )"""
-    ]
-    for table, key in _STEP_KEYS.items():
-        add = (
-            f"INSERT INTO board_steps (board, game, scope, step, games, players) VALUES ({key('NEW')}, 1) "
-            "ON CONFLICT (board, game, scope, step, games) DO UPDATE SET players = players + 1;"
-        )
-        remove = (
-            "UPDATE board_steps SET players = players - 1 "
-            f"WHERE (board, game, scope, step, games) = ({key('OLD')});"
-        )
-        statements += [
-            f"INSERT INTO board_steps SELECT {key('r')}, count(*) FROM {table} r GROUP BY 1, 2, 3, 4, 5",
-            f"CREATE TRIGGER {table}_step_insert AFTER INSERT ON {table} BEGIN {add} END",
-            f"CREATE TRIGGER {table}_step_update AFTER UPDATE OF {_STEP_COLUMNS[table]} ON {table} "
-            f"BEGIN {remove} {add} END",
-            f"CREATE TRIGGER {table}_step_delete AFTER DELETE ON {table} BEGIN {remove} END",
-        ]
-    return tuple(statements)
-
-
-#: Forward migrations, applied in order at start. Index + 1 is the schema version.
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
-        """CREATE TABLE game_tables (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            game TEXT NOT NULL,
-            guild_id INTEGER,
-            channel_id INTEGER NOT NULL,
-            thread_id INTEGER,
-            host_id INTEGER NOT NULL,
-            status TEXT NOT NULL,
-            options TEXT NOT NULL DEFAULT '{}',
-            seed INTEGER,
-            version INTEGER NOT NULL DEFAULT 1,
-            moves INTEGER NOT NULL DEFAULT 0,
-            state TEXT,
-            result TEXT,
-            lobby_message_id INTEGER,
-            board_message_id INTEGER,
-            created_at REAL NOT NULL,
-            updated_at REAL NOT NULL
-        )""",
-        "CREATE INDEX game_tables_status ON game_tables (status, guild_id)",
-        """CREATE TABLE seats (
-            table_id INTEGER NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,
-            seat INTEGER NOT NULL,
-            user_id INTEGER,
-            name TEXT NOT NULL,
-            kind TEXT NOT NULL,
-            policy TEXT,
-            moves INTEGER NOT NULL DEFAULT 0,
-            PRIMARY KEY (table_id, seat)
-        )""",
-        "CREATE INDEX seats_user ON seats (user_id)",
-        """CREATE TABLE actions (
-            table_id INTEGER NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,
-            seq INTEGER NOT NULL,
-            seat INTEGER NOT NULL,
-            action TEXT NOT NULL,
-            created_at REAL NOT NULL,
-            PRIMARY KEY (table_id, seq)
-        )""",
-    ),
-    (
-        # Async play: a per-move deadline (``pace`` seconds, 0 = live), the reminders
-        # already sent for the current step, a pause, and ``wake_at``: the next
-        # instant the scheduler must look at the table (a reminder, a deadline, or a
-        # lobby's expiry). One index over it is all the scheduler needs.
-        "ALTER TABLE game_tables ADD COLUMN pace INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE game_tables ADD COLUMN deadline REAL",
-        "ALTER TABLE game_tables ADD COLUMN reminders INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE game_tables ADD COLUMN paused_at REAL",
-        "ALTER TABLE game_tables ADD COLUMN wake_at REAL",
-        "CREATE INDEX game_tables_wake ON game_tables (wake_at) WHERE wake_at IS NOT NULL",
-        "ALTER TABLE seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0",
-        """CREATE TABLE players (
-            user_id INTEGER PRIMARY KEY,
-            dm_reminders INTEGER NOT NULL DEFAULT 0
-        )""",
-    ),
-    (
-        # Real Discord: a board or results message the table still owes (a post that
-        # failed and is retried by the clock, counted for its back-off), and who held a
-        # seat before its current holder (nobody who held a seat is handed another one).
-        "ALTER TABLE game_tables ADD COLUMN owed_posts INTEGER NOT NULL DEFAULT 0",
-        "ALTER TABLE seats ADD COLUMN former TEXT NOT NULL DEFAULT '[]'",
-        "CREATE INDEX IF NOT EXISTS game_tables_thread ON game_tables (thread_id)",
-        "CREATE INDEX IF NOT EXISTS game_tables_channel ON game_tables (channel_id)",
-    ),
-    (
-        # Ratings (hosting/ratings.py): one openskill rating per player per game, every rated
-        # game's change per player (with the server it was played in, for the server boards),
-        # and solo scores for the solo boards. All written by the move that finishes a table.
-        """CREATE TABLE ratings (
-            user_id INTEGER NOT NULL,
-            game TEXT NOT NULL,
-            mu REAL NOT NULL,
-            sigma REAL NOT NULL,
-            games INTEGER NOT NULL DEFAULT 0,
-            PRIMARY KEY (user_id, game)
-        )""",
-        "CREATE INDEX ratings_board ON ratings (game, games)",
-        """CREATE TABLE rating_events (
-            table_id INTEGER NOT NULL REFERENCES game_tables (id) ON DELETE CASCADE,
-            user_id INTEGER NOT NULL,
-            game TEXT NOT NULL,
-            guild_id INTEGER,
-            seat INTEGER NOT NULL,
-            rank INTEGER NOT NULL,
-            mu_before REAL NOT NULL,
-            sigma_before REAL NOT NULL,
-            mu REAL NOT NULL,
-            sigma REAL NOT NULL,
-            games INTEGER NOT NULL,
-            created_at REAL NOT NULL,
-            PRIMARY KEY (table_id, user_id)
-        )""",
-        "CREATE INDEX rating_events_guild ON rating_events (game, guild_id, user_id)",
-        """CREATE TABLE solo_scores (
-            table_id INTEGER PRIMARY KEY REFERENCES game_tables (id) ON DELETE CASCADE,
-            user_id INTEGER NOT NULL,
-            game TEXT NOT NULL,
-            guild_id INTEGER,
-            score INTEGER NOT NULL,
-            created_at REAL NOT NULL
-        )""",
-        "CREATE INDEX solo_scores_board ON solo_scores (game, guild_id, score)",
-    ),
-    (
-        # Scale (issue #17): every read the bot makes answers from an index, whatever the number
-        # of tables. A host's tables, a channel's open tables and the newest table of a channel
-        # have their own indexes (the plain channel index is a prefix of two of them).
-        "DROP INDEX IF EXISTS game_tables_channel",
-        "CREATE INDEX game_tables_host ON game_tables (host_id, status)",
-        "CREATE INDEX game_tables_channel_open ON game_tables (channel_id, status, thread_id)",
-        # A player's tables from their seats without reading a seat row, and their open tables
-        # without looking at every table they ever sat at: a seat knows whether its table is open,
-        # kept by triggers, so that no path that changes a status or writes a seat can forget it.
-        "ALTER TABLE seats ADD COLUMN open INTEGER NOT NULL DEFAULT 0",
-        "UPDATE seats SET open = 1 "
-        "WHERE table_id IN (SELECT id FROM game_tables WHERE status IN ('lobby', 'active'))",
-        """CREATE TRIGGER seats_open_on_status AFTER UPDATE OF status ON game_tables BEGIN
-            UPDATE seats SET open = (NEW.status IN ('lobby', 'active')) WHERE table_id = NEW.id;
-        END""",
-        """CREATE TRIGGER seats_open_on_insert AFTER INSERT ON seats BEGIN
-            UPDATE seats SET open = (
-                SELECT status IN ('lobby', 'active') FROM game_tables WHERE id = NEW.table_id
-            ) WHERE rowid = NEW.rowid;
-        END""",
-        "DROP INDEX IF EXISTS seats_user",
-        "CREATE INDEX seats_user ON seats (user_id, kind, open, table_id)",
-        "CREATE INDEX game_tables_channel_thread ON game_tables (channel_id, thread_id)",
-        # The board across servers walks the ratings in their order: μ − 3σ kept as a column (an
-        # index on the expression is not covering before SQLite 3.41, so a place on the board
-        # would read a row per player above), ``games`` riding along.
-        "DROP INDEX IF EXISTS ratings_board",
-        "ALTER TABLE ratings ADD COLUMN ordinal REAL NOT NULL DEFAULT 0",
-        f"UPDATE ratings SET ordinal = {_ORDINAL}",
-        "CREATE INDEX ratings_ordinal ON ratings (game, ordinal DESC, user_id, games)",
-        # Stats as data: a player's finished games per game, kept by the finishing move
-        # (`/stats` reads one row per game instead of every finished table).
-        """CREATE TABLE player_stats (
-            user_id INTEGER NOT NULL,
-            game TEXT NOT NULL,
-            played INTEGER NOT NULL DEFAULT 0,
-            wins INTEGER NOT NULL DEFAULT 0,
-            score_total REAL NOT NULL DEFAULT 0,
-            PRIMARY KEY (user_id, game)
-        )""",
-        _BACKFILL_STATS,
-        # A server's rating board: each player's rated games in that server, and their rating's
-        # ordinal copied here (kept by every rated game) so the board is walked in index order.
-        """CREATE TABLE guild_ratings (
-            game TEXT NOT NULL,
-            guild_id INTEGER NOT NULL,
-            user_id INTEGER NOT NULL,
-            games INTEGER NOT NULL,
-            ordinal REAL NOT NULL,
-            PRIMARY KEY (game, guild_id, user_id)
-        )""",
-        "CREATE INDEX guild_ratings_board ON guild_ratings (game, guild_id, ordinal DESC, user_id, games)",
-        "CREATE INDEX guild_ratings_user ON guild_ratings (user_id, game)",
-        _BACKFILL_GUILD_RATINGS,
-        # The solo boards: each player's best solo score (the earliest table on a tie), per server
-        # (``scope`` = the server's id) and across servers (``scope`` 0: no Discord id is 0).
-        """CREATE TABLE solo_best (
-            game TEXT NOT NULL,
-            scope INTEGER NOT NULL,
-            user_id INTEGER NOT NULL,
-            best INTEGER NOT NULL,
-            table_id INTEGER NOT NULL,
-            PRIMARY KEY (game, scope, user_id)
-        )""",
-        "CREATE INDEX solo_best_board ON solo_best (game, scope, best DESC, user_id)",
-        _BACKFILL_SOLO_BEST,
-        # How many players each board has, by their rated games on it (solo boards: 0), so a
-        # board's size is a sum of a few rows, not a count of its players.
-        """CREATE TABLE board_sizes (
-            board TEXT NOT NULL,
-            game TEXT NOT NULL,
-            scope INTEGER NOT NULL,
-            games INTEGER NOT NULL,
-            players INTEGER NOT NULL,
-            PRIMARY KEY (board, game, scope, games)
-        )""",
-        _BACKFILL_BOARD_SIZES,
-    ),
-    (
-        # Languages (issue #20): a player's own choice for their panels and DMs, the last
-        # Discord client language they were seen with (for DMs, which have no interaction),
-        # and a server's choice for its public messages (NULL: follow Discord's setting).
-        "ALTER TABLE players ADD COLUMN language TEXT",
-        "ALTER TABLE players ADD COLUMN seen_locale TEXT",
-        """CREATE TABLE guild_settings (
-            guild_id INTEGER PRIMARY KEY,
-            language TEXT
-        )""",
-    ),
-    _board_steps_schema(),
-    (
-        # History as data (issue #17): a line per person seated at a finished table, written by the
-        # finishing move, clustered by player newest first: `/history`'s page is one range of one
-        # index (a page or two), not 25 tables scattered over the file.
-        """CREATE TABLE finished_seats (
-            user_id INTEGER NOT NULL,
-            table_id INTEGER NOT NULL,
-            game TEXT NOT NULL,
-            guild_id INTEGER,
-            channel_id INTEGER NOT NULL,
-            thread_id INTEGER,
-            finished_at REAL NOT NULL,
-            seat INTEGER NOT NULL,
-            players INTEGER NOT NULL,
-            place INTEGER NOT NULL,
-            score NUMERIC NOT NULL,
-            won INTEGER NOT NULL,
-            PRIMARY KEY (user_id, table_id DESC)
-        ) WITHOUT ROWID""",
-        _BACKFILL_FINISHED_SEATS,
-    ),
-    (
-        # Issue #35. A finished table's rematch (one row per finished table): the lobby it opened
-        # (replaced only once that lobby has closed) and whether the former players were pinged,
-        # so two clicks at once open one lobby and the players are pinged once, across restarts.
-        """CREATE TABLE rematches (
-            table_id INTEGER PRIMARY KEY,
-            lobby_id INTEGER NOT NULL,
-            pinged INTEGER NOT NULL DEFAULT 0,
-            created_at REAL NOT NULL
-        )""",
-        "CREATE INDEX rematches_lobby ON rematches (lobby_id)",
-        # A member's recently closed lobbies (`/play` then Cancel, repeated) count against their cap.
-        "CREATE INDEX game_tables_host_closed ON game_tables (host_id, status, updated_at)",
-        # Games a server's organiser voided from the ratings (`/ratings void`).
-        """CREATE TABLE voided_games (
-            table_id INTEGER PRIMARY KEY,
-            voided_by INTEGER NOT NULL,
-            created_at REAL NOT NULL
-        )""",
-    ),
+from hosting.records import (
+    CANCELLED,
+    LOBBY,
+    OPEN_STATUSES,
+    FinishedGame,
+    LoggedAction,
+    PlayerStats,
+    Seat,
+    TableRecord,
+)
+from hosting.rows import (
+    CHANGE_COLUMNS,
+    FINISHED_COLUMNS,
+    change_row,
+    check_min_games,
+    finished_game,
+    finished_rows,
+    from_json,
+    message_columns,
+    move_columns,
+    moved_down,
+    moved_up,
+    ordinal_of,
+    rating_row,
+    seat_from_row,
+    seat_row,
+    solo_best_rows,
+    solo_row,
+    stat_rows,
+    table_columns,
+    to_json,
 )
 
-SCHEMA_VERSION = len(MIGRATIONS)
-
-#: Statuses of a table's life. Lobby and active tables are "open".
-LOBBY, ACTIVE, FINISHED, CANCELLED = "lobby", "active", "finished", "cancelled"
-#: A table whose thread, channel or server is gone: closed without a result.
-ABANDONED = "abandoned"
-OPEN_STATUSES = (LOBBY, ACTIVE)
-#: ``owed_posts`` of a table whose channel Discord refuses to the bot (`TableRecord.blocked`).
-BLOCKED = -1
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One seat at a table: a Discord member or a bot."""
-
-    seat: int
-    name: str
-    kind: str  # "human" or "bot"
-    user_id: int | None = None
-    policy: str | None = None
-    moves: int = 0  # actions this seat has made; part of its panels' freshness token
-    timeouts: int = 0  # deadlines this seat has missed in a row
-    former: tuple[int, ...] = ()  # users who held this seat before its current holder
-
-    @property
-    def is_bot(self) -> bool:
-        """True for a seat played by a policy."""
-        return self.kind == "bot"
-
-
-@dataclass(frozen=True)
-class TableRecord:
-    """One hosted game as stored."""
-
-    id: int
-    game: str
-    guild_id: int | None
-    channel_id: int
-    thread_id: int | None
-    host_id: int
-    status: str
-    options: dict[str, Any]
-    seed: int | None
-    version: int
-    moves: int
-    state: dict[str, Any] | None
-    result: dict[str, Any] | None
-    lobby_message_id: int | None
-    board_message_id: int | None
-    created_at: float
-    updated_at: float
-    seats: tuple[Seat, ...] = field(default_factory=tuple)
-    pace: int = 0  # seconds per move; 0 = live, no deadline
-    deadline: float | None = None  # when the current step's time runs out
-    reminders: int = 0  # reminders already sent for the current step
-    paused_at: float | None = None  # set while the host has paused the table
-    wake_at: float | None = None  # next instant the scheduler looks at this table
-    #: Failed attempts at a board or results message still owed (0: none); `BLOCKED` while Discord
-    #: refuses the table's channel to the bot (a missing permission, a locked thread): the table is
-    #: paused and owes its post until the cause is gone.
-    owed_posts: int = 0
-
-    @property
-    def blocked(self) -> bool:
-        """True while Discord refuses the table's channel to the bot (the table waits, paused)."""
-        return self.owed_posts == BLOCKED
-
-    def held_by(self, user_id: int) -> bool:
-        """True when this user holds or ever held a seat here (a bot now plays a seat they left)."""
-        return any(s.user_id == user_id or user_id in s.former for s in self.seats)
-
-    def seat_of(self, user_id: int) -> Seat | None:
-        """The human seat this user holds, if any."""
-        return next((s for s in self.seats if s.user_id == user_id and not s.is_bot), None)
-
-
-@dataclass(frozen=True)
-class FinishedGame:
-    """One line of a player's history: a finished table and how their seat ended it."""
-
-    id: int  # the table's
-    game: str
-    guild_id: int | None
-    channel_id: int
-    thread_id: int | None
-    finished_at: float
-    seat: int
-    players: int  # seats at the table
-    place: int
-    score: int | float
-    won: bool
-
-
-@dataclass(frozen=True)
-class LoggedAction:
-    """One entry of a table's action log."""
-
-    seq: int
-    seat: int
-    action: dict[str, Any]
-    created_at: float
-
+T = TypeVar("T")
 
 _TABLE_COLUMNS = (
     "id, game, guild_id, channel_id, thread_id, host_id, status, options, seed, version, moves, "
     "state, result, lobby_message_id, board_message_id, created_at, updated_at, "
     "pace, deadline, reminders, paused_at, wake_at, owed_posts"
 )
-
-#: Columns that `update_table` and `append_action` may set for the clock.
-TIMING_COLUMNS = frozenset({"deadline", "reminders", "paused_at", "wake_at"})
-
-
-def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-def _seat(row: Sequence[Any]) -> Seat:
-    """A seat from its stored columns (``former`` is a JSON list)."""
-    *columns, former = row
-    return Seat(*columns, former=tuple(json.loads(former) if isinstance(former, str) else former or ()))
-
-
-def _seat_row(table_id: int, seat: Seat) -> tuple[Any, ...]:
-    """A seat's stored columns (both stores)."""
-    return (
-        table_id,
-        seat.seat,
-        seat.name,
-        seat.kind,
-        seat.user_id,
-        seat.policy,
-        seat.moves,
-        seat.timeouts,
-        _dumps(list(seat.former)),
-    )
-
-
-def _timing(timing: dict[str, Any] | None) -> dict[str, Any]:
-    """Clock columns to set, refusing any other name (they become SQL identifiers)."""
-    if not timing:
-        return {}
-    unknown = set(timing) - TIMING_COLUMNS
-    if unknown:
-        raise ValueError(f"not clock columns: {sorted(unknown)}")
-    return dict(timing)
-
-
-def _table_columns(
-    *,
-    status: str | None,
-    seed: int | None,
-    state: dict[str, Any] | None,
-    timing: dict[str, Any] | None,
-    options: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """The ``game_tables`` columns `update_table` sets (both stores)."""
-    columns = _timing(timing)
-    if options is not None:
-        columns["options"] = _dumps(options)
-    if status is not None:
-        columns["status"] = status
-    if seed is not None:
-        columns["seed"] = seed
-    if state is not None:
-        columns["state"] = _dumps(state)
-    return columns
-
-
-def _move_columns(
-    *, state: dict[str, Any], result: dict[str, Any] | None, timing: dict[str, Any] | None
-) -> dict[str, Any]:
-    """The ``game_tables`` columns an accepted move sets (both stores); a result finishes the game."""
-    columns: dict[str, Any] = {"state": _dumps(state), **_timing(timing)}
-    if result is not None:
-        columns.update(status=FINISHED, result=_dumps(result))
-    return columns
-
-
-def _message_columns(**ids: int | None) -> dict[str, int]:
-    """The Discord message columns `set_messages` was given (both stores)."""
-    return {name: value for name, value in ids.items() if value is not None}
-
-
-_CHANGE_COLUMNS = "table_id, user_id, game, guild_id, seat, rank, mu_before, sigma_before, mu, sigma, games"
-
-
-def _rating_row(change: RatingChange) -> tuple[Any, ...]:
-    """A player's new ``ratings`` row after a rated game (both stores); last, the ordinal μ − 3σ."""
-    return (change.user_id, change.game, change.mu, change.sigma, change.games, _ordinal(change))
-
-
-def _ordinal(change: RatingChange) -> float:
-    """The board's order key after a rated game (the `_ORDINAL` of the new rating)."""
-    return change.mu - ratings.Z * change.sigma
-
-
-def _change_row(change: RatingChange, now: float) -> tuple[Any, ...]:
-    """A ``rating_events`` row (both stores), in `_CHANGE_COLUMNS` order, then ``created_at``."""
-    return (
-        change.table_id,
-        change.user_id,
-        change.game,
-        change.guild_id,
-        change.seat,
-        change.rank,
-        change.mu_before,
-        change.sigma_before,
-        change.mu,
-        change.sigma,
-        change.games,
-        now,
-    )
-
-
-def _solo_row(scored: ScoredGame, now: float) -> tuple[Any, ...]:
-    """A ``solo_scores`` row (both stores)."""
-    (seat,) = scored.seats
-    return (scored.table_id, seat.user_id, scored.game, scored.guild_id, seat.score, now)
-
-
-@dataclass(frozen=True)
-class PlayerStats:
-    """A player's finished games of one game, as the finishing moves kept them (`/stats`)."""
-
-    game: str
-    played: int
-    wins: int
-    score_total: float
-
-    @property
-    def average(self) -> float:
-        """The average score over the finished games."""
-        return self.score_total / self.played if self.played else 0.0
-
-
-def _stat_rows(seats: Sequence[Seat], result: dict[str, Any]) -> list[tuple[int, int, float]]:
-    """(user, won, score) of every person seated at a finished table (both stores).
-
-    The same games `/stats` always counted: the human seats of a finished table with a
-    result; a seat a bot took over counts for nobody.
-    """
-    winners = set(result.get("winners", ()))
-    scores = result.get("scores") or []
-    return [
-        (s.user_id, int(s.seat in winners), float(scores[s.seat]) if s.seat < len(scores) else 0.0)
-        for s in seats
-        if not s.is_bot and s.user_id is not None
-    ]
-
-
-#: A history line's columns, as `FinishedGame` takes them (both stores).
-_FINISHED_COLUMNS = (
-    "table_id, game, guild_id, channel_id, thread_id, finished_at, seat, players, place, score, won"
-)
-
-
-def _finished_rows(table: TableRecord, result: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """`finished_seats` rows of a table just finished (both stores): (user, then `_FINISHED_COLUMNS`),
-    for the same seats as `_stat_rows`."""
-    winners = set(result.get("winners", ()))
-    scores, ranking = result.get("scores") or [], result.get("ranking") or []
-
-    def at(values: list, seat: int) -> Any:
-        return values[seat] if seat < len(values) else 0
-
-    where = (table.id, table.game, table.guild_id, table.channel_id, table.thread_id, table.updated_at)
-    return [
-        (
-            s.user_id,
-            *where,
-            s.seat,
-            len(table.seats),
-            at(ranking, s.seat),
-            at(scores, s.seat),
-            int(s.seat in winners),
-        )
-        for s in table.seats
-        if not s.is_bot and s.user_id is not None
-    ]
-
-
-def _finished_game(row: Sequence[Any]) -> FinishedGame:
-    """A history line from its `_FINISHED_COLUMNS` (a whole score as an int, as the result had it)."""
-    *columns, score, won = row
-    score = int(score) if float(score).is_integer() else float(score)
-    return FinishedGame(*columns, score=score, won=bool(won))
-
-
-def _solo_scopes(scored: ScoredGame) -> list[int]:
-    """The solo boards a solo score goes on: across servers (0), and its server's."""
-    return [0] if scored.guild_id is None else [0, scored.guild_id]
-
 
 # ------------------------------------------------------------------ every read, in one place
 #
@@ -711,7 +103,7 @@ READS: dict[str, str] = {
     "user_tables": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE {_OF_USER}",
     # A player's newest finished games (?2 of them) where they held a seat to the end: their seats
     # walked newest first in the index, each table looked up until enough are found.
-    "user_finished": f"SELECT {_FINISHED_COLUMNS} FROM finished_seats WHERE user_id = ?1 "
+    "user_finished": f"SELECT {FINISHED_COLUMNS} FROM finished_seats WHERE user_id = ?1 "
     "ORDER BY table_id DESC LIMIT ?2",
     "table_ids": "SELECT id FROM game_tables WHERE status = ?1 ORDER BY id",
     "table_ids_with_bots": "SELECT id FROM game_tables g WHERE status = ?1 AND EXISTS "
@@ -739,7 +131,7 @@ READS: dict[str, str] = {
     "ratings_of": "SELECT user_id, game, mu, sigma, games FROM ratings WHERE user_id = ?1 ORDER BY game",
     "ratings_in": "SELECT user_id, game, mu, sigma, games FROM ratings "
     "WHERE game = ?1 AND user_id IN (SELECT value FROM json_each(?2))",
-    "rating_changes": f"SELECT {_CHANGE_COLUMNS} FROM rating_events WHERE table_id = ?1 ORDER BY seat",
+    "rating_changes": f"SELECT {CHANGE_COLUMNS} FROM rating_events WHERE table_id = ?1 ORDER BY seat",
     "player_stats": "SELECT game, played, wins, score_total FROM player_stats "
     "WHERE user_id = ?1 ORDER BY game",
     # Rating boards (?1 game, ?2 min games; server boards ?3 the server): pages walk the index.
@@ -791,7 +183,7 @@ READS: dict[str, str] = {
     "host_closed_lobbies": "SELECT updated_at FROM game_tables WHERE host_id = ?1 AND status = ?2 "
     "AND updated_at >= ?3 AND seed IS NULL ORDER BY updated_at",
     # Someone else's history and stats, in one server only (?3): their lines walked newest first.
-    "user_finished_in": f"SELECT {_FINISHED_COLUMNS} FROM finished_seats WHERE user_id = ?1 "
+    "user_finished_in": f"SELECT {FINISHED_COLUMNS} FROM finished_seats WHERE user_id = ?1 "
     "AND guild_id = ?3 ORDER BY table_id DESC LIMIT ?2",
     "player_stats_in": "SELECT game, count(*), sum(won), sum(score) FROM finished_seats "
     "WHERE user_id = ?1 AND guild_id = ?2 GROUP BY game ORDER BY game",
@@ -815,8 +207,8 @@ def _records(conn: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> list[Ta
     if not rows:
         return []
     seats: dict[int, list[Seat]] = {}
-    for table_id, *seat_row in _fetch(conn, "seats", (json.dumps([row[0] for row in rows]),)):
-        seats.setdefault(table_id, []).append(_seat(seat_row))
+    for table_id, *columns in _fetch(conn, "seats", (json.dumps([row[0] for row in rows]),)):
+        seats.setdefault(table_id, []).append(seat_from_row(columns))
     return [_table_record(row, tuple(seats.get(row[0], ()))) for row in rows]
 
 
@@ -833,8 +225,8 @@ def _table_record(row: Sequence[Any], seats: tuple[Seat, ...]) -> TableRecord:
         seed=row[8],
         version=row[9],
         moves=row[10],
-        state=_loads(row[11]),
-        result=_loads(row[12]),
+        state=from_json(row[11]),
+        result=from_json(row[12]),
         lobby_message_id=row[13],
         board_message_id=row[14],
         created_at=row[15],
@@ -902,7 +294,7 @@ def _write_seats(conn: sqlite3.Connection, table_id: int, seats: Sequence[Seat])
     conn.executemany(
         "INSERT INTO seats (table_id, seat, name, kind, user_id, policy, moves, timeouts, former) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [_seat_row(table_id, s) for s in seats],
+        [seat_row(table_id, s) for s in seats],
     )
 
 
@@ -970,11 +362,11 @@ def _record_finished(conn: sqlite3.Connection, table: TableRecord, result: dict[
         "INSERT INTO player_stats (user_id, game, played, wins, score_total) VALUES (?, ?, 1, ?, ?) "
         "ON CONFLICT (user_id, game) DO UPDATE SET played = played + 1, wins = wins + excluded.wins, "
         "score_total = score_total + excluded.score_total",
-        [(user, table.game, won, score) for user, won, score in _stat_rows(table.seats, result)],
+        [(user, table.game, won, score) for user, won, score in stat_rows(table.seats, result)],
     )
     conn.executemany(
-        f"INSERT INTO finished_seats (user_id, {_FINISHED_COLUMNS}) VALUES ({', '.join('?' * 12)})",
-        _finished_rows(table, result),
+        f"INSERT INTO finished_seats (user_id, {FINISHED_COLUMNS}) VALUES ({', '.join('?' * 12)})",
+        finished_rows(table, result),
     )
 
 
@@ -984,10 +376,10 @@ def _record_scored(conn: sqlite3.Connection, scored: ScoredGame, now: float) -> 
         conn.execute(
             "INSERT INTO solo_scores (table_id, user_id, game, guild_id, score, created_at) "
             "VALUES (?, ?, ?, ?, ?, ?)",
-            _solo_row(scored, now),
+            solo_row(scored, now),
         )
         sizes = []
-        for game, scope, user, best, table_id in _solo_best_rows(scored):
+        for game, scope, user, best, table_id in solo_best_rows(scored):
             added = conn.execute(
                 "INSERT INTO solo_best (game, scope, user_id, best, table_id) VALUES (?1, ?2, ?3, ?4, ?5) "
                 "ON CONFLICT (game, scope, user_id) DO NOTHING",
@@ -1010,12 +402,12 @@ def _record_scored(conn: sqlite3.Connection, scored: ScoredGame, now: float) -> 
         "INSERT INTO ratings (user_id, game, mu, sigma, games, ordinal) VALUES (?, ?, ?, ?, ?, ?) "
         "ON CONFLICT (user_id, game) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
         "games = excluded.games, ordinal = excluded.ordinal",
-        [_rating_row(c) for c in changes],
+        [rating_row(c) for c in changes],
     )
     conn.executemany(
-        f"INSERT INTO rating_events ({_CHANGE_COLUMNS}, created_at) "
+        f"INSERT INTO rating_events ({CHANGE_COLUMNS}, created_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [_change_row(c, now) for c in changes],
+        [change_row(c, now) for c in changes],
     )
     _record_guild_ratings(conn, scored, changes)
 
@@ -1024,9 +416,9 @@ def _record_guild_ratings(
     conn: sqlite3.Connection, scored: ScoredGame, changes: Sequence[RatingChange]
 ) -> None:
     """One more rated game in this server, and the players' new ordinal on every server board."""
-    rows = [(c.user_id, c.game, _ordinal(c)) for c in changes]
+    rows = [(c.user_id, c.game, ordinal_of(c)) for c in changes]
     conn.executemany("UPDATE guild_ratings SET ordinal = ?3 WHERE user_id = ?1 AND game = ?2", rows)
-    sizes = [delta for c in changes for delta in _moved_up(c.game, 0, c.games)]
+    sizes = [delta for c in changes for delta in moved_up(c.game, 0, c.games)]
     if scored.guild_id is not None:
         for row in rows:
             (games,) = conn.execute(
@@ -1035,16 +427,8 @@ def _record_guild_ratings(
                 "ON CONFLICT (game, guild_id, user_id) DO UPDATE SET games = games + 1 RETURNING games",
                 (*row, scored.guild_id),
             ).fetchone()
-            sizes.extend(_moved_up(scored.game, scored.guild_id, games))
+            sizes.extend(moved_up(scored.game, scored.guild_id, games))
     _resize(conn, sizes)
-
-
-def _moved_up(game: str, scope: int, games: int) -> list[tuple[Any, ...]]:
-    """`board_sizes` changes for a player who now has ``games`` rated games on a board (both stores)."""
-    moved = [("rating", game, scope, games, 1)]
-    if games > 1:
-        moved.append(("rating", game, scope, games - 1, -1))
-    return moved
 
 
 def _resize(conn: sqlite3.Connection, sizes: Sequence[tuple[Any, ...]]) -> None:
@@ -1054,21 +438,6 @@ def _resize(conn: sqlite3.Connection, sizes: Sequence[tuple[Any, ...]]) -> None:
         "ON CONFLICT (board, game, scope, games) DO UPDATE SET players = players + excluded.players",
         sizes,
     )
-
-
-def _solo_best_rows(scored: ScoredGame) -> list[tuple[Any, ...]]:
-    """`solo_best` rows of a solo score (both stores): (game, scope, user, best, table)."""
-    (seat,) = scored.seats
-    return [(scored.game, scope, seat.user_id, seat.score, scored.table_id) for scope in _solo_scopes(scored)]
-
-
-def _moved_down(game: str, scope: int, games: int) -> list[tuple[Any, ...]]:
-    """`board_sizes` changes for a player whose ``games`` rated games on a board become one fewer
-    (a voided game; both stores)."""
-    moved = [("rating", game, scope, games, -1)]
-    if games > 1:
-        moved.append(("rating", game, scope, games - 1, 1))
-    return moved
 
 
 def _claim_rematch(conn: sqlite3.Connection, table_id: int, lobby_id: int, now: float) -> int:
@@ -1132,7 +501,7 @@ def _void(conn: sqlite3.Connection, table_id: int, by: int, now: float) -> list[
             "UPDATE guild_ratings SET ordinal = ?3 WHERE user_id = ?1 AND game = ?2",
             (c.user_id, c.game, ordinal),
         )
-        sizes.extend(_moved_down(c.game, 0, c.games))
+        sizes.extend(moved_down(c.game, 0, c.games))
         if c.guild_id is not None:
             (here,) = conn.execute(
                 "UPDATE guild_ratings SET games = games - 1 WHERE game = ? AND guild_id = ? AND user_id = ? "
@@ -1140,7 +509,7 @@ def _void(conn: sqlite3.Connection, table_id: int, by: int, now: float) -> list[
                 (c.game, c.guild_id, c.user_id),
             ).fetchone() or (None,)
             if here is not None:
-                sizes.extend(_moved_down(c.game, c.guild_id, here + 1))
+                sizes.extend(moved_down(c.game, c.guild_id, here + 1))
                 if here == 0:
                     conn.execute(
                         "DELETE FROM guild_ratings WHERE game = ? AND guild_id = ? AND user_id = ?",
@@ -1159,12 +528,6 @@ def _execute_one(conn: sqlite3.Connection, sql: str, params: Sequence[Any]) -> i
     return conn.execute(sql, params).rowcount
 
 
-def _check_min_games(min_games: int) -> None:
-    """A place on a board is counted from `board_steps`, which count rated games up to a cap."""
-    if not 1 <= min_games <= ratings.BOARD_GAMES_MAX:
-        raise ValueError(f"places count 1 to {ratings.BOARD_GAMES_MAX} rated games, not {min_games}")
-
-
 def _board_names(guild_id: int | None) -> str:
     return "board" if guild_id is None else "guild_board"
 
@@ -1178,8 +541,10 @@ class Store:
     so a move costs one hop between the event loop and the database instead of
     one per statement and cursor (it was 13). aiosqlite queues such a function
     with `Connection._execute`, which its own public methods are built on but
-    which it does not document; `_call` is the one place that uses it, and the
-    store's tests fail if a release changes it (pyproject pins aiosqlite < 1).
+    which it does not document (it has no public way to run a function on its
+    thread); `_call` is the one place that uses it and `Connection._conn`.
+    pyproject.toml pins aiosqlite to the releases tests/test_aiosqlite_private.py
+    checks still have both, with the behaviour relied on.
 
     Because the thread runs one call at a time, transactions cannot interleave
     and need no lock of their own.
@@ -1226,6 +591,8 @@ class Store:
         """Run ``fn(connection, *args)`` on the database thread: one round trip."""
         began = time.perf_counter()
         try:
+            # aiosqlite's private names, on purpose: its public methods cost a hop per statement,
+            # and it has no public "run this function on your thread" (see the class docstring).
             return await self._db._execute(fn, self._db._conn, *args)
         finally:
             self.db_seconds += time.perf_counter() - began
@@ -1288,7 +655,7 @@ class Store:
     async def finished_games(self, user_id: int, *, limit: int) -> list[FinishedGame]:
         """The newest ``limit`` finished tables where the user held a seat to the end (the games
         `player_stats` counts for them), newest first, as history lines."""
-        return [_finished_game(row) for row in await self._read(_fetch, "user_finished", (user_id, limit))]
+        return [finished_game(row) for row in await self._read(_fetch, "user_finished", (user_id, limit))]
 
     async def table_ids(self, status: str, *, with_bots: bool = False) -> list[int]:
         """Ids of every table with this status (only those with a bot seat if ``with_bots``), oldest first."""
@@ -1362,7 +729,7 @@ class Store:
 
         ``min_games`` is at most `ratings.BOARD_GAMES_MAX` (the steps count games no further).
         """
-        _check_min_games(min_games)
+        check_min_games(min_games)
         board = _board_names(guild_id)
         scope = (game, min_games) if guild_id is None else (game, min_games, guild_id)
 
@@ -1422,7 +789,7 @@ class Store:
         wake_at: float | None = None,
     ) -> TableRecord:
         """A new table in the lobby, its host in seat 0; ``wake_at`` is when the lobby expires."""
-        values = (game, guild_id, channel_id, host.user_id, LOBBY, _dumps(options), now, now, pace, wake_at)
+        values = (game, guild_id, channel_id, host.user_id, LOBBY, to_json(options), now, now, pace, wake_at)
         return await self._call(_transaction, _create, values, host)
 
     async def update_table(
@@ -1443,7 +810,7 @@ class Store:
         ``timing`` sets clock columns (`TIMING_COLUMNS`); ``None`` values clear them.
         Returns the table as written (read in the same transaction).
         """
-        columns = _table_columns(status=status, seed=seed, state=state, timing=timing, options=options)
+        columns = table_columns(status=status, seed=seed, state=state, timing=timing, options=options)
         return await self._call(_transaction, _update, table_id, expected_version, now, columns, seats)
 
     async def append_action(
@@ -1468,8 +835,8 @@ class Store:
         player moved by themselves). ``scored`` (with the finishing move) updates
         the players' ratings, or records a solo score, in the same transaction.
         """
-        columns = _move_columns(state=state, result=result, timing=timing)
-        move = (seat, _dumps(action), now, reset_timeouts, state)
+        columns = move_columns(state=state, result=result, timing=timing)
+        move = (seat, to_json(action), now, reset_timeouts, state)
         return await self._call(
             _transaction, _append, table_id, expected_version, move, columns, result, scored
         )
@@ -1487,7 +854,7 @@ class Store:
         board_message_id: int | None = None,
     ) -> None:
         """Remember where the table lives in Discord (no version bump: the game did not change)."""
-        columns = _message_columns(
+        columns = message_columns(
             thread_id=thread_id, lobby_message_id=lobby_message_id, board_message_id=board_message_id
         )
         if not columns:
@@ -1627,7 +994,7 @@ class Store:
     async def finished_games_in(self, user_id: int, guild_id: int, *, limit: int) -> list[FinishedGame]:
         """`finished_games` of one server only (what another member may see of a player's history)."""
         rows = await self._read(_fetch, "user_finished_in", (user_id, limit, guild_id))
-        return [_finished_game(row) for row in rows]
+        return [finished_game(row) for row in rows]
 
     async def player_stats_in(self, user_id: int, guild_id: int) -> list[PlayerStats]:
         """A player's finished games per game in one server, counted from their history lines."""
@@ -1760,7 +1127,7 @@ def _migrate(conn: sqlite3.Connection) -> None:
     for version in range(current + 1, SCHEMA_VERSION + 1):
 
         def step(conn: sqlite3.Connection, version: int = version) -> None:
-            for statement in MIGRATIONS[version - 1]:
+            for statement in MIGRATIONS[version - 1].sqlite:
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {version}")
 

@@ -2,8 +2,9 @@
 
 One process on one machine: the SQLite file at ``DATABASE_PATH`` (the default).
 Several processes (shards) sharing the tables: PostgreSQL at ``DATABASE_URL``.
-Both stores have the same methods and return the same records, so nothing
-above this module knows which one it has.
+Both stores satisfy one interface (`hosting.store_api.TableStore`) and return
+the same records (`hosting.records`), so nothing above this module knows which
+one it has.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from typing import Any, TypeAlias
 
 from hosting.pg_store import DatabaseUnavailable, PostgresStore, redact
 from hosting.store import Store
+from hosting.store_api import TableStore
 
-__all__ = ["AnyStore", "DatabaseUnavailable", "describe", "is_postgres_url", "open_store"]
+__all__ = ["AnyStore", "DatabaseUnavailable", "TableStore", "describe", "is_postgres_url", "open_store"]
 
-#: Either store; they share one interface (tests/test_store.py runs its suite on both).
-AnyStore: TypeAlias = Store | PostgresStore
+#: Either store: the interface both satisfy (tests/test_store_interface.py checks that they do;
+#: tests/test_store.py runs its suite on both). An alias for older imports.
+AnyStore: TypeAlias = TableStore
 
 #: URL schemes that select PostgreSQL (libpq accepts both spellings).
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -33,7 +36,7 @@ def database_url(config: Any) -> str | None:
     return getattr(config, "database_url", None) or None
 
 
-async def open_store(config: Any) -> AnyStore:
+async def open_store(config: Any) -> TableStore:
     """Open (and migrate) the store the configuration names.
 
     Raises `SchemaTooNew` for a database from a newer bot, and `DatabaseUnavailable`

@@ -16,8 +16,9 @@ import sys
 
 import engine
 from hosting.errors import TableError
+from hosting.records import ACTIVE, LOBBY
 from hosting.service import TableService
-from hosting.store import ACTIVE, LOBBY, Store
+from hosting.store import Store
 
 #: One host per running table; the game rotates with the host.
 HOSTS = {1001: "haenyeo", 1002: "jeju", 1003: "reef", 1004: "haenyeo", 1005: "jeju", 1006: "reef"}

@@ -18,8 +18,8 @@ import sys
 import engine
 from hosting.errors import StaleVersion, TableError
 from hosting.pg_store import PostgresStore
+from hosting.records import ACTIVE
 from hosting.service import TableService
-from hosting.store import ACTIVE
 
 engine.GAME_PACKAGES.setdefault("takeaway", "tests.tinygame")
 

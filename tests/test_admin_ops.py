@@ -22,8 +22,8 @@ import pytest
 
 from bot import Config, ConfigError, create_bot, load_config
 from hosting import backups, metrics, ops
+from hosting.migrations import SCHEMA_VERSION
 from hosting.service import TableService
-from hosting.store import SCHEMA_VERSION
 from tests.conftest import TOKEN
 from tests.play_helpers import latest_board, take_turns
 from tests.test_admin_start import SETTINGS, free_port, start_bot, wait_for

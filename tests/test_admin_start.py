@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from hosting import ops
-from hosting.store import SCHEMA_VERSION
+from hosting.migrations import SCHEMA_VERSION
 from hosting.version import VERSION
 from tests.conftest import TOKEN
 
@@ -346,13 +346,13 @@ def test_an_upgrade_from_before_ratings_says_old_games_are_not_rated(tmp_path):
     """A database of schema 3 starts (and migrates), with one warning saying what it leaves out."""
     import sqlite3
 
-    from hosting.store import MIGRATIONS
+    from hosting.migrations import MIGRATIONS
 
     path = tmp_path / "data" / "db.sqlite3"
     path.parent.mkdir()
     with sqlite3.connect(path) as db:
         for version in range(1, 4):
-            for statement in MIGRATIONS[version - 1]:
+            for statement in MIGRATIONS[version - 1].sqlite:
                 db.execute(statement)
         db.execute("PRAGMA user_version = 3")
     port = free_port()  # Discord unreachable: the bot starts, warns, and waits

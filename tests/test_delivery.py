@@ -17,7 +17,7 @@ import pytest
 
 from cogs.delivery import RefusalBudget
 from hosting import ops
-from hosting.store import ABANDONED, ACTIVE
+from hosting.records import ABANDONED, ACTIVE
 from simtools.strict import (
     CommandUnavailable,
     StrictEnv,

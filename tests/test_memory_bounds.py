@@ -185,7 +185,7 @@ async def test_a_cancelled_waiter_leaves_no_lock_behind():
 
 def test_the_state_cache_keeps_the_most_recently_used_tables():
     from engine import get
-    from hosting.store import Seat, TableRecord
+    from hosting.records import Seat, TableRecord
 
     service = TableService(store=None, state_cache_tables=3)  # type: ignore[arg-type]
     game = get("takeaway")
@@ -213,7 +213,7 @@ def test_a_closed_table_leaves_the_open_tables_state_cache():
     from dataclasses import replace
 
     from engine import get
-    from hosting.store import Seat, TableRecord
+    from hosting.records import Seat, TableRecord
 
     service = TableService(store=None, state_cache_tables=3)  # type: ignore[arg-type]
     game = get("takeaway")

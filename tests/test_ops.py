@@ -30,7 +30,9 @@ import pytest
 
 from bot import Config, ConfigError, create_bot, load_config
 from hosting import logs, ops
-from hosting.store import SCHEMA_VERSION, Seat, Store
+from hosting.migrations import SCHEMA_VERSION
+from hosting.records import Seat
+from hosting.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"  # first part: 100000000000000000

@@ -14,7 +14,7 @@ import discord
 import pytest
 
 from cogs.common import MESSAGE_LIMIT, Mentions, fit_lines, serves
-from hosting.store import ABANDONED, ACTIVE, CANCELLED
+from hosting.records import ABANDONED, ACTIVE, CANCELLED
 from simtools.strict import archive_thread, bot_removed_from_guild, delete_channel, remove_permission
 from tests.play_helpers import MENTION, awaited, latest_board, messages, play_panel, said
 from tests.test_lobby import open_table

@@ -20,8 +20,9 @@ import pytest
 
 import engine
 from hosting.errors import TableError
+from hosting.records import ACTIVE
 from hosting.service import Move, TableService
-from hosting.store import ACTIVE, Store
+from hosting.store import Store
 from tests.play_helpers import controls, latest_board
 from tests.test_play import seat_and_start
 from tests.test_reliability_hostile import button, select, send_raw

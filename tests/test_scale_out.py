@@ -22,7 +22,8 @@ import engine
 from bot import Config, ConfigError, create_bot, load_config, parse_shards
 from hosting import ops, pg_store
 from hosting.pg_store import DatabaseUnavailable, PostgresStore
-from hosting.store import ACTIVE, Seat, Store
+from hosting.records import ACTIVE, Seat
+from hosting.store import Store
 from hosting.stores import describe, open_store
 from simtools import pg_server
 

@@ -17,8 +17,9 @@ import pytest
 
 import engine
 from hosting import pg_store
+from hosting.migrations import SCHEMA_VERSION
+from hosting.records import ACTIVE, FINISHED, PlayerStats
 from hosting.service import TableService
-from hosting.store import ACTIVE, FINISHED, SCHEMA_VERSION, PlayerStats
 from tests.test_store import PostgresBackend, SQLiteBackend, backend, store  # noqa: F401 (fixtures)
 
 USERS = (100, 101, 102, 103)

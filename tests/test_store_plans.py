@@ -19,8 +19,9 @@ import pytest
 import engine
 from hosting.errors import StaleVersion
 from hosting.ratings import ScoredGame, ScoredSeat
+from hosting.records import ACTIVE, FINISHED
 from hosting.service import TableService
-from hosting.store import ACTIVE, FINISHED, READS, Store
+from hosting.store import READS, Store
 
 
 def placeholders(sql: str) -> int:

@@ -22,8 +22,8 @@ import pytest
 import engine
 from hosting.errors import StaleVersion, TableError
 from hosting.pg_store import SCHEMA_VERSION, PostgresStore
+from hosting.records import ACTIVE, Seat
 from hosting.service import TableService
-from hosting.store import ACTIVE, Seat
 from simtools import pg_server
 
 
