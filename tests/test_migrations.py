@@ -16,7 +16,7 @@ from hosting import pg_store
 from hosting.migrations import MIGRATIONS, SCHEMA_VERSION, SQLITE_ONLY_COLUMNS
 from hosting.pg_store import PostgresStore
 from hosting.store import Store
-from tests import pg_server
+from simtools import pg_server
 
 #: The columns only SQLite has, each with its reason (hosting/migrations.py).
 SQLITE_ONLY = set(SQLITE_ONLY_COLUMNS)
