@@ -15,11 +15,7 @@ import engine
 from engine.base import IllegalAction
 from engine.bots import play_out, policy
 from engine.jeju import rules
-from engine.jeju.components import CARD_IDS, CARDS, JOKER, NEUTRAL, TILE_BY_KEY
-from engine.jeju.state import (
-    FINISHED,
-    HARUBANG,
-    PAY,
+from engine.jeju.actions import (
     Back,
     EndTurn,
     MoveHarubang,
@@ -28,6 +24,12 @@ from engine.jeju.state import (
     PlaceToken,
     TakeCard,
     Travel,
+)
+from engine.jeju.components import CARD_IDS, CARDS, JOKER, NEUTRAL, TILE_BY_KEY
+from engine.jeju.state import (
+    FINISHED,
+    HARUBANG,
+    PAY,
 )
 
 GAME = engine.get("jeju")
