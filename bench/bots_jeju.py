@@ -21,7 +21,8 @@ import time
 
 import engine
 from bench.jeju_plans import wilson
-from engine.jeju import bots
+from engine.jeju.ai.expert import expert_policy
+from engine.jeju.ai.greedy import greedy_policy
 
 GAME = engine.get("jeju")
 
@@ -38,10 +39,10 @@ def match(seats: int, games: int) -> dict:
             seat = min(actors)
             if seat == me:
                 started = time.process_time()
-                action = bots.expert_policy(GAME, state, seat, rng)
+                action = expert_policy(GAME, state, seat, rng)
                 cpu.append(time.process_time() - started)
             else:
-                action = bots.greedy_policy(GAME, state, seat, rng)
+                action = greedy_policy(GAME, state, seat, rng)
             state, _ = GAME.apply(state, seat, action)
         result = GAME.result(state)
         if me in result.winners:

@@ -2,7 +2,7 @@
 
 Run ``python -m bench.jeju_plans [--games N] [--seats 2 3 4] [--plans NAME ...]``.
 
-Each plan is a policy that differs from ``greedy`` (engine/jeju/bots.py) only in
+Each plan is a policy that differs from ``greedy`` (engine/jeju/ai/greedy.py) only in
 which face-up point card it takes, or whether it takes one at all; it travels,
 pays and moves the Harubang as greedy does, and a plan with nothing to say about
 a decision leaves it to greedy. One seat plays the plan and every
@@ -27,9 +27,11 @@ import sys
 from collections.abc import Callable
 
 import engine
-from engine.bots import play_out
-from engine.jeju import bots
+from engine.bots import Policy, play_out
+from engine.jeju import actions as A
 from engine.jeju import state as st
+from engine.jeju.ai import values
+from engine.jeju.ai.greedy import best_travel, greedy_policy
 from engine.jeju.components import CARDS
 
 GAME = engine.get("jeju")
@@ -89,7 +91,7 @@ def cheapest_first(state: st.JejuState, seat: int, cards: list[int]) -> int | No
 
 def always_buy(state: st.JejuState, seat: int, cards: list[int]) -> int | None:
     """Take a card whenever one can be paid, the most points first (the greedy bot before re-tuning)."""
-    return _best(cards, bots.card_key)
+    return _best(cards, values.card_key)
 
 
 def hoard(state: st.JejuState, seat: int, cards: list[int]) -> int | None:
@@ -109,23 +111,23 @@ PLANS: dict[str, Chooser] = {
 }
 
 
-def plan_policy(choose: Chooser) -> bots.Policy:
+def plan_policy(choose: Chooser) -> Policy:
     """Greedy, with the choice of point cards (and whether to take one) made by ``choose``."""
 
     def policy(game, state: st.JejuState, seat: int, rng: random.Random):
         if state.phase in (st.TURN, st.BUYING):
             actions = game.legal_actions(state, seat)
-            cards = [a.card for a in actions if type(a) is st.TakeCard]
+            cards = [a.card for a in actions if type(a) is A.TakeCard]
             chosen = choose(state, seat, cards)
             if chosen == GREEDY:
-                return bots.greedy_policy(game, state, seat, rng)
+                return greedy_policy(game, state, seat, rng)
             if chosen is not None:
-                return st.TakeCard(chosen)
+                return A.TakeCard(chosen)
             if state.phase == st.BUYING:
-                return st.EndTurn()
-            travels = [a for a in actions if type(a) is st.Travel]
-            return bots.best_travel(state, seat, travels, rng)
-        return bots.greedy_policy(game, state, seat, rng)
+                return A.EndTurn()
+            travels = [a for a in actions if type(a) is A.Travel]
+            return best_travel(state, seat, travels, rng)
+        return greedy_policy(game, state, seat, rng)
 
     return policy
 
@@ -143,7 +145,7 @@ def wilson(wins: float, games: int) -> tuple[float, float]:
 
 def all_greedy(seats: int, games: int) -> dict:
     """Every seat greedy: mean score, mean game length (turns), how the games ended."""
-    greedy = bots.greedy_policy
+    greedy = greedy_policy
     scores, turns, ends = [], [], {"deck": 0, "tiles": 0}
     for seed in range(games):
         final = play_out(GAME, GAME.new(seats, seed), lambda _s: greedy, random.Random(seed))
@@ -170,7 +172,7 @@ def match(plan: str, seats: int, games: int) -> dict:
         final = play_out(
             GAME,
             GAME.new(seats, seed),
-            lambda s, seat=seat: mine if s == seat else bots.greedy_policy,
+            lambda s, seat=seat: mine if s == seat else greedy_policy,
             random.Random(seed),
         )
         res = GAME.result(final)

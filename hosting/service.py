@@ -1341,11 +1341,15 @@ GENERIC_WHY = N_("The expert looks ahead over what your seat cannot see; this mo
 
 
 def explain(game_key: str, game: Game, state: State, seat: int, action: Any) -> Msg | str:
-    """One line of why the expert picks ``action`` (the game's ``bots.explain`` if it has one).
+    """One line of why the expert picks ``action`` (the game's ``ai.explain`` if it has one).
 
     A message (`i18n.say`; the game's own may also be a plain string): say it with ``t.msg``.
     """
-    module = importlib.import_module(f"{engine.GAME_PACKAGES[game_key]}.bots")
+    package = engine.GAME_PACKAGES[game_key]
+    try:
+        module = importlib.import_module(f"{package}.ai")
+    except ModuleNotFoundError:  # TEMPORARY while the games move to ai/; the lead removes this
+        module = importlib.import_module(f"{package}.bots")
     why = getattr(module, "explain", None)
     generic = say(WHY.get(game_key, GENERIC_WHY))
     if why is None:

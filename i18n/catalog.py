@@ -104,6 +104,7 @@ AREAS: dict[str, tuple[Source, ...]] = {
     ),
     "jeju": (
         Source("engine/jeju/*.py"),
+        Source("engine/jeju/ai/*.py"),
         Source("renderers/jeju*.py"),
         Source("data/jeju/labels.json", "json", ("*",)),
         Source("data/jeju/tiles.json", "json", ("name",)),

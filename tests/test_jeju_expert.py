@@ -13,8 +13,8 @@ import pytest
 
 import engine
 from engine.bots import policy
-from engine.jeju import bots
-from engine.jeju.state import Back
+from engine.jeju.actions import Back
+from engine.jeju.ai import POLICIES, expert
 from tests.seeded import random_states
 
 GAME = engine.get("jeju")
@@ -25,8 +25,8 @@ RANDOM = policy("jeju", "random")
 @pytest.fixture
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """A small look-ahead budget: the rules checks do not need the full strength."""
-    monkeypatch.setattr(bots, "EXPERT_BUDGET", 8)
-    monkeypatch.setattr(bots, "EXPERT_MIN", 1)
+    monkeypatch.setattr(expert, "EXPERT_BUDGET", 8)
+    monkeypatch.setattr(expert, "EXPERT_MIN", 1)
 
 
 def hide_differently(state, seed: int):
@@ -45,8 +45,8 @@ def hide_differently(state, seed: int):
 
 
 def test_expert_is_one_of_the_policies():
-    assert set(bots.POLICIES) >= {"random", "greedy", "expert"}
-    assert EXPERT.__wrapped__ is bots.expert_policy  # run by engine.bots.policy without event text
+    assert set(POLICIES) >= {"random", "greedy", "expert"}
+    assert EXPERT.__wrapped__ is expert.expert_policy  # run by engine.bots.policy without event text
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
@@ -87,7 +87,7 @@ def test_expert_decision_ignores_the_deck_order_and_the_tiles_under_each_top():
 
 def test_determinize_keeps_everything_the_seat_can_see():
     state = random_states("jeju", 3, seed=8, moments=2)[0]
-    guess = bots.determinize(state, random.Random(0))
+    guess = expert.determinize(state, random.Random(0))
     assert sorted(guess.deck) == sorted(state.deck)
     assert [len(s) for s in guess.stacks] == [len(s) for s in state.stacks]
     assert [s[-1:] for s in guess.stacks] == [s[-1:] for s in state.stacks]

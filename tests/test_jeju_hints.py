@@ -1,4 +1,4 @@
-"""Jeju Island hints: `bots.explain` gives one true, move-specific line of why, blind to hidden things.
+"""Jeju Island hints: `ai.hints.explain` gives one true, move-specific line of why, blind to hidden things.
 
 A hint shows under the expert's move ("💡 Suggest"); its why must name what this
 move does now (the tiles it collects, the card it takes, the tile it pays), differ
@@ -17,8 +17,10 @@ import pytest
 
 import engine
 import i18n
-from engine.jeju import bots, hints, rules
-from engine.jeju import state as st
+from engine.jeju import actions as A
+from engine.jeju import rules
+from engine.jeju.ai import expert as expert_module
+from engine.jeju.ai import hints
 from engine.jeju.components import CARDS, LOCATIONS, NEUTRAL, TILE_LABELS, card_text
 from hosting.service import WHY
 from tests.play_helpers import latest_board, said
@@ -43,12 +45,12 @@ def moments(seats: int, seed: int) -> list:
 
 def choices(state) -> tuple[int, list]:
     seat = min(GAME.to_act(state))
-    return seat, [a for a in GAME.legal_actions(state, seat) if type(a) is not st.Back]
+    return seat, [a for a in GAME.legal_actions(state, seat) if type(a) is not A.Back]
 
 
-def collected(state, seat: int, action: st.Travel) -> list[tuple[int, int]]:
+def collected(state, seat: int, action: A.Travel) -> list[tuple[int, int]]:
     """(location, tile) of every top tile this seat collects with this Travel."""
-    tokens, _ = rules.sow(state.tokens, action.spot, st.DIRECTIONS[action.direction])
+    tokens, _ = rules.sow(state.tokens, action.spot, A.DIRECTIONS[action.direction])
     return [
         (spot, state.stacks[spot][-1])
         for spot in range(LOCATIONS)
@@ -59,18 +61,18 @@ def collected(state, seat: int, action: st.Travel) -> list[tuple[int, int]]:
 def names_the_move(state, seat: int, action, english: str) -> bool:
     """Whether the English names the move's own object: its card, tiles, location or number."""
     kind = type(action)
-    if kind is st.TakeCard:
+    if kind is A.TakeCard:
         return card_text(CARDS[action.card]) in english
-    if kind is st.Pay:
+    if kind is A.Pay:
         return all(TILE_LABELS[t] in english for t, n in enumerate(action.tiles) if n)
-    if kind is st.Travel:
+    if kind is A.Travel:
         found = collected(state, seat, action)
         if "ends the game" in english:
             return bool(re.search(r"\d+ points", english))
         if not found:
-            return f"locations {(action.spot + st.DIRECTIONS[action.direction]) % LOCATIONS + 1}" in english
+            return f"locations {(action.spot + A.DIRECTIONS[action.direction]) % LOCATIONS + 1}" in english
         return all(f"the {TILE_LABELS[tile]} at location {spot + 1}" in english for spot, tile in found)
-    if kind in (st.MoveHarubang, st.PlaceToken, st.PlaceHarubang):
+    if kind in (A.MoveHarubang, A.PlaceToken, A.PlaceHarubang):
         return f"location {action.spot + 1}" in english
     return bool(re.search(r"\d", english))
 
@@ -78,9 +80,9 @@ def names_the_move(state, seat: int, action, english: str) -> bool:
 def allowed_silence(state, seat: int, action) -> bool:
     """The moves with nothing specific to say: a Harubang bonus at an empty location, the statue
     placed where the seat is not on top."""
-    if type(action) is st.MoveHarubang:
+    if type(action) is A.MoveHarubang:
         return not state.stacks[action.spot]
-    if type(action) is st.PlaceHarubang:
+    if type(action) is A.PlaceHarubang:
         tokens = state.tokens[action.spot]
         return not tokens or tokens[-1] in (NEUTRAL, *(s for s in range(state.seats) if s != seat))
     return False
@@ -92,7 +94,7 @@ def test_every_move_gets_a_specific_line_that_reads_in_korean(seats, seed):
     for state in moments(seats, seed):
         seat, actions = choices(state)
         for action in actions:
-            why = bots.explain(GAME, state, seat, action)
+            why = hints.explain(GAME, state, seat, action)
             if why is None:
                 assert allowed_silence(state, seat, action), action
                 continue
@@ -111,17 +113,17 @@ def test_moves_that_do_different_things_get_different_lines(seats, seed):
         seat, actions = choices(state)
         said_for: dict[object, str] = {}
         for action in actions:
-            why = bots.explain(GAME, state, seat, action)
+            why = hints.explain(GAME, state, seat, action)
             if why is None:
                 continue
             english = EN(why)
-            if type(action) is st.Travel:
+            if type(action) is A.Travel:
                 if "ends the game" in english:
                     continue  # every game-ending Travel says the same final score
                 what = ("travel", tuple(collected(state, seat, action)) or (action.spot, action.direction))
-            elif type(action) is st.TakeCard:
+            elif type(action) is A.TakeCard:
                 what = ("card", card_text(CARDS[action.card]))
-            elif type(action) is st.Pay:
+            elif type(action) is A.Pay:
                 what = ("pay", action.tiles)
             else:
                 what = (type(action).__name__, getattr(action, "spot", None))
@@ -139,21 +141,21 @@ def test_the_line_ignores_the_deck_order_and_the_tiles_under_each_top():
             other = hide_differently(state, seed + 7)
             assert other.stacks != state.stacks or other.deck != state.deck or len(state.deck) < 2
             for action in actions:
-                assert bots.explain(GAME, other, seat, action) == bots.explain(GAME, state, seat, action)
+                assert hints.explain(GAME, other, seat, action) == hints.explain(GAME, state, seat, action)
                 checked += 1
     assert checked > 300
 
 
 def test_the_line_for_the_experts_own_choice(monkeypatch):
     """The move Suggest shows is the expert's; its line is specific too (a small look-ahead budget)."""
-    monkeypatch.setattr(bots, "EXPERT_BUDGET", 8)
-    monkeypatch.setattr(bots, "EXPERT_MIN", 1)
+    monkeypatch.setattr(expert_module, "EXPERT_BUDGET", 8)
+    monkeypatch.setattr(expert_module, "EXPERT_MIN", 1)
     expert = engine.bots.policy("jeju", "expert")
     for seats, seed in ((2, 4), (3, 5), (4, 6)):
         for state in moments(seats, seed)[::3]:
             seat = min(GAME.to_act(state))
             action = expert(GAME, state, seat, random.Random(seed))
-            why = bots.explain(GAME, state, seat, action)
+            why = hints.explain(GAME, state, seat, action)
             if why is None:
                 assert allowed_silence(state, seat, action)
                 continue
@@ -169,7 +171,7 @@ def test_a_hint_costs_a_few_milliseconds():
             seat, actions = choices(state)
             for action in actions:
                 start = time.thread_time()
-                bots.explain(GAME, state, seat, action)
+                hints.explain(GAME, state, seat, action)
                 costs.append(time.thread_time() - start)
     costs.sort()
     p99 = costs[int(len(costs) * 0.99)]

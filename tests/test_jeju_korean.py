@@ -12,8 +12,8 @@ import i18n
 import renderers
 from engine.base import IllegalAction
 from engine.bots import policy
+from engine.jeju import actions as A
 from engine.jeju import rules
-from engine.jeju import state as st
 from i18n.catalog import po_path, read
 from renderers import common
 from renderers import jeju as jeju_pictures
@@ -78,13 +78,13 @@ def test_labels_and_summaries_in_korean(seats: int) -> None:
 
 def test_refusals_and_results_are_messages() -> None:
     state = GAME.new(2, seed=1)
-    for action in (st.EndTurn(), st.Travel(0, "left"), st.TakeCard(99), st.MoveHarubang(1)):
+    for action in (A.EndTurn(), A.Travel(0, "left"), A.TakeCard(99), A.MoveHarubang(1)):
         with pytest.raises(IllegalAction) as error:
             GAME.apply(state, 0, action)
         assert i18n.english(error.value.say) == str(error.value)
         assert korean(KO.msg(error.value.say))
     with pytest.raises(IllegalAction) as error:
-        GAME.apply(state, 1, st.PlaceToken(0))
+        GAME.apply(state, 1, A.PlaceToken(0))
     assert korean(KO.msg(error.value.say))
     for data in (
         {"type": "nope"},
@@ -98,7 +98,7 @@ def test_refusals_and_results_are_messages() -> None:
     result = GAME.result(states[-1])
     for note in result.notes:
         assert korean(KO.msg(note)) and i18n.english(note)
-    assert korean(KO.msg(rules.explain_illegal(states[-1], 0, st.EndTurn())))
+    assert korean(KO.msg(rules.explain_illegal(states[-1], 0, A.EndTurn())))
     assert korean(KO(GAME.title)) and korean(GAME.breakdown_label("cards", lang="ko"))
 
 

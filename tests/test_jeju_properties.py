@@ -15,11 +15,7 @@ import engine
 from engine.base import IllegalAction
 from engine.bots import play_out, policy
 from engine.jeju import rules
-from engine.jeju.components import CARD_IDS, CARDS, JOKER, NEUTRAL, TILE_BY_KEY
-from engine.jeju.state import (
-    FINISHED,
-    HARUBANG,
-    PAY,
+from engine.jeju.actions import (
     Back,
     EndTurn,
     MoveHarubang,
@@ -29,6 +25,13 @@ from engine.jeju.state import (
     TakeCard,
     Travel,
 )
+from engine.jeju.components import CARD_IDS, CARDS, JOKER, NEUTRAL, TILE_BY_KEY
+from engine.jeju.state import (
+    FINISHED,
+    HARUBANG,
+    PAY,
+)
+from engine.jeju.text import describe
 
 GAME = engine.get("jeju")
 SEEDS = range(30)
@@ -45,7 +48,14 @@ UNIVERSE = (
 
 
 def check_invariants(state) -> None:
-    """What must hold after every step of any game."""
+    """What must hold after every step of any game; a failure shows the whole table, secrets too."""
+    try:
+        _invariants(state)
+    except AssertionError as failure:
+        raise AssertionError(f"{failure}\n{describe(state, secrets=True)}") from failure
+
+
+def _invariants(state) -> None:
     tiles = sum(len(s) for s in state.stacks) + sum(sum(h) for h in state.hands) + sum(state.spent)
     assert tiles == 80
     per_type = [

@@ -9,6 +9,16 @@ import pytest
 import engine
 from engine.base import IllegalAction
 from engine.jeju import rules
+from engine.jeju.actions import (
+    Back,
+    EndTurn,
+    MoveHarubang,
+    Pay,
+    PlaceHarubang,
+    PlaceToken,
+    TakeCard,
+    Travel,
+)
 from engine.jeju.components import BOARD, CARDS, JOKER, TILE_BY_KEY, TILES
 from engine.jeju.state import (
     BUYING,
@@ -18,14 +28,6 @@ from engine.jeju.state import (
     SETUP_HARUBANG,
     SETUP_TOKENS,
     TURN,
-    Back,
-    EndTurn,
-    MoveHarubang,
-    Pay,
-    PlaceHarubang,
-    PlaceToken,
-    TakeCard,
-    Travel,
 )
 
 GAME = engine.get("jeju")

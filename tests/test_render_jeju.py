@@ -113,16 +113,16 @@ def test_cards_removed_by_a_card_refresh_are_named_on_the_board() -> None:
 
 def test_the_ring_says_which_way_right_and_left_go() -> None:
     """The picture's words for Travel agree with the engine: "right" from location 1 drops on 2."""
-    from engine.jeju import state as st
+    from engine.jeju import actions as A
 
-    assert st.DIRECTIONS["right"] == 1 and st.DIRECTIONS["left"] == -1
+    assert A.DIRECTIONS["right"] == 1 and A.DIRECTIONS["left"] == -1
     assert "right ↻ goes 1 → 2" in jeju.RING_WORDS and "left" in jeju.RING_WORDS
     state = next(s for s in random_states("jeju", 2, 0, moments=6) if GAME.to_act(s))
-    while not any(type(a) is st.Travel for a in GAME.legal_actions(state, min(GAME.to_act(state)))):
+    while not any(type(a) is A.Travel for a in GAME.legal_actions(state, min(GAME.to_act(state)))):
         seat = min(GAME.to_act(state))
         state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, random.Random(0)))
     seat = min(GAME.to_act(state))
-    travels = [a for a in GAME.legal_actions(state, seat) if type(a) is st.Travel]
+    travels = [a for a in GAME.legal_actions(state, seat) if type(a) is A.Travel]
     right = next(a for a in travels if a.direction == "right")
     label = GAME.action_label(state, seat, right)
     assert f"at {right.spot + 1} right (drops on {(right.spot + 1) % 6 + 1}" in label

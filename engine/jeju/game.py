@@ -7,6 +7,7 @@ from typing import ClassVar
 
 import i18n
 from engine.base import Event, Game, IllegalAction, Result, listing
+from engine.jeju import actions as A
 from engine.jeju import rules, scoring, setup
 from engine.jeju import state as st
 from engine.jeju import view as views
@@ -66,7 +67,7 @@ def payment_groups(options: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...]
     return names
 
 
-def travel_label(state: JejuState, action: st.Travel, lang: str = i18n.SOURCE) -> str:
+def travel_label(state: JejuState, action: A.Travel, lang: str = i18n.SOURCE) -> str:
     """A Travel in words, every drop listed: "drop the bottom-most piece ... until none are left".
 
     A stack of six or more comes back round past its own space, so the list says
@@ -75,7 +76,7 @@ def travel_label(state: JejuState, action: st.Travel, lang: str = i18n.SOURCE) -
     """
     t = i18n.words(lang)
     count = len(state.tokens[action.spot])
-    step = st.DIRECTIONS[action.direction]
+    step = A.DIRECTIONS[action.direction]
     drops = [str((action.spot + step * n) % LOCATIONS + 1) for n in range(1, count + 1)]
 
     def label(separator: str) -> str:
@@ -169,19 +170,19 @@ class JejuGame(Game):
         return st.load_state(data)
 
     def dump_action(self, action: object) -> dict:
-        return st.dump_action(action)
+        return A.dump_action(action)
 
     def load_action(self, data: dict) -> object:
-        return st.load_action(data)
+        return A.load_action(data)
 
     # --- words for the UI ----------------------------------------------------
 
     def action_label(self, state: JejuState, seat: int, action: object, lang: str = i18n.SOURCE) -> str:
         t = i18n.words(lang)
         kind = type(action)
-        if kind is st.Travel:
+        if kind is A.Travel:
             text = travel_label(state, action, lang)
-        elif kind is st.MoveHarubang:
+        elif kind is A.MoveHarubang:
             stack = state.stacks[action.spot]
             spot = action.spot + 1
             if action.spot == state.harubang:
@@ -197,20 +198,20 @@ class JejuGame(Game):
                 )
             else:
                 text = t("Move the Harubang to {spot}: no tile left", spot=spot)
-        elif kind is st.TakeCard:
+        elif kind is A.TakeCard:
             text = t("Take card: {card}", card=t.msg(card_say(CARDS[action.card])))
-        elif kind is st.Pay:
+        elif kind is A.Pay:
             parts = [
                 t(TILE_LABELS[tile]) if n == 1 else t("{count} {tile}", count=n, tile=t(TILE_LABELS[tile]))
                 for tile, n in enumerate(action.tiles)
                 if n
             ]
             text = t("Pay {tiles}", tiles=" + ".join(parts)) if parts else t("Pay nothing")
-        elif kind is st.Back:
+        elif kind is A.Back:
             text = t("Back: choose another card")
-        elif kind is st.EndTurn:
+        elif kind is A.EndTurn:
             text = t("End my turn")
-        elif kind is st.PlaceToken:
+        elif kind is A.PlaceToken:
             there = len(state.tokens[action.spot])
             text = t.plural(
                 "Place a token at {spot} ({count} token there)",
@@ -218,7 +219,7 @@ class JejuGame(Game):
                 there,
                 spot=action.spot + 1,
             )
-        elif kind is st.PlaceHarubang:
+        elif kind is A.PlaceHarubang:
             text = t("Put the Harubang at {spot}", spot=action.spot + 1)
         else:
             text = str(action)
@@ -226,18 +227,18 @@ class JejuGame(Game):
 
     def action_group(self, state: JejuState, seat: int, action: object) -> str:
         kind = type(action)
-        if kind is st.Travel:
+        if kind is A.Travel:
             return N_("Travel")
-        if kind is st.TakeCard:
+        if kind is A.TakeCard:
             return N_("Take a point card")
-        if kind is st.Pay:
+        if kind is A.Pay:
             options = rules.seat_payments(state, seat, state.pending_card)
             return payment_groups(options).get(action.tiles, PAY_FOR_CARD)
-        if kind is st.Back:
+        if kind is A.Back:
             return N_("Turn")
-        if kind is st.MoveHarubang:
+        if kind is A.MoveHarubang:
             return N_("Harubang bonus")
-        if kind is st.EndTurn:
+        if kind is A.EndTurn:
             return N_("Turn")
         return N_("Setup")
 

@@ -16,6 +16,17 @@ from functools import lru_cache
 import i18n
 from engine import base
 from engine.base import Event, IllegalAction
+from engine.jeju.actions import (
+    DIRECTIONS,
+    Back,
+    EndTurn,
+    MoveHarubang,
+    Pay,
+    PlaceHarubang,
+    PlaceToken,
+    TakeCard,
+    Travel,
+)
 from engine.jeju.components import (
     BOARD,
     CARDS,
@@ -29,22 +40,13 @@ from engine.jeju.components import (
 )
 from engine.jeju.state import (
     BUYING,
-    DIRECTIONS,
     FINISHED,
     HARUBANG,
     PAY,
     SETUP_HARUBANG,
     SETUP_TOKENS,
     TURN,
-    Back,
-    EndTurn,
     JejuState,
-    MoveHarubang,
-    Pay,
-    PlaceHarubang,
-    PlaceToken,
-    TakeCard,
-    Travel,
 )
 
 SETUP_LIMIT = BOARD["setup_spot_limit"]

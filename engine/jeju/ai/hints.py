@@ -3,7 +3,7 @@
 `explain(game, state, seat, action)` is what a table's "Suggest" shows under the
 expert's move (`hosting.service.explain`). It runs on the bot's event loop, so it
 looks only one move ahead, with the numbers the greedy bot already uses
-(`bots.card_gain`, `bots._travel_gain`, `bots._tile_use`) and the score as it
+(`engine.jeju.ai.values`: `card_gain`, `travel_tiles`, `tile_use`) and the score as it
 stands (`scoring.score`, what the expert's evaluation counts at the end). It does
 no search and no play-out.
 
@@ -29,8 +29,10 @@ It returns None when it has nothing specific to say.
 
 from __future__ import annotations
 
-from engine.jeju import bots, rules, scoring
+from engine.jeju import actions as A
+from engine.jeju import rules, scoring
 from engine.jeju import state as st
+from engine.jeju.ai.values import card_gain, card_key, tile_use, travel_tiles
 from engine.jeju.components import (
     CARDS,
     JOKER,
@@ -66,19 +68,19 @@ def explain(game, state: st.JejuState, seat: int, action) -> Msg | None:
     """Why ``action`` is a good move for ``seat`` now, as one message; None if nothing specific."""
     state = public(state)
     kind = type(action)
-    if kind is st.Travel:
+    if kind is A.Travel:
         return _travel(state, seat, action)
-    if kind is st.TakeCard:
+    if kind is A.TakeCard:
         return _take_card(state, seat, action.card)
-    if kind is st.EndTurn:
+    if kind is A.EndTurn:
         return _end_turn(state, seat)
-    if kind is st.Pay:
+    if kind is A.Pay:
         return _pay(state, seat, action.tiles)
-    if kind is st.MoveHarubang:
+    if kind is A.MoveHarubang:
         return _harubang(state, seat, action.spot)
-    if kind is st.PlaceToken:
+    if kind is A.PlaceToken:
         return _place_token(state, seat, action.spot)
-    if kind is st.PlaceHarubang:
+    if kind is A.PlaceHarubang:
         return _place_harubang(state, seat, action.spot)
     return None
 
@@ -166,8 +168,8 @@ def _final(state: st.JejuState, hands: list, owned: list, seat: int, card_id: in
 # --- Travel --------------------------------------------------------------------------
 
 
-def _travel(state: st.JejuState, seat: int, action: st.Travel) -> Msg:
-    tokens, path = rules.sow(state.tokens, action.spot, st.DIRECTIONS[action.direction])
+def _travel(state: st.JejuState, seat: int, action: A.Travel) -> Msg:
+    tokens, path = rules.sow(state.tokens, action.spot, A.DIRECTIONS[action.direction])
     mine_at: list[int] = []  # spots whose top tile this seat collects
     hands = [list(h) for h in state.hands]
     taken = 0
@@ -181,7 +183,7 @@ def _travel(state: st.JejuState, seat: int, action: st.Travel) -> Msg:
         taken += 1
         if owner == seat:
             mine_at.append(spot)
-    _mine, others = bots._travel_gain(state, seat, action)
+    _mine, others = travel_tiles(state, seat, action)
     if taken and taken == sum(len(s) for s in state.stacks):
         return _final(state, [tuple(h) for h in hands], list(state.owned), seat)
     if not mine_at:
@@ -209,7 +211,7 @@ def _travel(state: st.JejuState, seat: int, action: st.Travel) -> Msg:
     ]
     if unlocked:
         after = state._replace(hands=(*state.hands[:seat], hand, *state.hands[seat + 1 :]))
-        best = max(unlocked, key=lambda c: (bots.card_gain(after, seat, c), bots.card_key(c)))
+        best = max(unlocked, key=lambda c: (card_gain(after, seat, c), card_key(c)))
         return say(
             "Collects {tiles}, which lets you pay for the card {card}.",
             tiles=collected,
@@ -284,7 +286,7 @@ def _take_card(state: st.JejuState, seat: int, card_id: int) -> Msg:
         after = state._replace(hands=tuple(hands), owned=tuple(owned))
         spots = [s for s in range(LOCATIONS) if state.stacks[s]]
         if spots:
-            spot = max(spots, key=lambda s: (bots._tile_use(after, seat, state.stacks[s][-1]), -s))
+            spot = max(spots, key=lambda s: (tile_use(after, seat, state.stacks[s][-1]), -s))
             return say_plural(
                 "The card {card}: {count} point, and its bonus gives you one more tile at once, "
                 "such as the {tile} at location {spot}.",
@@ -343,8 +345,8 @@ def _end_turn(state: st.JejuState, seat: int) -> Msg | None:
     cards = rules.affordable_cards(state, seat)
     if not cards:
         return None
-    best = max(cards, key=lambda c: (bots.card_gain(state, seat, c), bots.card_key(c)))
-    if bots.card_gain(state, seat, best) <= 0:
+    best = max(cards, key=lambda c: (card_gain(state, seat, c), card_key(c)))
+    if card_gain(state, seat, best) <= 0:
         return say_plural(
             "Ends the turn and keeps your {count} tile: the best card left, {card}, scores no more than "
             "its tiles are worth kept in hand.",
@@ -393,13 +395,13 @@ def _harubang(state: st.JejuState, seat: int, spot: int) -> Msg | None:
     tile = stack[-1]
     hand = state.hands[seat]
     waive = rules.waivers(state.owned[seat])
-    if tile != JOKER and bots._tile_use(state, seat, tile) >= 1.0:
+    if tile != JOKER and tile_use(state, seat, tile) >= 1.0:
         needing = [
             c
             for c in state.display
             if CARDS[c].need[tile] > waive[tile] + hand[tile] and not rules.can_afford(c, hand, waive)
         ]
-        best = max(needing, key=bots.card_key)
+        best = max(needing, key=card_key)
         return say(
             "Takes the {tile} at location {spot}: the card {card} still needs it.",
             tile=_tile(tile),

@@ -1,0 +1,73 @@
+"""What the Jeju Island bots count a move as worth now: the valuations greedy, expert and hints share.
+
+Every number here reads only what a seat may see: top tiles, tile counts, hands,
+cards face up and cards taken (never the deck order or the tiles under a top).
+docs/rules/jeju.md says how greedy uses them.
+"""
+
+from __future__ import annotations
+
+from engine.jeju import rules
+from engine.jeju import state as st
+from engine.jeju.actions import DIRECTIONS, Travel
+from engine.jeju.components import CARDS, JOKER, LOCATIONS, NEUTRAL
+
+#: What greedy counts a tile in hand as worth: "every 2 tiles are worth 1 point"; a
+#: Haenyeo scores nothing but pays for any space, so it is kept a little dearer.
+TILE_WORTH = 0.5
+JOKER_WORTH = 0.7
+#: What greedy counts an effect as worth, in points, on top of the card's points.
+EFFECT_WORTH = {"everlasting": 1.5, "harubang": 0.8, "refresh": 0.0, None: 0.0}
+
+
+def travel_tiles(state: st.JejuState, seat: int, action: Travel) -> tuple[int, int]:
+    """(tiles this seat collects, tiles the others collect) if it makes this Travel.
+
+    A tile under the Harubang counts double (its collector earns the bonus tile).
+    """
+    tokens, _ = rules.sow(state.tokens, action.spot, DIRECTIONS[action.direction])
+    mine = others = 0
+    for spot in range(LOCATIONS):
+        if not tokens[spot] or not state.stacks[spot]:
+            continue
+        owner = tokens[spot][-1]
+        if owner == NEUTRAL:
+            continue
+        gain = 2 if spot == state.harubang else 1
+        if owner == seat:
+            mine += gain
+        else:
+            others += gain
+    return mine, others
+
+
+def card_key(card_id: int) -> tuple[int, int]:
+    """Greedy's order of preference among cards: most points, then fewest tiles."""
+    card = CARDS[card_id]
+    return card.points, -len(card.cost)
+
+
+def tile_use(state: st.JejuState, seat: int, tile: int) -> float:
+    """How much one more tile of this type helps this seat now."""
+    if tile == JOKER:
+        return 0.9
+    hand = state.hands[seat]
+    waive = rules.waivers(state.owned[seat])
+    for card_id in state.display:
+        need = CARDS[card_id].need
+        if need[tile] > waive[tile] + hand[tile] and not rules.can_afford(card_id, hand, waive):
+            return 1.0
+    return 0.5
+
+
+def card_gain(state: st.JejuState, seat: int, card_id: int) -> float:
+    """Points a card adds now, less what the tiles it costs would have scored (cheapest payment)."""
+    card = CARDS[card_id]
+    pays = rules.seat_payments(state, seat, card_id)
+    cost = min(p[JOKER] * JOKER_WORTH + (sum(p) - p[JOKER]) * TILE_WORTH for p in pays)
+    return card.points + EFFECT_WORTH[card.effect] - cost
+
+
+def travel_gain(state: st.JejuState, seat: int, action: Travel) -> float:
+    """What a Travel's collecting is worth to this seat now (a tile under the Harubang counts double)."""
+    return travel_tiles(state, seat, action)[0] * TILE_WORTH
