@@ -1,4 +1,4 @@
-"""Haenyeo's hint line (`engine.haenyeo.bots.explain`): specific, blind to what the seat may not see, cheap.
+"""Haenyeo's hint line (`engine.haenyeo.ai.explain`): specific, blind to what the seat may not see, cheap.
 
 A table whose host turned hints on offers 💡 Suggest; the reason under the expert's move is the
 game's own line ("marks the move the expert would pick, with one line of why when the policy can
@@ -19,9 +19,9 @@ import pytest
 import engine
 import i18n
 from engine.haenyeo import actions as A
-from engine.haenyeo.bots import POLICIES, explain
+from engine.haenyeo.ai import POLICIES, explain
+from engine.haenyeo.ai.values import Values
 from engine.haenyeo.components import C, slot_text
-from engine.haenyeo.expert import Values
 from engine.haenyeo.rules import rows, zones_text
 from engine.haenyeo.state import State
 from hosting import botpool

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import engine
 from engine.haenyeo import actions as A
 from engine.haenyeo import rules
-from engine.haenyeo.bots import POLICIES
+from engine.haenyeo.ai import POLICIES
 from engine.haenyeo.components import FREE, NPC, PEARL_ZONE, C
 from engine.haenyeo.rules import PEND_HARVEST, PEND_ZONE0
 
