@@ -24,6 +24,7 @@ from engine.haenyeo.ai.values import Values
 from engine.haenyeo.components import C, slot_text
 from engine.haenyeo.rules import rows, zones_text
 from engine.haenyeo.state import State
+from engine.haenyeo.text import describe
 from hosting import botpool
 from tests import test_bot_levels
 from tests.test_discord_limits import click_id
@@ -156,7 +157,9 @@ def test_nothing_hidden_changes_the_line():
         for state, seat in MOMENTS[seats][::4]:
             other = hidden_changed(state, seat, rng)
             for action in GAME.legal_actions(state, seat):
-                assert explain(GAME, other, seat, action) == explain(GAME, state, seat, action), action
+                assert explain(GAME, other, seat, action) == explain(GAME, state, seat, action), (
+                    f"{action} for Seat {seat + 1} at\n{describe(state, secrets=True)}"
+                )
                 compared += 1
     assert compared > 300
 
