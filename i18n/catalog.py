@@ -96,6 +96,7 @@ AREAS: dict[str, tuple[Source, ...]] = {
     ),
     "haenyeo": (
         Source("engine/haenyeo/*.py"),
+        Source("engine/haenyeo/ai/*.py"),
         Source("renderers/haenyeo*.py"),
         Source("data/haenyeo/labels.json", "json", ("*",)),
         Source("data/haenyeo/components.json", "json", ("name", "plural", "creature")),

@@ -14,8 +14,8 @@ import pytest
 import engine
 from engine.bots import policy
 from engine.haenyeo import actions as A
-from engine.haenyeo import expert, rules
-from engine.haenyeo.bots import POLICIES
+from engine.haenyeo import rules
+from engine.haenyeo.ai import POLICIES, expert
 
 GAME = engine.get("haenyeo")
 EXPERT = POLICIES["expert"]

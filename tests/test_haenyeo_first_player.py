@@ -16,7 +16,7 @@ import pytest
 import engine
 from engine.base import IllegalAction
 from engine.bots import play_states
-from engine.haenyeo.bots import POLICIES
+from engine.haenyeo.ai import POLICIES
 from engine.haenyeo.setup import FIRST_OPTION
 from engine.haenyeo.state import dump, load
 from tests.play_helpers import latest_board, messages

@@ -1,4 +1,4 @@
-"""Haenyeo's hint line (`engine.haenyeo.bots.explain`): specific, blind to what the seat may not see, cheap.
+"""Haenyeo's hint line (`engine.haenyeo.ai.explain`): specific, blind to what the seat may not see, cheap.
 
 A table whose host turned hints on offers 💡 Suggest; the reason under the expert's move is the
 game's own line ("marks the move the expert would pick, with one line of why when the policy can
@@ -19,11 +19,12 @@ import pytest
 import engine
 import i18n
 from engine.haenyeo import actions as A
-from engine.haenyeo.bots import POLICIES, explain
+from engine.haenyeo.ai import POLICIES, explain
+from engine.haenyeo.ai.values import Values
 from engine.haenyeo.components import C, slot_text
-from engine.haenyeo.expert import Values
 from engine.haenyeo.rules import rows, zones_text
 from engine.haenyeo.state import State
+from engine.haenyeo.text import describe
 from hosting import botpool
 from tests import test_bot_levels
 from tests.test_discord_limits import click_id
@@ -156,7 +157,9 @@ def test_nothing_hidden_changes_the_line():
         for state, seat in MOMENTS[seats][::4]:
             other = hidden_changed(state, seat, rng)
             for action in GAME.legal_actions(state, seat):
-                assert explain(GAME, other, seat, action) == explain(GAME, state, seat, action), action
+                assert explain(GAME, other, seat, action) == explain(GAME, state, seat, action), (
+                    f"{action} for Seat {seat + 1} at\n{describe(state, secrets=True)}"
+                )
                 compared += 1
     assert compared > 300
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from hypothesis import given, settings
@@ -13,9 +15,10 @@ from hypothesis import strategies as st
 import engine
 from engine.haenyeo import actions as A
 from engine.haenyeo import rules
-from engine.haenyeo.bots import POLICIES
+from engine.haenyeo.ai import POLICIES
 from engine.haenyeo.components import FREE, NPC, PEARL_ZONE, C
 from engine.haenyeo.rules import PEND_HARVEST, PEND_ZONE0
+from engine.haenyeo.text import describe
 
 GAME = engine.get("haenyeo")
 SEEDS = range(100)
@@ -132,6 +135,15 @@ def check_events(before, after, events, book: RoundBook) -> RoundBook:
     return book
 
 
+@contextmanager
+def at(state) -> Iterator[None]:
+    """A failed check inside says the state it was checking (secrets too: this is a test)."""
+    try:
+        yield
+    except AssertionError as error:
+        raise AssertionError(f"{error}\nat\n{describe(state, secrets=True)}") from error
+
+
 def play(seats: int, seed: int, policy: str = "random", check: bool = True):
     """Play one game; return (final state, action log)."""
     rng = random.Random(seed)
@@ -140,17 +152,19 @@ def play(seats: int, seed: int, policy: str = "random", check: bool = True):
     book = RoundBook()
     while True:
         if check:
-            check_state(state)
+            with at(state):
+                check_state(state)
         to_act = GAME.to_act(state)
         if not to_act:
             return state, log
         seat = min(to_act)
         action = POLICIES[policy](GAME, state, seat, rng)
-        assert action in GAME.legal_actions(state, seat)
+        assert action in GAME.legal_actions(state, seat), f"{action} at\n{describe(state, secrets=True)}"
         after, events = GAME.apply(state, seat, action)
         if check:
-            check_monotonic(state, after)
-            book = check_events(state, after, events, book)
+            with at(after):
+                check_monotonic(state, after)
+                book = check_events(state, after, events, book)
         log.append((seat, action))
         state = after
 

@@ -10,7 +10,7 @@ import engine
 from engine.base import IllegalAction
 from engine.haenyeo import actions as A
 from engine.haenyeo import rules
-from engine.haenyeo.bots import POLICIES
+from engine.haenyeo.ai import POLICIES
 from engine.haenyeo.components import EGG, FREE, N_SEAFOOD, NPC, TRASH0, C
 from engine.haenyeo.rules import PEND_HARVEST, PEND_SEAFOOD, PEND_TRASH, PEND_ZONE0
 

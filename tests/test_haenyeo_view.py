@@ -7,7 +7,7 @@ import random
 
 import engine
 from engine.haenyeo import actions as A
-from engine.haenyeo.bots import POLICIES
+from engine.haenyeo.ai import POLICIES
 
 GAME = engine.get("haenyeo")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import engine
 import i18n
 from engine.haenyeo import actions as A
-from engine.haenyeo.bots import explain
+from engine.haenyeo.ai import explain
 from engine.haenyeo.components import PEARL_ZONE, creature_mask
 from tests.test_haenyeo_hints import MOMENTS
 

@@ -14,7 +14,7 @@ import pytest
 import engine
 import i18n
 from engine.bots import play_out
-from engine.haenyeo.bots import POLICIES as HAENYEO_BOTS
+from engine.haenyeo.ai import POLICIES as HAENYEO_BOTS
 from engine.haenyeo.components import C
 from engine.reef.bots import POLICIES as REEF_BOTS
 from simtools.strict import set_locale

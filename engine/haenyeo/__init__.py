@@ -3,7 +3,8 @@
 Modules: ``components`` (data/haenyeo/*.json, validated), ``state``, ``actions``,
 ``setup`` (II), ``rules`` (III ①-④), ``scoring`` (Scoring Reference, IV),
 ``view`` (what each audience sees; its docstring is the view's shape),
-``game`` (the `engine.base.Game` contract), ``bots`` (seat policies).
+``text`` (a readable text form of a state), ``game`` (the `engine.base.Game` contract),
+``ai`` (seat policies and hints: ``values`` ← ``greedy`` ← ``expert``, ``hints``).
 Decisions where the rulebook is silent or contradicts itself: docs/rules/haenyeo.md.
 """
 

@@ -9,11 +9,12 @@ from engine.base import Event, Game, IllegalAction, Result, load_labels, places_
 from engine.haenyeo import actions as A
 from engine.haenyeo import rules
 from engine.haenyeo import state as S
-from engine.haenyeo.components import FREE, C, both, commas, plus, slot_msg, slot_text
-from engine.haenyeo.rules import PEND_HARVEST, PEND_SEAFOOD, PEND_TRASH, PEND_ZONE0, name, who
+from engine.haenyeo.components import C, both, commas, plus, slot_msg
+from engine.haenyeo.rules import PEND_HARVEST, PEND_SEAFOOD, PEND_TRASH, PEND_ZONE0, who
 from engine.haenyeo.scoring import final_breakdown
 from engine.haenyeo.setup import FIRST_OPTION, TILE_OPTION, new_state
 from engine.haenyeo.state import State
+from engine.haenyeo.text import describe
 from engine.haenyeo.view import build_view
 
 _EMPTY: tuple[tuple[A.Action, ...], frozenset[A.Action]] = ((), frozenset())
@@ -288,23 +289,8 @@ class Haenyeo(Game):
         return head + "\n" + t.msg(line)
 
     def text(self, state: State) -> str:
-        """A readable multi-line picture of the state (logs and tests)."""
-        lines = [self.summary(state)]
-        sea = rules.rows(state)
-        for zone in range(1, 11):
-            taken = state.taken[zone]
-            cells = [
-                ("[x]" if taken[i] != FREE else "") + slot_text(slot) for i, slot in enumerate(sea[zone])
-            ]
-            lines.append(f"  zone {zone:2}: " + " | ".join(cells))
-        for s in range(state.seats):
-            food = ", ".join(f"{k} {v}" for k, v in zip(C.seafood, state.food[s], strict=True))
-            lines.append(
-                f"  {name(s)}: {food}; eggs {state.eggs[s] - state.eggs_used[s]}/{state.eggs[s]}; "
-                f"trash {state.trash[s].bit_count()}; pearls {state.pearls[s]}; "
-                f"scores {list(state.scores[s])}"
-            )
-        return "\n".join(lines)
+        """A readable multi-line picture of the state as the table sees it (logs and tests): `describe`."""
+        return describe(state)
 
 
 GAME = Haenyeo()

@@ -36,34 +36,30 @@ import hashlib
 import math
 import random
 from collections import OrderedDict
-from collections.abc import Iterator
 from itertools import combinations
 
 from engine.base import Game
 from engine.haenyeo import actions as A
-from engine.haenyeo.bots import GUESS_TRUST, _best, _occupancy, _zone_values, toggle_towards
-from engine.haenyeo.components import EGG, FREE, N_SEAFOOD, NPC, PEARL_ZONE, TRASH0, C, creature_mask
+from engine.haenyeo.ai.greedy import toggle_towards
+from engine.haenyeo.ai.values import (
+    EGG_KEEP,
+    GUESS_TRUST,
+    RIVALRY,
+    Values,
+    best_zones,
+    greedy_zone_values,
+    occupancy,
+    third_value,
+)
+from engine.haenyeo.components import FREE, NPC, PEARL_ZONE, C, creature_mask
 from engine.haenyeo.rules import rows, turn_order
-from engine.haenyeo.scoring import round_rules, rule_points
 from engine.haenyeo.state import State
 
 #: Determinizations of the hidden cards per selection decision.
 SAMPLES = 48
-#: Weight of the other players' gains (their mean) against this seat's own.
-RIVALRY = 0.45
 #: Noise of the opponent model (greedy's own is 0.4) and the chance it plays any cards at all.
 MODEL_NOISE = 0.7
 MODEL_WILD = 0.1
-#: Expected new marks per seafood kind per round for every player (projection of the sheets).
-GROWTH = 0.45
-#: Expected new trash types per remaining round.
-TRASH_GROWTH = 0.5
-#: What one active Haenyeo is worth per round still to play (the 3rd Haenyeo's value).
-PAWN_ROUND = 9.0
-#: Value of keeping an unused turtle egg (1 point at the end, plus its use later).
-EGG_KEEP = 1.6
-#: Trust in pearls further down the track than the next one.
-PEARL_TRUST = 0.7
 #: Memo of selection decisions by information set (the toggles of one selection reuse it).
 _MEMO: OrderedDict[str, frozenset[int]] = OrderedDict()
 _MEMO_SIZE = 512
@@ -119,121 +115,6 @@ def information_key(state: State, seat: int) -> str:
     return hashlib.sha256(repr(public).encode()).hexdigest()
 
 
-# ------------------------------------------------------------------ values
-
-
-class Values:
-    """What each item is worth to one seat now: the points it adds to the scoring rounds to come.
-
-    Seafood: for every scoring round still ahead, the gain on the score tile's rules with the
-    sheets projected to that round (``GROWTH`` marks per kind per round for everyone), so sets
-    and products are valued with the marks still to come. Trash: the step of the trash table at
-    the expected final count. Turtle egg: half the 3rd Haenyeo while it is still to be gained,
-    else its keep value. Pearl: the best points per pearl over the spaces it can still reach
-    ("Only the score at your rightmost marked space counts").
-    """
-
-    __slots__ = ("egg", "items", "pearl", "seafood", "trash", "zone0")
-
-    def __init__(self, state: State, seat: int) -> None:
-        self.seafood = _seafood_values(state, seat)
-        self.trash = _trash_value(state, seat)
-        self.pearl = _pearl_value(state, seat, self.trash, self.seafood)
-        third = _third_value(state, seat)
-        self.egg = max(EGG_KEEP, third / C.third_cost * 0.6) if third else EGG_KEEP
-        items = dict(enumerate(self.seafood))
-        items[EGG] = self.egg
-        for kind in range(len(C.trash)):
-            items[TRASH0 + kind] = 0.0 if state.trash[seat] >> kind & 1 else self.trash
-        self.items = items
-        self.zone0 = _zone0_value(state, seat, self, third)
-
-    def slot(self, slot: tuple[int, ...]) -> float:
-        return sum(self.items[i] for i in slot)
-
-
-def seafood_gains(state: State, seat: int) -> Iterator[tuple[str, int, int, float]]:
-    """(rule key, scoring round, seafood, points) for one more mark of each seafood the seat can
-    still mark, rule by rule of every scoring to come, on sheets projected by ``GROWTH``: what
-    `_seafood_values` adds up, and what a hint tells the biggest part of."""
-    tile = C.tiles[state.tile]
-    for round_no in C.scoring_rounds:
-        if round_no < state.round:
-            continue
-        grow = int(GROWTH * (round_no - state.round) + 0.5)
-        sheets = [[min(n + grow, cap) for n, cap in zip(food, C.tracks, strict=True)] for food in state.food]
-        mine = sheets[seat]
-        for rule in round_rules(tile, round_no):
-            base = rule_points(rule, mine, sheets)
-            for k in set(rule.seafood):
-                if state.food[seat][k] >= C.tracks[k]:
-                    continue
-                mine[k] += 1
-                yield rule.key, round_no, k, rule_points(rule, mine, sheets) - base
-                mine[k] -= 1
-
-
-def _seafood_values(state: State, seat: int) -> list[float]:
-    values = [0.2] * N_SEAFOOD
-    for _rule, _round, k, gain in seafood_gains(state, seat):
-        values[k] += gain
-    for k in range(N_SEAFOOD):
-        if state.food[seat][k] >= C.tracks[k]:
-            values[k] = 0.0
-    return values
-
-
-def _trash_at(table: tuple[int, ...], count: float) -> float:
-    if count >= len(table) - 1:
-        return float(table[-1])
-    low = int(count)
-    return table[low] + (table[low + 1] - table[low]) * (count - low)
-
-
-def _trash_value(state: State, seat: int) -> float:
-    table = C.tiles[state.tile].trash
-    have = state.trash[seat].bit_count()
-    later = TRASH_GROWTH * (C.rounds - state.round)
-    return _trash_at(table, have + 1 + later) - _trash_at(table, have + later)
-
-
-def _pearl_value(state: State, seat: int, trash: float, seafood: list[float]) -> float:
-    p = state.pearls[seat]
-    spaces = len(C.pearl_points)
-    if p >= spaces:
-        return 0.0
-    now = C.pearl_points[p - 1] if p else 0
-    reach = min(spaces - p, max(1, C.rounds - state.round + 1))
-    best = bonus = 0.0
-    two = sum(sorted(seafood)[-2:])
-    for k in range(1, reach + 1):
-        kind = C.pearl_bonus[p + k - 1]
-        bonus += trash if kind == "trash" else two if kind == "seafood2" else 0.0
-        average = (C.pearl_points[p + k - 1] - now + bonus) / k
-        best = max(best, average * (1.0 if k == 1 else PEARL_TRUST ** math.sqrt(k - 1)))
-    return best
-
-
-def _third_value(state: State, seat: int) -> float:
-    if state.third[seat]:
-        return 0.0
-    return PAWN_ROUND * (C.rounds - state.round)
-
-
-def _zone0_value(state: State, seat: int, values: Values, third: float) -> float:
-    free = state.eggs[seat] - state.eggs_used[seat]
-    gain = 0.0
-    if third and free >= C.third_cost:
-        gain += third - C.third_cost * EGG_KEEP
-        free -= C.third_cost
-    best = max(values.seafood)
-    if free >= 3:
-        gain += max(values.pearl, 2 * best) - (3 if values.pearl > 2 * best else 2) * EGG_KEEP
-    elif free >= 1:
-        gain += max(0.0, min(free, 2) * (best - EGG_KEEP))
-    return max(0.0, gain)
-
-
 # ------------------------------------------------------------------ ① select
 
 
@@ -251,7 +132,7 @@ class _Model:
     def __init__(
         self, state: State, seat: int, combos: list[tuple[int, ...]], chance_full: list[float], crowd
     ):
-        alone, shared = _zone_values(state, seat)
+        alone, shared = greedy_zone_values(state, seat)
         self.expect = [
             math.exp(-crowd[z]) * alone[z] + (1 - math.exp(-crowd[z])) * shared[z] for z in range(12)
         ]
@@ -290,12 +171,12 @@ class _Model:
 def _models(state: State, seat: int) -> dict[int, _Model]:
     """Every other seat's model, built like the greedy choice (public information only)."""
     others = sum(state.pawns) / state.seats * (state.seats - 1) + (C.npc_cards if state.npc else 0)
-    q = _occupancy(state)
+    q = occupancy(state)
     flat = [q] * 12
     crowd0 = [others / 12] * 12
     picks: dict[int, tuple[int, ...]] = {}
     for s in range(state.seats):
-        picks[s] = _best(state.pawns[s], _zone_values(state, s), flat, crowd0)
+        picks[s] = best_zones(state.pawns[s], greedy_zone_values(state, s), flat, crowd0)
     models = {}
     for other in range(state.seats):
         if other == seat:
@@ -460,7 +341,7 @@ def _harvest(state: State, seat: int, options: list[A.Action]) -> A.Action:
 
 def _zone0(state: State, seat: int, options: list[A.Action], values: Values) -> A.Action:
     """Gain the 3rd Haenyeo while it pays; one exchange when it beats keeping the eggs."""
-    if A.GAIN in options and _third_value(state, seat) > C.third_cost * values.egg * 0.5:
+    if A.GAIN in options and third_value(state, seat) > C.third_cost * values.egg * 0.5:
         return A.GAIN
     best: tuple[float, A.Action] = (0.0, A.DONE)
     for action in options:

@@ -1,7 +1,7 @@
 """Why a move is good, in one line a player can check: the reason under a 💡 Suggest hint.
 
 `explain(game, state, seat, action)` names what the move does for the seat now, by the
-expert's own evaluation (`engine.haenyeo.expert.Values`: what each item adds to the scoring
+expert's own evaluation (`engine.haenyeo.ai.values.Values`: what each item adds to the scoring
 rounds still to come) and the rulebook's plain facts (the trash table, the pearl track, the
 connection rule, "If only 1 Haenyeo is in a zone, that player harvests ALL items"):
 
@@ -26,6 +26,7 @@ from typing import Any
 
 import i18n
 from engine.haenyeo import actions as A
+from engine.haenyeo.ai.values import EGG_KEEP, RIVALRY, Values, seafood_gains, third_value
 from engine.haenyeo.components import (
     EGG,
     FREE,
@@ -37,7 +38,6 @@ from engine.haenyeo.components import (
     creature_mask,
     slot_msg,
 )
-from engine.haenyeo.expert import EGG_KEEP, RIVALRY, Values, _third_value, seafood_gains
 from engine.haenyeo.rules import (
     PEND_HARVEST,
     PEND_SEAFOOD,
@@ -232,7 +232,7 @@ def _dive(info: State, seat: int, zone: int) -> i18n.Msg | None:
 
 def _dive_zone0(info: State, seat: int, values: Values) -> i18n.Msg | None:
     free = info.eggs[seat] - info.eggs_used[seat]
-    if free >= C.third_cost and _third_value(info, seat):
+    if free >= C.third_cost and third_value(info, seat):
         return plural(
             "Zone 0 lets you spend {count} turtle egg on a 3rd Haenyeo, who dives with you from next round.",
             "Zone 0 lets you spend {count} turtle eggs on a 3rd Haenyeo, who dives with you from next round.",
@@ -358,7 +358,7 @@ def _harvest(info: State, seat: int, slot: int, values: Values) -> i18n.Msg | No
 
 def _drivers(info: State, seat: int, seafood: tuple[int, ...]) -> tuple[str, int] | None:
     """The scoring rule and round that give ``seafood`` most of its worth in the expert's `Values`
-    (`engine.haenyeo.expert.seafood_gains`, split by (rule, round) instead of added up)."""
+    (`engine.haenyeo.ai.values.seafood_gains`, split by (rule, round) instead of added up)."""
     gains: dict[tuple[str, int], float] = {}
     for rule_key, round_no, k, gain in seafood_gains(info, seat):
         if k in seafood:
@@ -428,7 +428,7 @@ def _egg(info: State, seat: int) -> i18n.Msg | None:
     if info.eggs[seat] >= C.egg_spaces:
         return None
     free = info.eggs[seat] - info.eggs_used[seat] + 1
-    if free >= C.third_cost and not info.third[seat] and _third_value(info, seat):
+    if free >= C.third_cost and not info.third[seat] and third_value(info, seat):
         return plural(
             "A turtle egg gives you {count} unused: enough for the 3rd Haenyeo at zone 0.",
             "A turtle egg gives you {count} unused: enough for the 3rd Haenyeo at zone 0.",
@@ -479,7 +479,7 @@ def _zone0(info: State, seat: int, action: A.Action, values: Values) -> i18n.Msg
     free = info.eggs[seat] - info.eggs_used[seat]
     if isinstance(action, A.GainHaenyeo):
         left = C.rounds - info.round
-        worth = round(_third_value(info, seat))
+        worth = round(third_value(info, seat))
         if not left:
             return None
         return plural(
