@@ -41,7 +41,7 @@ from PIL import Image
 
 import engine
 import renderers
-from engine.bots import play_states, policy
+from engine.bots import play_states, policies, policy
 from renderers import common, phone
 
 #: Seat counts the figures are quoted at (as in bench.engine).
@@ -67,7 +67,7 @@ def available(game_key: str) -> tuple[str | None, str | None]:
     """(why the engine cannot be used, why the game's renderer module cannot), None meaning it can."""
     try:
         engine.get(game_key)
-        importlib.import_module(f"engine.{game_key}.bots")
+        policies(game_key)
     except (ImportError, AttributeError) as error:
         return f"engine not there yet ({error})", "no engine"
     try:

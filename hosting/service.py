@@ -1322,7 +1322,7 @@ def game_options(options: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in options.items() if k not in HOST_OPTIONS}
 
 
-#: Why a hint chose its move, when the game's bots module cannot say (no ``explain``): per game.
+#: Why a hint chose its move, when the game's ai package cannot say (no ``explain``): per game.
 WHY = {
     "haenyeo": N_(
         "The expert tried these cards against many guesses of the others' face-down cards; "
@@ -1341,11 +1341,15 @@ GENERIC_WHY = N_("The expert looks ahead over what your seat cannot see; this mo
 
 
 def explain(game_key: str, game: Game, state: State, seat: int, action: Any) -> Msg | str:
-    """One line of why the expert picks ``action`` (the game's ``bots.explain`` if it has one).
+    """One line of why the expert picks ``action`` (the game's ``ai.explain`` if it has one).
 
     A message (`i18n.say`; the game's own may also be a plain string): say it with ``t.msg``.
     """
-    module = importlib.import_module(f"{engine.GAME_PACKAGES[game_key]}.bots")
+    package = engine.GAME_PACKAGES[game_key]
+    try:
+        module = importlib.import_module(f"{package}.ai")
+    except ModuleNotFoundError:  # TEMPORARY while the games move to ai/; the lead removes this
+        module = importlib.import_module(f"{package}.bots")
     why = getattr(module, "explain", None)
     generic = say(WHY.get(game_key, GENERIC_WHY))
     if why is None:
@@ -1353,7 +1357,7 @@ def explain(game_key: str, game: Game, state: State, seat: int, action: Any) -> 
     try:
         return why(game, state, seat, action) or generic
     except Exception:  # a hint without its reason is still a hint
-        log.warning("%s: bots.explain failed", game_key, exc_info=True)
+        log.warning("%s: explain failed", game_key, exc_info=True)
         return generic
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import i18n
 from engine.reef.components import RULE_WORDS
-from engine.reef.view import build
+from engine.reef.game import GAME
 
 
 def _value(v: int | None) -> str:
@@ -99,4 +99,4 @@ def table_text(view: dict, lang: str = i18n.SOURCE) -> str:
 
 def state_text(state, seat: int | None = None, lang: str = i18n.SOURCE) -> str:
     """The state as ``seat`` sees it (None: the public view), as text: `table_text` of its view."""
-    return table_text(build(state, seat), lang)
+    return table_text(GAME.view(state, seat), lang)
