@@ -14,7 +14,7 @@ import statistics
 import time
 
 import engine
-from engine.reef.bots import POLICIES
+from engine.reef.ai import POLICIES
 from engine.reef.components import RATINGS, rating
 
 

@@ -60,8 +60,8 @@ from bench.memory import rss_mb, slope
 from bench.simdiscord import prune_simulator
 from bench.steps import LoopSteps
 from bot import Config, create_bot
-from engine.reef import bots as reef_bots
-from engine.reef import expert as reef_expert
+from engine.reef.ai import expert as reef_expert
+from engine.reef.ai import greedy as reef_greedy
 from hosting.botpool import WORKER_NICENESS as BOT_NICENESS
 from hosting.records import ACTIVE, LOBBY
 from simtools.strict import run_strict
@@ -81,7 +81,7 @@ TURNS_PER_DAY = 3
 #: Where SimCord's own allocations happen (measured apart from the bot's).
 SIMULATOR_FILES = ("/simcord/", "/simtools/", "/bench/soak.py", "tracemalloc")
 #: The Reef & Ruins planners' memos (bounded LRUs; their entries are sampled).
-REEF_MEMOS = (*reef_bots.MEMOS, reef_expert.plan_dice, reef_expert.plan_boon)
+REEF_MEMOS = (*reef_greedy.MEMOS, reef_expert.plan_dice, reef_expert.plan_boon)
 
 
 def descendants(root: int) -> list[int]:

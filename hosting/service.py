@@ -1322,7 +1322,7 @@ def game_options(options: dict[str, str]) -> dict[str, str]:
     return {k: v for k, v in options.items() if k not in HOST_OPTIONS}
 
 
-#: Why a hint chose its move, when the game's bots module cannot say (no ``explain``): per game.
+#: Why a hint chose its move, when the game's ai package cannot say (no ``explain``): per game.
 WHY = {
     "haenyeo": N_(
         "The expert tried these cards against many guesses of the others' face-down cards; "
@@ -1357,7 +1357,7 @@ def explain(game_key: str, game: Game, state: State, seat: int, action: Any) -> 
     try:
         return why(game, state, seat, action) or generic
     except Exception:  # a hint without its reason is still a hint
-        log.warning("%s: bots.explain failed", game_key, exc_info=True)
+        log.warning("%s: explain failed", game_key, exc_info=True)
         return generic
 
 

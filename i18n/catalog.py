@@ -112,7 +112,7 @@ AREAS: dict[str, tuple[Source, ...]] = {
         Source("data/rules/jeju.md", "markdown"),
     ),
     "reef": (
-        Source("engine/reef/*.py"),
+        Source("engine/reef/**/*.py"),
         Source("renderers/reef*.py"),
         Source("data/reef/labels.json", "json", ("*",)),
         Source("data/reef/reefs.json", "json", ("name",)),

@@ -21,8 +21,10 @@ import pytest
 import engine
 import renderers
 from engine.jeju import rules as jeju_rules
-from engine.reef import bots as reef_bots
-from engine.reef import expert as reef_expert
+from engine.reef.ai import POLICIES as REEF_POLICIES
+from engine.reef.ai import expert as reef_expert
+from engine.reef.ai import greedy as reef_greedy
+from engine.reef.ai import values as reef_values
 from hosting.service import CLOSED_STATE_TABLES, TableService, keyed_lock
 from tests.play_helpers import messages, play_panel, said
 from tests.test_play import seat_and_start
@@ -235,7 +237,7 @@ def test_a_closed_table_leaves_the_open_tables_state_cache():
 
 
 #: The bots' memos: every one a bounded LRU (a bot process plays for months).
-BOT_MEMOS = (*reef_bots.MEMOS, reef_expert.plan_dice, reef_expert.plan_boon, jeju_rules.payments)
+BOT_MEMOS = (*reef_greedy.MEMOS, reef_expert.plan_dice, reef_expert.plan_boon, jeju_rules.payments)
 #: The most entries any of them may keep.
 MOST_ENTRIES = 8192
 #: What three more games may add once the ruin parts are full: the round plans and reef hopes
@@ -247,7 +249,7 @@ FLAT_BYTES = 1024 * 1024
 def play_reef(seeds: range) -> None:
     """Whole one-seat Reef & Ruins games of greedy, both reefs, as a bot worker plays them."""
     game = engine.get("reef")
-    greedy = reef_bots.POLICIES["greedy"]
+    greedy = REEF_POLICIES["greedy"]
     for seed in seeds:
         state = game.new(1, seed, {"reef": ("bewitching-barrier", "arcane-atoll")[seed % 2]})
         rng = random.Random(seed)
@@ -273,10 +275,10 @@ def test_a_reef_bot_that_keeps_playing_holds_no_more_once_its_memos_are_full(req
     tracemalloc.start()  # from the start, so entries the memos forget count as freed
     try:
         seed = 0
-        while reef_bots._ruin_part.cache_info().currsize < reef_bots.RUIN_PARTS_KEPT and seed < 12:
+        while reef_values.ruin_part.cache_info().currsize < reef_values.RUIN_PARTS_KEPT and seed < 12:
             play_reef(range(seed, seed + 1))
             seed += 1
-        assert reef_bots._ruin_part.cache_info().currsize == reef_bots.RUIN_PARTS_KEPT
+        assert reef_values.ruin_part.cache_info().currsize == reef_values.RUIN_PARTS_KEPT
         gc.collect()
         full = tracemalloc.get_traced_memory()[0]
         play_reef(range(seed, seed + later))
@@ -285,7 +287,7 @@ def test_a_reef_bot_that_keeps_playing_holds_no_more_once_its_memos_are_full(req
     finally:
         tracemalloc.stop()
         reef_expert.forget()
-    for memo in reef_bots.MEMOS:
+    for memo in reef_greedy.MEMOS:
         info = memo.cache_info()
         assert info.currsize <= info.maxsize
     assert grown < FLAT_BYTES, f"{later} more games kept {grown / 1024:.0f} KiB"

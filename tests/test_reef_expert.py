@@ -8,8 +8,8 @@ import pytest
 
 import engine
 from engine.bots import play_states
-from engine.reef import expert
-from engine.reef.bots import POLICIES
+from engine.reef import rules
+from engine.reef.ai import POLICIES, expert
 from tests.test_reef_play import check_state
 
 GAME = engine.get("reef")
@@ -72,7 +72,7 @@ def test_expert_decisions_do_not_change_when_the_future_dice_do():
     """The table's seed decides every roll to come; the expert's round must not depend on it."""
     state = reach(1, 21, {}, lambda s: s.round == 9 and s.dice and not s.sheets[0].main)
     other = state._replace(seed=state.seed + 1000)  # same sheet and dice now, other rolls later
-    later = [GAME._roll(s._replace(round=10), [])[0].dice for s in (state, other)]
+    later = [rules.roll(s._replace(round=10), [])[0].dice for s in (state, other)]
     assert later[0] != later[1]
     mine = _round_actions(state, 0, random.Random(1))
     assert mine == _round_actions(other, 0, random.Random(1))
@@ -84,11 +84,11 @@ def test_expert_chooses_the_tracker_enchantment_without_this_rounds_dice():
     """Rulebook: "Everyone gains that Boon before the Hydra dice are rolled": the choice cannot see them."""
     state = reach(1, 4, {"tracker": "sunrise"}, lambda s: s.round == 7)
     assert not state.dice and state.sheets[0].pending
-    rolled = GAME._roll(state, [])[0].dice
+    rolled = rules.roll(state, [])[0].dice
     other = next(
         s
         for s in (state._replace(seed=state.seed + k) for k in range(1, 50))
-        if GAME._roll(s, [])[0].dice != rolled  # the dice about to be rolled differ
+        if rules.roll(s, [])[0].dice != rolled  # the dice about to be rolled differ
     )
     assert _round_actions(state, 0, random.Random(2)) == _round_actions(other, 0, random.Random(3))
 

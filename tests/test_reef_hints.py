@@ -1,4 +1,4 @@
-"""A Reef & Ruins hint's line of why (`engine.reef.bots.explain`): specific, blind to hidden things, cheap."""
+"""A Reef & Ruins hint's line of why (`engine.reef.ai.explain`): specific, blind to hidden things, cheap."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import engine
 import i18n
 from engine.bots import play_states, policy
-from engine.reef.bots import explain
+from engine.reef.ai import explain
 from engine.reef.components import ATOLL, BARRIER, PEARLS, SECTIONS
 from engine.reef.sheet import die_value
 from tests.play_helpers import said

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.bots import play_out
-from engine.reef.bots import POLICIES
+from engine.bots import play_out, play_states
+from engine.reef.ai import POLICIES
 from engine.reef.components import (
     ATOLL,
     BARRIER,
@@ -25,7 +25,8 @@ from engine.reef.components import (
     SIDES,
     texture_ok,
 )
-from engine.reef.sheet import EMPTY, Sheet
+from engine.reef.state import EMPTY, Sheet
+from engine.reef.text import state_text, table_text
 
 GAME = engine.get("reef")
 RANDOM = POLICIES["random"]
@@ -91,7 +92,14 @@ def check_reef(sheet: Sheet, reef: str) -> None:
 
 
 def check_state(state) -> None:
-    """Invariants that hold after every step."""
+    """Invariants that hold after every step; a broken one shows the table as text (`state_text`)."""
+    try:
+        _check_state(state)
+    except AssertionError as failure:
+        raise AssertionError(f"{failure}\n\nThe table:\n{state_text(state)}") from failure
+
+
+def _check_state(state) -> None:
     assert state.phase in ("lucky", "round", "finished")
     assert 0 <= state.round <= ROUNDS
     for sheet in (*state.sheets, *state.bases):
@@ -328,9 +336,22 @@ def test_the_view_shape_in_every_phase():
     assert GAME.summary(state)
 
 
-def test_text_form_reads_from_views_only():
-    from engine.reef.text import table_text
+def test_a_state_reads_as_text_and_a_broken_one_shows_it():
+    """The state's text form is its view's, for the audience asked (the public by default, so a log
+    line never shows a seat's work in progress); a failed invariant prints it."""
+    states = play_states(GAME, GAME.new(2, 8, {"reef": "arcane-atoll"}), lambda _s: RANDOM, random.Random(8))
+    state = next(s for s in states if s.phase == "round" and s.dice and s.sheets[1].pick >= 0)
+    assert state_text(state) == table_text(GAME.view(state, None))
+    assert state_text(state, 1) == table_text(GAME.view(state, 1))
+    assert state_text(state, 1, "ko") == table_text(GAME.view(state, 1), "ko")
+    broken = state._replace(sheets=(state.sheets[0]._replace(shells=SHELL_PAIRS + 1), *state.sheets[1:]))
+    with pytest.raises(AssertionError) as failure:
+        check_state(broken)
+    assert f"The table:\n{state_text(broken)}" in str(failure.value)
+    assert "Reef & Ruins — round, round" in str(failure.value)
 
+
+def test_text_form_reads_from_views_only():
     state = GAME.new(2, 8, {"reef": "arcane-atoll"})
     state = play_out(GAME, state, lambda _s: RANDOM, random.Random(8))
     text = table_text(GAME.view(state, None))

@@ -20,7 +20,8 @@ from engine.reef.components import (
     rating,
 )
 from engine.reef.scoring import breakdown, lucky_count, multiplier, ruin_coins
-from engine.reef.sheet import EMPTY, Sheet, atoll_orients, barrier_cells, can_write, legal_slots, turns
+from engine.reef.sheet import atoll_orients, barrier_cells, can_write, legal_slots, turns
+from engine.reef.state import EMPTY, Sheet
 
 GAME = engine.get("reef")
 E = EMPTY
@@ -315,9 +316,9 @@ def test_pearl_bonus_choices_die_coins_enchantment():
 
 def test_pearl_is_lost_when_every_box_is_crossed_off():
     state = round_state(dice=(1, 2, 5), bonuses=(1 << len(PEARLS)) - 1)
-    from engine.reef import turn
+    from engine.reef import rules
 
-    sheet = turn.settle(turn.earn_pearls(state.sheets[0], 1), 0, [])
+    sheet = rules.settle(rules.earn_pearls(state.sheets[0], 1), 0, [])
     assert sheet.pending == () and sheet.pearls_lost == 1
 
 
@@ -625,7 +626,7 @@ def _round_opening(seats: int, side: str, number: int, seed: int = 3):
     import random
 
     from engine.bots import play_states
-    from engine.reef.bots import POLICIES
+    from engine.reef.ai import POLICIES
 
     for state in play_states(
         GAME, GAME.new(seats, seed, {"tracker": side}), lambda _s: POLICIES["random"], random.Random(seed)

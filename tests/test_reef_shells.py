@@ -16,11 +16,12 @@ import pytest
 import engine
 import renderers
 from engine.base import DataError, IllegalAction
-from engine.reef import bots
 from engine.reef import components as comp
 from engine.reef.actions import act
+from engine.reef.ai import POLICIES
 from engine.reef.components import RUINS
-from engine.reef.sheet import EMPTY, value_ok
+from engine.reef.sheet import value_ok
+from engine.reef.state import EMPTY
 
 GAME = engine.get("reef")
 ODDS = 4  # ruin 4, the Wreck of the Odd Anchor
@@ -135,7 +136,7 @@ def test_greedy_plans_with_values_above_8():
     for _ in range(30):
         if not GAME.to_act(state):
             break
-        action = bots.POLICIES["greedy"](GAME, state, 0, rng)
+        action = POLICIES["greedy"](GAME, state, 0, rng)
         state, _ = GAME.apply(state, 0, action)
         if action.kind == "confirm":
             break

@@ -16,7 +16,7 @@ import i18n
 from engine.bots import play_out
 from engine.haenyeo.ai import POLICIES as HAENYEO_BOTS
 from engine.haenyeo.components import C
-from engine.reef.bots import POLICIES as REEF_BOTS
+from engine.reef.ai import POLICIES as REEF_BOTS
 from simtools.strict import set_locale
 from tests.play_helpers import controls
 

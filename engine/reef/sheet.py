@@ -1,62 +1,17 @@
-"""One player's pad: Ship Ruins, Enchantments, a Reef, shells, pearls, and this round's work.
+"""Writing on one player's pad: what a die is worth, where it may be written, what it completes.
 
-Writing rules follow the rulebook's "Search a Ship Ruin" (the six ruins),
-"Explore the Reef" (both reefs) and "Trade in Shells". A `Sheet` is an immutable
-named tuple; every change returns a new one with ``sheet._replace``.
+Rulebook: "Search a Ship Ruin" (the six ruins' writing rules: `can_write`,
+`legal_slots`, the +/- ONE `turns`), "Explore the Reef" (both reefs:
+`barrier_cells`, `atoll_orients`, `atoll_anchors`, `atoll_singles`, and the lines
+a mark completes, `completed_lines`) and "Trade in Shells" with its Reference
+(a die's value after shells, `die_value`, `value_ok`). The pad itself, a `Sheet`,
+is a record in `engine.reef.state`; the round that writes on it is `engine.reef.rules`.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from engine.reef.components import ATOLL, BARRIER, LOW_VALUE, RUINS, SECTIONS, Ruin
-
-EMPTY = -1
-
-#: A die in this round's pool: (printed value, kind, shell adjustment, used).
-#: kind is "hydra" (the three shared dice), "roll" (the shared boon roll) or "boon"
-#: (a boon die value from the tracker, an enchantment or a pearl).
-Die = tuple[int, str, int, bool]
-
-#: A drawn Arcane Atoll shape: (die value, is a single block, covered cells).
-Shape = tuple[int, bool, tuple[int, ...]]
-
-EMPTY_RUINS = tuple((EMPTY,) * ruin.size for ruin in RUINS)
-BARRIER_START_MASK = 1 << BARRIER.start
-
-
-class Sheet(NamedTuple):
-    """Everything written on one seat's pads, plus the seat's work in the current round.
-
-    ``ruins`` holds one tuple per ruin (EMPTY = nothing written); ``ench`` the
-    number of crossed-off spaces per enchantment section; ``reef`` a bit mask of
-    marked/covered reef cells (the Barrier's Start is always marked);
-    ``shapes`` the Atoll shapes in drawing order; ``shells`` the unspent pairs.
-
-    Round work: ``dice`` is this round's pool; ``main`` is 0, a ruin searched
-    (1-6) or an enchantment section cast (-1..-6); ``pick`` the die being
-    placed (-1 none); ``mode`` 0, an Atoll orientation + 1, or -1/-2 for the
-    first/second of two single blocks; ``pending`` the pearls/enchantments
-    still to choose; ``confirmed`` once the seat has confirmed its round.
-    """
-
-    lucky: int = 0
-    ruins: tuple[tuple[int, ...], ...] = EMPTY_RUINS
-    ench: tuple[int, ...] = (0,) * len(SECTIONS)
-    reef: int = 0
-    shapes: tuple[Shape, ...] = ()
-    shells: int = 0
-    shells_earned: int = 0
-    pearls: int = 0
-    pearls_lost: int = 0
-    bonuses: int = 0
-    coins: int = 0
-    dice: tuple[Die, ...] = ()
-    main: int = 0
-    pick: int = -1
-    mode: int = 0
-    pending: tuple[str, ...] = ()
-    confirmed: bool = False
+from engine.reef.components import ATOLL, BARRIER, LOW_VALUE, Ruin
+from engine.reef.state import EMPTY, Die
 
 
 def die_value(die: Die) -> int:

@@ -1,14 +1,17 @@
-"""A readable text form of a Reef & Ruins sheet, built from a view (logs, tests, alt text).
+"""A readable text form of a Reef & Ruins state, built from a view (logs, test failures, alt text).
 
-It reads only what `engine.reef.view` puts in a view, so it can never show a
-secret the view does not already carry. Every word goes through the catalog:
-pass ``lang`` (a code of `i18n.LANGUAGES`) for another language than English.
+`state_text` is the state's text form: the round, the dice, the boon, then every
+sheet (``table_text`` of the view). It reads only what `engine.reef.view` puts in
+a view, so it can never show a secret the view does not already carry (the
+public view by default: safe in a log line). Every word goes through the
+catalog: pass ``lang`` (a code of `i18n.LANGUAGES`) for another language than English.
 """
 
 from __future__ import annotations
 
 import i18n
 from engine.reef.components import RULE_WORDS
+from engine.reef.game import GAME
 
 
 def _value(v: int | None) -> str:
@@ -92,3 +95,8 @@ def table_text(view: dict, lang: str = i18n.SOURCE) -> str:
         boon = view["boon"]
         head += t("; boon: {boon}", boon=t.msg(boon["say"]) if "say" in boon else boon["text"])
     return "\n\n".join([head, *(sheet_text(view, seat, lang) for seat in range(view["seats"]))])
+
+
+def state_text(state, seat: int | None = None, lang: str = i18n.SOURCE) -> str:
+    """The state as ``seat`` sees it (None: the public view), as text: `table_text` of its view."""
+    return table_text(GAME.view(state, seat), lang)

@@ -83,7 +83,8 @@ You (own view, round phase; lucky phase: {"lucky_choice"})::
 from __future__ import annotations
 
 import i18n
-from engine.reef import turn
+from engine.base import Result
+from engine.reef import rules
 from engine.reef.actions import Act
 from engine.reef.components import (
     ATOLL,
@@ -101,7 +102,8 @@ from engine.reef.components import (
     rating,
 )
 from engine.reef.scoring import breakdown, multiplier, ruin_coins
-from engine.reef.sheet import EMPTY, Sheet, die_value, turns
+from engine.reef.sheet import die_value, turns
+from engine.reef.state import BARRIER_KEY, EMPTY, ReefState, Sheet
 from i18n import N_
 
 
@@ -111,7 +113,7 @@ def _rc(cell: int, cols: int) -> list[int]:
 
 def board(reef_key: str, side: str) -> dict:
     """The printed components, for renderers."""
-    if reef_key == turn.BARRIER_KEY:
+    if reef_key == BARRIER_KEY:
         reef = {
             "rows": BARRIER.rows,
             "cols": BARRIER.cols,
@@ -183,7 +185,7 @@ def board(reef_key: str, side: str) -> dict:
 def _changed(before: Sheet | None, after: Sheet, reef_key: str) -> dict:
     if before is None:
         return {"ruins": [], "reef": [], "enchantments": [], "pearl_bonuses": [], "shells": 0}
-    rows, cols = (BARRIER.rows, BARRIER.cols) if reef_key == turn.BARRIER_KEY else (ATOLL.rows, ATOLL.cols)
+    rows, cols = (BARRIER.rows, BARRIER.cols) if reef_key == BARRIER_KEY else (ATOLL.rows, ATOLL.cols)
     diff = after.reef & ~before.reef
     return {
         "ruins": [
@@ -215,7 +217,7 @@ def sheet_view(sheet: Sheet, seat: int, reef_key: str, before: Sheet | None, luc
         if ruin.rule == "plus-minus-one":
             entry["turns"] = turns(slots)
         ruins.append(entry)
-    if reef_key == turn.BARRIER_KEY:
+    if reef_key == BARRIER_KEY:
         reef = {
             "marked": [
                 [bool(sheet.reef >> (r * BARRIER.cols + c) & 1) for c in range(BARRIER.cols)]
@@ -259,10 +261,9 @@ def sheet_view(sheet: Sheet, seat: int, reef_key: str, before: Sheet | None, luc
     }
 
 
-def build(state, seat: int | None) -> dict:
-    """The view described in the module docstring."""
-    from engine.reef.game import GAME
-
+def build(state: ReefState, seat: int | None, result: Result | None) -> dict:
+    """The view described in the module docstring; ``result`` is the game's (labelled) result
+    once the game is finished (`engine.reef.game.ReefGame.result`)."""
     own = seat if seat is not None and 0 <= seat < state.seats else None
     boon = TRACKER[state.side].get(state.round) if state.phase == "round" else None
     sheets = []
@@ -288,13 +289,13 @@ def build(state, seat: int | None) -> dict:
         "game": "reef",
         "title": "Reef & Ruins",
         "phase": state.phase,
-        "to_act": sorted(GAME.to_act(state)),
+        "to_act": sorted(rules.to_act(state)),
         "seats": state.seats,
         "viewer": own,
         "round": state.round,
         "rounds": ROUNDS,
         "reef": state.reef,
-        "reef_name": BARRIER.name if state.reef == turn.BARRIER_KEY else ATOLL.name,
+        "reef_name": BARRIER.name if state.reef == BARRIER_KEY else ATOLL.name,
         "tracker": state.side,
         "tracker_name": SIDE_NAMES[state.side],
         "dice": list(state.dice) if state.phase == "round" else [],
@@ -339,7 +340,7 @@ def build(state, seat: int | None) -> dict:
                 "pending": list(s.pending),
             }
     if state.phase == "finished":
-        result = GAME.result(state)
+        assert result is not None, "a finished game's view needs its result"
         out["result"] = result.to_dict()
         out["result"]["ratings"] = [rating(result.scores[0]).title] if state.seats == 1 else []
     return out
@@ -378,7 +379,7 @@ def label(state, seat: int, action: Act, t: i18n.Words | None = None) -> str:
         return t("Reset my round")
     sheet = state.sheets[seat]
     if kind == "confirm":
-        left = [die_value(d) for d in sheet.dice if not d[3] and turn.is_rolled(d)]
+        left = [die_value(d) for d in sheet.dice if not d[3] and rules.is_rolled(d)]
         if left:
             return t("Confirm my round (leave the rolled {value} unwritten)", value=left[0])
         return t("Confirm my round")
@@ -411,7 +412,7 @@ def label(state, seat: int, action: Act, t: i18n.Words | None = None) -> str:
             space=t.msg(space.say()),
         )
     if kind == "pick":
-        return t("Use the {die}", die=t.msg(turn.die_say(sheet.dice[action.a])))
+        return t("Use the {die}", die=t.msg(rules.die_say(sheet.dice[action.a])))
     if kind == "unpick":
         return t("Put that die back")
     die = sheet.dice[sheet.pick] if sheet.pick >= 0 else (0, "hydra", 0, False)

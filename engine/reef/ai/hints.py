@@ -2,8 +2,8 @@
 
 The table service asks the expert for a seat's move in a worker process, then
 calls ``explain`` on its own event loop, so this must be cheap: no search, no
-play-out, only the greedy evaluation's parts (`engine.reef.bots`: `_gains`,
-`_ruin_part`, `_reef_hope`, `_atoll_score`, `evaluate`) and the scoring rules.
+play-out, only the bots' valuations (`engine.reef.ai.values`: `gains`,
+`ruin_part`, `reef_hope`, `atoll_score`, `evaluate`) and the scoring rules.
 
 What drives the move picks the kind of reason:
 
@@ -36,18 +36,18 @@ from itertools import combinations
 
 import i18n
 from engine.base import Game
-from engine.reef import turn
+from engine.reef import rules, setup
 from engine.reef.actions import Act
-from engine.reef.bots import (
+from engine.reef.ai.values import (
     LUCKY_CHOICES,
     PEARL_WORTH,
     SHELL_WORTH,
-    _atoll_score,
-    _gains,
-    _reef_hope,
-    _ruin_part,
-    _worth_searching,
+    atoll_score,
     evaluate,
+    gains,
+    reef_hope,
+    ruin_part,
+    worth_searching,
 )
 from engine.reef.components import (
     ATOLL,
@@ -63,8 +63,6 @@ from engine.reef.components import (
 )
 from engine.reef.scoring import breakdown, ruin_coins
 from engine.reef.sheet import (
-    EMPTY,
-    Sheet,
     atoll_orients,
     atoll_singles,
     completed_lines,
@@ -73,6 +71,7 @@ from engine.reef.sheet import (
     turns,
     value_ok,
 )
+from engine.reef.state import ATOLL_KEY, EMPTY, Sheet
 from i18n import N_, chain, say, say_plural, term
 
 Msg = i18n.Msg
@@ -207,7 +206,7 @@ def _write(sheet: Sheet, reef_key: str, left: int, r: int, slot: int, value: int
     mult = SECTION_MULT[r][sheet.ench[r]]
     gained = (ruin_coins(ruin, after) - ruin_coins(ruin, slots)) * mult
     lucky = LUCKY_COINS if sheet.lucky and value == sheet.lucky else 0
-    points = _ruin_part(r, after, sheet.ench[r], left) - _ruin_part(r, slots, sheet.ench[r], left) + lucky
+    points = ruin_part(r, after, sheet.ench[r], left) - ruin_part(r, slots, sheet.ench[r], left) + lucky
     where = {"value": value, "number": ruin.number, "name": _ruin_name(r)}
     row = ruin.row_of[slot]
     line = [x for x in ruin.rows[row]]
@@ -360,7 +359,7 @@ def _mark(sheet: Sheet, reef_key: str, left: int, cell: int, value: int) -> Msg:
     )
     lucky = LUCKY_COINS if sheet.lucky and value == sheet.lucky else 0
     points = (
-        _reef_hope(reef_key, after, left) - _reef_hope(reef_key, before, left) + pearls * PEARL_WORTH + lucky
+        reef_hope(reef_key, after, left) - reef_hope(reef_key, before, left) + pearls * PEARL_WORTH + lucky
     )
     row, column = divmod(cell, BARRIER.cols)
     where = {"value": value, "row": row + 1, "column": column + 1}
@@ -452,8 +451,8 @@ def _atoll(sheet: Sheet, left: int, value: int, mask: int, anchor: int, *, singl
     lines = rows + cols
     pearls = rows * ATOLL.pearls_row + cols * ATOLL.pearls_col
     counts_lucky = not single and sheet.lucky and value == sheet.lucky
-    points = _atoll_score(before, mask, 0 if single else value, sheet.lucky, left) - _reef_hope(
-        turn.ATOLL_KEY, before, left
+    points = atoll_score(before, mask, 0 if single else value, sheet.lucky, left) - reef_hope(
+        ATOLL_KEY, before, left
     )
     row, column = divmod(anchor, ATOLL.cols)
     where = {"value": value, "row": row + 1, "column": column + 1}
@@ -523,7 +522,7 @@ def _shape(sheet: Sheet, left: int, value: int, orient: int) -> Msg | None:
     best = None
     for p in ATOLL.by_orient.get((value, orient), ()):
         if not p.mask & sheet.reef:
-            score = _atoll_score(sheet.reef, p.mask, value, sheet.lucky, left)
+            score = atoll_score(sheet.reef, p.mask, value, sheet.lucky, left)
             if best is None or score > best[0]:
                 best = (score, p)
     if best is None:
@@ -552,9 +551,7 @@ def _singles(sheet: Sheet, left: int, value: int) -> Msg | None:
         return say(
             "The shape for {value} fits nowhere in your reef, so it becomes two single blocks.", **where
         )
-    points = _atoll_score(sheet.reef, mask, 0, sheet.lucky, left) - _reef_hope(
-        turn.ATOLL_KEY, sheet.reef, left
-    )
+    points = atoll_score(sheet.reef, mask, 0, sheet.lucky, left) - reef_hope(ATOLL_KEY, sheet.reef, left)
     return _join(
         [
             say(
@@ -571,7 +568,7 @@ def _singles(sheet: Sheet, left: int, value: int) -> Msg | None:
 
 
 def _options(sheet: Sheet, reef_key: str, left: int, index: int, value: int) -> list[tuple[float, list[Act]]]:
-    return _gains(sheet, index, value, reef_key, left)
+    return gains(sheet, index, value, reef_key, left)
 
 
 def _best(options: list[tuple[float, list[Act]]]) -> tuple[float, list[Act]] | None:
@@ -686,7 +683,7 @@ def _shell(sheet: Sheet, reef_key: str, left: int, index: int, step: int) -> Msg
 
 def _opening(sheet: Sheet, index: int, new: int, shells: int) -> Msg | None:
     """A search or cast that die ``index`` showing ``new`` makes possible with other unused dice."""
-    unused = [i for i, d in enumerate(sheet.dice) if not d[3] and not turn.is_rolled(d)]
+    unused = [i for i, d in enumerate(sheet.dice) if not d[3] and not rules.is_rolled(d)]
     others = [i for i in unused if i != index]
     values = {i: die_value(sheet.dice[i]) for i in unused}
     values[index] = new
@@ -714,7 +711,7 @@ def _opening(sheet: Sheet, index: int, new: int, shells: int) -> Msg | None:
                 )
             if 1 <= total <= len(RUINS):
                 rest = [values[i] for i in unused if i not in chosen]
-                if _worth_searching(sheet, total - 1, rest, shells):
+                if worth_searching(sheet, total - 1, rest, shells):
                     searches.append(
                         say(
                             "Then {dice} make {number}, enough to search ruin {number} ({name}).",
@@ -824,11 +821,11 @@ def _enchantment(sheet: Sheet, reef_key: str, left: int, section: int, mask: int
         ench[section] += 1
         after = sheet._replace(ench=tuple(ench))
         if space.boon == "shells":
-            after = turn.gain_shells(after)
+            after = rules.gain_shells(after)
         elif space.boon == "pearl":
             after = after._replace(pending=(*after.pending, "pearl"))
         elif space.boon == "die":
-            after = turn.add_die(after, space.value)
+            after = rules.add_die(after, space.value)
         later = sheet.ench[section] + 1
         if later < len(sec.spaces) and SECTION_MULT[r][later + 1] > SECTION_MULT[r][later]:
             sentences.append(
@@ -853,7 +850,7 @@ def _pearl(sheet: Sheet, reef_key: str, left: int, box: int, rolled: bool) -> Ms
     if bonus.kind == "enchantment":
         return say("The pearl buys {bonus}: you choose the section next.", bonus=bonus.say())
     if rolled:
-        after = turn.add_die(sheet._replace(pending=sheet.pending[1:]), bonus.value)
+        after = rules.add_die(sheet._replace(pending=sheet.pending[1:]), bonus.value)
         index = len(after.dice) - 1
         described = _die_reason(after, reef_key, left, index, bonus.value)
         if described is not None:
@@ -864,7 +861,7 @@ def _pearl(sheet: Sheet, reef_key: str, left: int, box: int, rolled: bool) -> Ms
 def _confirm(sheet: Sheet, reef_key: str, left: int) -> Msg:
     score = sum(breakdown(sheet, reef_key).values())
     for index, die in enumerate(sheet.dice):
-        if not die[3] and turn.is_rolled(die):
+        if not die[3] and rules.is_rolled(die):
             value = die_value(die)
             best = _best(_options(sheet, reef_key, left, index, value))
             if best is None or best[0] <= 0:
@@ -892,7 +889,7 @@ def _confirm(sheet: Sheet, reef_key: str, left: int) -> Msg:
 
 
 def _lucky(game: Game, state, action: Act) -> Msg | None:
-    free = game.free_lucky(state)
+    free = setup.free_lucky(state)
     if action.a == 0:
         return say("Fate picks one of the numbers still free: {numbers}.", numbers=i18n.listing(free))
     number = action.a

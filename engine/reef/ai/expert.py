@@ -2,7 +2,7 @@
 
 Each round it builds candidate plans for the dice it has (every way to search a
 ruin or cast an enchantment, and neither, each finished greedily), keeps the
-best few by `engine.reef.bots.evaluate`, and scores each by what the *next*
+best few by `engine.reef.ai.values.evaluate`, and scores each by what the *next*
 round should bring: for a fixed set of sampled hydra rolls (and the next
 round's tracker boon, which is printed and public) it plans that round
 greedily and evaluates the sheet it ends with. The round's plan is the
@@ -24,20 +24,13 @@ import zlib
 from functools import lru_cache
 
 from engine.base import Game
-from engine.reef import bots, turn
+from engine.reef import rules
 from engine.reef.actions import UNDO_KINDS, Act, act
-from engine.reef.bots import (
-    Plan,
-    _finish,
-    _openings,
-    _resolve,
-    _run,
-    best_round,
-    evaluate,
-    lucky_choice,
-)
+from engine.reef.ai import greedy
+from engine.reef.ai.greedy import Plan, best_round, finish, openings, resolve, run
+from engine.reef.ai.values import evaluate, lucky_choice
 from engine.reef.components import ROUNDS, TRACKER
-from engine.reef.sheet import Sheet
+from engine.reef.state import Sheet, work_done
 
 #: Candidate plans kept for the look-ahead, and sampled rolls per candidate.
 CANDIDATES = 6
@@ -50,7 +43,7 @@ DECISIONS_KEPT = 256
 
 def _settled(sheet: Sheet) -> Sheet:
     """A sheet with the round's work cleared, as it starts the next round."""
-    return sheet._replace(dice=(), main=0, pick=-1, mode=0, pending=(), confirmed=False)
+    return work_done(sheet)
 
 
 def _samples(key: object, count: int) -> list[tuple[tuple[int, int, int], int]]:
@@ -67,12 +60,12 @@ def _with_boon(sheet: Sheet, side: str, number: int, roll: int) -> Sheet:
     if boon is None:
         return sheet
     if boon.kind == "shells":
-        return turn.gain_shells(sheet)
+        return rules.gain_shells(sheet)
     if boon.kind == "roll":
-        return turn.add_die(sheet, roll, "roll")
+        return rules.add_die(sheet, roll, "roll")
     if boon.kind == "die":
-        return turn.add_die(sheet, boon.value)
-    return turn.settle(sheet._replace(pending=("enchant",)), 0, [])
+        return rules.add_die(sheet, boon.value)
+    return rules.settle(sheet._replace(pending=("enchant",)), 0, [])
 
 
 def _with_dice(sheet: Sheet, dice: tuple[int, int, int]) -> Sheet:
@@ -102,12 +95,12 @@ def _future(sheet: Sheet, reef_key: str, side: str, number: int, samples: list) 
 def _candidates(sheet: Sheet, reef_key: str, left: int) -> list[tuple[float, list[Act], Sheet]]:
     """Every opening (search, cast, neither) finished greedily: (evaluation, steps, end sheet)."""
     start_plan: list[Act] = []
-    start = _resolve(sheet, reef_key, left, start_plan)
+    start = resolve(sheet, reef_key, left, start_plan)
     found: dict[Sheet, tuple[float, list[Act], Sheet]] = {}
-    for opening in [[], *_openings(start)]:
+    for opening in [[], *openings(start)]:
         plan = [*start_plan, *opening]
-        current = _run(start, opening, reef_key) if opening else start
-        current = _finish(current, reef_key, left, plan)
+        current = run(start, opening, reef_key) if opening else start
+        current = finish(current, reef_key, left, plan)
         score = evaluate(current, reef_key, left)
         key = _settled(current)
         if key not in found or score > found[key][0]:
@@ -120,7 +113,7 @@ def _trail(sheet: Sheet, steps: Plan, reef_key: str) -> tuple[Sheet, ...]:
     current = sheet
     for step in steps:
         trail.append(current)
-        current, _ = turn.apply(current, current, 0, step, reef_key)
+        current, _ = rules.apply(current, current, 0, step, reef_key)
     return tuple(trail)
 
 
@@ -147,11 +140,11 @@ def plan_boon(sheet: Sheet, reef_key: str, side: str, number: int) -> tuple[Plan
     left = ROUNDS - number
     samples = _samples((number, "boon", sheet), BOON_SAMPLES)
     best: tuple[float, list[Act]] | None = None
-    options = [a for a in turn.legal(sheet, reef_key) if a.kind in ("pearl", "enchant")]
+    options = [a for a in rules.legal(sheet, reef_key) if a.kind in ("pearl", "enchant")]
     for option in options:
-        after = _run(sheet, [option], reef_key)
+        after = run(sheet, [option], reef_key)
         plan = [option]
-        after = _resolve(after, reef_key, left, plan)
+        after = resolve(after, reef_key, left, plan)
         value = sum(_round_value(after, reef_key, left, dice) for dice, _ in samples) / len(samples)
         if best is None or value > best[0] + 1e-9:
             best = (value, plan)
@@ -163,7 +156,7 @@ def forget() -> None:
     """Drop every decision (and greedy memo) remembered, so the next is worked out afresh."""
     plan_dice.cache_clear()
     plan_boon.cache_clear()
-    bots.forget()
+    greedy.forget()
 
 
 def expert_policy(game: Game, state, seat: int, rng: random.Random) -> Act:

@@ -1,10 +1,25 @@
-"""One seat's round: spend shells, search a ruin or cast an enchantment, place every die, confirm.
+"""The rules of play: the round loop for the table, and one seat's round on its own pad.
 
-Rulebook sections: Gameplay, Search a Ship Ruin, Cast an Enchantment (and its
-boons), Explore the Reef, Pearl Bonuses, Trade in Shells. Every function here
-works on one `Sheet` and returns a new one; the game module runs the round.
+Rulebook sections, and where each lives here:
 
-Flow (decisions recorded in docs/rules/reef.md):
+* Gameplay (the round loop): `start_round` advances the otter and gives
+  everyone the round's boon ("If there's a Boon next to that round number,
+  everyone gains that Boon before the Hydra dice are rolled"); `roll` rolls the
+  hydra dice; `end_round` makes the sheets public and ends the game after the
+  last round; `to_act`, `legal_actions` and `play` run a table. When the boon
+  leaves a choice (the tracker's enchantment, and any pearl it brings), the
+  round opens with the *boon step*: ``dice`` is empty and only those choices
+  are legal; once every seat has chosen, the hydra dice are rolled. Every seat
+  then uses them privately and confirms; the round ends when all have confirmed.
+* One seat's round (`legal`, `check`, `apply` on a `Sheet`): Search a Ship Ruin,
+  Cast an Enchantment (and its boons: `cross_enchantment`), Explore the Reef,
+  Pearl Bonuses (`take_pearl`, `settle`), Trade in Shells. Where a die may be
+  written is `engine.reef.sheet`; the lucky numbers (Setup 4) are
+  `engine.reef.setup`; Game End's scores are `engine.reef.scoring`.
+
+Phases: ``lucky`` (`engine.reef.setup`), ``round`` and ``finished``.
+
+Flow of a seat's round (decisions recorded in docs/rules/reef.md):
 
 * pending pearls and gained enchantments are chosen first, one at a time;
 * with no die chosen, a seat may spend shells on a die, search a ruin or cast
@@ -18,26 +33,31 @@ Flow (decisions recorded in docs/rules/reef.md):
   as rolled. It opens no ruin, counts toward no enchantment, takes no shells
   and is never traded; "may" makes it optional, so a seat can confirm with it
   unwritten.
+
+Every function returns a new sheet or state and appends readable events; nothing mutates.
 """
 
 from __future__ import annotations
 
+import random
+
 import i18n
 from engine.base import IllegalAction, event
+from engine.reef import setup
 from engine.reef.actions import Act, act
 from engine.reef.components import (
     ATOLL,
     BARRIER,
     LOW_VALUE,
     PEARLS,
+    ROUNDS,
     RUINS,
     SECTION_BY_SUM,
     SECTIONS,
     SHELL_PAIRS,
+    TRACKER,
 )
 from engine.reef.sheet import (
-    Die,
-    Sheet,
     atoll_anchors,
     atoll_orients,
     atoll_singles,
@@ -46,10 +66,9 @@ from engine.reef.sheet import (
     die_value,
     legal_slots,
 )
+from engine.reef.state import BARRIER_KEY, Die, ReefState, Sheet, work_done
 from i18n import say, term
-
-BARRIER_KEY = "bewitching-barrier"
-ATOLL_KEY = "arcane-atoll"
+from i18n import seat as seat_of
 
 Events = list[dict]
 
@@ -526,3 +545,189 @@ def check(sheet: Sheet, action: Act, reef_key: str) -> None:
             say("Those dice do not unlock that ruin, or you already searched or cast this round.")
         )
     raise IllegalAction(say("That move is not possible right now."))
+
+
+# ------------------------------------------------------------------ the round loop
+
+
+def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefState, Events]:
+    """Gameplay: advance the otter; "if there's a Boon next to that round number,
+    everyone gains that Boon before the Hydra dice are rolled"; then roll (at once,
+    or once every seat has made the boon's choices)."""
+    rng = random.Random(f"{state.seed}:{number}:dice")
+    boon = TRACKER[state.side].get(number)
+    roll_value = rng.randint(1, 6) if boon is not None and boon.kind == "roll" else 0
+    sheets = []
+    for seat, old in enumerate(state.sheets):
+        sheet = work_done(old)
+        if boon is not None:
+            if boon.kind == "shells":
+                sheet = gain_shells(sheet)
+            elif boon.kind == "roll":
+                sheet = add_die(sheet, roll_value, "roll")
+            elif boon.kind == "die":
+                sheet = add_die(sheet, boon.value)
+            else:  # "Enchantment: Gain an enchantment" — chosen before the dice are rolled
+                sheet = sheet._replace(pending=("enchant",))
+            sheet = settle(sheet, seat, events)
+        sheets.append(sheet)
+    new = tuple(sheets)
+    waiting = any(s.pending for s in new)
+    if boon is not None:
+        if roll_value and waiting:
+            message = say(
+                "Round {round} boon for everyone — {boon}: the roll is {roll}. "
+                "Choose it before the hydra dice are rolled.",
+                round=number,
+                boon=boon.say(),
+                roll=roll_value,
+            )
+        elif roll_value:
+            message = say(
+                "Round {round} boon for everyone — {boon}: the roll is {roll}.",
+                round=number,
+                boon=boon.say(),
+                roll=roll_value,
+            )
+        elif waiting:
+            message = say(
+                "Round {round} boon for everyone — {boon}. Choose it before the hydra dice are rolled.",
+                round=number,
+                boon=boon.say(),
+            )
+        else:
+            message = say("Round {round} boon for everyone — {boon}.", round=number, boon=boon.say())
+        events.append(event("boon", message, round=number))
+    state = state._replace(
+        phase="round", round=number, dice=(), roll=roll_value, sheets=new, bases=new, starts=new
+    )
+    if waiting:
+        return state, events
+    return roll(state, events)
+
+
+def roll(state: ReefState, events: Events) -> tuple[ReefState, Events]:
+    """Gameplay: the Dice Roller "rolls the three Hydra dice and calls out the results for the round"."""
+    number = state.round
+    rng = random.Random(f"{state.seed}:{number}:dice")
+    if state.roll:
+        rng.randint(1, 6)  # the shared "roll a die" boon came first from the same roller
+    dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+    hydra = tuple((v, "hydra", 0, False) for v in dice)
+    sheets = tuple(s._replace(dice=(*hydra, *s.dice)) for s in state.sheets)
+    events.append(
+        event(
+            "roll",
+            say(
+                "Round {round} of {rounds}: the hydra dice show {first}, {second} and {third}.",
+                round=number,
+                rounds=ROUNDS,
+                first=dice[0],
+                second=dice[1],
+                third=dice[2],
+            ),
+            round=number,
+            dice=list(dice),
+        )
+    )
+    return state._replace(dice=dice, sheets=sheets, starts=sheets), events
+
+
+def end_round(state: ReefState) -> tuple[ReefState, Events]:
+    """Every seat confirmed: the sheets become public; the next round, or the game's end
+    (phase ``finished``; the game adds the end event with the result, `engine.reef.scoring`)."""
+    sheets = tuple(work_done(s) for s in state.sheets)
+    events: Events = [
+        event(
+            "reveal",
+            say("Round {round} is over: every sheet is now public.", round=state.round),
+            round=state.round,
+        )
+    ]
+    if state.round >= ROUNDS:
+        final = state._replace(
+            phase="finished",
+            sheets=sheets,
+            prev=state.bases,
+            bases=sheets,
+            starts=sheets,
+            dice=(),
+            roll=0,
+        )
+        return final, events
+    state = state._replace(sheets=sheets, prev=state.bases, bases=sheets)
+    return start_round(state, state.round + 1, events)
+
+
+def to_act(state: ReefState) -> frozenset[int]:
+    """Seats that owe a move: the lucky number's picker, the boon step's choosers, or the
+    seats that have not confirmed the round."""
+    if state.phase == "round":
+        if not state.dice:  # the boon step: seats with the boon's choices still to make
+            return frozenset(i for i, s in enumerate(state.sheets) if s.pending)
+        return frozenset(i for i, s in enumerate(state.sheets) if not s.confirmed)
+    if state.phase == "lucky":
+        seat = setup.lucky_turn(state)
+        return frozenset() if seat is None else frozenset({seat})
+    return frozenset()
+
+
+def legal_actions(state: ReefState, seat: int) -> list[Act]:
+    """Every legal move of ``seat`` now."""
+    if not 0 <= seat < state.seats:
+        return []
+    if state.phase == "round":
+        sheet = state.sheets[seat]
+        if not state.dice and not sheet.pending:
+            return []
+        return legal(sheet, state.reef)
+    if state.phase == "lucky":
+        return setup.lucky_actions(state, seat)
+    return []
+
+
+def play(state: ReefState, seat: int, action: Act) -> tuple[ReefState, Events]:
+    """One seat's move on the table: a lucky number, a boon's choice, or a step of its round."""
+    if not isinstance(action, Act):
+        raise IllegalAction(say("That is not a Reef & Ruins move."))
+    if not 0 <= seat < state.seats:
+        raise IllegalAction(say("You are not seated at this table."))
+    if state.phase == "finished":
+        raise IllegalAction(say("The game is over."))
+    if state.phase == "lucky":
+        state, events = setup.choose_lucky(state, seat, action)
+        if all(n > 0 for n in state.lucky):
+            return start_round(state, 1, events)
+        return state, events
+    sheet = state.sheets[seat]
+    boon_step = not state.dice
+    if boon_step and not sheet.pending:
+        raise IllegalAction(say("You have gained this round's boon; the hydra dice come next."))
+    check(sheet, action, state.reef)
+    starts = state.starts or state.bases
+    new_sheet, events = apply(sheet, starts[seat], seat, action, state.reef)
+    sheets = list(state.sheets)
+    sheets[seat] = new_sheet
+    state = state._replace(sheets=tuple(sheets))
+    if boon_step:
+        if not new_sheet.pending:
+            events.append(
+                event(
+                    "boon-chosen",
+                    say("{seat} has gained the round {round} boon.", seat=seat_of(seat), round=state.round),
+                )
+            )
+        if not any(s.pending for s in state.sheets):
+            state, events = roll(state, events)
+        return state, events
+    if action.kind == "confirm":
+        events.append(
+            event(
+                "confirmed",
+                say("{seat} has confirmed round {round}.", seat=seat_of(seat), round=state.round),
+            )
+        )
+        if all(s.confirmed for s in state.sheets):
+            state, more = end_round(state)
+            events.extend(more)
+    return state, events
