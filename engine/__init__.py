@@ -2,7 +2,7 @@
 
 ``engine.get(key)`` returns a game; ``engine.games()`` lists them all. The
 registry below names each game's package; a game's package exposes ``GAME``
-(its `Game` instance) and, in its ``bots`` module, ``POLICIES``.
+(its `Game` instance) and, in its ``ai`` package, ``POLICIES``.
 """
 
 from __future__ import annotations

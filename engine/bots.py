@@ -2,7 +2,7 @@
 
 A policy is ``policy(game, state, seat, rng) -> action``; it chooses only from
 ``game.legal_actions(state, seat)`` and is deterministic for a given ``rng``.
-Each game's ``bots`` module exports ``POLICIES`` with at least ``random`` and
+Each game's ``ai`` package exports ``POLICIES`` with at least ``random`` and
 ``greedy``.
 """
 
@@ -21,11 +21,7 @@ Policy = Callable[[Game, State, int, random.Random], Action]
 
 def policies(game_key: str) -> dict[str, Policy]:
     """Every policy a game offers, by name."""
-    package = GAME_PACKAGES[game_key]
-    try:
-        return importlib.import_module(f"{package}.ai").POLICIES
-    except ModuleNotFoundError:  # TEMPORARY while the games move to ai/; the lead removes this
-        return importlib.import_module(f"{package}.bots").POLICIES
+    return importlib.import_module(f"{GAME_PACKAGES[game_key]}.ai").POLICIES
 
 
 def policy(game_key: str, name: str) -> Policy:

@@ -1345,11 +1345,7 @@ def explain(game_key: str, game: Game, state: State, seat: int, action: Any) -> 
 
     A message (`i18n.say`; the game's own may also be a plain string): say it with ``t.msg``.
     """
-    package = engine.GAME_PACKAGES[game_key]
-    try:
-        module = importlib.import_module(f"{package}.ai")
-    except ModuleNotFoundError:  # TEMPORARY while the games move to ai/; the lead removes this
-        module = importlib.import_module(f"{package}.bots")
+    module = importlib.import_module(f"{engine.GAME_PACKAGES[game_key]}.ai")
     why = getattr(module, "explain", None)
     generic = say(WHY.get(game_key, GENERIC_WHY))
     if why is None:

@@ -1,7 +1,7 @@
 """Ponder: Take-away whose expert bot thinks as long as the table's option says.
 
 A test game for bot decisions that are slow *by configuration*: the host picks
-the ``think`` option (seconds), and the ``expert`` policy (`tests.ponder.bots`)
+the ``think`` option (seconds), and the ``expert`` policy (`tests.ponder.ai`)
 waits that long in its worker before it plays greedy's move. So the pool's
 deadline, the board's "is thinking" note and a restart in the middle of a
 decision can be tested without mocking any of the bot's code.

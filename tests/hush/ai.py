@@ -1,5 +1,5 @@
 """Hush's policies are Ponder's."""
 
-from tests.ponder.bots import POLICIES, explain
+from tests.ponder.ai import POLICIES, explain
 
 __all__ = ["POLICIES", "explain"]
