@@ -116,11 +116,9 @@ class Daily(commands.Cog):
             )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        day = self.daily.today()
-        public = await for_guild(self.bot, interaction.guild_id, interaction.guild_locale)
         try:
             thread = await channel.create_thread(
-                name=public("Daily Reef {day}", day=day)[:100],
+                name=await self._thread_name(interaction),
                 type=discord.ChannelType.private_thread,
                 invitable=False,  # nobody else is added: the sheet stays the player's
                 auto_archive_duration=ARCHIVE_AFTER,
@@ -165,6 +163,11 @@ class Daily(commands.Cog):
                 link=table_link(opened.table),
             ),
         )
+
+    async def _thread_name(self, interaction: discord.Interaction) -> str:
+        """The private thread's name, in the server's language (its moderators see it too)."""
+        t = await for_guild(self.bot, interaction.guild_id, interaction.guild_locale)
+        return t("Daily Reef {day}", day=self.daily.today())[:100]
 
     async def _played(self, interaction: discord.Interaction, entry: Entry, t: i18n.Words) -> bool:
         """Answer a player who already has today's game; False when it should be (re)started now."""
