@@ -132,8 +132,8 @@ async def boards(store) -> dict[str, object]:  # noqa: F811
 
 #: Schema 5's additions, undone: what a database written by the schema-4 bot looks like.
 BACK_TO_4 = (
-    # schema 10 (the daily Reef), 9 (rematches, closed lobbies, voided games: issue #35), 8 (history lines), 7 (board
-    # steps; each store drops its own triggers first), schema 6 (languages), then 5
+    # schema 10 (the daily Reef), 9 (rematches, closed lobbies, voided games: issue #35), 8 (history
+    # lines), 7 (board steps; each store drops its own triggers first), schema 6 (languages), then 5
     "DROP TABLE daily_games",
     "DROP TABLE rematches",
     "DROP TABLE voided_games",
