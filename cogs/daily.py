@@ -18,6 +18,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 import i18n
+import renderers
 from cogs.board import as_files, seat_names
 from cogs.common import NO_PINGS, answer_error, plain, reply, table_link, tables
 from cogs.language import for_guild, for_public, for_user
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 
 #: Lines of a day's board shown (the caller's own place is added under them).
 BOARD_LINES = 10
+#: Places drawn in the board's picture (the results picture draws up to eight rows).
+PICTURE_ROWS = 8
 #: A private thread archives itself after this many minutes without a message (a day).
 ARCHIVE_AFTER = 1440
 #: What the bot needs in the channel to open a private game there, in Discord's own words.
@@ -261,7 +264,8 @@ class Daily(commands.Cog):
                 text += "\n" + t("You: **#{place}** with **{score}**", place=place, score=mine.score)
             streak = await self.daily.streak(interaction.user.id)
             text += "\n-# " + t.plural("Your streak: {count} day.", "Your streak: {count} days.", streak)
-            files: list[discord.File] = []
+            closed = which != today
+            files = as_files(await self._board_picture(lines, closed, t))
             best = await self.daily.best(which)
             if best is not None:
                 names = seat_names(best, t.lang)
@@ -276,12 +280,42 @@ class Daily(commands.Cog):
                     names,
                     lang=t.lang,  # type: ignore[attr-defined]
                 )
-                files = as_files(picture)
+                files += as_files(picture)
             await interaction.followup.send(
                 text[:2000], files=files, ephemeral=True, allowed_mentions=NO_PINGS
             )
         except Exception as error:
             await answer_error(interaction, error)
+
+    async def _board_picture(
+        self, lines: list[daily.Line], closed: bool, t: i18n.Words
+    ) -> renderers.Picture | None:
+        """The board's first places as a results picture (legible at 400 px, as every results picture).
+
+        While the day runs each bar is the total only; once it closed, the points by category.
+        """
+        shown = lines[:PICTURE_ROWS]
+        if not shown:
+            return None
+        service = self.bot.tables  # type: ignore[attr-defined]
+        found = [await service.get(line.table_id) for line in shown]
+        results = [table.result or {} for table in found]
+        result = {
+            "scores": [line.score for line in shown],
+            "ranking": [line.place for line in shown],
+            "winners": [row for row, line in enumerate(shown) if line.place == 1],
+            "breakdown": [
+                (r.get("breakdown") or [{}])[0] if closed else {"total": line.score}
+                for r, line in zip(results, shown, strict=True)
+            ],
+        }
+        if closed and isinstance(results[0].get("labels"), dict):
+            result["labels"] = results[0]["labels"]
+        names = [seat_names(table, t.lang)[0] for table in found]
+        try:
+            return await renderers.render_results_async(daily.GAME, {"result": result}, names, lang=t.lang)
+        except renderers.RenderError:
+            return None  # the board in words is the board
 
     def _board_text(
         self, day: str, today: str, everyone: bool, count: int, lines: list[daily.Line], t: i18n.Words

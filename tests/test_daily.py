@@ -125,9 +125,9 @@ async def test_two_players_same_dice_private_sheets_once_a_day_and_the_boards(wo
     # Best first; a tie goes to whoever finished first (Carol before Dan).
     expected = sorted(scores, key=lambda uid: (-scores[uid], [carol.id, dan.id, erin.id].index(uid)))
     assert shown == expected
-    # Scores only today: no sheet is shown while the day runs.
+    # Scores only today: the board's picture, and no sheet while the day runs.
     today = await carol.slash(channel, "daily board", scope="all")
-    assert not answer(today).attachments
+    assert [a.filename for a in answer(today).attachments] == ["reef-results.png"]
     assert "best sheet" not in board_text(today)
     assert "Your streak: 1 day." in everyone
 
@@ -136,7 +136,7 @@ async def test_two_players_same_dice_private_sheets_once_a_day_and_the_boards(wo
     yesterday = await dan.slash(channel, "daily board", day="yesterday", scope="all")
     text = board_text(yesterday)
     assert "(closed)" in text and "The day's best sheet" in text and f"<@{expected[0]}>" in text
-    assert answer(yesterday).attachments
+    assert len(answer(yesterday).attachments) == 2  # the board's picture and the best sheet
     # Now anybody may replay the closed day's games.
     replayed = await dan.slash(channel, "game replay", table=table_c.id)
     assert not said(replayed).startswith("There is no table")
