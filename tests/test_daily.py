@@ -209,6 +209,16 @@ async def test_the_store_lets_one_claim_a_day_in_on_both_backends(backend):  # n
         entry = await a.entry(7)
         assert entry is not None and entry.table_id == opened[0].table.id and not entry.finished
         assert opened[0].table.seed == daily.day_seed(daily.day_of(clock()))
+        # A rematch of a daily table (its options copied into a new lobby) is an ordinary game.
+        lobby = await a.service.create_table(
+            game_key="reef",
+            guild_id=1,
+            channel_id=2,
+            host_id=7,
+            host_name="Gil",
+            options=opened[0].table.options,
+        )
+        assert daily.daily_day(lobby) is None and lobby.options["reef"] == opened[0].table.options["reef"]
     finally:
         await first.close()
         await second.close()
