@@ -176,20 +176,27 @@ class Daily(commands.Cog):
         """Answer a player who already has today's game; False when it should be (re)started now."""
         closes = daily.day_end(entry.day)
         if entry.finished:
-            place = await self.daily.place(entry, interaction.user.id, guild_id=interaction.guild_id)
             streak = await self.daily.streak(interaction.user.id)
-            await reply(
-                interaction,
-                t(
+            if entry.guild_id == interaction.guild_id:
+                place = await self.daily.place(entry, interaction.user.id, guild_id=interaction.guild_id)
+                text = t(
                     "You have played today's Reef: **{score}** points, #{place} on this server's board. "
                     "A new game opens {when}.",
                     score=entry.score,
                     place=place,
                     when=until(closes),
                 )
-                + "\n"
-                + t.plural("Your streak: {count} day.", "Your streak: {count} days.", streak),
-            )
+            else:  # played in another server: not on this server's board
+                place = await self.daily.place(entry, interaction.user.id)
+                text = t(
+                    "You have played today's Reef: **{score}** points, #{place} of all servers. "
+                    "A new game opens {when}.",
+                    score=entry.score,
+                    place=place,
+                    when=until(closes),
+                )
+            streak_words = t.plural("Your streak: {count} day.", "Your streak: {count} days.", streak)
+            await reply(interaction, f"{text}\n{streak_words}")
             return True
         table = await tables(interaction).get(entry.table_id)
         if table.status == ACTIVE:
@@ -367,7 +374,10 @@ class Daily(commands.Cog):
         t = await for_public(self.bot, table)
         if entry is None or not entry.finished:
             await channel.send(
-                t("This game finished after its day closed: it is not on the day's board."),
+                t(
+                    "This game does not go on the day's board: only a game its player finishes "
+                    "before the day closes does."
+                ),
                 allowed_mentions=NO_PINGS,
             )
             return
