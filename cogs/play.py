@@ -54,6 +54,7 @@ from cogs.panels import ChoiceButton, ChoiceSelect, SuggestButton, open_panel, p
 from cogs.rules import show_rules
 from cogs.runner import TableRunner
 from engine.base import event
+from hosting import daily
 from hosting.errors import TableError, TableNotFound
 from hosting.records import ACTIVE, TableRecord
 from hosting.service import TableService, seat_name, status_sentence
@@ -480,8 +481,14 @@ class Play(commands.Cog):
             table = await self.service.get(table_id)
         except TableNotFound:
             table = None
-        if table is None or (
-            table.guild_id != interaction.guild_id and not (or_mine and table.held_by(interaction.user.id))
+        if (
+            table is None
+            or (
+                table.guild_id != interaction.guild_id
+                and not (or_mine and table.held_by(interaction.user.id))
+            )
+            # A daily Reef game shows the day's dice: only its player looks at it before the day closes.
+            or daily.hidden_from(table, interaction.user.id, self.service.now())
         ):
             raise TableError(say("There is no table #{id} here.", id=table_id))
         return table

@@ -27,6 +27,7 @@ import asyncio
 import datetime
 import logging
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -163,6 +164,9 @@ class TableRunner:
         self._advancing: dict[asyncio.Task, int] = {}
         # Tables running again after a block post their boards a few at a time (`_resume`).
         self._resuming = asyncio.Semaphore(RESUMES_AT_ONCE)
+        #: Called with a finished table and its channel after its results are posted, before its
+        #: thread is archived (the daily Reef's note of the day's board: `cogs.daily`).
+        self.finished_hooks: list[Callable[[TableRecord, discord.abc.Messageable], Awaitable[None]]] = []
 
     # ------------------------------------------------------------ background work
 
@@ -669,6 +673,11 @@ class TableRunner:
         self._remember_awaited(table.id, awaited)
         if table.status == FINISHED:
             await self.post_results(channel, table, t=t)
+            for hook in self.finished_hooks:
+                try:
+                    await hook(table, channel)
+                except Exception:  # a note after the results never holds up the table's life
+                    log.exception("table %s: a finished-table hook failed", table.id)
             await self.archive(table)
 
     async def post_results(

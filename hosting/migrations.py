@@ -677,6 +677,40 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        10,
+        sqlite=(
+            # The daily Reef (issue #38, docs/DAILY.md): each player's game of a UTC day, one row per
+            # (day, player) so the primary key decides who played the day's game, across processes.
+            # Its score is the table's solo score (`solo_scores`, written by the finishing move);
+            # ``closes_at`` is the day's end: a game finished later is not on the day's board.
+            """CREATE TABLE daily_games (
+                day TEXT NOT NULL,
+                user_id INTEGER NOT NULL,
+                table_id INTEGER NOT NULL,
+                guild_id INTEGER,
+                created_at REAL NOT NULL,
+                closes_at REAL NOT NULL,
+                PRIMARY KEY (day, user_id)
+            )""",
+            "CREATE INDEX daily_games_user ON daily_games (user_id, day)",
+            "CREATE INDEX daily_games_table ON daily_games (table_id)",
+        ),
+        postgres=(
+            # The daily Reef (see the SQLite twin): each player's game of a UTC day, one row per player.
+            """CREATE TABLE daily_games (
+                day TEXT NOT NULL,
+                user_id BIGINT NOT NULL,
+                table_id BIGINT NOT NULL,
+                guild_id BIGINT,
+                created_at DOUBLE PRECISION NOT NULL,
+                closes_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (day, user_id)
+            )""",
+            "CREATE INDEX daily_games_user ON daily_games (user_id, day)",
+            "CREATE INDEX daily_games_table ON daily_games (table_id)",
+        ),
+    ),
 )
 
 #: The schema version this bot writes: the newest migration's.

@@ -48,6 +48,7 @@ PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     create_public_threads=True,
+    create_private_threads=True,  # the daily Reef: each player's game in a private thread
     send_messages_in_threads=True,
     embed_links=True,
     attach_files=True,

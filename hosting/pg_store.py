@@ -94,6 +94,7 @@ TABLES = (
     "finished_seats",
     "rematches",
     "voided_games",
+    "daily_games",
 )
 #: Tables the schema's triggers fill from the others (`copy-to-postgres` leaves them to the triggers).
 DERIVED = ("board_steps",)
@@ -1177,3 +1178,92 @@ class PostgresStore:
         """How many tables have each status (every shard's), for the metrics."""
         rows = await self._pool.fetch("SELECT status, count(*) FROM game_tables GROUP BY status")
         return {str(row[0]): int(row[1]) for row in rows}
+
+    # --- The daily Reef ---
+    # Issue #38 item 3: the twin of the SQLite store's block (same reads, PostgreSQL's placeholders).
+    # The claim is one INSERT ... ON CONFLICT DO NOTHING: of two processes claiming a player's day
+    # at once, PostgreSQL lets one row in and the other reads the winner's table.
+
+    _DAILY_SCORED = "JOIN solo_scores s ON s.table_id = d.table_id AND s.created_at < d.closes_at"
+    _DAILY_WHERE = "d.day = $1 AND ($2::bigint IS NULL OR d.guild_id = $2)"
+
+    async def daily_claim(
+        self, day: str, user_id: int, table_id: int, *, guild_id: int | None, now: float, closes_at: float
+    ) -> int:
+        """Claim ``day``'s game for a player with ``table_id``; the table that holds the day."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO daily_games (day, user_id, table_id, guild_id, created_at, closes_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (day, user_id) DO NOTHING",
+                day,
+                user_id,
+                table_id,
+                guild_id,
+                now,
+                closes_at,
+            )
+            return int(
+                await conn.fetchval(
+                    "SELECT table_id FROM daily_games WHERE day = $1 AND user_id = $2", day, user_id
+                )
+            )
+
+    async def daily_entry(
+        self, day: str, user_id: int
+    ) -> tuple[int, int | None, int | None, float | None] | None:
+        """(table, server, score, finished at) of a player's game of ``day``; None when they have none."""
+        row = await self._pool.fetchrow(
+            "SELECT d.table_id, d.guild_id, s.score, s.created_at FROM daily_games d "
+            "LEFT JOIN solo_scores s ON s.table_id = d.table_id AND s.created_at < d.closes_at "
+            "WHERE d.day = $1 AND d.user_id = $2",
+            day,
+            user_id,
+        )
+        return None if row is None else (int(row[0]), row[1], row[2], row[3])
+
+    async def daily_board(
+        self, day: str, *, guild_id: int | None = None, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[tuple[int, int, int, float]]]:
+        """(how many finished ``day``'s game, one page of (player, score, table, finished at)), best first."""
+        async with self._pool.acquire() as conn:
+            count = await conn.fetchval(
+                f"SELECT count(*) FROM daily_games d {self._DAILY_SCORED} WHERE {self._DAILY_WHERE}",
+                day,
+                guild_id,
+            )
+            rows = await conn.fetch(
+                "SELECT d.user_id, s.score, d.table_id, s.created_at "
+                f"FROM daily_games d {self._DAILY_SCORED} WHERE {self._DAILY_WHERE} "
+                "ORDER BY s.score DESC, s.created_at, d.user_id LIMIT $3 OFFSET $4",
+                day,
+                guild_id,
+                limit,
+                offset,
+            )
+        return int(count), [(int(r[0]), int(r[1]), int(r[2]), float(r[3])) for r in rows]
+
+    async def daily_place(
+        self, day: str, user_id: int, score: int, finished_at: float, *, guild_id: int | None = None
+    ) -> int:
+        """A finished player's place on ``day``'s board (1 = best); a tie goes to who finished first."""
+        ahead = await self._pool.fetchval(
+            f"SELECT count(*) FROM daily_games d {self._DAILY_SCORED} WHERE {self._DAILY_WHERE} "
+            "AND (s.score > $3 OR (s.score = $3 AND (s.created_at < $4 OR (s.created_at = $4 "
+            "AND d.user_id < $5))))",
+            day,
+            guild_id,
+            score,
+            finished_at,
+            user_id,
+        )
+        return 1 + int(ahead)
+
+    async def daily_days(self, user_id: int, *, limit: int = 400) -> list[str]:
+        """The days (newest first, at most ``limit``) a player finished the day's game in time."""
+        rows = await self._pool.fetch(
+            f"SELECT d.day FROM daily_games d {self._DAILY_SCORED} WHERE d.user_id = $1 "
+            "ORDER BY d.day DESC LIMIT $2",
+            user_id,
+            limit,
+        )
+        return [str(row[0]) for row in rows]

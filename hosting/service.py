@@ -25,7 +25,7 @@ import i18n
 from engine import replay as replays
 from engine.base import Event, Game, IllegalAction, State
 from engine.bots import policies
-from hosting import counts, ratings, timing
+from hosting import counts, daily, ratings, timing
 from hosting.botpool import FALLBACK, BotPool, Decision, PoolBusy, runs_in_process
 from hosting.errors import StaleVersion, TableError
 from hosting.languages import Languages
@@ -52,7 +52,8 @@ BOT_POLICY = "greedy"
 HINT_POLICY = "expert"
 #: Table options of the hosting, not of the game (never passed to the engine): name -> values.
 #: ``hints``: "off" (absent), "on" (the host offers Suggest), "used" (someone asked for one).
-HOST_OPTIONS = {"hints": ("off", "on", "used")}
+#: ``daily``: the day a daily Reef table is the game of (`hosting.daily`); never set in a lobby.
+HOST_OPTIONS = {"hints": ("off", "on", "used"), "daily": ()}
 #: How often `play_bot` thinks again when the table changed under a decision, before giving up for now.
 BOT_RETHINKS = 3
 #: How many seats `add_bot(fill=True)` fills a table to (at most the game's maximum).
@@ -299,6 +300,7 @@ class TableService:
         chosen = dict(options or {})
         if chosen.get("hints") == "used":
             chosen["hints"] = "on"  # a rematch offers hints again; none were used yet
+        chosen.pop("daily", None)  # a rematch of a daily game is an ordinary game (a new seed)
         for name, value in chosen.items():
             allowed = game.options.get(name) or HOST_OPTIONS.get(name)
             if allowed is None or value not in allowed:
@@ -487,8 +489,11 @@ class TableService:
                 del options["hints"]  # off is the default: absent, as on every other table
             return await self.store.update_table(table_id, table.version, options=options, now=self._clock())
 
-    async def start(self, table_id: int, user_id: int) -> TableRecord:
-        """Start the game (host only): the seed is chosen and stored with the first state."""
+    async def start(self, table_id: int, user_id: int, *, seed: int | None = None) -> TableRecord:
+        """Start the game (host only): the seed is chosen and stored with the first state.
+
+        ``seed``: this seed instead of a random one (the daily Reef's, `hosting.daily.day_seed`).
+        """
         async with self.lock(table_id):
             table, game = await self._lobby(table_id)
             if user_id != table.host_id:
@@ -503,7 +508,7 @@ class TableService:
                         game=term(game.title),
                     )
                 )
-            seed = self._new_seed()
+            seed = self._new_seed() if seed is None else seed
             state = game.new(len(table.seats), seed, game_options(table.options))
             now = self._clock()
             clock = timing.after_move(
@@ -628,6 +633,13 @@ class TableService:
                 raise TableError(say("You are not seated at this table."))
             if table.paused_at is not None:
                 raise TableError(say(_PAUSED))
+            if daily.closed_for(table, self._clock()):
+                # The day's best sheet is public now: its game is over, not to be finished from it.
+                self._states.pop(table_id, None)
+                await self.store.update_table(
+                    table_id, table.version, status=CANCELLED, timing=_STOPPED, now=self._clock()
+                )
+                daily.refuse_closed(table, self._clock())
             panel = self.panel(table, seat.seat)
             if not panel.choices:
                 raise TableError(say("It is not your move right now."))

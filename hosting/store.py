@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import aiosqlite
 
@@ -1032,6 +1032,95 @@ class Store:
             lambda conn: conn.execute("SELECT status, count(*) FROM game_tables GROUP BY status").fetchall()
         )
         return {str(status): int(count) for status, count in rows}
+
+    # --- The daily Reef ---
+    # Issue #38 item 3 (docs/DAILY.md, hosting/daily.py). A row of ``daily_games`` (schema 10) per
+    # player and UTC day names the table of their day's game; its primary key decides that a
+    # player plays the day's game once, whichever process asks. The score is the table's solo
+    # score (``solo_scores``, written by the finishing move), counted when it came before the
+    # day closed (``closes_at``). ``?N IS NULL OR d.guild_id = ?N``: one read for the board of a
+    # server and of everyone (the day's rows are found by the primary key either way).
+
+    #: The daily Reef's reads (registered in `READS` below the class, so the plan checks see them).
+    _DAILY_SCORED = "JOIN solo_scores s ON s.table_id = d.table_id AND s.created_at < d.closes_at"
+    DAILY_READS: ClassVar[dict[str, str]] = {
+        "daily_claimed": "SELECT table_id FROM daily_games WHERE day = ?1 AND user_id = ?2",
+        "daily_entry": "SELECT d.table_id, d.guild_id, s.score, s.created_at FROM daily_games d "
+        "LEFT JOIN solo_scores s ON s.table_id = d.table_id AND s.created_at < d.closes_at "
+        "WHERE d.day = ?1 AND d.user_id = ?2",
+        "daily_count": f"SELECT count(*) FROM daily_games d {_DAILY_SCORED} "
+        "WHERE d.day = ?1 AND (?2 IS NULL OR d.guild_id = ?2)",
+        "daily_page": "SELECT d.user_id, s.score, d.table_id, s.created_at "
+        f"FROM daily_games d {_DAILY_SCORED} "
+        "WHERE d.day = ?1 AND (?2 IS NULL OR d.guild_id = ?2) "
+        "ORDER BY s.score DESC, s.created_at, d.user_id LIMIT ?3 OFFSET ?4",
+        # Players ahead of a score (?3) finished at ?4 by player ?5: higher, or equal and sooner.
+        "daily_ahead": f"SELECT count(*) FROM daily_games d {_DAILY_SCORED} "
+        "WHERE d.day = ?1 AND (?2 IS NULL OR d.guild_id = ?2) AND (s.score > ?3 OR (s.score = ?3 "
+        "AND (s.created_at < ?4 OR (s.created_at = ?4 AND d.user_id < ?5))))",
+        # The days a player finished the day's game in time, newest first (their streak).
+        "daily_days": f"SELECT d.day FROM daily_games d {_DAILY_SCORED} WHERE d.user_id = ?1 "
+        "ORDER BY d.day DESC LIMIT ?2",
+    }
+
+    async def daily_claim(
+        self, day: str, user_id: int, table_id: int, *, guild_id: int | None, now: float, closes_at: float
+    ) -> int:
+        """Claim ``day``'s game for a player with ``table_id``; the table that holds the day.
+
+        That is ``table_id`` when this call won, or the table an earlier (or racing) claim
+        recorded: the primary key lets one claim per player and day in.
+        """
+
+        def run(conn: sqlite3.Connection) -> int:
+            conn.execute(
+                "INSERT INTO daily_games (day, user_id, table_id, guild_id, created_at, closes_at) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (day, user_id) DO NOTHING",
+                (day, user_id, table_id, guild_id, now, closes_at),
+            )
+            return int(_fetch(conn, "daily_claimed", (day, user_id))[0][0])
+
+        return await self._call(_transaction, run)
+
+    async def daily_entry(
+        self, day: str, user_id: int
+    ) -> tuple[int, int | None, int | None, float | None] | None:
+        """(table, server, score, finished at) of a player's game of ``day``; None when they have none.
+
+        The score and its time are None until the game finished (or when it finished after the day).
+        """
+        row = await self._read(lambda conn: _one(conn, "daily_entry", (day, user_id)))
+        return None if row is None else (int(row[0]), row[1], row[2], row[3])
+
+    async def daily_board(
+        self, day: str, *, guild_id: int | None = None, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[tuple[int, int, int, float]]]:
+        """(how many finished ``day``'s game, one page of (player, score, table, finished at)), best first.
+
+        A server's board (``guild_id``) holds the games started there; None: everyone's.
+        """
+
+        def run(conn: sqlite3.Connection) -> tuple[int, list[tuple[int, int, int, float]]]:
+            count = _fetch(conn, "daily_count", (day, guild_id))[0][0]
+            rows = _fetch(conn, "daily_page", (day, guild_id, limit, offset))
+            return int(count), [(int(u), int(sc), int(t), float(at)) for u, sc, t, at in rows]
+
+        return await self._read(run)
+
+    async def daily_place(
+        self, day: str, user_id: int, score: int, finished_at: float, *, guild_id: int | None = None
+    ) -> int:
+        """A finished player's place on ``day``'s board (1 = best); a tie goes to who finished first."""
+        params = (day, guild_id, score, finished_at, user_id)
+        return 1 + int(await self._read(lambda conn: _fetch(conn, "daily_ahead", params)[0][0]))
+
+    async def daily_days(self, user_id: int, *, limit: int = 400) -> list[str]:
+        """The days (newest first, at most ``limit``) a player finished the day's game in time."""
+        rows = await self._read(lambda conn: _fetch(conn, "daily_days", (user_id, limit)))
+        return [str(row[0]) for row in rows]
+
+
+READS.update(Store.DAILY_READS)  # the daily Reef's reads, kept beside its methods above
 
 
 #: SQLite's page cache per connection (KiB). Its default, 2 MiB, does not hold the indexes' upper

@@ -273,3 +273,33 @@ class TableStore(Protocol):
     async def status_counts(self) -> dict[str, int]:
         """How many tables have each status, for the metrics."""
         ...
+
+    # --- The daily Reef (docs/DAILY.md) ---
+
+    async def daily_claim(
+        self, day: str, user_id: int, table_id: int, *, guild_id: int | None, now: float, closes_at: float
+    ) -> int:
+        """Claim ``day``'s game for a player with ``table_id``; the table that holds the day."""
+        ...
+
+    async def daily_entry(
+        self, day: str, user_id: int
+    ) -> tuple[int, int | None, int | None, float | None] | None:
+        """(table, server, score, finished at) of a player's game of ``day``; None when they have none."""
+        ...
+
+    async def daily_board(
+        self, day: str, *, guild_id: int | None = None, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[tuple[int, int, int, float]]]:
+        """(how many finished ``day``'s game, one page of (player, score, table, finished at)), best first."""
+        ...
+
+    async def daily_place(
+        self, day: str, user_id: int, score: int, finished_at: float, *, guild_id: int | None = None
+    ) -> int:
+        """A finished player's place on ``day``'s board (1 = best)."""
+        ...
+
+    async def daily_days(self, user_id: int, *, limit: int = 400) -> list[str]:
+        """The days (newest first) a player finished the day's game in time."""
+        ...

@@ -94,6 +94,11 @@ AREAS: dict[str, tuple[Source, ...]] = {
         Source("hosting/botpool.py"),
         Source("hosting/timing.py"),
     ),
+    # The daily Reef (issue #38): its own catalog, so it merges apart from the shared ones.
+    "daily": (
+        Source("cogs/daily.py"),
+        Source("hosting/daily.py"),
+    ),
     "haenyeo": (
         Source("engine/haenyeo/*.py"),
         Source("engine/haenyeo/ai/*.py"),

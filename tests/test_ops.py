@@ -86,6 +86,7 @@ def test_invite_url_has_exactly_the_readme_permissions(tmp_path):
         "view_channel",
         "send_messages",
         "create_public_threads",
+        "create_private_threads",  # the daily Reef's private threads
         "send_messages_in_threads",
         "embed_links",
         "attach_files",
@@ -94,7 +95,8 @@ def test_invite_url_has_exactly_the_readme_permissions(tmp_path):
     assert granted == discord.Permissions(**dict.fromkeys(expected, True))  # these and nothing else
     assert all(getattr(granted, name) for name in expected)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for row in ("View Channels", "Send Messages in Threads", "Create Public Threads", "Read Message History"):
+    rows = ("View Channels", "Send Messages in Threads", "Create Public Threads", "Create Private Threads")
+    for row in (*rows, "Read Message History"):
         assert f"| {row} |" in readme  # the README's table and the URL agree
 
 

@@ -17,6 +17,7 @@ import sqlite3
 import pytest
 
 import engine
+from hosting.daily import DailyReef
 from hosting.errors import StaleVersion
 from hosting.ratings import ScoredGame, ScoredSeat
 from hosting.records import ACTIVE, FINISHED
@@ -174,6 +175,16 @@ async def session(service: TableService, store: Store) -> None:
     await store.void_ratings(extra.id, 10, 1_000.0)
     await store.voided(extra.id)
     await store.leave_guild_boards(1, 12, ["takeaway", "reef"])
+    # Issue #38: the daily Reef (a claim, its game played out, the day's boards and a streak).
+    reef = DailyReef(service)
+    opened = await reef.open(user_id=14, name="E", guild_id=1, channel_id=2, thread_id=21)
+    await play_out(service, opened.table.id, rng)
+    entry = await reef.entry(14)
+    assert entry is not None and entry.finished
+    for guild in (None, 1):
+        await reef.board(entry.day, guild_id=guild)
+        await reef.place(entry, 14, guild_id=guild)
+    await reef.streak(14)
     await store.integrity_check()
 
 
