@@ -32,6 +32,7 @@ import engine
 import renderers
 from bot import Config, create_bot
 from hosting.botpool import WORKERS
+from hosting.stores import open_store
 from simtools.strict import StrictEnv
 from tests import pg_server
 from tests.openapi_check import SPEC_PATH, OpenAPIChecker
@@ -77,20 +78,19 @@ BOT_DEADLINE = 60.0
 async def make_bot(db_path):
     """Build a new bot on the test's database (``env.restart_bot(make_bot())`` restarts it).
 
-    SimCord detaches a bot without closing it, so each bot's database connection
-    is closed here: an open aiosqlite thread would keep pytest from exiting.
+    As ``bot.run`` does, the store is opened before the bot and handed to it: here once for
+    the test, and every bot built gets it with its own table service, runner and caches, as
+    a restarted process has. SimCord detaches a bot without closing it, so the database
+    connection is closed here: an open aiosqlite thread would keep pytest from exiting.
     """
-    bots = []
+    config = Config(token=TOKEN, database=db_path, bot_delay=0.0, bot_deadline=BOT_DEADLINE)
+    store = await open_store(config)
 
     def build():
-        config = Config(token=TOKEN, database=db_path, bot_delay=0.0, bot_deadline=BOT_DEADLINE)
-        bots.append(create_bot(config))
-        return bots[-1]
+        return create_bot(config, store)
 
     yield build
-    for bot in bots:
-        if bot.store is not None:
-            await bot.store.close()
+    await store.close()
 
 
 @pytest.fixture
