@@ -90,6 +90,9 @@ class OfflineWorld:
 
 
 def _simcord():
+    # SimCord says what its preview lacks only through a private check (pinned: simcord==3.2.*;
+    # tests/test_library_privates.py fails by name if a release moves it), as with `_pages` and
+    # `_markdown` below; each is read only, and offline mode is never run in production.
     try:
         import simcord
         from simcord.preview import _require_preview_runtime
