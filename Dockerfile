@@ -30,7 +30,7 @@ RUN groupadd --system --gid "${SEAGAMES_GID}" seagames \
 # The code, the data files and the fonts (the engine and renderers read data/ next to the code),
 # and the translation catalogs (i18n/locale, compiled in memory at start). `python bot.py` runs
 # from /app, so the code needs no install; offline mode (offline.py, SimCord) stays out.
-COPY pyproject.toml README.md CHANGELOG.md bot.py ./
+COPY pyproject.toml README.md CHANGELOG.md bot.py cli.py config.py gamebot.py ./
 COPY engine ./engine
 COPY renderers ./renderers
 COPY hosting ./hosting

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from bot import Config, create_bot
 from hosting.records import ACTIVE
+from hosting.stores import open_store
 from simtools.strict import remove_permission, restore_permission, run_strict
 
 TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
@@ -49,7 +50,8 @@ async def run(tables: int, hosts: int) -> list[str]:
             max_open_tables=tables,
             max_lobbies=tables,
         )
-        bot = create_bot(config)
+        store = await open_store(config)
+        bot = create_bot(config, store)
         async with run_strict(bot, settle_timeout=600.0) as env:
             env.backend.refusal_budget = None  # measured here, not enforced
             env.backend.max_active_threads = tables + 10
@@ -101,9 +103,7 @@ async def run(tables: int, hosts: int) -> list[str]:
                 f"{refused(env, mark, status=403)} refused with 403, "
                 f"{refused(env, mark, status=429)} answered 429 by the simulated global rate limit"
             )
-        store = getattr(bot, "store", None)
-        if store is not None:
-            await store.close()
+        await store.close()
     return lines
 
 

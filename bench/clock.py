@@ -38,6 +38,7 @@ from simcord import run
 from bot import Config, create_bot
 from hosting.service import TableService
 from hosting.store import Store
+from hosting.stores import open_store
 from hosting.timing import PACES
 
 TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"
@@ -100,7 +101,8 @@ def clone(path: Path, tables: int, overdue: int, now: float) -> None:
 
 async def restart_on(folder: Path, label: str, tables: int, overdue: int) -> dict[str, float]:
     """Fill a database for a running SimCord server, then restart the bot on it and time the start."""
-    empty = create_bot(Config(token=TOKEN, database=folder / f"{label}-empty.sqlite3", bot_delay=0.0))
+    first = Config(token=TOKEN, database=folder / f"{label}-empty.sqlite3", bot_delay=0.0)
+    empty = create_bot(first, await open_store(first))
     async with run(empty, settle_timeout=600) as env:
         guild = env.create_guild("Bench")
         channel = guild.create_text_channel("games")
@@ -111,8 +113,9 @@ async def restart_on(folder: Path, label: str, tables: int, overdue: int) -> dic
         # (the pool is shared by the bots of one process), so the figure is the clock's work.
         await empty.bot_pool.start()
         rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        bot = create_bot(Config(token=TOKEN, database=path, bot_delay=0.0))
-        started = time.perf_counter()
+        config = Config(token=TOKEN, database=path, bot_delay=0.0)
+        started = time.perf_counter()  # from opening the database, as the bot's start did
+        bot = create_bot(config, await open_store(config))
         await env.restart_bot(bot)  # returns once the bot is ready and its first pass has settled
         elapsed = time.perf_counter() - started
         await empty.store.close()  # SimCord detaches the old bot without closing it

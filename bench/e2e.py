@@ -45,6 +45,7 @@ from bench import layers
 from bench.simdiscord import prune_simulator
 from bench.steps import LoopSteps
 from bot import Config, create_bot
+from hosting.stores import open_store
 from simtools.strict import run_strict
 from simtools.ui import PANEL_BUTTONS, awaited, controls, latest_board, prefer
 
@@ -232,7 +233,9 @@ async def measure_one(
     # run is timed, not by a full collection inside one of its loop steps (a bot runs alone).
     gc.collect()
     with tempfile.TemporaryDirectory() as folder:
-        bot = create_bot(Config(token=TOKEN, database=Path(folder) / "e2e.sqlite3", bot_delay=0.0))
+        config = Config(token=TOKEN, database=Path(folder) / "e2e.sqlite3", bot_delay=0.0)
+        store = await open_store(config)
+        bot = create_bot(config, store)
         # An expert's chain of decisions can outlast SimCord's 5 s settle on a busy machine.
         async with run_strict(bot, settle_timeout=120.0) as env:  # Discord as it documents itself
             if experts:  # a bot process starts its workers once in its life: not timed per Discord
@@ -284,9 +287,7 @@ async def measure_one(
         OWN = None
         bot.loop_lag.stop()
         bot.bot_pool.close()
-        store = getattr(bot, "store", None)
-        if store is not None:  # closed by the bot's own shutdown, normally
-            await store.close()
+        await store.close()
 
 
 async def play_turn(thread, people, rng: random.Random, times: dict[str, list[float]], clock: PostClock):

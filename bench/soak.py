@@ -64,6 +64,7 @@ from engine.reef.ai import expert as reef_expert
 from engine.reef.ai import greedy as reef_greedy
 from hosting.botpool import WORKER_NICENESS as BOT_NICENESS
 from hosting.records import ACTIVE, LOBBY
+from hosting.stores import open_store
 from simtools.strict import run_strict
 from simtools.ui import PANEL_BUTTONS, awaited, controls, latest_board, prefer
 
@@ -346,7 +347,9 @@ async def run(soak: Soak, folder: Path, per_day: int) -> None:
     # Traced from the start, so the first windows pay tracemalloc's cost as the last do.
     if soak.trace:
         tracemalloc.start(1)
-    bot = create_bot(Config(token=TOKEN, database=folder / "soak.sqlite3", bot_delay=0.0))
+    config = Config(token=TOKEN, database=folder / "soak.sqlite3", bot_delay=0.0)
+    store = await open_store(config)
+    bot = create_bot(config, store)
     # A loaded machine can take more than SimCord's default 5 s (real) to settle a simulated day.
     async with run_strict(bot, settle_timeout=300.0) as env:
         meter = Meter(env)
@@ -407,9 +410,7 @@ async def run(soak: Soak, folder: Path, per_day: int) -> None:
             tracemalloc.stop()
     soak.days = day
     soak.seconds = time.perf_counter() - started
-    store = getattr(bot, "store", None)
-    if store is not None:
-        await store.close()
+    await store.close()
 
 
 def growth_sites(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot, top: int = 8) -> list[str]:

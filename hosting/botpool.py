@@ -201,9 +201,41 @@ def _ready() -> None:
     """Nothing: sent once to each new worker, so they all start at once."""
 
 
-def _worker_start(packages: dict[str, str]) -> None:
-    """A new worker yields to the bot's loop (`WORKER_NICENESS`), knows the same games as the bot
-    (tests register their own) and loads them now."""
+class WorkerPids:
+    """The process ids of a process pool's workers, each reported by the worker as it starts.
+
+    `concurrent.futures.ProcessPoolExecutor` keeps its processes in a private attribute
+    (``_processes``); a pool that must kill its workers learns them this way instead: its
+    initializer calls `report` in each worker, `pids` reads what came in, and `processes`
+    finds them among `multiprocessing.active_children`. A worker still starting has not
+    reported yet (it ends by itself at the pool's shutdown).
+    """
+
+    def __init__(self, context: Any) -> None:
+        self._queue = context.SimpleQueue()  # handed to each worker as it is made (its initargs)
+        self._pids: set[int] = set()
+
+    def report(self) -> None:
+        """In a worker: say its process id."""
+        self._queue.put(os.getpid())
+
+    def pids(self) -> set[int]:
+        """The ids of the workers that have started so far."""
+        while not self._queue.empty():
+            self._pids.add(self._queue.get())
+        return set(self._pids)
+
+    def processes(self) -> list[multiprocessing.process.BaseProcess]:
+        """The live process of each worker that has reported."""
+        pids = self.pids()
+        return [process for process in multiprocessing.active_children() if process.pid in pids]
+
+
+def _worker_start(packages: dict[str, str], pids: WorkerPids | None = None) -> None:
+    """A new worker says its process id (`WorkerPids`), yields to the bot's loop (`WORKER_NICENESS`),
+    knows the same games as the bot (tests register their own) and loads them now."""
+    if pids is not None:
+        pids.report()
     os.nice(WORKER_NICENESS)
     engine.GAME_PACKAGES.update(packages)
     for key in packages:
@@ -224,6 +256,8 @@ class Workers:
     def __init__(self) -> None:
         self.size = 1
         self.executor: concurrent.futures.ProcessPoolExecutor | None = None
+        #: The running workers' process ids, as each reports it (`WorkerPids`).
+        self.pids: WorkerPids | None = None
         self.users: set[int] = set()  # id() of the open pools that have used the workers
         # Decisions that missed their deadline and still occupy a worker: since when (monotonic).
         self.overdue: dict[concurrent.futures.Future, float] = {}
@@ -250,11 +284,12 @@ class Workers:
             # Not forkserver: its children are polled through a timed wait, which never returns
             # while a test's clock stands still.
             context = multiprocessing.get_context("spawn")
+            self.pids = WorkerPids(context)
             self.executor = concurrent.futures.ProcessPoolExecutor(
                 max_workers=self.size,
                 mp_context=context,
                 initializer=_worker_start,
-                initargs=(dict(engine.GAME_PACKAGES),),
+                initargs=(dict(engine.GAME_PACKAGES), self.pids),
             )
             # One empty call per worker starts them all now; decisions wait for them (`started`).
             self.ready = [self.executor.submit(_ready) for _ in range(self.size)]
@@ -309,9 +344,14 @@ class Workers:
     def replace(self) -> None:
         """Stop the current processes (killed); the next decision starts new ones."""
         executor, self.executor = self.executor, None
+        pids, self.pids = self.pids, None
         self.overdue.clear()
         if executor is not None:
-            _stop(executor)
+            _stop(executor, pids)
+
+    def worker_pids(self) -> set[int]:
+        """The process ids of the running workers (those that have started so far)."""
+        return set() if self.pids is None or self.executor is None else self.pids.pids()
 
 
 #: This process's workers.
@@ -428,12 +468,15 @@ class BotPool:
             self._shared.replace()
 
 
-def _stop(executor: concurrent.futures.ProcessPoolExecutor) -> None:
-    """Shut a pool down now: queued decisions dropped, running ones killed, every worker reaped."""
-    processes: dict[Any, Any] = dict(getattr(executor, "_processes", None) or {})
+def _stop(executor: concurrent.futures.ProcessPoolExecutor, pids: WorkerPids | None) -> None:
+    """Shut a pool down now: queued decisions dropped, running ones killed, every worker reaped.
+
+    The workers are known by the ids they reported (`WorkerPids`), not by the executor's private
+    ``_processes``; one still starting has not reported and ends by itself at the shutdown."""
+    processes = pids.processes() if pids is not None else []
     executor.shutdown(wait=False, cancel_futures=True)
-    for process in processes.values():
+    for process in processes:
         if process.is_alive():
             process.terminate()
-    for process in processes.values():
+    for process in processes:
         process.join(timeout=5)

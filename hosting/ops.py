@@ -1,4 +1,5 @@
-"""Operations from the command line: ``python bot.py <command>``.
+"""The operations behind ``python bot.py <command>`` (`cli` dispatches them) and the running
+bot's heartbeat.
 
 - ``invite-url``: the OAuth2 URL that adds the bot with exactly the permissions it needs.
 - ``check``: configuration, database and data files, without connecting to Discord.
@@ -10,9 +11,10 @@
 - ``restore FILE``: put a backup in place of the SQLite database (the bot stopped).
 - ``status``: the running bot's figures once (`hosting.metrics`), or what the database says.
 
-Each returns the process exit status: 0 when all is well, 2 with a message on
-stderr when not. ``bot.main`` dispatches here; the configuration is handed in,
-so this module never imports ``bot``.
+The configuration is handed in, so this module imports nothing above ``hosting``:
+neither ``bot``, ``cli`` nor discord.py or the renderers. What needs those (the invite
+URL's permissions, the fonts `check` reads, the slash commands' payload) is in ``cli``
+and ``gamebot``.
 """
 
 from __future__ import annotations
@@ -27,57 +29,22 @@ import logging
 import math
 import os
 import sqlite3
-import sys
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-import discord
-
-from hosting.dblock import DatabaseInUse
+from hosting.migrations import SCHEMA_VERSION
 from hosting.private import private_database
 
 log = logging.getLogger(__name__)
-
-COMMANDS = ("invite-url", "check", "sync", "backup", "health", "copy-to-postgres", "restore", "status")
-
-#: The bot's permissions, one per row of the README's table.
-PERMISSIONS = discord.Permissions(
-    view_channel=True,
-    send_messages=True,
-    create_public_threads=True,
-    create_private_threads=True,  # the daily Reef: each player's game in a private thread
-    send_messages_in_threads=True,
-    embed_links=True,
-    attach_files=True,
-    read_message_history=True,
-)
-SCOPES = ("bot", "applications.commands")
 
 #: How often the running bot touches its heartbeat file, and how old it may get before unhealthy.
 HEARTBEAT_SECONDS = 30.0
 HEARTBEAT_STALE = 120.0
 #: How often the heartbeat looks for a change of state (connected, waiting) to write at once.
 HEARTBEAT_LOOK = 1.0
-
-USAGE = """\
-usage: python bot.py [command]
-  (no command)   run the bot
-  invite-url     print the URL that adds the bot to a server
-  check          check configuration, database and data files (no network)
-  sync           send the slash commands to Discord now (the bot does it at start
-                 only when they changed)
-  backup PATH    copy the database to PATH, safely while the bot runs
-  restore FILE   put the backup FILE in place of the database (stop the bot first)
-  health         exit 0 while the bot runs (container health check); prints whether it is
-                 connected to Discord. health --ready: exit 0 only while connected
-  status         the running bot's figures (tables, moves, latency...) once
-  copy-to-postgres  copy the SQLite tables (DATABASE_PATH) into the empty PostgreSQL
-                    database at DATABASE_URL; stop the bot first
-  --version      print the bot's version"""
-
 
 PG_BACKUP_HELP = """\
 The database is PostgreSQL (DATABASE_URL), so back it up with PostgreSQL's own tool,
@@ -105,11 +72,6 @@ def application_id_from_token(token: str) -> int | None:
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return None
     return int(decoded) if decoded.isdigit() else None
-
-
-def invite_url(application_id: int) -> str:
-    """The OAuth2 URL adding the bot with its permissions and slash commands."""
-    return discord.utils.oauth_url(application_id, permissions=PERMISSIONS, scopes=SCOPES)
 
 
 # ---------------------------------------------------------------------- check
@@ -281,7 +243,6 @@ def startup_problems(config: Any) -> list[str]:
     heartbeat file's folder and the backups' folder. An empty list: start.
     """
     from hosting import pg_store
-    from hosting.store import SCHEMA_VERSION
 
     health_problem = health_file_problem(getattr(config, "health_file", None))
     problems = [health_problem] if health_problem else []
@@ -356,33 +317,10 @@ def postgres_report(url: str, schema_version: int) -> tuple[bool, str]:
     return True, f"database: {where}, schema version {version}{migrate}, {tables} tables"
 
 
-def data_report() -> list[tuple[bool, str]]:
-    """(good, what) for every game's data files and every font."""
-    import engine
-    from renderers import common
-
-    found: list[tuple[bool, str]] = []
-    for key in engine.GAME_PACKAGES:
-        try:
-            game = engine.get(key)
-        except Exception as error:  # a data file that fails validation, or a broken package
-            found.append((False, f"game {key}: its data does not load: {error}"))
-        else:
-            found.append((True, f"game {key}: {game.title}, data loaded"))
-    for kind, name in common.FONT_FILES.items():
-        try:
-            common.font(kind, 12)
-        except OSError as error:
-            found.append((False, f"font {kind}: {common.FONT_DIR / name} does not load: {error}"))
-        else:
-            found.append((True, f"font {kind}: {name}"))
-    return found
-
-
-def check(config: Any, out: TextIO) -> int:
-    """Print one line per check; 0 when everything is good, 2 otherwise."""
+def check(config: Any, out: TextIO, more: Iterable[tuple[bool, str]] = ()) -> int:
+    """Print one line per check, then those of ``more`` (the game data and fonts: `cli.check` hands
+    them in, as reading fonts is the renderers' business); 0 when everything is good, 2 otherwise."""
     from hosting import pg_store
-    from hosting.store import SCHEMA_VERSION
 
     results: list[tuple[bool, str]] = [(True, "configuration: DISCORD_TOKEN has a bot token's shape")]
     app_id = config.application_id or application_id_from_token(config.token)
@@ -421,7 +359,7 @@ def check(config: Any, out: TextIO) -> int:
         problem = health_file_problem(Path(health_file))
         found = f"health file: {health_file}, its folder is writable"
         results.append((False, problem) if problem else (True, found))
-    results.extend(data_report())
+    results.extend(more)
     for good, line in results:
         print(f"{'ok  ' if good else 'FAIL'} {line}", file=out)
     failed = sum(not good for good, _ in results)
@@ -481,20 +419,6 @@ def sync_record_path(database: Path) -> Path | None:
 def sync_key(application_id: int | None, guild_id: int | None) -> str:
     """The record's key for one application's global commands, or its commands in one server."""
     return f"{application_id}:{'global' if guild_id is None else f'guild {guild_id}'}"
-
-
-async def tree_payload(
-    tree: discord.app_commands.CommandTree, guild: discord.abc.Snowflake | None
-) -> list[dict]:
-    """The JSON `CommandTree.sync` sends for ``guild`` (None: global), in a stable order,
-    with the translator's localizations as `CommandTree.sync` adds them."""
-    commands = tree.get_commands(guild=guild)
-    translator = tree.translator
-    if translator is not None:
-        payload = [await command.get_translated_payload(tree, translator) for command in commands]
-    else:
-        payload = [command.to_dict(tree) for command in commands]
-    return sorted(payload, key=lambda command: (command.get("type", 1), command["name"]))
 
 
 def tree_digest(payload: list[dict]) -> str:
@@ -700,72 +624,3 @@ def copy_to_postgres(config: Any, out: TextIO) -> int:
     counts = ", ".join(f"{rows} {table}" for table, rows in copied.items())
     print(f"Copied {config.database} into PostgreSQL at {redact(url)}: {counts}.", file=out)
     return 0
-
-
-# ------------------------------------------------------------------- dispatch
-
-
-def main(
-    args: list[str],
-    load_config: Callable[..., Any],
-    config_error: type[Exception],
-    out: TextIO | None = None,
-    err: TextIO | None = None,
-    sync: Callable[[Any], str] | None = None,
-) -> int:
-    """Run one command; ``load_config(require_token=...)`` raises ``config_error`` for a bad setting.
-
-    ``sync(config)`` sends the slash commands and says what it sent, raising `OpsError`
-    when it cannot (``bot`` hands it in: it builds the bot).
-    """
-    out = out or sys.stdout
-    err = err or sys.stderr
-    command, rest = args[0], args[1:]
-    want_ready = command == "health" and rest == ["--ready"]
-    expected = 1 if command in ("backup", "restore") else 0
-    if len(rest) != expected and not want_ready:
-        print(USAGE, file=err)
-        return 2
-    try:
-        config = load_config(require_token=command in ("check", "sync"))
-        if command == "invite-url":
-            app_id = config.application_id or application_id_from_token(config.token)
-            if not app_id:
-                raise OpsError(
-                    "The invite URL needs the application id: set DISCORD_APPLICATION_ID (the number on "
-                    "the application's General Information page) or DISCORD_TOKEN."
-                )
-            print(invite_url(app_id), file=out)
-            return 0
-        if command == "check":
-            return check(config, out)
-        if command == "sync":
-            if sync is None:
-                raise OpsError("sync needs the bot: run it as python bot.py sync")
-            print(sync(config), file=out)
-            return 0
-        if command == "backup":
-            if getattr(config, "database_url", None):
-                raise OpsError(PG_BACKUP_HELP)
-            tables = backup(Path(config.database), Path(rest[0]))
-            print(f"Backed up {config.database} to {rest[0]} ({tables} tables).", file=out)
-            return 0
-        if command == "copy-to-postgres":
-            return copy_to_postgres(config, out)
-        if command == "restore":
-            from hosting import backups
-
-            if getattr(config, "database_url", None):
-                raise OpsError(PG_BACKUP_HELP)
-            print(backups.restore(Path(rest[0]), Path(config.database)), file=out)
-            return 0
-        if command == "status":
-            from hosting import metrics
-
-            return metrics.status(config, out)
-        good, line = health(config.health_file, ready=want_ready)
-        print(line, file=out if good else err)
-        return 0 if good else 2
-    except (config_error, OpsError, sqlite3.Error, DatabaseInUse) as error:
-        print(f"{command}: {error}" if command != "check" else f"FAIL {error}", file=err)
-        return 2

@@ -30,6 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from renderers import memo
 from renderers.common import Picture
@@ -60,8 +61,30 @@ def _timed(function: Callable[..., Picture], *args: object) -> tuple[Picture, fl
     return picture, time.thread_time() - start
 
 
-def _start_worker(niceness: int, cache_bytes: int) -> None:
+class WorkerPids:
+    """The process ids of the pool's workers, each reported by the worker as it starts (its
+    initializer): `concurrent.futures` keeps its processes in a private attribute. The same as
+    `hosting.botpool.WorkerPids`, which the renderers cannot import (they sit below hosting)."""
+
+    def __init__(self, context: Any) -> None:
+        self._queue = context.SimpleQueue()  # handed to each worker as it is made (its initargs)
+        self._pids: set[int] = set()
+
+    def report(self) -> None:
+        """In a worker: say its process id."""
+        self._queue.put(os.getpid())
+
+    def pids(self) -> set[int]:
+        """The ids of the workers that have started so far."""
+        while not self._queue.empty():
+            self._pids.add(self._queue.get())
+        return set(self._pids)
+
+
+def _start_worker(niceness: int, cache_bytes: int, pids: WorkerPids | None = None) -> None:
     """Run in each worker as it starts: its priority, and its cached parts' budget (`renderers.memo`)."""
+    if pids is not None:
+        pids.report()
     os.nice(niceness)
     memo.set_budget(cache_bytes)
 
@@ -92,6 +115,7 @@ class PicturePool:
         self.parts_budget = memo.budget()
         self._cache: OrderedDict[str, Picture] = OrderedDict()
         self._executor: ProcessPoolExecutor | None = None
+        self._pids: WorkerPids | None = None  # the running workers' ids (`worker_pids`)
         self._warming: list = []  # `start`'s warm-up calls, until `ready` has waited for them
         self._broken = 0
         #: Figures for the benchmarks: pictures drawn, served from the cache, drawn in a thread,
@@ -105,11 +129,12 @@ class PicturePool:
         if self._executor is None and self._broken < 2:
             # "spawn": a fresh interpreter per worker, safe beside the bot's threads (fork is not).
             context = multiprocessing.get_context("spawn")
+            self._pids = WorkerPids(context)
             self._executor = ProcessPoolExecutor(
                 self.workers,
                 mp_context=context,
                 initializer=_start_worker,
-                initargs=(WORKER_NICENESS, self.parts_budget),
+                initargs=(WORKER_NICENESS, self.parts_budget, self._pids),
             )
         return self._executor
 
@@ -126,6 +151,15 @@ class PicturePool:
         pool = self._pool()
         if pool is not None:
             self._warming = [pool.submit(_warm) for _ in range(self.workers)]
+
+    @property
+    def running(self) -> bool:
+        """Whether the worker processes are running (started, not closed)."""
+        return self._executor is not None
+
+    def worker_pids(self) -> set[int]:
+        """The process ids of the running workers (those that have started so far)."""
+        return set() if self._pids is None or self._executor is None else self._pids.pids()
 
     async def ready(self) -> None:
         """Wait until the workers `start` started are warm (a test's or a benchmark's warm-up:

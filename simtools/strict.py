@@ -40,6 +40,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import discord
+
+# SimCord has no public setting for the transports its attach step builds, so `_strict_transports`
+# swaps them on its private `_runtime` module (pinned: simcord==3.2.* in pyproject.toml;
+# tests/test_library_privates.py fails by name if a release moves them).
 from simcord import _runtime
 from simcord.backend import Backend
 from simcord.backend.errors import BackendError
@@ -47,7 +51,7 @@ from simcord.backend.models import Message, Overwrite
 from simcord.backend.permissions import flag
 from simcord.enums import OverwriteType
 from simcord.env import Env
-from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter, _path_of
+from simcord.http.client import FakeHTTPClient, FakeWebhookAdapter
 
 __all__ = [
     "DISCORD_MAX_ACTIVE_THREADS",
@@ -563,6 +567,12 @@ async def _real_sleep(seconds: float) -> None:
     while (left := until - _REAL_CLOCK()) > 0:
         time.sleep(min(left, 0.002))
         await asyncio.sleep(0)
+
+
+def _path_of(url: str) -> str:
+    """A routed URL's API path (``/channels/1/messages``): without discord.py's `Route.BASE` and
+    the query string."""
+    return url.split("?", 1)[0].removeprefix(discord.http.Route.BASE)
 
 
 class StrictHTTPClient(FakeHTTPClient):

@@ -22,7 +22,6 @@ import signal
 import sys
 import threading
 import time
-from multiprocessing import resource_tracker
 from pathlib import Path
 
 import pytest
@@ -32,6 +31,7 @@ import engine
 import renderers
 from bot import Config, create_bot
 from hosting.botpool import WORKERS
+from hosting.stores import open_store
 from simtools import pg_server
 from simtools.strict import StrictEnv
 from tests.openapi_check import SPEC_PATH, OpenAPIChecker
@@ -77,20 +77,19 @@ BOT_DEADLINE = 60.0
 async def make_bot(db_path):
     """Build a new bot on the test's database (``env.restart_bot(make_bot())`` restarts it).
 
-    SimCord detaches a bot without closing it, so each bot's database connection
-    is closed here: an open aiosqlite thread would keep pytest from exiting.
+    As ``bot.run`` does, the store is opened before the bot and handed to it: here once for
+    the test, and every bot built gets it with its own table service, runner and caches, as
+    a restarted process has. SimCord detaches a bot without closing it, so the database
+    connection is closed here: an open aiosqlite thread would keep pytest from exiting.
     """
-    bots = []
+    config = Config(token=TOKEN, database=db_path, bot_delay=0.0, bot_deadline=BOT_DEADLINE)
+    store = await open_store(config)
 
     def build():
-        config = Config(token=TOKEN, database=db_path, bot_delay=0.0, bot_deadline=BOT_DEADLINE)
-        bots.append(create_bot(config))
-        return bots[-1]
+        return create_bot(config, store)
 
     yield build
-    for bot in bots:
-        if bot.store is not None:
-            await bot.store.close()
+    await store.close()
 
 
 @pytest.fixture
@@ -133,9 +132,31 @@ class _SuiteEnv(StrictEnv):
             self._attaching = False
 
     async def _settle_internal(self, *, timeout=None, **options):
+        # SimCord has no public setting for the start's settle limit: this overrides its private
+        # step (pinned: simcord==3.2.*; tests/test_library_privates.py fails if it is renamed).
         if self._attaching and timeout is not None:
             timeout = max(timeout, self.settle_timeout)
         return await super()._settle_internal(timeout=timeout, **options)
+
+    #: How many of the bot's captured errors the test has read (`errors`) or raised (`raise_errors`):
+    #: the fixture's teardown raises those after them, as SimCord's own fixture does.
+    acknowledged = 0
+
+    @property
+    def errors(self) -> list[BaseException]:
+        self.acknowledged = self.error_cursor
+        return super().errors
+
+    def raise_errors(self) -> None:
+        self.acknowledged = self.error_cursor
+        super().raise_errors()
+
+    def raise_unread_errors(self) -> None:
+        """Raise, as a group, the bot's errors the test has not read (public API only)."""
+        captured = self.errors_since(self.acknowledged)
+        self.acknowledged = self.error_cursor
+        if captured:
+            raise BaseExceptionGroup(f"bot raised {len(captured)} error(s) during the test", captured)
 
 
 @pytest_asyncio.fixture
@@ -157,7 +178,7 @@ async def simcord_env(simcord_bot, request):
     finally:
         await env.shutdown()
         if env.check_errors:
-            env._raise_errors_since(env._errors_acknowledged)
+            env.raise_unread_errors()
 
 
 @pytest.fixture(scope="session")
@@ -229,21 +250,20 @@ def _non_daemon_threads() -> set[threading.Thread]:
 
 def _shared_pools() -> tuple[set[threading.Thread], set[int]]:
     """The threads and processes of the process-wide pools, which outlive a test file on purpose
-    (here once, not per bot; `_close_shared` closes them at the end of the run)."""
+    (here once, not per bot; `_close_shared` closes them at the end of the run).
+
+    Only public names: each pool's workers report their process ids (`WorkerPids`); the thread
+    that `concurrent.futures` runs beside a process pool is known by its class's module, one per
+    running pool; multiprocessing's resource tracker (one per process, started with the first
+    spawned worker, ending by itself when this process does) by its command line."""
     threads: set[threading.Thread] = set()
-    pids: set[int] = set()
-    for executor in (renderers.PICTURES._executor, WORKERS.executor):
-        if executor is None:
-            continue
-        manager = getattr(executor, "_executor_manager_thread", None)
-        if manager is not None:
-            threads.add(manager)
-        pids.update((getattr(executor, "_processes", None) or {}).keys())
-    # multiprocessing's resource tracker: one per process, started with the first spawned worker;
-    # it ends by itself when this process does (its pipe closes).
-    tracker = getattr(resource_tracker, "_resource_tracker", None)
-    if getattr(tracker, "_pid", None) is not None:
-        pids.add(tracker._pid)
+    running = int(renderers.PICTURES.running) + int(WORKERS.executor is not None)
+    managers = [t for t in threading.enumerate() if type(t).__module__ == "concurrent.futures.process"]
+    if len(managers) <= running:
+        threads.update(managers)
+    pids = renderers.PICTURES.worker_pids() | WORKERS.worker_pids()
+    tracker = "multiprocessing.resource_tracker"
+    pids.update(pid for pid, command in _child_processes().items() if tracker in command)
     return threads, pids
 
 

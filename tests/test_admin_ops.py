@@ -24,6 +24,7 @@ from bot import Config, ConfigError, create_bot, load_config
 from hosting import backups, metrics, ops
 from hosting.migrations import SCHEMA_VERSION
 from hosting.service import TableService
+from hosting.stores import open_store
 from tests.conftest import TOKEN
 from tests.play_helpers import latest_board, take_turns
 from tests.test_admin_start import SETTINGS, free_port, start_bot, wait_for
@@ -211,7 +212,9 @@ async def test_a_scheduled_backup_restored_into_a_fresh_directory_plays_on(
     assert mode_of(fresh) == 0o600
 
     # The bot starts on the restored copy: the same board, its buttons work, the game finishes.
-    restored = create_bot(Config(token=TOKEN, database=fresh, bot_delay=0.0))
+    config = Config(token=TOKEN, database=fresh, bot_delay=0.0)
+    opened = await open_store(config)
+    restored = create_bot(config, opened)
     try:
         await simcord_env.restart_bot(restored)
         assert await moves_logged(restored) == moves
@@ -219,8 +222,7 @@ async def test_a_scheduled_backup_restored_into_a_fresh_directory_plays_on(
         results = await take_turns(thread, members, random.Random(3))
         assert results is not None and results.embeds[0].title.endswith("final ranking")
     finally:
-        if restored.store is not None:
-            await restored.store.close()
+        await opened.close()
 
 
 async def test_the_schedule_runs_from_the_newest_backup_and_keeps_so_many(tmp_path):

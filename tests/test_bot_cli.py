@@ -11,6 +11,7 @@ import discord
 import pytest
 
 from bot import Config, ConfigError, create_bot, load_config
+from hosting.stores import open_store
 from tests.conftest import TOKEN
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,19 +152,19 @@ def command_uploads(env) -> list[str]:
 @pytest.fixture
 async def start_bot(simcord_env, db_path):
     """Restart the bot with other settings on the same database (its connection closed afterwards)."""
-    bots = []
+    stores = []
 
     async def start(force: bool = False, **settings):
-        bot = create_bot(Config(token=TOKEN, database=db_path, bot_delay=0.0, **settings))
+        config = Config(token=TOKEN, database=db_path, bot_delay=0.0, **settings)
+        stores.append(await open_store(config))
+        bot = create_bot(config, stores[-1])
         bot.force_sync = force
-        bots.append(bot)
         await simcord_env.restart_bot(bot)
         return bot
 
     yield start
-    for bot in bots:
-        if bot.store is not None:
-            await bot.store.close()
+    for store in stores:
+        await store.close()
 
 
 async def test_a_restart_sends_the_commands_only_when_they_changed(simcord_env, make_bot, start_bot):
@@ -215,7 +216,10 @@ async def test_only_the_process_running_shard_0_sends_the_commands(simcord_env, 
 # ------------------------------------------------------------------------ intents
 
 
-def test_the_bot_asks_discord_only_for_the_guilds_intent(tmp_path):
-    bot = create_bot(Config(token=TOKEN, database=tmp_path / "db.sqlite3"))
+async def test_the_bot_asks_discord_only_for_the_guilds_intent(tmp_path):
+    config = Config(token=TOKEN, database=tmp_path / "db.sqlite3")
+    store = await open_store(config)
+    bot = create_bot(config, store)
+    await store.close()
     assert bot.intents == discord.Intents(guilds=True)  # no privileged intent to enable in the portal
     assert not (bot.intents.members or bot.intents.presences or bot.intents.message_content)

@@ -20,6 +20,7 @@ import pytest
 import engine
 from bot import Config, create_bot
 from hosting.botpool import WORKERS, WallAlarms
+from hosting.stores import open_store
 from offline import Background
 from tests.conftest import TOKEN
 from tests.play_helpers import said
@@ -40,18 +41,19 @@ def settings() -> dict:
 @pytest.fixture
 async def make_bot(db_path, settings):
     """Build a bot with the test's settings; each one's workers and database are closed at the end."""
+    config = Config(token=TOKEN, database=db_path, bot_delay=0.0, **settings)
+    store = await open_store(config)  # handed to each bot, as conftest's ``make_bot`` does
     bots = []
 
     def build():
-        bots.append(create_bot(Config(token=TOKEN, database=db_path, bot_delay=0.0, **settings)))
+        bots.append(create_bot(config, store))
         return bots[-1]
 
     yield build
     for bot in bots:
         bot.bot_pool.close()
         bot.loop_lag.stop()
-        if bot.store is not None:
-            await bot.store.close()
+    await store.close()
     # The workers stop with the last bot that used them (other tests' bots may still hold them).
     assert not any(id(bot.bot_pool) in WORKERS.users for bot in bots)
     assert WORKERS.users or WORKERS.executor is None

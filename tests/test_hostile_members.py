@@ -282,13 +282,16 @@ async def test_another_servers_table_numbers_get_the_same_neutral_answer(two_ser
 async def test_the_database_its_wal_and_shm_and_backups_are_private_under_umask_022(tmp_path):
     from bot import Config, create_bot
     from hosting.ops import backup
+    from hosting.stores import open_store
     from simtools.strict import StrictEnv
     from tests.conftest import TOKEN
 
     old = os.umask(0o022)  # the usual umask: files 0644, folders 0755
     try:
         database = tmp_path / "data" / "seagames.sqlite3"
-        bot = create_bot(Config(token=TOKEN, database=database, bot_delay=0.0))
+        config = Config(token=TOKEN, database=database, bot_delay=0.0)
+        store = await open_store(config)
+        bot = create_bot(config, store)
         env = StrictEnv(bot)
         await env.start()
         try:
@@ -310,7 +313,7 @@ async def test_the_database_its_wal_and_shm_and_backups_are_private_under_umask_
             assert stat.S_IMODE(saved.parent.stat().st_mode) == 0o700
         finally:
             await env.shutdown()
-            await bot.store.close()
+            await store.close()
     finally:
         os.umask(old)
 

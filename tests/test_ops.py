@@ -28,11 +28,13 @@ from urllib.parse import parse_qs, urlparse
 import discord
 import pytest
 
+import cli
 from bot import Config, ConfigError, create_bot, load_config
 from hosting import logs, ops
 from hosting.migrations import SCHEMA_VERSION
 from hosting.records import Seat
 from hosting.store import Store
+from hosting.stores import open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "MTAwMDAwMDAwMDAwMDAwMDAw.GaBcDe.abcdefghijklmnopqrstuvwxyz012345"  # first part: 100000000000000000
@@ -204,7 +206,7 @@ def test_check_reports_broken_data_and_fonts(tmp_path, monkeypatch):
     monkeypatch.setitem(common.FONT_FILES, "missing", "NoSuchFont.ttf")
     out = io.StringIO()
     config = Config(token=TOKEN, database=tmp_path / "db.sqlite3")
-    assert ops.check(config, out) == 2
+    assert cli.check(config, out) == 2
     text = out.getvalue()
     assert "FAIL game broken" in text and "FAIL font missing" in text and "ok   game reef" in text
     assert "2 problem(s) found" in text
@@ -344,7 +346,9 @@ async def test_the_heartbeat_says_not_ready_while_the_gateway_is_down(simcord_en
 
 
 async def test_the_heartbeat_says_not_ready_while_a_shard_is_down(simcord_env, tmp_path, db_path):
-    sharded = create_bot(Config(token=TOKEN, database=db_path, shard_count=2, bot_delay=0.0))
+    config = Config(token=TOKEN, database=db_path, shard_count=2, bot_delay=0.0)
+    store = await open_store(config)
+    sharded = create_bot(config, store)
     try:
         await simcord_env.restart_bot(sharded)
         alive = tmp_path / "alive"
@@ -356,8 +360,7 @@ async def test_the_heartbeat_says_not_ready_while_a_shard_is_down(simcord_env, t
         await simcord_env.settle()
         assert await beats(simcord_env, sharded, alive)
     finally:
-        if sharded.store is not None:
-            await sharded.store.close()
+        await store.close()
 
 
 def test_a_bot_without_a_connection_is_not_connected():
@@ -430,10 +433,9 @@ async def simcord_bot(db_path):
     conftest's ``make_bot`` does (SimCord detaches a bot without closing it)."""
     config = load_config({"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(db_path), "GAMES": "Reef"}, None)
     assert config.games == ("reef",)
-    bot = create_bot(config)
-    yield bot
-    if bot.store is not None:
-        await bot.store.close()
+    store = await open_store(config)
+    yield create_bot(config, store)
+    await store.close()
 
 
 async def test_only_enabled_games_are_offered(simcord_env):

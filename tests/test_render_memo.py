@@ -6,7 +6,6 @@ import importlib
 import pkgutil
 import random
 from collections.abc import Iterator
-from functools import _lru_cache_wrapper
 
 import pytest
 from PIL import Image
@@ -68,7 +67,9 @@ def test_every_cache_of_pixels_or_fonts_in_the_renderers_counts_against_the_budg
     for module_info in pkgutil.iter_modules(renderers.__path__):
         module = importlib.import_module(f"renderers.{module_info.name}")
         for name, value in vars(module).items():
-            if isinstance(value, _lru_cache_wrapper):
+            # functools.lru_cache's wrapper, known by its documented `cache_parameters` (its type's
+            # name, `_lru_cache_wrapper`, is private); `memo.cached` has no such attribute.
+            if callable(getattr(value, "cache_parameters", None)):
                 returned = str(value.__wrapped__.__annotations__.get("return", ""))
                 if any(kind in returned for kind in HEAVY):
                     entry_bounded.append(f"{module_info.name}.{name} -> {returned}")

@@ -18,9 +18,10 @@ import discord
 import pytest
 from discord.ext import commands
 
+import cli
 import engine
 from bot import Config, ConfigError, create_bot, load_config, parse_shards
-from hosting import ops, pg_store
+from hosting import pg_store
 from hosting.pg_store import DatabaseUnavailable, PostgresStore
 from hosting.records import ACTIVE, Seat
 from hosting.store import Store
@@ -117,15 +118,17 @@ def test_bad_scale_out_settings_exit_2_with_help(tmp_path, env, message):
 # ------------------------------------------------------------------ the bot
 
 
-def test_create_bot_shards_when_asked(tmp_path):
+async def test_create_bot_shards_when_asked(tmp_path):
+    store = await open_store(Config(database=tmp_path / "t.sqlite3"))
     sharded = create_bot(
-        Config(token=TOKEN, database=tmp_path / "t.sqlite3", shard_count=4, shard_ids=(0, 2))
+        Config(token=TOKEN, database=tmp_path / "t.sqlite3", shard_count=4, shard_ids=(0, 2)), store
     )
     assert isinstance(sharded, commands.AutoShardedBot)
     assert sharded.shard_count == 4 and sharded.shard_ids == [0, 2]
-    every = create_bot(Config(token=TOKEN, database=tmp_path / "t.sqlite3", shard_count=2))
+    every = create_bot(Config(token=TOKEN, database=tmp_path / "t.sqlite3", shard_count=2), store)
     assert isinstance(every, commands.AutoShardedBot) and every.shard_ids is None
-    single = create_bot(Config(token=TOKEN, database=tmp_path / "t.sqlite3"))
+    single = create_bot(Config(token=TOKEN, database=tmp_path / "t.sqlite3"), store)
+    await store.close()
     assert not isinstance(single, discord.AutoShardedClient)
 
 
@@ -172,10 +175,9 @@ async def simcord_bot(database_settings):
     config = load_config(
         {"DISCORD_TOKEN": TOKEN, "SHARD_COUNT": "4", "SHARD_IDS": "1,3", **database_settings}, None
     )
-    bot = create_bot(dataclasses.replace(config, bot_delay=0.0))
-    yield bot
-    if bot.store is not None:
-        await bot.store.close()
+    store = await open_store(config)
+    yield create_bot(dataclasses.replace(config, bot_delay=0.0), store)
+    await store.close()
 
 
 async def test_a_sharded_bot_hosts_a_game(simcord_env, database_settings):
@@ -255,11 +257,11 @@ def test_check_reports_sharding(tmp_path):
         {"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": str(tmp_path / "t.sqlite3"), "SHARD_COUNT": "4"}, None
     )
     out = io.StringIO()
-    assert ops.check(config, out) == 0
+    assert cli.check(config, out) == 0
     assert "ok   sharding: shards 0, 1, 2, 3 of 4 here" in out.getvalue()
     split = Config(token=TOKEN, database=tmp_path / "t.sqlite3", shard_count=4, shard_ids=(1,))
     out = io.StringIO()
-    assert ops.check(split, out) == 0
+    assert cli.check(split, out) == 0
     assert "each process keeps only its own servers' tables" in out.getvalue()
 
 
