@@ -104,6 +104,21 @@ class LeagueTable:
 
 
 @dataclass(frozen=True)
+class LeagueResult:
+    """A player's result in a league that is over (a line of their `/history`)."""
+
+    league_id: int
+    name: str
+    game: str
+    guild_id: int
+    channel_id: int
+    place: int
+    players: int
+    points: float
+    finished_at: float
+
+
+@dataclass(frozen=True)
 class SeatResult:
     """What one player's seat at a closed table gives them."""
 
