@@ -235,6 +235,23 @@ class Players(commands.Cog):
                 "(newest first; `/game replay table:<id>` steps through one)",
                 name=name,
             )
+        # Leagues that are over (issue #38): the player's place in each, newest first.
+        results = await tables(interaction).store.league_results_of(who.id)
+        leagues = [
+            t(
+                "🏆 {date} **{league}** ({game}) — {place} of {players}, {points} points",
+                date=f"<t:{int(r.finished_at)}:d>",
+                league=plain(r.name),
+                game=t(engine.get(r.game).title),
+                place=_ordinal(r.place, t=t),
+                players=r.players,
+                points=f"{r.points:g}",
+            )
+            for r in results
+            if own or r.guild_id == interaction.guild_id
+        ]
+        if leagues:
+            header = "\n".join([header, *leagues])
         text = fit_lines(
             header,
             lines,

@@ -172,6 +172,7 @@ LEAGUE_SCHEMA = (
         table_id BIGINT UNIQUE,
         PRIMARY KEY (league_id, round, table_no)
     )""",
+    "ALTER TABLE guild_settings ADD COLUMN league_role BIGINT",
 )
 
 
@@ -1516,6 +1517,22 @@ class PostgresStore:
         return {str(row[0]): int(row[1]) for row in rows}
 
     # --- Leagues (issue #38): a league, its players' totals, its rounds' tables (schema 11) ---
+
+    async def league_role(self, guild_id: int) -> int | None:
+        """The role whose members may organise leagues in the server (None: Manage Server only)."""
+        found = await self._pool.fetchval(
+            "SELECT league_role FROM guild_settings WHERE guild_id = $1", guild_id
+        )
+        return None if found is None else int(found)
+
+    async def set_league_role(self, guild_id: int, role_id: int | None) -> None:
+        """Name the role that may organise leagues in the server (None: Manage Server only)."""
+        await self._pool.execute(
+            "INSERT INTO guild_settings (guild_id, league_role) VALUES ($1, $2) "
+            "ON CONFLICT (guild_id) DO UPDATE SET league_role = excluded.league_role",
+            guild_id,
+            role_id,
+        )
 
     async def create_league(
         self,

@@ -52,7 +52,7 @@ BOT_POLICY = "greedy"
 HINT_POLICY = "expert"
 #: Table options of the hosting, not of the game (never passed to the engine): name -> values.
 #: ``hints``: "off" (absent), "on" (the host offers Suggest), "used" (someone asked for one).
-HOST_OPTIONS = {"hints": ("off", "on", "used")}
+HOST_OPTIONS = {"hints": ("off", "on", "used"), "rated": ("yes", "no")}
 #: How often `play_bot` thinks again when the table changed under a decision, before giving up for now.
 BOT_RETHINKS = 3
 #: How many seats `add_bot(fill=True)` fills a table to (at most the game's maximum).
@@ -1137,6 +1137,28 @@ class TableService:
             ]
             table = await self.store.update_table(table.id, table.version, seats=seats, now=self._clock())
         return Timeout(table, events, timed_out, handed)
+
+    async def play_out(self, table_id: int) -> list[Event]:
+        """Play a running table to its end by bots (a league round's deadline, issue #38): each
+        awaited seat's own policy, a person's seat the timed-out seats' one (`BOT_POLICY`).
+
+        One move at a time under the table's lock, each through the version check like any
+        move, so a click or another process racing it simply takes a turn in between.
+        """
+        events: list[Event] = []
+        for _ in range(_MOST_ACTIONS_PER_TIMEOUT * 10):
+            async with self.lock(table_id):
+                table = await self.store.get_table(table_id)
+                if table.status != ACTIVE:
+                    break
+                game = engine.get(table.game)
+                awaited = sorted(game.to_act(self.state_of(table)))
+                if not awaited:
+                    break
+                seat = table.seats[awaited[0]]
+                action = await self._bot_action(table, game, seat)
+                events.extend((await self._apply(table, game, seat.seat, action)).events)
+        return events
 
     async def my_tables(self, user_id: int) -> list[MyTable]:
         """A player's open tables in every server: those awaiting them first, soonest deadline first."""

@@ -204,6 +204,8 @@ LEAGUE_SCHEMA = (
         PRIMARY KEY (league_id, round, table_no)
     )""",
     "CREATE UNIQUE INDEX league_tables_table ON league_tables (table_id)",
+    # The role whose members may organise leagues in a server (besides Manage Server).
+    "ALTER TABLE guild_settings ADD COLUMN league_role INTEGER",
 )
 #: A league's columns, in `LeagueRecord`'s order.
 LEAGUE_COLUMNS = (
@@ -1766,7 +1768,22 @@ class Store:
         "(SELECT count(*) FROM league_players c WHERE c.league_id = l.id), p.points, l.updated_at "
         "FROM league_players p JOIN leagues l ON l.id = p.league_id "
         "WHERE p.user_id = ?1 AND p.place IS NOT NULL ORDER BY p.league_id DESC LIMIT ?2",
+        "league_role": "SELECT league_role FROM guild_settings WHERE guild_id = ?1",
     }
+
+    async def league_role(self, guild_id: int) -> int | None:
+        """The role whose members may organise leagues in the server (None: Manage Server only)."""
+        row = await self._read(_one, "league_role", (guild_id,))
+        return None if row is None or row[0] is None else int(row[0])
+
+    async def set_league_role(self, guild_id: int, role_id: int | None) -> None:
+        """Name the role that may organise leagues in the server (None: Manage Server only)."""
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, league_role) VALUES (?1, ?2) "
+            "ON CONFLICT (guild_id) DO UPDATE SET league_role = excluded.league_role",
+            guild_id,
+            role_id,
+        )
 
     async def create_league(
         self,
