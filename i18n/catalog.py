@@ -94,6 +94,12 @@ AREAS: dict[str, tuple[Source, ...]] = {
         Source("hosting/botpool.py"),
         Source("hosting/timing.py"),
     ),
+    "league": (  # issue #38
+        Source("cogs/league.py"),
+        Source("hosting/league.py"),
+        Source("hosting/leagues.py"),
+        Source("renderers/league.py"),
+    ),
     "haenyeo": (
         Source("engine/haenyeo/*.py"),
         Source("renderers/haenyeo*.py"),
