@@ -64,13 +64,16 @@ def render_league(
 ) -> Picture:
     """The standings (with a podium when ``view["final"]``); ``names`` is unused (names are in rows)."""
     t = words()
-    rows = list(view.get("rows") or [])[:MOST_ROWS]
+    every = list(view.get("rows") or [])
     final = bool(view.get("final"))
     top = TITLE_H + 16 + (PODIUM_H + 16 if final else 0)
     table_top = top + HEAD_H
-    more = int(view.get("more") or 0) + max(0, len(view.get("rows") or []) - MOST_ROWS)
-    height = table_top + ROW_H * max(1, len(rows)) + (ROW_H if more else 0) + 2 * MARGIN
-    height = min(height, int(WIDTH * MAX_ASPECT))
+    # As many rows as fit within the aspect limit, with a line under them for the rest.
+    room = (int(WIDTH * MAX_ASPECT) - table_top - 2 * MARGIN) // ROW_H
+    shown = len(every) if len(every) <= min(MOST_ROWS, room) else min(MOST_ROWS, room - 1)
+    rows = every[:shown]
+    more = int(view.get("more") or 0) + len(every) - shown
+    height = table_top + ROW_H * (max(1, len(rows)) + (1 if more else 0)) + 2 * MARGIN
     if final:
         subtitle = t("Final standings")
     else:
@@ -96,8 +99,6 @@ def render_league(
     alt = [t("{league}: standings.", league=name)]
     for i, row in enumerate(rows):
         y = table_top + i * ROW_H
-        if y + ROW_H > height - MARGIN:
-            break
         if i % 2 == 0:
             draw.rectangle((MARGIN + 4, y, WIDTH - MARGIN - 4, y + ROW_H - 2), fill=STRIPE)
         mid = y + ROW_H / 2
@@ -135,16 +136,15 @@ def render_league(
         )
     if more:
         y = table_top + len(rows) * ROW_H + ROW_H / 2
-        if y < height - MARGIN:
-            draw_text(
-                draw,
-                (columns["name"], y),
-                t("… and {count} more.", count=more),
-                "regular",
-                TEXT,
-                MUTED,
-                anchor="lm",
-            )
+        draw_text(
+            draw,
+            (columns["name"], y),
+            t("… and {count} more.", count=more),
+            "regular",
+            TEXT,
+            MUTED,
+            anchor="lm",
+        )
     return picture(image, alt, "league-final.png" if final else "league-standings.png")
 
 
