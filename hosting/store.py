@@ -153,7 +153,8 @@ def _board_steps_schema() -> tuple[str, ...]:
 
 #: A league (``leagues``), its players and their totals over the closed rounds (``league_players``),
 #: and each round's tables (``league_tables``: who sits where, 0 a bot seat, and the hosted table once
-#: opened). ``leagues.round`` is the round being played: advancing it is the claim that pairs a
+#: opened; both clustered by their keys, so a league's standings or round are one range).
+#: ``leagues.round`` is the round being played: advancing it is the claim that pairs a
 #: round exactly once (`Store.advance_league`).
 LEAGUE_SCHEMA = (
     """CREATE TABLE leagues (
@@ -193,7 +194,7 @@ LEAGUE_SCHEMA = (
         dropped INTEGER NOT NULL DEFAULT 0,
         place INTEGER,
         PRIMARY KEY (league_id, user_id)
-    )""",
+    ) WITHOUT ROWID""",
     "CREATE INDEX league_players_user ON league_players (user_id, league_id)",
     """CREATE TABLE league_tables (
         league_id INTEGER NOT NULL,
@@ -202,7 +203,7 @@ LEAGUE_SCHEMA = (
         players TEXT NOT NULL,
         table_id INTEGER,
         PRIMARY KEY (league_id, round, table_no)
-    )""",
+    ) WITHOUT ROWID""",
     "CREATE UNIQUE INDEX league_tables_table ON league_tables (table_id)",
     # The role whose members may organise leagues in a server (besides Manage Server).
     "ALTER TABLE guild_settings ADD COLUMN league_role INTEGER",

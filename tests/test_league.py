@@ -240,3 +240,39 @@ async def test_a_league_of_seven_from_sign_up_to_the_podium(league_world, simcor
     # Each player's league result is in /history.
     mine = said(await ann.slash(channel, "history"))
     assert "Winter League" in mine and "of 7" in mine
+
+
+async def test_organisers_drops_and_ending_a_league_early(league_world, simcord_env):
+    guild, channel, orla, players = league_world
+    ann, ben, cat, *_ = players
+    # The server names a role that may organise leagues (Manage Server names it).
+    organisers = guild.create_role("Organisers")
+    ivy = guild.add_member(simcord_env.create_user("ivy"), roles=[organisers])
+    refused = await ivy.slash(channel, "league create", name="Spring", game="takeaway")
+    assert "can create a league" in said(refused)
+    assert "may organise leagues now" in said(await orla.slash(channel, "settings", league_role=organisers))
+    created = await ivy.slash(channel, "league create", name="Spring", game="takeaway", seats=2, rounds=2)
+    card = created.response
+    for member in (ann, ben, cat):
+        await member.click(card_of(channel, card.id), label="Join")
+    await ivy.click(card_of(channel, card.id), label="Start the league")
+    assert len(round_threads(channel, 1)) == 2  # three players at two seats: two tables, one bot
+
+    # Only the organiser (or Manage Server) drops, reinstates and ends.
+    assert "Only the league's organiser" in said(await ann.slash(channel, "league drop", player=ben))
+    dropped = await ivy.slash(channel, "league drop", player=cat)
+    assert "is no longer paired" in said(dropped)
+    assert "(dropped)" in said(await ann.slash(channel, "league standings"))
+    assert "is paired again" in said(await ivy.slash(channel, "league reinstate", player=cat))
+    assert "(dropped)" not in said(await ann.slash(channel, "league standings"))
+    assert "not in this league" in said(await ivy.slash(channel, "league drop", player=orla))
+    assert said(await ann.slash(channel, "league end")) == "Only the league's organiser can end it."
+
+    ended = await ivy.slash(channel, "league end")
+    assert "is over" in said(ended)
+    final = next(m for m in sorted(channel.history(), key=lambda m: m.id) if "is over!" in m.content)
+    assert final.attachments[0].filename == "league-final.png"
+    assert "over" in card_of(channel, card.id).embeds[0].footer.text
+    assert said(await ivy.slash(channel, "league end")) == "This league is already over."
+    mine = said(await ann.slash(channel, "history"))
+    assert "**Spring**" in mine and "of 3" in mine  # a result in /history, though no game finished
