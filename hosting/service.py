@@ -1157,7 +1157,10 @@ class TableService:
                     break
                 seat = table.seats[awaited[0]]
                 action = await self._bot_action(table, game, seat)
-                events.extend((await self._apply(table, game, seat.seat, action)).events)
+                try:
+                    events.extend((await self._apply(table, game, seat.seat, action)).events)
+                except StaleVersion:
+                    continue  # another process moved first: read the table again
         return events
 
     async def my_tables(self, user_id: int) -> list[MyTable]:
@@ -1318,7 +1321,8 @@ class TableService:
             channel_id=old.channel_id,
             host_id=user_id,
             host_name=name,
-            options=old.options,
+            # A rematch of a league's table is an ordinary table: the league's "rated" stays behind.
+            options={k: v for k, v in old.options.items() if k != "rated"},
             pace=old.pace,
         )
         levels = {policy: level for level, policy in BOT_LEVELS.items()}
