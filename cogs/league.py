@@ -301,7 +301,7 @@ class League(commands.Cog):
                 await self.runner.advance(
                     table.id, [event("start", say("The game begins!"))], force=True, new_step=True
                 )
-            elif table.status == ACTIVE and table.board_message_id is None:
+            elif table.status == ACTIVE and table.board_message_id is None and not table.owed_posts:
                 await self.runner.advance(table.id, [], force=True)
 
     async def _thread(self, league: LeagueRecord, round_no: int, table_no: int) -> discord.Thread | None:
