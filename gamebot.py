@@ -42,6 +42,7 @@ EXTENSIONS = (
     "cogs.leaderboard",
     "cogs.settings",
     "cogs.daily",
+    "cogs.league",
 )
 
 

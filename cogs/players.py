@@ -198,11 +198,26 @@ class Players(commands.Cog):
                 here = interaction.guild_id
                 found = await service.store.finished_games_in(who.id, here, limit=HISTORY_SHOWN)
                 played = sum(s.played for s in await service.store.player_stats_in(who.id, here))
+            results = await service.store.league_results_of(who.id)
         except Exception as error:
             await answer_error(interaction, error)
             return
         name = plain(who.display_name)
-        if not found:
+        # Leagues that are over (issue #38): the player's place in each, newest first.
+        leagues = [
+            t(
+                "🏆 {date} **{league}** ({game}) — {place} of {players}, {points} points",
+                date=f"<t:{int(r.finished_at)}:d>",
+                league=plain(r.name),
+                game=t(engine.get(r.game).title),
+                place=_ordinal(r.place, t=t),
+                players=r.players,
+                points=f"{r.points:g}",
+            )
+            for r in results
+            if own or r.guild_id == interaction.guild_id
+        ]
+        if not found and not leagues:
             await reply(interaction, t("{name} has not finished a game yet.", name=name))
             return
         lines = []
@@ -235,6 +250,8 @@ class Players(commands.Cog):
                 "(newest first; `/game replay table:<id>` steps through one)",
                 name=name,
             )
+        if leagues:
+            header = "\n".join([header, *leagues])
         text = fit_lines(
             header,
             lines,

@@ -791,7 +791,11 @@ class TableRunner:
         return True
 
     async def archive(self, table: TableRecord) -> None:
-        """Archive a closed table's own thread, so old games don't use up the server's active threads."""
+        """Archive a closed table's own thread, so old games don't use up the server's active threads.
+
+        Every table that closes comes here: listeners hear ``table_closed`` (a league's round).
+        """
+        self.bot.dispatch("table_closed", table)
         if not table.thread_id or not self.in_server(table):
             return
         try:
@@ -849,6 +853,7 @@ class TableRunner:
             self.forget(table.id)
             if await self.service.abandon(table.id) is not None:
                 log.info("table %s abandoned: %s", table.id, why, extra={"table_id": table.id})
+                self.bot.dispatch("table_closed", table)
 
     async def reconcile(self) -> None:
         """At READY: close the open tables of servers this process serves that no longer have the bot.

@@ -14,7 +14,7 @@ from discord.app_commands import locale_str
 from discord.ext import commands
 
 import i18n
-from cogs.common import reply, tables
+from cogs.common import NO_PINGS, reply, tables
 from cogs.language import for_guild, for_user
 
 #: "Follow Discord's setting" in the choices below.
@@ -37,15 +37,42 @@ class Settings(commands.Cog):
         name=locale_str("settings"),
         description=locale_str("Server settings: the language of this server's boards and messages"),
     )
-    @app_commands.describe(language=locale_str("The language boards, results and reminders use here"))
+    @app_commands.describe(
+        language=locale_str("The language boards, results and reminders use here"),
+        league_role=locale_str("Members with this role may organise leagues (@everyone: Manage Server only)"),
+    )
+    @app_commands.rename(league_role=locale_str("league_role"))
     @app_commands.choices(language=_choices())
     @app_commands.guild_only()
     @app_commands.default_permissions(manage_guild=True)
-    async def settings(self, interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
-        """Set the language of this server's public messages (Manage Server)."""
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        language: app_commands.Choice[str] | None = None,
+        league_role: discord.Role | None = None,
+    ) -> None:
+        """Set the language of this server's public messages, or who may organise leagues (Manage Server)."""
         if not (interaction.permissions and interaction.permissions.manage_guild):
             t = await for_user(interaction)
             await reply(interaction, t("Only members who can manage the server can change its settings."))
+            return
+        if league_role is not None:  # issue #38: leagues' organisers, besides Manage Server
+            everyone = league_role.id == interaction.guild_id
+            await tables(interaction).store.set_league_role(
+                interaction.guild_id, None if everyone else league_role.id
+            )
+            t = await for_user(interaction)
+            if everyone:
+                text = t("Only members who can manage the server may organise leagues now.")
+            else:
+                text = t("Members with {role} may organise leagues now.", role=league_role.mention)
+            if language is None:
+                await reply(interaction, text)
+                return
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        if language is None:
+            t = await for_user(interaction)
+            await reply(interaction, t("Choose a language, or the role that may organise leagues."))
             return
         choice = None if language.value == FOLLOW else language.value
         await tables(interaction).languages.set_guild(interaction.guild_id, choice)

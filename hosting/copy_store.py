@@ -54,6 +54,10 @@ async def copy_sqlite_to_postgres(path: Path, url: str) -> dict[str, int]:
                 "SELECT setval(pg_get_serial_sequence('game_tables', 'id'), max(id)) FROM game_tables "
                 "HAVING max(id) IS NOT NULL"
             )
+            await conn.execute(  # leagues (issue #38) likewise
+                "SELECT setval(pg_get_serial_sequence('leagues', 'id'), max(id)) FROM leagues "
+                "HAVING max(id) IS NOT NULL"
+            )
     finally:
         await conn.close()
     return copied

@@ -711,6 +711,118 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX daily_games_table ON daily_games (table_id)",
         ),
     ),
+    Migration(
+        11,
+        sqlite=(
+            # Leagues (issue #38, docs/LEAGUES.md): a league (``leagues``), its players and their totals
+            # over the closed rounds (``league_players``), and each round's tables (``league_tables``:
+            # who sits where, 0 a bot seat, and the hosted table once opened; both clustered by their
+            # keys, so a league's standings or round are one range). ``leagues.round`` is the round
+            # being played: advancing it is the claim that pairs a round exactly once
+            # (`Store.advance_league`).
+            """CREATE TABLE leagues (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id INTEGER NOT NULL,
+            channel_id INTEGER NOT NULL,
+            organiser_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            game TEXT NOT NULL,
+            seats INTEGER NOT NULL,
+            pace INTEGER NOT NULL,
+            rounds INTEGER NOT NULL,
+            rated INTEGER NOT NULL,
+            bot_level TEXT NOT NULL,
+            cap INTEGER NOT NULL,
+            drop_after INTEGER NOT NULL,
+            round_length REAL NOT NULL,
+            status TEXT NOT NULL,
+            round INTEGER NOT NULL DEFAULT 0,
+            deadline REAL,
+            message_id INTEGER,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )""",
+            "CREATE INDEX leagues_guild ON leagues (guild_id, id)",
+            "CREATE INDEX leagues_status ON leagues (status, id)",
+            "CREATE INDEX leagues_deadline ON leagues (deadline)",
+            """CREATE TABLE league_players (
+            league_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            joined_at REAL NOT NULL,
+            points REAL NOT NULL DEFAULT 0,
+            score REAL NOT NULL DEFAULT 0,
+            played INTEGER NOT NULL DEFAULT 0,
+            missed INTEGER NOT NULL DEFAULT 0,
+            dropped INTEGER NOT NULL DEFAULT 0,
+            place INTEGER,
+            PRIMARY KEY (league_id, user_id)
+        ) WITHOUT ROWID""",
+            "CREATE INDEX league_players_user ON league_players (user_id, league_id)",
+            """CREATE TABLE league_tables (
+            league_id INTEGER NOT NULL,
+            round INTEGER NOT NULL,
+            table_no INTEGER NOT NULL,
+            players TEXT NOT NULL,
+            table_id INTEGER,
+            PRIMARY KEY (league_id, round, table_no)
+        ) WITHOUT ROWID""",
+            "CREATE UNIQUE INDEX league_tables_table ON league_tables (table_id)",
+            # The role whose members may organise leagues in a server (besides Manage Server).
+            "ALTER TABLE guild_settings ADD COLUMN league_role INTEGER",
+        ),
+        postgres=(
+            # Leagues (see the SQLite twin).
+            """CREATE TABLE leagues (
+            id BIGSERIAL PRIMARY KEY,
+            guild_id BIGINT NOT NULL,
+            channel_id BIGINT NOT NULL,
+            organiser_id BIGINT NOT NULL,
+            name TEXT NOT NULL,
+            game TEXT NOT NULL,
+            seats INTEGER NOT NULL,
+            pace INTEGER NOT NULL,
+            rounds INTEGER NOT NULL,
+            rated BOOLEAN NOT NULL,
+            bot_level TEXT NOT NULL,
+            cap INTEGER NOT NULL,
+            drop_after INTEGER NOT NULL,
+            round_length DOUBLE PRECISION NOT NULL,
+            status TEXT NOT NULL,
+            round INTEGER NOT NULL DEFAULT 0,
+            deadline DOUBLE PRECISION,
+            message_id BIGINT,
+            created_at DOUBLE PRECISION NOT NULL,
+            updated_at DOUBLE PRECISION NOT NULL
+        )""",
+            "CREATE INDEX leagues_guild ON leagues (guild_id, id)",
+            "CREATE INDEX leagues_status ON leagues (status, id)",
+            "CREATE INDEX leagues_deadline ON leagues (deadline)",
+            """CREATE TABLE league_players (
+            league_id BIGINT NOT NULL,
+            user_id BIGINT NOT NULL,
+            name TEXT NOT NULL,
+            joined_at DOUBLE PRECISION NOT NULL,
+            points DOUBLE PRECISION NOT NULL DEFAULT 0,
+            score DOUBLE PRECISION NOT NULL DEFAULT 0,
+            played INTEGER NOT NULL DEFAULT 0,
+            missed INTEGER NOT NULL DEFAULT 0,
+            dropped INTEGER NOT NULL DEFAULT 0,
+            place INTEGER,
+            PRIMARY KEY (league_id, user_id)
+        )""",
+            "CREATE INDEX league_players_user ON league_players (user_id, league_id)",
+            """CREATE TABLE league_tables (
+            league_id BIGINT NOT NULL,
+            round INTEGER NOT NULL,
+            table_no INTEGER NOT NULL,
+            players TEXT NOT NULL,
+            table_id BIGINT UNIQUE,
+            PRIMARY KEY (league_id, round, table_no)
+        )""",
+            "ALTER TABLE guild_settings ADD COLUMN league_role BIGINT",
+        ),
+    ),
 )
 
 #: The schema version this bot writes: the newest migration's.

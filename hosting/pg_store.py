@@ -32,6 +32,16 @@ import asyncpg
 
 from hosting import ratings
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
+from hosting.league import (
+    DROPPED_BY_ORGANISER,
+    LEAGUE_COLUMNS,
+    RUNNING,
+    SIGNUP,
+    LeaguePlayer,
+    LeagueRecord,
+    LeagueResult,
+    LeagueTable,
+)
 from hosting.migrations import MIGRATIONS, SCHEMA_VERSION
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 from hosting.records import (
@@ -95,6 +105,9 @@ TABLES = (
     "rematches",
     "voided_games",
     "daily_games",
+    "leagues",
+    "league_players",
+    "league_tables",
 )
 #: Tables the schema's triggers fill from the others (`copy-to-postgres` leaves them to the triggers).
 DERIVED = ("board_steps",)
@@ -1267,3 +1280,268 @@ class PostgresStore:
             limit,
         )
         return [str(row[0]) for row in rows]
+
+    # --- Leagues (issue #38): a league, its players' totals, its rounds' tables (schema 11) ---
+
+    async def league_role(self, guild_id: int) -> int | None:
+        """The role whose members may organise leagues in the server (None: Manage Server only)."""
+        found = await self._pool.fetchval(
+            "SELECT league_role FROM guild_settings WHERE guild_id = $1", guild_id
+        )
+        return None if found is None else int(found)
+
+    async def set_league_role(self, guild_id: int, role_id: int | None) -> None:
+        """Name the role that may organise leagues in the server (None: Manage Server only)."""
+        await self._pool.execute(
+            "INSERT INTO guild_settings (guild_id, league_role) VALUES ($1, $2) "
+            "ON CONFLICT (guild_id) DO UPDATE SET league_role = excluded.league_role",
+            guild_id,
+            role_id,
+        )
+
+    async def create_league(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        organiser_id: int,
+        name: str,
+        game: str,
+        seats: int,
+        pace: int,
+        rounds: int,
+        rated: bool,
+        bot_level: str,
+        cap: int,
+        drop_after: int,
+        round_length: float,
+        now: float,
+    ) -> LeagueRecord:
+        """A new league, open for sign-up."""
+        row = await self._pool.fetchrow(
+            "INSERT INTO leagues (guild_id, channel_id, organiser_id, name, game, seats, pace, rounds, "
+            "rated, bot_level, cap, drop_after, round_length, status, created_at, updated_at) "
+            f"VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15) "
+            f"RETURNING {LEAGUE_COLUMNS}",
+            guild_id,
+            channel_id,
+            organiser_id,
+            name,
+            game,
+            seats,
+            pace,
+            rounds,
+            rated,
+            bot_level,
+            cap,
+            drop_after,
+            round_length,
+            SIGNUP,
+            now,
+        )
+        return _league(row)
+
+    async def get_league(self, league_id: int) -> LeagueRecord | None:
+        """The league as stored (None: no such league)."""
+        row = await self._pool.fetchrow(f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = $1", league_id)
+        return None if row is None else _league(row)
+
+    async def leagues_in(self, guild_id: int, *, limit: int = 25) -> list[LeagueRecord]:
+        """A server's newest leagues, newest first."""
+        rows = await self._pool.fetch(
+            f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = $1 ORDER BY id DESC LIMIT $2",
+            guild_id,
+            limit,
+        )
+        return [_league(row) for row in rows]
+
+    async def open_league_ids(self) -> list[int]:
+        """Every league in sign-up or running (what a start resumes)."""
+        rows = await self._pool.fetch(
+            "SELECT id FROM leagues WHERE status IN ($1, $2) ORDER BY id", SIGNUP, RUNNING
+        )
+        return [int(row[0]) for row in rows]
+
+    async def set_league_message(self, league_id: int, message_id: int) -> None:
+        """Record the league's sign-up message."""
+        await self._pool.execute("UPDATE leagues SET message_id = $1 WHERE id = $2", message_id, league_id)
+
+    async def join_league(self, league_id: int, user_id: int, name: str, now: float) -> str:
+        """Sign a member up: ``joined``, or why not (``already``, ``full``, ``closed``); one transaction.
+
+        The league's row is locked first, so two members joining at once in two
+        processes cannot both take the last place.
+        """
+        async with self._pool.acquire() as conn, conn.transaction():
+            row = await conn.fetchrow("SELECT status, cap FROM leagues WHERE id = $1 FOR UPDATE", league_id)
+            if row is None or row[0] != SIGNUP:
+                return "closed"
+            if await conn.fetchval(
+                "SELECT 1 FROM league_players WHERE league_id = $1 AND user_id = $2", league_id, user_id
+            ):
+                return "already"
+            count = "SELECT count(*) FROM league_players WHERE league_id = $1"
+            joined = await conn.fetchval(count, league_id)
+            if joined >= row[1]:
+                return "full"
+            await conn.execute(
+                "INSERT INTO league_players (league_id, user_id, name, joined_at) VALUES ($1, $2, $3, $4)",
+                league_id,
+                user_id,
+                name,
+                now,
+            )
+            return "joined"
+
+    async def leave_league(self, league_id: int, user_id: int) -> bool:
+        """Take a member off a league still in sign-up; False when they were not on it (or it started)."""
+        status = await self._pool.execute(
+            "DELETE FROM league_players WHERE league_id = $1 AND user_id = $2 "
+            "AND (SELECT status FROM leagues WHERE id = $1) = $3",
+            league_id,
+            user_id,
+            SIGNUP,
+        )
+        return _count(status) == 1
+
+    async def league_players(self, league_id: int, game: str) -> list[LeaguePlayer]:
+        """A league's players with their totals and their rating in ``game`` (unordered)."""
+        rows = await self._pool.fetch(
+            "SELECT p.user_id, p.name, p.points, p.score, p.played, p.missed, p.dropped, "
+            f"coalesce(r.mu - {ratings.Z!r} * r.sigma, 0), p.place FROM league_players p "
+            "LEFT JOIN ratings r ON r.user_id = p.user_id AND r.game = $2 WHERE p.league_id = $1",
+            league_id,
+            game,
+        )
+        return [_league_player(row) for row in rows]
+
+    async def league_tables(self, league_id: int, round_no: int | None = None) -> list[LeagueTable]:
+        """A league's tables (of one round, or all), with each hosted table's status."""
+        rows = await self._pool.fetch(
+            "SELECT l.round, l.table_no, l.players, l.table_id, g.status FROM league_tables l "
+            "LEFT JOIN game_tables g ON g.id = l.table_id WHERE l.league_id = $1 "
+            "AND ($2::integer IS NULL OR l.round = $2) ORDER BY l.round, l.table_no",
+            league_id,
+            round_no,
+        )
+        return [LeagueTable(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4]) for r in rows]
+
+    async def league_of_table(self, table_id: int) -> tuple[int, int] | None:
+        """(league, round) of a league's table; None for any other table."""
+        row = await self._pool.fetchrow(
+            "SELECT league_id, round FROM league_tables WHERE table_id = $1", table_id
+        )
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def advance_league(
+        self,
+        league_id: int,
+        from_round: int,
+        *,
+        status: str,
+        deadline: float | None,
+        players: Sequence[LeaguePlayer],
+        tables: Sequence[LeagueTable],
+        now: float,
+    ) -> bool:
+        """Close round ``from_round`` and pair the next, in one transaction; False when it was done.
+
+        The claim is a conditional ``UPDATE`` of ``leagues.round``: a second process closing the
+        same round waits for the first to commit, re-checks the ``WHERE`` on the new row, and
+        changes nothing.
+        """
+        next_round = from_round + 1 if tables else from_round
+        async with self._pool.acquire() as conn, conn.transaction():
+            won = await conn.execute(
+                "UPDATE leagues SET round = $1, status = $2, deadline = $3, updated_at = $4 "
+                "WHERE id = $5 AND round = $6 AND status IN ($7, $8)",
+                next_round,
+                status,
+                deadline,
+                now,
+                league_id,
+                from_round,
+                SIGNUP,
+                RUNNING,
+            )
+            if _count(won) != 1:
+                return False
+            await conn.executemany(
+                "UPDATE league_players SET points = $1, score = $2, played = $3, missed = $4, place = $5, "
+                "dropped = CASE WHEN dropped = $6 THEN dropped ELSE $7 END "
+                "WHERE league_id = $8 AND user_id = $9",
+                [
+                    (
+                        p.points,
+                        p.score,
+                        p.played,
+                        p.missed,
+                        p.place,
+                        DROPPED_BY_ORGANISER,
+                        p.dropped,
+                        league_id,
+                        p.user_id,
+                    )
+                    for p in players
+                ],
+            )
+            await conn.executemany(
+                "INSERT INTO league_tables (league_id, round, table_no, players) VALUES ($1, $2, $3, $4)",
+                [(league_id, t.round, t.table_no, json.dumps(list(t.players))) for t in tables],
+            )
+            return True
+
+    async def attach_league_table(self, league_id: int, round_no: int, table_no: int, table_id: int) -> bool:
+        """Record the hosted table of a round's table, unless one already is (then False)."""
+        status = await self._pool.execute(
+            "UPDATE league_tables SET table_id = $1 WHERE league_id = $2 AND round = $3 AND table_no = $4 "
+            "AND table_id IS NULL",
+            table_id,
+            league_id,
+            round_no,
+            table_no,
+        )
+        return _count(status) == 1
+
+    async def set_league_dropped(self, league_id: int, user_id: int, dropped: int) -> bool:
+        """Drop a player from pairing (or reinstate them: 0, their misses forgotten); False if not there."""
+        status = await self._pool.execute(
+            "UPDATE league_players SET dropped = $1, missed = CASE WHEN $1 = 0 THEN 0 ELSE missed END "
+            "WHERE league_id = $2 AND user_id = $3",
+            dropped,
+            league_id,
+            user_id,
+        )
+        return _count(status) == 1
+
+    async def due_leagues(self, now: float) -> list[int]:
+        """Leagues whose round deadline has come."""
+        rows = await self._pool.fetch(
+            "SELECT id FROM leagues WHERE deadline IS NOT NULL AND deadline <= $1 ORDER BY deadline", now
+        )
+        return [int(row[0]) for row in rows]
+
+    async def next_league_deadline(self) -> float | None:
+        """The earliest round deadline of any league (None: none)."""
+        found = await self._pool.fetchval("SELECT min(deadline) FROM leagues WHERE deadline IS NOT NULL")
+        return None if found is None else float(found)
+
+    async def league_results_of(self, user_id: int, *, limit: int = 10) -> list[LeagueResult]:
+        """A player's results in leagues that are over, newest first."""
+        rows = await self._pool.fetch(
+            "SELECT l.id, l.name, l.game, l.guild_id, l.channel_id, p.place, "
+            "(SELECT count(*) FROM league_players c WHERE c.league_id = l.id), p.points, l.updated_at "
+            "FROM league_players p JOIN leagues l ON l.id = p.league_id "
+            "WHERE p.user_id = $1 AND p.place IS NOT NULL ORDER BY p.league_id DESC LIMIT $2",
+            user_id,
+            limit,
+        )
+        return [LeagueResult(*row) for row in rows]
+
+
+def _league(row: Sequence[Any]) -> LeagueRecord:
+    return LeagueRecord(*row)
+
+
+def _league_player(row: Sequence[Any]) -> LeaguePlayer:
+    return LeaguePlayer(row[0], row[1], row[2], row[3], row[4], row[5], row[6], float(row[7]), row[8])

@@ -210,6 +210,8 @@ def unrated_reason(
         return t("Not rated: the game did not finish.")
     if len(table.seats) == 1:
         return t("Solo game: not rated; the score goes on the solo board (`/leaderboard`).")
+    if table.options.get("rated") == "no":  # a league its organiser made unrated (issue #38)
+        return t("Not rated: this league is not rated.")
     if any(s.is_bot for s in table.seats):
         return t("Not rated: a bot played a seat.")
     if any(s.former for s in table.seats):

@@ -53,7 +53,8 @@ HINT_POLICY = "expert"
 #: Table options of the hosting, not of the game (never passed to the engine): name -> values.
 #: ``hints``: "off" (absent), "on" (the host offers Suggest), "used" (someone asked for one).
 #: ``daily``: the day a daily Reef table is the game of (`hosting.daily`); never set in a lobby.
-HOST_OPTIONS = {"hints": ("off", "on", "used"), "daily": ()}
+#: ``rated``: "no" for a table of an unrated league (`hosting.leagues`); never set in a lobby.
+HOST_OPTIONS = {"hints": ("off", "on", "used"), "daily": (), "rated": ("yes", "no")}
 #: How often `play_bot` thinks again when the table changed under a decision, before giving up for now.
 BOT_RETHINKS = 3
 #: How many seats `add_bot(fill=True)` fills a table to (at most the game's maximum).
@@ -1150,6 +1151,31 @@ class TableService:
             table = await self.store.update_table(table.id, table.version, seats=seats, now=self._clock())
         return Timeout(table, events, timed_out, handed)
 
+    async def play_out(self, table_id: int) -> list[Event]:
+        """Play a running table to its end by bots (a league round's deadline, issue #38): each
+        awaited seat's own policy, a person's seat the timed-out seats' one (`BOT_POLICY`).
+
+        One move at a time under the table's lock, each through the version check like any
+        move, so a click or another process racing it simply takes a turn in between.
+        """
+        events: list[Event] = []
+        for _ in range(_MOST_ACTIONS_PER_TIMEOUT * 10):
+            async with self.lock(table_id):
+                table = await self.store.get_table(table_id)
+                if table.status != ACTIVE:
+                    break
+                game = engine.get(table.game)
+                awaited = sorted(game.to_act(self.state_of(table)))
+                if not awaited:
+                    break
+                seat = table.seats[awaited[0]]
+                action = await self._bot_action(table, game, seat)
+                try:
+                    events.extend((await self._apply(table, game, seat.seat, action)).events)
+                except StaleVersion:
+                    continue  # another process moved first: read the table again
+        return events
+
     async def my_tables(self, user_id: int) -> list[MyTable]:
         """A player's open tables in every server: those awaiting them first, soonest deadline first."""
         found: list[MyTable] = []
@@ -1308,7 +1334,8 @@ class TableService:
             channel_id=old.channel_id,
             host_id=user_id,
             host_name=name,
-            options=old.options,
+            # A rematch of a league's table is an ordinary table: the league's "rated" stays behind.
+            options={k: v for k, v in old.options.items() if k != "rated"},
             pace=old.pace,
         )
         levels = {policy: level for level, policy in BOT_LEVELS.items()}

@@ -28,6 +28,16 @@ import aiosqlite
 
 from hosting import ratings
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
+from hosting.league import (
+    DROPPED_BY_ORGANISER,
+    LEAGUE_COLUMNS,
+    RUNNING,
+    SIGNUP,
+    LeaguePlayer,
+    LeagueRecord,
+    LeagueResult,
+    LeagueTable,
+)
 from hosting.migrations import MIGRATIONS, SCHEMA_VERSION
 from hosting.private import private_database
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
@@ -1119,8 +1129,248 @@ class Store:
         rows = await self._read(lambda conn: _fetch(conn, "daily_days", (user_id, limit)))
         return [str(row[0]) for row in rows]
 
+    # --- Leagues (issue #38): a league, its players' totals, its rounds' tables (schema 11) ---
+    # Every read is one of `LEAGUE_READS` (added to `READS`, so each is checked for an index).
+
+    LEAGUE_READS: ClassVar[dict[str, str]] = {
+        "league": f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE id = ?1",
+        "leagues_in": f"SELECT {LEAGUE_COLUMNS} FROM leagues WHERE guild_id = ?1 ORDER BY id DESC LIMIT ?2",
+        "open_league_ids": "SELECT id FROM leagues WHERE status IN (?1, ?2) ORDER BY id",
+        "league_count": "SELECT count(*) FROM league_players WHERE league_id = ?1",
+        "league_member": "SELECT 1 FROM league_players WHERE league_id = ?1 AND user_id = ?2",
+        # The players with their rating in the league's game (?2): the standings' tie-break.
+        "league_players": "SELECT p.user_id, p.name, p.points, p.score, p.played, p.missed, p.dropped, "
+        "coalesce(r.ordinal, 0), p.place FROM league_players p "
+        "LEFT JOIN ratings r ON r.user_id = p.user_id AND r.game = ?2 WHERE p.league_id = ?1",
+        "league_tables": "SELECT l.round, l.table_no, l.players, l.table_id, g.status FROM league_tables l "
+        "LEFT JOIN game_tables g ON g.id = l.table_id WHERE l.league_id = ?1 "
+        "AND (?2 IS NULL OR l.round = ?2) ORDER BY l.round, l.table_no",
+        "league_of_table": "SELECT league_id, round FROM league_tables WHERE table_id = ?1",
+        "due_leagues": "SELECT id FROM leagues WHERE deadline IS NOT NULL AND deadline <= ?1 "
+        "ORDER BY deadline",
+        "next_league_deadline": "SELECT min(deadline) FROM leagues WHERE deadline IS NOT NULL",
+        "league_results_of": "SELECT l.id, l.name, l.game, l.guild_id, l.channel_id, p.place, "
+        "(SELECT count(*) FROM league_players c WHERE c.league_id = l.id), p.points, l.updated_at "
+        "FROM league_players p JOIN leagues l ON l.id = p.league_id "
+        "WHERE p.user_id = ?1 AND p.place IS NOT NULL ORDER BY p.league_id DESC LIMIT ?2",
+        "league_role": "SELECT league_role FROM guild_settings WHERE guild_id = ?1",
+    }
+
+    async def league_role(self, guild_id: int) -> int | None:
+        """The role whose members may organise leagues in the server (None: Manage Server only)."""
+        row = await self._read(_one, "league_role", (guild_id,))
+        return None if row is None or row[0] is None else int(row[0])
+
+    async def set_league_role(self, guild_id: int, role_id: int | None) -> None:
+        """Name the role that may organise leagues in the server (None: Manage Server only)."""
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, league_role) VALUES (?1, ?2) "
+            "ON CONFLICT (guild_id) DO UPDATE SET league_role = excluded.league_role",
+            guild_id,
+            role_id,
+        )
+
+    async def create_league(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        organiser_id: int,
+        name: str,
+        game: str,
+        seats: int,
+        pace: int,
+        rounds: int,
+        rated: bool,
+        bot_level: str,
+        cap: int,
+        drop_after: int,
+        round_length: float,
+        now: float,
+    ) -> LeagueRecord:
+        """A new league, open for sign-up."""
+        values = (guild_id, channel_id, organiser_id, name, game, seats, pace, rounds, int(rated))
+        values += (bot_level, cap, drop_after, round_length, SIGNUP, now, now)
+
+        def run(conn: sqlite3.Connection) -> LeagueRecord:
+            league_id = conn.execute(
+                "INSERT INTO leagues (guild_id, channel_id, organiser_id, name, game, seats, pace, rounds, "
+                "rated, bot_level, cap, drop_after, round_length, status, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                values,
+            ).lastrowid
+            return _league(_one(conn, "league", (league_id,)))  # type: ignore[arg-type]
+
+        return await self._call(_transaction, run)
+
+    async def get_league(self, league_id: int) -> LeagueRecord | None:
+        """The league as stored (None: no such league)."""
+        row = await self._read(_one, "league", (league_id,))
+        return None if row is None else _league(row)
+
+    async def leagues_in(self, guild_id: int, *, limit: int = 25) -> list[LeagueRecord]:
+        """A server's newest leagues, newest first."""
+        return [_league(row) for row in await self._read(_fetch, "leagues_in", (guild_id, limit))]
+
+    async def open_league_ids(self) -> list[int]:
+        """Every league in sign-up or running (what a start resumes)."""
+        return [int(row[0]) for row in await self._call(_fetch, "open_league_ids", (SIGNUP, RUNNING))]
+
+    async def set_league_message(self, league_id: int, message_id: int) -> None:
+        """Record the league's sign-up message."""
+        await self._write("UPDATE leagues SET message_id = ? WHERE id = ?", message_id, league_id)
+
+    async def join_league(self, league_id: int, user_id: int, name: str, now: float) -> str:
+        """Sign a member up: ``joined``, or why not (``already``, ``full``, ``closed``); one transaction."""
+
+        def run(conn: sqlite3.Connection) -> str:
+            row = _one(conn, "league", (league_id,))
+            if row is None or _league(row).status != SIGNUP:
+                return "closed"
+            if _one(conn, "league_member", (league_id, user_id)):
+                return "already"
+            if _one(conn, "league_count", (league_id,))[0] >= _league(row).cap:  # type: ignore[index]
+                return "full"
+            conn.execute(
+                "INSERT INTO league_players (league_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
+                (league_id, user_id, name, now),
+            )
+            return "joined"
+
+        return await self._call(_transaction, run)
+
+    async def leave_league(self, league_id: int, user_id: int) -> bool:
+        """Take a member off a league still in sign-up; False when they were not on it (or it started)."""
+        return (
+            await self._write(
+                "DELETE FROM league_players WHERE league_id = ?1 AND user_id = ?2 "
+                "AND (SELECT status FROM leagues WHERE id = ?1) = ?3",
+                league_id,
+                user_id,
+                SIGNUP,
+            )
+            == 1
+        )
+
+    async def league_players(self, league_id: int, game: str) -> list[LeaguePlayer]:
+        """A league's players with their totals and their rating in ``game`` (unordered)."""
+        return [_league_player(row) for row in await self._read(_fetch, "league_players", (league_id, game))]
+
+    async def league_tables(self, league_id: int, round_no: int | None = None) -> list[LeagueTable]:
+        """A league's tables (of one round, or all), with each hosted table's status."""
+        rows = await self._read(_fetch, "league_tables", (league_id, round_no))
+        return [LeagueTable(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4]) for r in rows]
+
+    async def league_of_table(self, table_id: int) -> tuple[int, int] | None:
+        """(league, round) of a league's table; None for any other table."""
+        row = await self._read(_one, "league_of_table", (table_id,))
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def advance_league(
+        self,
+        league_id: int,
+        from_round: int,
+        *,
+        status: str,
+        deadline: float | None,
+        players: Sequence[LeaguePlayer],
+        tables: Sequence[LeagueTable],
+        now: float,
+    ) -> bool:
+        """Close round ``from_round`` and pair the next, in one transaction; False when it was done.
+
+        The claim is the conditional update of ``leagues.round`` (from ``from_round`` to the
+        next, or the league's end, ``status``): of two processes (or a restart) closing the
+        same round, one wins and writes the players' new totals (``players``: absolute values;
+        a drop by the organiser meanwhile stands) and the next round's ``tables``.
+        """
+        next_round = from_round + 1 if tables else from_round
+
+        def run(conn: sqlite3.Connection) -> bool:
+            won = conn.execute(
+                "UPDATE leagues SET round = ?, status = ?, deadline = ?, updated_at = ? "
+                "WHERE id = ? AND round = ? AND status IN (?, ?)",
+                (next_round, status, deadline, now, league_id, from_round, SIGNUP, RUNNING),
+            ).rowcount
+            if not won:
+                return False
+            conn.executemany(
+                "UPDATE league_players SET points = ?, score = ?, played = ?, missed = ?, place = ?, "
+                "dropped = CASE WHEN dropped = ? THEN dropped ELSE ? END WHERE league_id = ? AND user_id = ?",
+                [
+                    (
+                        p.points,
+                        p.score,
+                        p.played,
+                        p.missed,
+                        p.place,
+                        DROPPED_BY_ORGANISER,
+                        p.dropped,
+                        league_id,
+                        p.user_id,
+                    )
+                    for p in players
+                ],
+            )
+            conn.executemany(
+                "INSERT INTO league_tables (league_id, round, table_no, players) VALUES (?, ?, ?, ?)",
+                [(league_id, t.round, t.table_no, json.dumps(list(t.players))) for t in tables],
+            )
+            return True
+
+        return await self._call(_transaction, run)
+
+    async def attach_league_table(self, league_id: int, round_no: int, table_no: int, table_id: int) -> bool:
+        """Record the hosted table of a round's table, unless one already is (then False)."""
+        changed = await self._write(
+            "UPDATE league_tables SET table_id = ? WHERE league_id = ? AND round = ? AND table_no = ? "
+            "AND table_id IS NULL",
+            table_id,
+            league_id,
+            round_no,
+            table_no,
+        )
+        return changed == 1
+
+    async def set_league_dropped(self, league_id: int, user_id: int, dropped: int) -> bool:
+        """Drop a player from pairing (or reinstate them: 0, their misses forgotten); False if not there."""
+        changed = await self._write(
+            "UPDATE league_players SET dropped = ?, missed = CASE WHEN ? = 0 THEN 0 ELSE missed END "
+            "WHERE league_id = ? AND user_id = ?",
+            dropped,
+            dropped,
+            league_id,
+            user_id,
+        )
+        return changed == 1
+
+    async def due_leagues(self, now: float) -> list[int]:
+        """Leagues whose round deadline has come."""
+        return [int(row[0]) for row in await self._read(_fetch, "due_leagues", (now,))]
+
+    async def next_league_deadline(self) -> float | None:
+        """The earliest round deadline of any league (None: none)."""
+        row = await self._read(_one, "next_league_deadline")
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def league_results_of(self, user_id: int, *, limit: int = 10) -> list[LeagueResult]:
+        """A player's results in leagues that are over, newest first."""
+        rows = await self._read(_fetch, "league_results_of", (user_id, limit))
+        return [LeagueResult(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]) for r in rows]
+
 
 READS.update(Store.DAILY_READS)  # the daily Reef's reads, kept beside its methods above
+READS.update(Store.LEAGUE_READS)  # the leagues' reads, likewise
+
+
+def _league(row: Sequence[Any]) -> LeagueRecord:
+    values = list(row)
+    values[9] = bool(values[9])
+    return LeagueRecord(*values)
+
+
+def _league_player(row: Sequence[Any]) -> LeaguePlayer:
+    return LeaguePlayer(row[0], row[1], row[2], row[3], row[4], row[5], row[6], float(row[7]), row[8])
 
 
 #: SQLite's page cache per connection (KiB). Its default, 2 MiB, does not hold the indexes' upper

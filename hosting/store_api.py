@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
+from hosting.league import LeaguePlayer, LeagueRecord, LeagueResult, LeagueTable
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 from hosting.records import OPEN_STATUSES, FinishedGame, LoggedAction, PlayerStats, Seat, TableRecord
 
@@ -302,4 +303,105 @@ class TableStore(Protocol):
 
     async def daily_days(self, user_id: int, *, limit: int = 400) -> list[str]:
         """The days (newest first) a player finished the day's game in time."""
+        ...
+
+    # --- Leagues (docs/LEAGUES.md) ---
+
+    async def league_role(self, guild_id: int) -> int | None:
+        """The role whose members may organise leagues in the server (None: Manage Server only)."""
+        ...
+
+    async def set_league_role(self, guild_id: int, role_id: int | None) -> None:
+        """Name the role that may organise leagues in the server (None: Manage Server only)."""
+        ...
+
+    async def create_league(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        organiser_id: int,
+        name: str,
+        game: str,
+        seats: int,
+        pace: int,
+        rounds: int,
+        rated: bool,
+        bot_level: str,
+        cap: int,
+        drop_after: int,
+        round_length: float,
+        now: float,
+    ) -> LeagueRecord:
+        """A new league, open for sign-up."""
+        ...
+
+    async def get_league(self, league_id: int) -> LeagueRecord | None:
+        """The league as stored (None: no such league)."""
+        ...
+
+    async def leagues_in(self, guild_id: int, *, limit: int = 25) -> list[LeagueRecord]:
+        """A server's newest leagues, newest first."""
+        ...
+
+    async def open_league_ids(self) -> list[int]:
+        """Every league in sign-up or running (what a start resumes)."""
+        ...
+
+    async def set_league_message(self, league_id: int, message_id: int) -> None:
+        """Record the league's sign-up message."""
+        ...
+
+    async def join_league(self, league_id: int, user_id: int, name: str, now: float) -> str:
+        """Sign a member up: ``joined``, or why not (``already``, ``full``, ``closed``); one transaction."""
+        ...
+
+    async def leave_league(self, league_id: int, user_id: int) -> bool:
+        """Take a member off a league still in sign-up; False when they were not on it (or it started)."""
+        ...
+
+    async def league_players(self, league_id: int, game: str) -> list[LeaguePlayer]:
+        """A league's players with their totals and their rating in ``game`` (unordered)."""
+        ...
+
+    async def league_tables(self, league_id: int, round_no: int | None = None) -> list[LeagueTable]:
+        """A league's tables (of one round, or all), with each hosted table's status."""
+        ...
+
+    async def league_of_table(self, table_id: int) -> tuple[int, int] | None:
+        """(league, round) of a league's table; None for any other table."""
+        ...
+
+    async def advance_league(
+        self,
+        league_id: int,
+        from_round: int,
+        *,
+        status: str,
+        deadline: float | None,
+        players: Sequence[LeaguePlayer],
+        tables: Sequence[LeagueTable],
+        now: float,
+    ) -> bool:
+        """Close round ``from_round`` and pair the next, in one transaction; False when it was done."""
+        ...
+
+    async def attach_league_table(self, league_id: int, round_no: int, table_no: int, table_id: int) -> bool:
+        """Record the hosted table of a round's table, unless one already is (then False)."""
+        ...
+
+    async def set_league_dropped(self, league_id: int, user_id: int, dropped: int) -> bool:
+        """Drop a player from pairing (or reinstate them: 0, their misses forgotten); False if not there."""
+        ...
+
+    async def due_leagues(self, now: float) -> list[int]:
+        """Leagues whose round deadline has come."""
+        ...
+
+    async def next_league_deadline(self) -> float | None:
+        """The earliest round deadline of any league (None: none)."""
+        ...
+
+    async def league_results_of(self, user_id: int, *, limit: int = 10) -> list[LeagueResult]:
+        """A player's results in leagues that are over, newest first."""
         ...

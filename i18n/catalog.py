@@ -99,6 +99,12 @@ AREAS: dict[str, tuple[Source, ...]] = {
         Source("cogs/daily.py"),
         Source("hosting/daily.py"),
     ),
+    "league": (  # issue #38
+        Source("cogs/league.py"),
+        Source("hosting/league.py"),
+        Source("hosting/leagues.py"),
+        Source("renderers/league.py"),
+    ),
     "haenyeo": (
         Source("engine/haenyeo/*.py"),
         Source("engine/haenyeo/ai/*.py"),

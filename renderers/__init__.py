@@ -103,3 +103,18 @@ async def render_results_async(
 ) -> Picture:
     """`render_results` in a worker process."""
     return await PICTURES.draw(render_results, game_key, "results", view, _names(names), lang)
+
+
+def render_league(
+    game_key: str, view: dict, names: Sequence[object] | None = None, lang: str = "en"
+) -> Picture:
+    """A league's standings, or its final standings with the podium (issue #38; `renderers.league`)."""
+    from renderers import league
+
+    with _DRAWING, speaking(lang):
+        return league.render_league(game_key, view, names, lang)
+
+
+async def render_league_async(game_key: str, view: dict, lang: str = "en") -> Picture:
+    """`render_league` in a worker process."""
+    return await PICTURES.draw(render_league, game_key, "league", view, None, lang)

@@ -133,8 +133,12 @@ async def boards(store) -> dict[str, object]:  # noqa: F811
 
 #: Schema 5's additions, undone: what a database written by the schema-4 bot looks like.
 BACK_TO_4 = (
-    # schema 10 (the daily Reef), 9 (rematches, closed lobbies, voided games: issue #35), 8 (history
-    # lines), 7 (board steps; each store drops its own triggers first), schema 6 (languages), then 5
+    # schema 11 (leagues, issue #38), 10 (the daily Reef), 9 (rematches, closed lobbies, voided games:
+    # issue #35), 8 (history lines), 7 (board steps; each store drops its own triggers first),
+    # schema 6 (languages), then 5
+    "DROP TABLE league_tables",
+    "DROP TABLE league_players",
+    "DROP TABLE leagues",
     "DROP TABLE daily_games",
     "DROP TABLE rematches",
     "DROP TABLE voided_games",
@@ -202,7 +206,7 @@ async def test_schemas_5_to_9_build_the_stats_boards_and_history_the_finishing_m
     await back_to_schema_4(backend)
     migrated = await backend.open()
     try:
-        assert await migrated.schema_version() == SCHEMA_VERSION == 10
+        assert await migrated.schema_version() == SCHEMA_VERSION == 11
         assert await boards(migrated) == kept
     finally:
         await migrated.close()

@@ -19,6 +19,7 @@ import pytest
 import engine
 from hosting.daily import DailyReef
 from hosting.errors import StaleVersion
+from hosting.leagues import LeagueService
 from hosting.ratings import ScoredGame, ScoredSeat
 from hosting.records import ACTIVE, FINISHED
 from hosting.service import TableService
@@ -186,6 +187,45 @@ async def session(service: TableService, store: Store) -> None:
         await reef.place(entry, 14, guild_id=guild)
     await reef.streak(14)
     await store.integrity_check()
+    await league_session(service)
+
+
+async def league_session(service: TableService) -> None:
+    """Issue #38: a league from sign-up to its end, through its service, every league read made."""
+    leagues = LeagueService(service)
+    store = service.store
+    league = await leagues.create(
+        guild_id=1,
+        channel_id=2,
+        organiser_id=10,
+        name="L",
+        game="takeaway",
+        seats=2,
+        pace=0,
+        rounds=1,
+        rated=True,
+        bot_level="easy",
+        cap=4,
+        round_hours=24,
+    )
+    for user in (10, 11, 12):
+        await leagues.join(league.id, user, f"P{user}")
+    await leagues.leave(league.id, 12)
+    await store.set_league_message(league.id, 99)
+    await leagues.start(league.id)
+    league = await leagues.get(league.id)
+    for paired in await leagues.round_tables(league):
+        await leagues.start_table(await leagues.table_for(league, paired))
+        assert await store.league_of_table((await leagues.round_tables(league))[0].table_id)
+    await store.due_leagues(10**12)
+    await store.next_league_deadline()
+    await store.leagues_in(1)
+    await store.league_role(1)
+    await store.set_league_role(1, 5)
+    await leagues.play_out(league)
+    assert (await leagues.close_round(league.id)).over
+    assert await store.league_results_of(10)
+    assert await store.open_league_ids() == []
 
 
 async def test_every_select_the_bot_runs_is_a_checked_read(db_path):
