@@ -52,6 +52,7 @@ EXTENSIONS = (
     "cogs.players",
     "cogs.leaderboard",
     "cogs.settings",
+    "cogs.live",
 )
 DEFAULT_DATABASE = Path("var") / "seagames.sqlite3"
 #: Seconds a shutdown waits for the work under way: inside Docker's 10 s before it kills the process.

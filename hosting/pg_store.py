@@ -40,9 +40,11 @@ from hosting.store import (
     _FINISHED_COLUMNS,
     _ORDINAL,
     _STEP_COLUMNS,
+    ACTIVE,
     CANCELLED,
     LOBBY,
     OPEN_STATUSES,
+    STUCK_AFTER,
     FinishedGame,
     LoggedAction,
     PlayerStats,
@@ -328,6 +330,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             voided_by BIGINT NOT NULL,
             created_at DOUBLE PRECISION NOT NULL
         )""",
+    ),
+    (
+        # Issue #38 (see the SQLite twin): a player's rating changes, game by game in order.
+        "CREATE INDEX rating_events_user ON rating_events (user_id, game, table_id)",
     ),
 )
 
@@ -1443,3 +1449,75 @@ class PostgresStore:
         """How many tables have each status (every shard's), for the metrics."""
         rows = await self._pool.fetch("SELECT status, count(*) FROM game_tables GROUP BY status")
         return {str(row[0]): int(row[1]) for row in rows}
+
+    # --- Live tables and rating history ---
+    # (issue #38; the SQLite twins and their plans are in hosting/store.py's `LIVE_READS`.)
+
+    async def running_tables(
+        self, guild_id: int, *, now: float, stuck_only: bool = False, offset: int = 0, limit: int = 10
+    ) -> tuple[int, int, list[TableRecord]]:
+        """(running tables of the server, how many are stuck, one page of them or of the stuck ones
+        only), newest first, in one statement (see the SQLite twin)."""
+        stuck = "(owed_posts <> 0 OR (deadline < $3 AND paused_at IS NULL))"
+        counts = (
+            f"SELECT count(*) AS total, count(*) FILTER (WHERE {stuck}) AS stuck FROM game_tables "
+            "WHERE status = $2 AND guild_id = $1"
+        )
+        page = f"{_SELECT_TABLE} WHERE status = $2 AND guild_id = $1"
+        if stuck_only:
+            page += f" AND {stuck}"
+        # The counts ride on every row of the page, and on one row of NULLs when the page is empty.
+        rows = await self._pool.fetch(
+            f"WITH c AS ({counts}), p AS ({page} ORDER BY id DESC LIMIT $4 OFFSET $5) "
+            "SELECT c.total, c.stuck, p.* FROM c LEFT JOIN p ON true ORDER BY p.id DESC",
+            guild_id,
+            ACTIVE,
+            now - STUCK_AFTER,
+            limit,
+            offset,
+        )
+        total, stuck_count = int(rows[0]["total"]), int(rows[0]["stuck"])
+        return total, stuck_count, [_record(row) for row in rows if row["id"] is not None]
+
+    async def rating_history(self, user_id: int, *, guild_id: int | None = None) -> list[ratings.RatingPoint]:
+        """A player's rating after each of their rated games (those of one server only, if given),
+        by game, oldest first."""
+        rows = await self._pool.fetch(
+            "SELECT game, table_id, guild_id, rank, mu_before, sigma_before, mu, sigma, games, created_at "
+            "FROM rating_events "
+            "WHERE user_id = $1 AND ($2::bigint IS NULL OR guild_id = $2) ORDER BY game, table_id",
+            user_id,
+            guild_id,
+        )
+        return [ratings.RatingPoint(*row) for row in rows]
+
+    async def head_to_head(
+        self, user_id: int, other_id: int, *, guild_id: int | None = None
+    ) -> list[ratings.HeadToHead]:
+        """Per game, the finished games both players held a seat at to the end (of one server only,
+        if given), and who placed higher."""
+        rows = await self._pool.fetch(
+            "SELECT a.game, count(*), count(*) FILTER (WHERE a.place < b.place), "
+            "count(*) FILTER (WHERE a.place > b.place) FROM finished_seats a JOIN finished_seats b "
+            "ON b.user_id = $2 AND b.table_id = a.table_id "
+            "WHERE a.user_id = $1 AND ($3::bigint IS NULL OR a.guild_id = $3) "
+            "GROUP BY a.game ORDER BY a.game",
+            user_id,
+            other_id,
+            guild_id,
+        )
+        return [ratings.HeadToHead(game, n, higher, lower) for game, n, higher, lower in rows]
+
+    async def finished_games_page(
+        self, user_id: int, *, offset: int, limit: int, guild_id: int | None = None
+    ) -> list[FinishedGame]:
+        """`finished_games` from the ``offset``-th newest on (one server's only, if given)."""
+        rows = await self._pool.fetch(
+            f"SELECT {_FINISHED_COLUMNS} FROM finished_seats WHERE user_id = $1 "
+            "AND ($4::bigint IS NULL OR guild_id = $4) ORDER BY table_id DESC LIMIT $2 OFFSET $3",
+            user_id,
+            limit,
+            offset,
+            guild_id,
+        )
+        return [_finished_game(tuple(row)) for row in rows]

@@ -380,6 +380,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             created_at REAL NOT NULL
         )""",
     ),
+    (
+        # Issue #38 (live tables, rating history; meant as schema 12 beside issue #38's other
+        # items). A player's rating changes, game by game in order: `/stats`' rating plot is one
+        # range of one index (the primary key starts with the table, the board index with the game).
+        "CREATE INDEX rating_events_user ON rating_events (user_id, game, table_id)",
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -1665,6 +1671,85 @@ class Store:
             lambda conn: conn.execute("SELECT status, count(*) FROM game_tables GROUP BY status").fetchall()
         )
         return {str(status): int(count) for status, count in rows}
+
+    # --- Live tables and rating history ---
+    # (issue #38; their SQL is `LIVE_READS`, just below the class, merged into `READS`.)
+
+    async def running_tables(
+        self, guild_id: int, *, now: float, stuck_only: bool = False, offset: int = 0, limit: int = 10
+    ) -> tuple[int, int, list[TableRecord]]:
+        """(running tables of the server, how many of them are stuck, one page of them or of the
+        stuck ones only), newest first: one call.
+
+        Stuck: blocked (Discord refuses its channel), owing a post, or past its deadline while
+        not paused (`STUCK_AFTER` seconds late: the clock should have acted by then).
+        """
+        late = now - STUCK_AFTER
+
+        def run(conn: sqlite3.Connection) -> tuple[int, int, list[TableRecord]]:
+            total, stuck = _fetch(conn, "guild_running_count", (guild_id, ACTIVE, late))[0]
+            page = (guild_id, ACTIVE, limit, offset)
+            if stuck_only:
+                rows = _fetch(conn, "guild_stuck_page", (*page, late))
+            else:
+                rows = _fetch(conn, "guild_running_page", page)
+            return int(total), int(stuck), _records(conn, rows)
+
+        return await self._read(run)
+
+    async def rating_history(self, user_id: int, *, guild_id: int | None = None) -> list[ratings.RatingPoint]:
+        """A player's rating after each of their rated games (those of one server only, if given),
+        by game, oldest first."""
+        rows = await self._read(_fetch, "rating_history", (user_id, guild_id))
+        return [ratings.RatingPoint(*row) for row in rows]
+
+    async def head_to_head(
+        self, user_id: int, other_id: int, *, guild_id: int | None = None
+    ) -> list[ratings.HeadToHead]:
+        """Per game, the finished games both players held a seat at to the end (of one server only,
+        if given), and who placed higher."""
+        rows = await self._read(_fetch, "head_to_head", (user_id, other_id, guild_id))
+        return [ratings.HeadToHead(game, n, int(higher), int(lower)) for game, n, higher, lower in rows]
+
+    async def finished_games_page(
+        self, user_id: int, *, offset: int, limit: int, guild_id: int | None = None
+    ) -> list[FinishedGame]:
+        """`finished_games` from the ``offset``-th newest on (one server's only, if given)."""
+        rows = await self._read(_fetch, "user_finished_page", (user_id, limit, offset, guild_id))
+        return [_finished_game(row) for row in rows]
+
+
+#: A running table this many seconds past its deadline (and not paused) is stuck: the clock acts
+#: on a deadline within seconds of it.
+STUCK_AFTER = 300.0
+
+#: What a stuck table is, over ``game_tables`` (?5: the latest deadline that is not yet late).
+_STUCK = "(owed_posts != 0 OR (deadline < ?5 AND paused_at IS NULL))"
+
+#: The reads of the block above (issue #38), each from an index like every read.
+LIVE_READS: dict[str, str] = {
+    # A server's running tables (?1 the server, ?2 the running status) by game_tables_status, with
+    # how many are stuck (?3: the latest deadline not yet late): bounded by the server's tables.
+    "guild_running_count": "SELECT count(*), coalesce(sum(owed_posts != 0 OR (deadline < ?3 "
+    "AND paused_at IS NULL)), 0) FROM game_tables WHERE status = ?2 AND guild_id = ?1",
+    "guild_running_page": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE status = ?2 AND guild_id = ?1 "
+    "ORDER BY id DESC LIMIT ?3 OFFSET ?4",
+    "guild_stuck_page": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE status = ?2 AND guild_id = ?1 "
+    f"AND {_STUCK} ORDER BY id DESC LIMIT ?3 OFFSET ?4",
+    # A player's rating after each rated game (?2: one server, or NULL), by rating_events_user.
+    "rating_history": "SELECT game, table_id, guild_id, rank, mu_before, sigma_before, mu, sigma, games, "
+    "created_at FROM rating_events WHERE user_id = ?1 AND (?2 IS NULL OR guild_id = ?2) "
+    "ORDER BY game, table_id",
+    # Two players' finished games together: the first one's history lines, each looked up in the
+    # second one's by primary key.
+    "head_to_head": "SELECT a.game, count(*), sum(a.place < b.place), sum(a.place > b.place) "
+    "FROM finished_seats a JOIN finished_seats b ON b.user_id = ?2 AND b.table_id = a.table_id "
+    "WHERE a.user_id = ?1 AND (?3 IS NULL OR a.guild_id = ?3) GROUP BY a.game ORDER BY a.game",
+    # `/history`'s later pages (?4: one server, or NULL): the player's lines walked newest first.
+    "user_finished_page": f"SELECT {_FINISHED_COLUMNS} FROM finished_seats WHERE user_id = ?1 "
+    "AND (?4 IS NULL OR guild_id = ?4) ORDER BY table_id DESC LIMIT ?2 OFFSET ?3",
+}
+READS.update(LIVE_READS)
 
 
 #: SQLite's page cache per connection (KiB). Its default, 2 MiB, does not hold the indexes' upper

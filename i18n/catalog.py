@@ -71,6 +71,7 @@ AREAS: dict[str, tuple[Source, ...]] = {
         Source("cogs/players.py"),
         Source("cogs/rules.py"),
         Source("cogs/settings.py"),
+        Source("cogs/live.py"),
         Source("hosting/ratings.py"),
         Source("i18n/__init__.py"),
         Source("engine/__init__.py"),

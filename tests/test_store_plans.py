@@ -173,6 +173,13 @@ async def session(service: TableService, store: Store) -> None:
     await store.void_ratings(extra.id, 10, 1_000.0)
     await store.voided(extra.id)
     await store.leave_guild_boards(1, 12, ["takeaway", "reef"])
+    # Issue #38: a server's running tables (all, and the stuck ones), rating history, head-to-head.
+    await store.running_tables(1, now=1_000.0)
+    await store.running_tables(1, now=1_000.0, stuck_only=True, offset=10)
+    for guild in (None, 1):
+        await store.rating_history(10, guild_id=guild)
+        await store.head_to_head(10, 11, guild_id=guild)
+        await store.finished_games_page(11, offset=25, limit=25, guild_id=guild)
     await store.integrity_check()
 
 
