@@ -81,6 +81,7 @@ AREAS: dict[str, tuple[Source, ...]] = {
         Source("renderers/__init__.py"),
         Source("renderers/common.py"),
         Source("renderers/results.py"),
+        Source("renderers/ratings.py"),
     ),
     "play": (
         Source("cogs/play.py"),

@@ -34,6 +34,8 @@ __all__ = [
     "RenderError",
     "render",
     "render_async",
+    "render_rating_history",
+    "render_rating_history_async",
     "render_results",
     "render_results_async",
 ]
@@ -103,3 +105,16 @@ async def render_results_async(
 ) -> Picture:
     """`render_results` in a worker process."""
     return await PICTURES.draw(render_results, game_key, "results", view, _names(names), lang)
+
+
+def render_rating_history(_kind: str, view: dict, _names: object = None, lang: str = "en") -> Picture:
+    """`/stats`' rating-history picture (`renderers.ratings`); the signature is the picture pool's."""
+    from renderers import ratings
+
+    with _DRAWING, speaking(lang):
+        return ratings.render_history(view)
+
+
+async def render_rating_history_async(view: dict, lang: str = "en") -> Picture:
+    """`render_rating_history` in a worker process (the same content: drawn once)."""
+    return await PICTURES.draw(render_rating_history, "ratings", "history", view, None, lang)
