@@ -29,7 +29,7 @@ from typing import Any
 
 import asyncpg
 
-from hosting import ratings
+from hosting import ratings, seasons
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 from hosting.store import (
@@ -62,6 +62,7 @@ from hosting.store import (
     _moved_up,
     _ordinal,
     _rating_row,
+    _season_row,
     _seat,
     _seat_row,
     _solo_best_rows,
@@ -334,6 +335,30 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         # Issue #38 (see the SQLite twin): a player's rating changes, game by game in order.
         "CREATE INDEX rating_events_user ON rating_events (user_id, game, table_id)",
+        # Seasons (see the SQLite twin).
+        "ALTER TABLE guild_settings ADD COLUMN season_length TEXT",
+        "ALTER TABLE guild_settings ADD COLUMN season_number INTEGER NOT NULL DEFAULT 0",
+        """CREATE TABLE season_ratings (
+            guild_id BIGINT NOT NULL,
+            season TEXT NOT NULL,
+            game TEXT NOT NULL,
+            user_id BIGINT NOT NULL,
+            mu DOUBLE PRECISION NOT NULL,
+            sigma DOUBLE PRECISION NOT NULL,
+            games INTEGER NOT NULL,
+            ordinal DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (guild_id, season, game, user_id)
+        )""",
+        "CREATE INDEX season_ratings_board "
+        "ON season_ratings (guild_id, season, game, ordinal DESC, user_id, games)",
+        "CREATE INDEX season_ratings_user ON season_ratings (user_id, guild_id, game)",
+        """CREATE TABLE guild_seasons (
+            guild_id BIGINT NOT NULL,
+            season TEXT NOT NULL,
+            started_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (guild_id, season)
+        )""",
+        "CREATE INDEX guild_seasons_order ON guild_seasons (guild_id, started_at, season)",
     ),
 )
 
@@ -366,6 +391,8 @@ TABLES = (
     "finished_seats",
     "rematches",
     "voided_games",
+    "season_ratings",
+    "guild_seasons",
 )
 #: Tables the schema's triggers fill from the others (`copy-to-postgres` leaves them to the triggers).
 DERIVED = ("board_steps",)
@@ -1106,6 +1133,7 @@ class PostgresStore:
                 )
                 sizes.extend(_moved_up(scored.game, scored.guild_id, games))
         await _resize(conn, sizes)
+        await PostgresStore._record_season(conn, scored, {row[0]: Rating(*row) for row in rows}, now)
 
     async def set_messages(
         self,
@@ -1345,6 +1373,12 @@ class PostgresStore:
                     sizes.append(("solo", game, guild_id, 0, -1))
                 if games_here is not None or solo is not None:
                     gone.append(game)
+                await conn.execute(  # and off its season boards (issue #38)
+                    "DELETE FROM season_ratings WHERE user_id = $1 AND guild_id = $2 AND game = $3",
+                    user_id,
+                    guild_id,
+                    game,
+                )
             await _resize(conn, sizes)
         return gone
 
@@ -1521,3 +1555,125 @@ class PostgresStore:
             guild_id,
         )
         return [_finished_game(tuple(row)) for row in rows]
+
+    # --- Seasons ---
+    # (issue #38; see the SQLite twins. `_record_scored` and `leave_guild_boards` call in here.)
+
+    @staticmethod
+    async def _season_settings_in(
+        conn: asyncpg.Connection | asyncpg.Pool, guild_id: int
+    ) -> seasons.SeasonSettings:
+        row = await conn.fetchrow(
+            "SELECT season_length, season_number FROM guild_settings WHERE guild_id = $1", guild_id
+        )
+        return seasons.SeasonSettings(row[0], row[1]) if row else seasons.SeasonSettings()
+
+    @staticmethod
+    async def _record_season(
+        conn: asyncpg.Connection, scored: ScoredGame, alltime_before: dict[int, Rating], now: float
+    ) -> None:
+        """Inside the finishing transaction (under the game's board lock): the season ratings."""
+        if scored.guild_id is None:
+            return
+        season = seasons.key(await PostgresStore._season_settings_in(conn, scored.guild_id), now)
+        if season is None:
+            return
+        rows = await conn.fetch(
+            "SELECT user_id, game, mu, sigma, games FROM season_ratings WHERE guild_id = $1 AND season = $2 "
+            "AND game = $3 AND user_id = ANY($4::bigint[])",
+            scored.guild_id,
+            season,
+            scored.game,
+            [s.user_id for s in scored.seats],
+        )
+        changes = seasons.changes(scored, {row[0]: Rating(*row) for row in rows}, alltime_before)
+        await conn.executemany(
+            "INSERT INTO season_ratings (guild_id, season, game, user_id, mu, sigma, games, ordinal) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id, season, game, user_id) "
+            "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+            "ordinal = excluded.ordinal",
+            [_season_row(scored.guild_id, season, c) for c in changes],
+        )
+        await conn.execute(
+            "INSERT INTO guild_seasons (guild_id, season, started_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT (guild_id, season) DO NOTHING",
+            scored.guild_id,
+            season,
+            now,
+        )
+
+    async def season_settings(self, guild_id: int) -> seasons.SeasonSettings:
+        """A server's season length and manual season number."""
+        return await self._season_settings_in(self._pool, guild_id)
+
+    async def set_season(
+        self, guild_id: int, length: str | None, *, new: bool = False
+    ) -> seasons.SeasonSettings:
+        """Set a server's season length (None: no seasons); ``new`` starts the next manual season."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id) VALUES ($1) ON CONFLICT (guild_id) DO NOTHING",
+                guild_id,
+            )
+            row = await conn.fetchrow(
+                "SELECT season_length, season_number FROM guild_settings WHERE guild_id = $1 FOR UPDATE",
+                guild_id,
+            )
+            number = row[1] + (length == "manual" and (new or row[0] != "manual"))
+            await conn.execute(
+                "UPDATE guild_settings SET season_length = $2, season_number = $3 WHERE guild_id = $1",
+                guild_id,
+                length,
+                number,
+            )
+        return seasons.SeasonSettings(length, number)
+
+    async def seasons(self, guild_id: int) -> list[str]:
+        """The seasons a server has had rated games in, oldest first."""
+        rows = await self._pool.fetch(
+            "SELECT season FROM guild_seasons WHERE guild_id = $1 ORDER BY started_at, season", guild_id
+        )
+        return [row[0] for row in rows]
+
+    async def season_board(
+        self, guild_id: int, season: str, game: str, *, min_games: int = 1, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Standing]]:
+        """(players on a season board, one page of it), best season rating (μ − 3σ) first."""
+        rows = await self._pool.fetch(
+            "WITH c AS (SELECT count(*) AS total FROM season_ratings WHERE guild_id = $1 AND season = $2 "
+            "AND game = $3 AND games >= $4), p AS (SELECT user_id, game, mu, sigma, games, ordinal "
+            "FROM season_ratings WHERE guild_id = $1 AND season = $2 AND game = $3 AND games >= $4 "
+            "ORDER BY ordinal DESC, user_id LIMIT $5 OFFSET $6) "
+            "SELECT c.total, p.user_id, p.game, p.mu, p.sigma, p.games FROM c LEFT JOIN p ON true "
+            "ORDER BY p.ordinal DESC, p.user_id",
+            guild_id,
+            season,
+            game,
+            min_games,
+            limit,
+            offset,
+        )
+        found = [row for row in rows if row["user_id"] is not None]
+        return int(rows[0]["total"]), [
+            Standing(offset + i + 1, row[1], Rating(*tuple(row)[1:])) for i, row in enumerate(found)
+        ]
+
+    async def season_standing(
+        self, guild_id: int, season: str, game: str, user_id: int, *, min_games: int = 1
+    ) -> Standing | None:
+        """A player's place on a season board; None when they are not on it."""
+        row = await self._pool.fetchrow(
+            "SELECT m.user_id, m.game, m.mu, m.sigma, m.games, (SELECT count(*) FROM season_ratings s "
+            "WHERE s.guild_id = $1 AND s.season = $2 AND s.game = $3 AND s.games >= $4 "
+            "AND (s.ordinal > m.ordinal OR (s.ordinal = m.ordinal AND s.user_id < m.user_id))) AS ahead "
+            "FROM season_ratings m WHERE m.guild_id = $1 AND m.season = $2 AND m.game = $3 "
+            "AND m.user_id = $5 AND m.games >= $4",
+            guild_id,
+            season,
+            game,
+            min_games,
+            user_id,
+        )
+        if row is None:
+            return None
+        return Standing(row["ahead"] + 1, user_id, Rating(*tuple(row)[:5]))

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from hosting import ratings
+from hosting import ratings, seasons
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
 from hosting.private import private_database
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
@@ -385,6 +385,32 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # items). A player's rating changes, game by game in order: `/stats`' rating plot is one
         # range of one index (the primary key starts with the table, the board index with the game).
         "CREATE INDEX rating_events_user ON rating_events (user_id, game, table_id)",
+        # Seasons (hosting/seasons.py): a server's season length and its manual season's number,
+        # each player's season rating per server, season and game (the board walks its index, as
+        # the server boards do), and the seasons a server has had, in the order they began.
+        "ALTER TABLE guild_settings ADD COLUMN season_length TEXT",
+        "ALTER TABLE guild_settings ADD COLUMN season_number INTEGER NOT NULL DEFAULT 0",
+        """CREATE TABLE season_ratings (
+            guild_id INTEGER NOT NULL,
+            season TEXT NOT NULL,
+            game TEXT NOT NULL,
+            user_id INTEGER NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            games INTEGER NOT NULL,
+            ordinal REAL NOT NULL,
+            PRIMARY KEY (guild_id, season, game, user_id)
+        )""",
+        "CREATE INDEX season_ratings_board "
+        "ON season_ratings (guild_id, season, game, ordinal DESC, user_id, games)",
+        "CREATE INDEX season_ratings_user ON season_ratings (user_id, guild_id, game)",
+        """CREATE TABLE guild_seasons (
+            guild_id INTEGER NOT NULL,
+            season TEXT NOT NULL,
+            started_at REAL NOT NULL,
+            PRIMARY KEY (guild_id, season)
+        )""",
+        "CREATE INDEX guild_seasons_order ON guild_seasons (guild_id, started_at, season)",
     ),
 )
 
@@ -1024,6 +1050,7 @@ def _record_scored(conn: sqlite3.Connection, scored: ScoredGame, now: float) -> 
         [_change_row(c, now) for c in changes],
     )
     _record_guild_ratings(conn, scored, changes)
+    _record_season(conn, scored, current, now)
 
 
 def _record_guild_ratings(
@@ -1108,6 +1135,7 @@ def _leave_boards(conn: sqlite3.Connection, guild_id: int, user_id: int, games: 
             sizes.append(("solo", game, guild_id, 0, -1))
         if row is not None or solo is not None:
             gone.append(game)
+    _leave_seasons(conn, guild_id, user_id, games)
     _resize(conn, sizes)
     return gone
 
@@ -1718,6 +1746,51 @@ class Store:
         rows = await self._read(_fetch, "user_finished_page", (user_id, limit, offset, guild_id))
         return [_finished_game(row) for row in rows]
 
+    # --- Seasons ---
+    # (issue #38; their SQL is `SEASON_READS` and the functions beside it, below the class.)
+
+    async def season_settings(self, guild_id: int) -> seasons.SeasonSettings:
+        """A server's season length and manual season number."""
+        return await self._read(_season_settings, guild_id)
+
+    async def set_season(
+        self, guild_id: int, length: str | None, *, new: bool = False
+    ) -> seasons.SeasonSettings:
+        """Set a server's season length (None: no seasons); ``new`` starts the next manual season."""
+        return await self._call(_transaction, _set_season, guild_id, length, new)
+
+    async def seasons(self, guild_id: int) -> list[str]:
+        """The seasons a server has had rated games in, oldest first."""
+        return [row[0] for row in await self._read(_fetch, "guild_seasons", (guild_id,))]
+
+    async def season_board(
+        self, guild_id: int, season: str, game: str, *, min_games: int = 1, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Standing]]:
+        """(players on a season board, one page of it), best season rating (μ − 3σ) first."""
+        scope = (guild_id, season, game, min_games)
+
+        def run(conn: sqlite3.Connection) -> tuple[int, list[tuple[Any, ...]]]:
+            total = _fetch(conn, "season_board_count", scope)[0][0]
+            return total, _fetch(conn, "season_board_page", (*scope, limit, offset))
+
+        total, rows = await self._read(run)
+        return total, [Standing(offset + i + 1, row[0], Rating(*row)) for i, row in enumerate(rows)]
+
+    async def season_standing(
+        self, guild_id: int, season: str, game: str, user_id: int, *, min_games: int = 1
+    ) -> Standing | None:
+        """A player's place on a season board; None when they are not on it."""
+        scope = (guild_id, season, game, min_games)
+
+        def run(conn: sqlite3.Connection) -> Standing | None:
+            row = _one(conn, "season_board_mine", (*scope, user_id))
+            if row is None:
+                return None
+            ahead = _fetch(conn, "season_board_ahead", (*scope, row[5], user_id))[0][0]
+            return Standing(ahead + 1, user_id, Rating(*row[:5]))
+
+        return await self._read(run)
+
 
 #: A running table this many seconds past its deadline (and not paused) is stuck: the clock acts
 #: on a deadline within seconds of it.
@@ -1750,6 +1823,102 @@ LIVE_READS: dict[str, str] = {
     "AND (?4 IS NULL OR guild_id = ?4) ORDER BY table_id DESC LIMIT ?2 OFFSET ?3",
 }
 READS.update(LIVE_READS)
+
+
+# --- Seasons ---
+# (issue #38; hosting/seasons.py says what a season is. The finishing move's `_record_scored` and
+# `_leave_boards` call the two functions here; `Store`'s season methods sit at the end of the class.)
+
+SEASON_READS: dict[str, str] = {
+    "season_settings": "SELECT season_length, season_number FROM guild_settings WHERE guild_id = ?1",
+    # The players' season ratings before a rated game (?4: a JSON list of user ids), by primary key.
+    "season_ratings_in": "SELECT user_id, game, mu, sigma, games FROM season_ratings "
+    "WHERE guild_id = ?1 AND season = ?2 AND game = ?3 AND user_id IN (SELECT value FROM json_each(?4))",
+    # A season board (?4 min games) walks season_ratings_board; its size and a place count one
+    # server's season players, not every rating.
+    "season_board_count": "SELECT count(*) FROM season_ratings "
+    "WHERE guild_id = ?1 AND season = ?2 AND game = ?3 AND games >= ?4",
+    "season_board_page": "SELECT user_id, game, mu, sigma, games FROM season_ratings "
+    "WHERE guild_id = ?1 AND season = ?2 AND game = ?3 AND games >= ?4 "
+    "ORDER BY ordinal DESC, user_id LIMIT ?5 OFFSET ?6",
+    "season_board_mine": "SELECT user_id, game, mu, sigma, games, ordinal FROM season_ratings "
+    "WHERE guild_id = ?1 AND season = ?2 AND game = ?3 AND user_id = ?5 AND games >= ?4",
+    "season_board_ahead": "SELECT count(*) FROM season_ratings WHERE guild_id = ?1 AND season = ?2 "
+    "AND game = ?3 AND ordinal >= ?5 AND (ordinal > ?5 OR user_id < ?6) AND games >= ?4",
+    # The seasons a server has had, in the order they began.
+    "guild_seasons": "SELECT season FROM guild_seasons WHERE guild_id = ?1 ORDER BY started_at, season",
+}
+READS.update(SEASON_READS)
+
+
+def _season_settings(conn: sqlite3.Connection, guild_id: int) -> seasons.SeasonSettings:
+    row = _one(conn, "season_settings", (guild_id,))
+    return seasons.SeasonSettings(row[0], row[1]) if row else seasons.SeasonSettings()
+
+
+def _record_season(
+    conn: sqlite3.Connection, scored: ScoredGame, alltime_before: dict[int, Rating], now: float
+) -> None:
+    """Inside the finishing transaction: the players' season ratings, in a server with seasons."""
+    if scored.guild_id is None:
+        return
+    season = seasons.key(_season_settings(conn, scored.guild_id), now)
+    if season is None:
+        return
+    users = json.dumps([s.user_id for s in scored.seats])
+    have = {
+        row[0]: Rating(*row)
+        for row in _fetch(conn, "season_ratings_in", (scored.guild_id, season, scored.game, users))
+    }
+    changes = seasons.changes(scored, have, alltime_before)
+    conn.executemany(
+        "INSERT INTO season_ratings (guild_id, season, game, user_id, mu, sigma, games, ordinal) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, season, game, user_id) DO UPDATE SET "
+        "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, ordinal = excluded.ordinal",
+        [_season_row(scored.guild_id, season, c) for c in changes],
+    )
+    conn.execute(
+        "INSERT INTO guild_seasons (guild_id, season, started_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (guild_id, season) DO NOTHING",
+        (scored.guild_id, season, now),
+    )
+
+
+def _season_row(guild_id: int, season: str, change: RatingChange) -> tuple[Any, ...]:
+    """A ``season_ratings`` row after a rated game (both stores)."""
+    return (
+        guild_id,
+        season,
+        change.game,
+        change.user_id,
+        change.mu,
+        change.sigma,
+        change.games,
+        _ordinal(change),
+    )
+
+
+def _leave_seasons(conn: sqlite3.Connection, guild_id: int, user_id: int, games: Sequence[str]) -> None:
+    """A player taken off a server's boards is taken off its season boards too."""
+    conn.executemany(
+        "DELETE FROM season_ratings WHERE user_id = ? AND guild_id = ? AND game = ?",
+        [(user_id, guild_id, game) for game in games],
+    )
+
+
+def _set_season(
+    conn: sqlite3.Connection, guild_id: int, length: str | None, new: bool
+) -> seasons.SeasonSettings:
+    """`Store.set_season`'s transaction: a manual season gets the next number when it is chosen (from
+    another length) or when a new one is asked for."""
+    before = _season_settings(conn, guild_id)
+    number = before.number + (length == "manual" and (new or before.length != "manual"))
+    conn.execute(
+        "INSERT INTO guild_settings (guild_id, season_length, season_number) VALUES (?1, ?2, ?3) "
+        "ON CONFLICT (guild_id) DO UPDATE SET season_length = ?2, season_number = ?3",
+        (guild_id, length, number),
+    )
+    return seasons.SeasonSettings(length, number)
 
 
 #: SQLite's page cache per connection (KiB). Its default, 2 MiB, does not hold the indexes' upper

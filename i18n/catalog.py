@@ -73,6 +73,7 @@ AREAS: dict[str, tuple[Source, ...]] = {
         Source("cogs/settings.py"),
         Source("cogs/live.py"),
         Source("hosting/ratings.py"),
+        Source("hosting/seasons.py"),
         Source("i18n/__init__.py"),
         Source("engine/__init__.py"),
         Source("engine/base.py"),

@@ -139,3 +139,62 @@ async def test_rating_history_head_to_head_and_history_pages_agree_with_a_recoun
         assert here == [g for g in whole if g.guild_id == 2][2:]
     streaks = [ratings.win_streak(await store.rating_history(u)) for u in USERS]
     assert any(streaks)  # the recount above was of a real streak, not only of zeros
+
+
+async def test_seasons_split_the_server_board_and_start_from_the_all_time_rating(store):  # noqa: F811
+    from hosting import seasons
+
+    clock = [1_796_083_200.0]  # 2026-12-01 00:00 UTC
+    seeds = iter(range(1, 10_000))
+    service = TableService(store, clock=lambda: clock[0], new_seed=lambda: next(seeds))
+    rng = random.Random(4)
+    await rated_games(service, rng, 4)  # before seasons: all-time only
+    assert await store.seasons(1) == []
+    unseasoned = max([t.id for u in USERS for t in await store.tables_of_user(u, statuses=(FINISHED,))])
+    assert await store.set_season(1, "month") == seasons.SeasonSettings("month", 0)
+    await rated_games(service, rng, 6)  # December, in servers 1 and 2 (2 has no seasons)
+    clock[0] += 31 * 86_400  # January
+    before_january = {u: {r.game: r for r in await store.ratings_of(u)} for u in USERS}
+    await rated_games(service, rng, 1)  # the first game of January, in server 1
+    finished = [t for u in USERS for t in await store.tables_of_user(u, statuses=(FINISHED,))]
+    first = max(finished, key=lambda t: t.id)
+    assert first.guild_id == 1 and first.updated_at >= clock[0]
+    scored = ratings.scored_game(first, first.result)
+    # Its players' season ratings began from their all-time ratings before it, σ widened.
+    begun = {
+        s.user_id: seasons.start(
+            before_january[s.user_id].get("takeaway") or ratings.initial(s.user_id, "takeaway")
+        )
+        for s in scored.seats
+    }
+    assert all(begun[u].sigma > (before_january[u].get("takeaway") or begun[u]).sigma - 1e-9 for u in begun)
+    expected = {c.user_id: (c.mu, c.sigma, 1) for c in ratings.update(scored, begun)}
+    _, board = await store.season_board(1, "2027-01", "takeaway")
+    assert {s.user_id: (s.rating.mu, s.rating.sigma, s.rating.games) for s in board} == expected
+    await rated_games(service, rng, 3)
+    assert await store.seasons(1) == ["2026-12", "2027-01"] and await store.seasons(2) == []
+    for season in ("2026-12", "2027-01"):
+        total, board = await store.season_board(1, season, "takeaway", limit=10)
+        # The recount: each player's games of that season in server 1, from the finished tables.
+        played: dict[int, int] = {}
+        for user in USERS:
+            for table in await store.tables_of_user(user, statuses=(FINISHED,), guild_id=1):
+                when = seasons.key(seasons.SeasonSettings("month"), table.updated_at)
+                if when == season and table.id > unseasoned and table.seat_of(user):
+                    played[user] = played.get(user, 0) + 1
+        assert {s.user_id: s.rating.games for s in board} == played and total == len(played)
+        ordinals = [s.rating.mu - 3 * s.rating.sigma for s in board]
+        assert ordinals == sorted(ordinals, reverse=True)
+        for s in board:
+            assert await store.season_standing(1, season, "takeaway", s.user_id) == s
+    # Manual seasons: chosen, then a new one asked for.
+    assert await store.set_season(1, "manual") == seasons.SeasonSettings("manual", 1)
+    assert await store.set_season(1, "manual", new=True) == seasons.SeasonSettings("manual", 2)
+    assert await store.season_settings(1) == seasons.SeasonSettings("manual", 2)
+    await rated_games(service, rng, 2)
+    assert (await store.seasons(1))[-1] == "m0002"
+    # A player taken off the server's boards is off its season boards too.
+    _, board = await store.season_board(1, "2026-12", "takeaway")
+    gone = board[0].user_id
+    await store.leave_guild_boards(1, gone, ["takeaway"])
+    assert gone not in [s.user_id for s in (await store.season_board(1, "2026-12", "takeaway"))[1]]

@@ -132,6 +132,10 @@ async def boards(store) -> dict[str, object]:  # noqa: F811
 
 #: Schema 5's additions, undone: what a database written by the schema-4 bot looks like.
 BACK_TO_4 = (
+    # issue #38's schema (rating history index, seasons; guild_settings' new columns go with it below)
+    "DROP TABLE guild_seasons",
+    "DROP TABLE season_ratings",
+    "DROP INDEX rating_events_user",
     # schema 9 (rematches, closed lobbies, voided games: issue #35), 8 (history lines), 7 (board
     # steps; each store drops its own triggers first), schema 6 (languages), then 5
     "DROP TABLE rematches",
