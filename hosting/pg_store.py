@@ -62,6 +62,7 @@ from hosting.store import (
     _moved_up,
     _ordinal,
     _rating_row,
+    _season_event_row,
     _season_row,
     _seat,
     _seat_row,
@@ -359,6 +360,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (guild_id, season)
         )""",
         "CREATE INDEX guild_seasons_order ON guild_seasons (guild_id, started_at, season)",
+        """CREATE TABLE season_events (
+            table_id BIGINT NOT NULL,
+            user_id BIGINT NOT NULL,
+            guild_id BIGINT NOT NULL,
+            season TEXT NOT NULL,
+            game TEXT NOT NULL,
+            mu_before DOUBLE PRECISION NOT NULL,
+            sigma_before DOUBLE PRECISION NOT NULL,
+            games_before INTEGER NOT NULL,
+            PRIMARY KEY (table_id, user_id)
+        )""",
     ),
 )
 
@@ -393,6 +405,7 @@ TABLES = (
     "voided_games",
     "season_ratings",
     "guild_seasons",
+    "season_events",
 )
 #: Tables the schema's triggers fill from the others (`copy-to-postgres` leaves them to the triggers).
 DERIVED = ("board_steps",)
@@ -1450,6 +1463,7 @@ class PostgresStore:
                                 c.user_id,
                             )
             await conn.execute("DELETE FROM rating_events WHERE table_id = $1", table_id)
+            await self._void_season(conn, table_id)
             await conn.execute(
                 "INSERT INTO voided_games (table_id, voided_by, created_at) VALUES ($1, $2, $3)",
                 table_id,
@@ -1601,6 +1615,43 @@ class PostgresStore:
             season,
             now,
         )
+        await conn.executemany(
+            "INSERT INTO season_events (table_id, user_id, guild_id, season, game, mu_before, sigma_before, "
+            "games_before) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            [_season_event_row(scored.guild_id, season, c) for c in changes],
+        )
+
+    @staticmethod
+    async def _void_season(conn: asyncpg.Connection, table_id: int) -> None:
+        """Inside `void_ratings`: the game's players' season ratings as before it (see the SQLite twin)."""
+        rows = await conn.fetch(
+            "DELETE FROM season_events WHERE table_id = $1 "
+            "RETURNING user_id, guild_id, season, game, mu_before, sigma_before, games_before",
+            table_id,
+        )
+        for user, guild, season, game, mu, sigma, games in rows:
+            if games == 0:
+                await conn.execute(
+                    "DELETE FROM season_ratings WHERE guild_id = $1 AND season = $2 AND game = $3 "
+                    "AND user_id = $4",
+                    guild,
+                    season,
+                    game,
+                    user,
+                )
+            else:
+                await conn.execute(
+                    "UPDATE season_ratings SET mu = $5, sigma = $6, games = $7, ordinal = $8 "
+                    "WHERE guild_id = $1 AND season = $2 AND game = $3 AND user_id = $4",
+                    guild,
+                    season,
+                    game,
+                    user,
+                    mu,
+                    sigma,
+                    games,
+                    mu - ratings.Z * sigma,
+                )
 
     async def season_settings(self, guild_id: int) -> seasons.SeasonSettings:
         """A server's season length and manual season number."""

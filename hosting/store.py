@@ -411,6 +411,18 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (guild_id, season)
         )""",
         "CREATE INDEX guild_seasons_order ON guild_seasons (guild_id, started_at, season)",
+        # What each rated game did to its players' season ratings, so `/ratings void` undoes it too.
+        """CREATE TABLE season_events (
+            table_id INTEGER NOT NULL,
+            user_id INTEGER NOT NULL,
+            guild_id INTEGER NOT NULL,
+            season TEXT NOT NULL,
+            game TEXT NOT NULL,
+            mu_before REAL NOT NULL,
+            sigma_before REAL NOT NULL,
+            games_before INTEGER NOT NULL,
+            PRIMARY KEY (table_id, user_id)
+        )""",
     ),
 )
 
@@ -1181,6 +1193,7 @@ def _void(conn: sqlite3.Connection, table_id: int, by: int, now: float) -> list[
                         (c.game, c.guild_id, c.user_id),
                     )
     conn.execute("DELETE FROM rating_events WHERE table_id = ?", (table_id,))
+    _void_season(conn, table_id)
     conn.execute(
         "INSERT INTO voided_games (table_id, voided_by, created_at) VALUES (?, ?, ?)", (table_id, by, now)
     )
@@ -1845,6 +1858,9 @@ SEASON_READS: dict[str, str] = {
     "WHERE guild_id = ?1 AND season = ?2 AND game = ?3 AND user_id = ?5 AND games >= ?4",
     "season_board_ahead": "SELECT count(*) FROM season_ratings WHERE guild_id = ?1 AND season = ?2 "
     "AND game = ?3 AND ordinal >= ?5 AND (ordinal > ?5 OR user_id < ?6) AND games >= ?4",
+    # What a rated game did to its players' season ratings (`/ratings void`).
+    "season_events": "SELECT user_id, guild_id, season, game, mu_before, sigma_before, games_before "
+    "FROM season_events WHERE table_id = ?1",
     # The seasons a server has had, in the order they began.
     "guild_seasons": "SELECT season FROM guild_seasons WHERE guild_id = ?1 ORDER BY started_at, season",
 }
@@ -1882,6 +1898,35 @@ def _record_season(
         "ON CONFLICT (guild_id, season) DO NOTHING",
         (scored.guild_id, season, now),
     )
+    conn.executemany(
+        "INSERT INTO season_events (table_id, user_id, guild_id, season, game, mu_before, sigma_before, "
+        "games_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [_season_event_row(scored.guild_id, season, c) for c in changes],
+    )
+
+
+def _season_event_row(guild_id: int, season: str, change: RatingChange) -> tuple[Any, ...]:
+    """A ``season_events`` row: the season rating before a rated game (both stores)."""
+    before = (change.mu_before, change.sigma_before, change.games - 1)
+    return (change.table_id, change.user_id, guild_id, season, change.game, *before)
+
+
+def _void_season(conn: sqlite3.Connection, table_id: int) -> None:
+    """Inside `_void`: the game's players' season ratings as they were before it (its last game:
+    the rating of a player who had no other game that season goes)."""
+    for user, guild, season, game, mu, sigma, games in _fetch(conn, "season_events", (table_id,)):
+        if games == 0:
+            conn.execute(
+                "DELETE FROM season_ratings WHERE guild_id = ? AND season = ? AND game = ? AND user_id = ?",
+                (guild, season, game, user),
+            )
+        else:
+            conn.execute(
+                "UPDATE season_ratings SET mu = ?, sigma = ?, games = ?, ordinal = ? "
+                "WHERE guild_id = ? AND season = ? AND game = ? AND user_id = ?",
+                (mu, sigma, games, mu - ratings.Z * sigma, guild, season, game, user),
+            )
+    conn.execute("DELETE FROM season_events WHERE table_id = ?", (table_id,))
 
 
 def _season_row(guild_id: int, season: str, change: RatingChange) -> tuple[Any, ...]:

@@ -198,3 +198,22 @@ async def test_seasons_split_the_server_board_and_start_from_the_all_time_rating
     gone = board[0].user_id
     await store.leave_guild_boards(1, gone, ["takeaway"])
     assert gone not in [s.user_id for s in (await store.season_board(1, "2026-12", "takeaway"))[1]]
+
+
+async def test_voiding_a_game_undoes_its_season_ratings(store):  # noqa: F811
+    clock = [1_796_083_200.0]
+    seeds = iter(range(1, 10_000))
+    service = TableService(store, clock=lambda: clock[0], new_seed=lambda: next(seeds))
+    await store.set_season(1, "quarter")
+    rng = random.Random(5)
+    await rated_games(service, rng, 6)
+    (season,) = await store.seasons(1)
+    before = await store.season_board(1, season, "takeaway")
+    # One more game in server 1 (rated_games puts its first game there), then voided.
+    await rated_games(service, rng, 1)
+    last = max(
+        [t for u in USERS for t in await store.tables_of_user(u, statuses=(FINISHED,))], key=lambda t: t.id
+    )
+    assert last.guild_id == 1 and await store.season_board(1, season, "takeaway") != before
+    assert await store.void_ratings(last.id, 999, clock[0]) == []
+    assert await store.season_board(1, season, "takeaway") == before

@@ -134,6 +134,7 @@ async def boards(store) -> dict[str, object]:  # noqa: F811
 BACK_TO_4 = (
     # issue #38's schema (rating history index, seasons; guild_settings' new columns go with it below)
     "DROP TABLE guild_seasons",
+    "DROP TABLE season_events",
     "DROP TABLE season_ratings",
     "DROP INDEX rating_events_user",
     # schema 9 (rematches, closed lobbies, voided games: issue #35), 8 (history lines), 7 (board
