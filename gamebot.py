@@ -43,6 +43,7 @@ EXTENSIONS = (
     "cogs.settings",
     "cogs.daily",
     "cogs.league",
+    "cogs.live",
 )
 
 

@@ -36,7 +36,7 @@ from cogs.common import (
 )
 from cogs.language import for_public, for_user
 from engine.reef.components import rating as solo_band
-from hosting import ratings
+from hosting import ratings, seasons
 from hosting.errors import TableNotFound
 from hosting.ratings import Standing
 from hosting.records import FINISHED
@@ -50,6 +50,8 @@ MIN_GAMES = 3
 #: The solo board's pseudo game key, and the game it is for.
 SOLO, SOLO_GAME = "reef-solo", "reef"
 SCOPES = ("server", "all")
+#: A season board's scope in a page button: ``s.2026-12`` (issue #38; `hosting.seasons`).
+SEASON_PREFIX = "s."
 #: A server board lists its members only (issue #35). Without the privileged members intent the
 #: bot hears of nobody leaving, so the players on a page are asked of Discord (`cogs.common.still_member`);
 #: a "still a member" answer is trusted this long (seconds), for this many (server, player) pairs.
@@ -73,6 +75,7 @@ GAME_CHOICES = [
 SCOPE_CHOICES = [
     app_commands.Choice(name=locale_str("Only this server"), value="server"),
     app_commands.Choice(name=locale_str("All servers"), value="all"),
+    app_commands.Choice(name=locale_str("This server's current season"), value="season"),
 ]
 
 
@@ -97,6 +100,10 @@ async def board_page(
     """One page of a board, the caller's own place under it, and the page buttons, in the caller's words."""
     t = await for_user(interaction)
     store = tables(interaction).store
+    if scope.startswith(SEASON_PREFIX) and game != SOLO:
+        return await season_page(interaction, game, scope.removeprefix(SEASON_PREFIX), page)
+    if scope.startswith(SEASON_PREFIX):  # the solo board has no seasons: the server's
+        scope = "server"
     guild_id = interaction.guild_id if scope == "server" else None
     if scope == "server" and guild_id is None:
         raise LookupError("server board outside a server")
@@ -197,6 +204,78 @@ async def board_page(
         view.add_item(PageButton(SOLO, scope, 0, t("Solo scores")))
     elif game == SOLO:
         view.add_item(PageButton(SOLO_GAME, scope, 0, t("Ratings")))
+    # A server with seasons: its all-time board offers this season's (issue #38).
+    if guild_id is not None and game != SOLO:
+        current = seasons.key(await store.season_settings(guild_id), tables(interaction).now())
+        if current is not None:
+            view.add_item(PageButton(game, SEASON_PREFIX + current, 0, t("This season")))
+    return text, view
+
+
+async def season_page(
+    interaction: discord.Interaction, game: str, season: str, page: int
+) -> tuple[str, discord.ui.View]:
+    """One page of this server's board of one season (issue #38), the caller's place under it, and
+    the buttons: pages, the seasons before and after, and the all-time board."""
+    t = await for_user(interaction)
+    guild_id = interaction.guild_id
+    if guild_id is None:
+        raise LookupError("season board outside a server")
+    service = tables(interaction)
+    store, user, need = service.store, interaction.user.id, seasons.MIN_GAMES
+    page = max(page, 0)
+    for _ in range(RECHECKS):
+        total, found = await store.season_board(
+            guild_id, season, game, min_games=need, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+        )
+        if not await drop_departed(interaction, found, guild_id):
+            break
+    mine = await store.season_standing(guild_id, season, game, user, min_games=need)
+    current = seasons.key(await store.season_settings(guild_id), service.now())
+    name = t(engine.get(game).title)
+    title = t(
+        "**{game} — {season}, this server** (players with {need}+ rated games here this season)",
+        game=name,
+        season=seasons.label(season, t),
+        need=need,
+    )
+    if season == current:
+        title += " · " + t("current season")
+    lines = [_rating_line(s, t) for s in found]
+    if mine:
+        assert mine.rating is not None
+        you = t(
+            "You: **#{rank}** of {total} at {rating}",
+            rank=mine.rank,
+            total=total,
+            rating=mine.rating.label(t=t),
+        )
+    elif season == current:
+        you = t("You are not on this season's board yet: a rated game here puts you on it.")
+    else:
+        you = t("You were not on this season's board.")
+    explain = t(
+        "A season rating starts from your all-time rating with its uncertainty (σ) widened; "
+        "`/leaderboard scope:` shows the all-time board."
+    )
+    pages = max(1, -(-total // PAGE_SIZE))
+    page = min(page, pages - 1)
+    body = lines or [t("Nobody is on this board yet.")]
+    where = t("Page {page} of {pages}", page=page + 1, pages=pages)
+    text = "\n".join([title, *body, f"-# {where} · {explain}", you])[:2000]
+    scope = SEASON_PREFIX + season
+    view = dynamic_view()
+    view.add_item(PageButton(game, scope, page - 1, t("◀ Previous"), disabled=page == 0))
+    view.add_item(PageButton(game, scope, page + 1, t("Next ▶"), disabled=page >= pages - 1))
+    had = await store.seasons(guild_id)
+    if current is not None and current not in had:
+        had.append(current)  # the current season, before its first rated game
+    at = had.index(season) if season in had else len(had)
+    if at > 0:
+        view.add_item(PageButton(game, SEASON_PREFIX + had[at - 1], 0, t("◀ Earlier season")))
+    if at < len(had) - 1:
+        view.add_item(PageButton(game, SEASON_PREFIX + had[at + 1], 0, t("Later season ▶")))
+    view.add_item(PageButton(game, "server", 0, t("All-time")))
     return text, view
 
 
@@ -261,9 +340,9 @@ async def default_board(interaction: discord.Interaction, game: str) -> str:
 
 class PageButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=control(r"lb:(?P<game>[a-z-]+):(?P<scope>server|all):(?P<page>-?\d+)"),
+    template=control(r"lb:(?P<game>[a-z-]+):(?P<scope>server|all|s\.[A-Za-z0-9-]{1,16}):(?P<page>-?\d+)"),
 ):
-    """Turn a leaderboard page: ``lb:<game>:<scope>:<page>``."""
+    """Turn a leaderboard page: ``lb:<game>:<scope>:<page>`` (scope ``s.<season>``: a season's board)."""
 
     def __init__(self, game: str, scope: str, page: int, label: str = "Page", disabled: bool = False) -> None:
         super().__init__(
@@ -423,13 +502,26 @@ class Leaderboard(commands.Cog):
     ) -> None:
         """Show a game's rating board (or the Reef & Ruins solo board), with your own place."""
         chosen = scope.value if scope else ("server" if interaction.guild_id else "all")
-        if chosen == "server" and interaction.guild_id is None:
+        if chosen in ("server", "season") and interaction.guild_id is None:
             t = await for_user(interaction)
             await reply(
                 interaction, t("Outside a server there is only the board across all servers (`scope: all`).")
             )
             return
         try:
+            if (chosen == "server" and scope is None) or chosen == "season":
+                # A server with seasons shows the current season first (the all-time board a click away).
+                settings = await tables(interaction).store.season_settings(interaction.guild_id)
+                current = seasons.key(settings, tables(interaction).now())
+                if current is not None:
+                    chosen = SEASON_PREFIX + current
+                elif chosen == "season":
+                    t = await for_user(interaction)
+                    await reply(
+                        interaction,
+                        t("This server has no seasons: an organiser starts them with `/settings season:`."),
+                    )
+                    return
             board = await default_board(interaction, game.value)
             text, view = await board_page(interaction, board, chosen, 0)
         except Exception as error:

@@ -823,6 +823,92 @@ MIGRATIONS: tuple[Migration, ...] = (
             "ALTER TABLE guild_settings ADD COLUMN league_role BIGINT",
         ),
     ),
+    Migration(
+        12,
+        sqlite=(
+            # Issue #38 (live tables, rating history, seasons). A player's rating changes, game by game in
+            # order: `/stats`' rating plot is one range of one index (the primary key starts with the
+            # table, the board index with the game).
+            "CREATE INDEX rating_events_user ON rating_events (user_id, game, table_id)",
+            # Seasons (hosting/seasons.py): a server's season length and its manual season's number,
+            # each player's season rating per server, season and game (the board walks its index, as
+            # the server boards do), and the seasons a server has had, in the order they began.
+            "ALTER TABLE guild_settings ADD COLUMN season_length TEXT",
+            "ALTER TABLE guild_settings ADD COLUMN season_number INTEGER NOT NULL DEFAULT 0",
+            """CREATE TABLE season_ratings (
+                guild_id INTEGER NOT NULL,
+                season TEXT NOT NULL,
+                game TEXT NOT NULL,
+                user_id INTEGER NOT NULL,
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL,
+                games INTEGER NOT NULL,
+                ordinal REAL NOT NULL,
+                PRIMARY KEY (guild_id, season, game, user_id)
+            )""",
+            "CREATE INDEX season_ratings_board "
+            "ON season_ratings (guild_id, season, game, ordinal DESC, user_id, games)",
+            "CREATE INDEX season_ratings_user ON season_ratings (user_id, guild_id, game)",
+            """CREATE TABLE guild_seasons (
+                guild_id INTEGER NOT NULL,
+                season TEXT NOT NULL,
+                started_at REAL NOT NULL,
+                PRIMARY KEY (guild_id, season)
+            )""",
+            "CREATE INDEX guild_seasons_order ON guild_seasons (guild_id, started_at, season)",
+            # What each rated game did to its players' season ratings, so `/ratings void` undoes it too.
+            """CREATE TABLE season_events (
+                table_id INTEGER NOT NULL,
+                user_id INTEGER NOT NULL,
+                guild_id INTEGER NOT NULL,
+                season TEXT NOT NULL,
+                game TEXT NOT NULL,
+                mu_before REAL NOT NULL,
+                sigma_before REAL NOT NULL,
+                games_before INTEGER NOT NULL,
+                PRIMARY KEY (table_id, user_id)
+            )""",
+        ),
+        postgres=(
+            # Issue #38 (see the SQLite twin): a player's rating changes, game by game in order.
+            "CREATE INDEX rating_events_user ON rating_events (user_id, game, table_id)",
+            # Seasons (see the SQLite twin).
+            "ALTER TABLE guild_settings ADD COLUMN season_length TEXT",
+            "ALTER TABLE guild_settings ADD COLUMN season_number INTEGER NOT NULL DEFAULT 0",
+            """CREATE TABLE season_ratings (
+                guild_id BIGINT NOT NULL,
+                season TEXT NOT NULL,
+                game TEXT NOT NULL,
+                user_id BIGINT NOT NULL,
+                mu DOUBLE PRECISION NOT NULL,
+                sigma DOUBLE PRECISION NOT NULL,
+                games INTEGER NOT NULL,
+                ordinal DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (guild_id, season, game, user_id)
+            )""",
+            "CREATE INDEX season_ratings_board "
+            "ON season_ratings (guild_id, season, game, ordinal DESC, user_id, games)",
+            "CREATE INDEX season_ratings_user ON season_ratings (user_id, guild_id, game)",
+            """CREATE TABLE guild_seasons (
+                guild_id BIGINT NOT NULL,
+                season TEXT NOT NULL,
+                started_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (guild_id, season)
+            )""",
+            "CREATE INDEX guild_seasons_order ON guild_seasons (guild_id, started_at, season)",
+            """CREATE TABLE season_events (
+                table_id BIGINT NOT NULL,
+                user_id BIGINT NOT NULL,
+                guild_id BIGINT NOT NULL,
+                season TEXT NOT NULL,
+                game TEXT NOT NULL,
+                mu_before DOUBLE PRECISION NOT NULL,
+                sigma_before DOUBLE PRECISION NOT NULL,
+                games_before INTEGER NOT NULL,
+                PRIMARY KEY (table_id, user_id)
+            )""",
+        ),
+    ),
 )
 
 #: The schema version this bot writes: the newest migration's.

@@ -30,7 +30,7 @@ from typing import Any
 
 import asyncpg
 
-from hosting import ratings
+from hosting import ratings, seasons
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
 from hosting.league import (
     DROPPED_BY_ORGANISER,
@@ -45,9 +45,11 @@ from hosting.league import (
 from hosting.migrations import MIGRATIONS, SCHEMA_VERSION
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 from hosting.records import (
+    ACTIVE,
     CANCELLED,
     LOBBY,
     OPEN_STATUSES,
+    STUCK_AFTER,
     FinishedGame,
     LoggedAction,
     PlayerStats,
@@ -68,6 +70,8 @@ from hosting.rows import (
     moved_up,
     ordinal_of,
     rating_row,
+    season_event_row,
+    season_row,
     seat_from_row,
     seat_row,
     solo_best_rows,
@@ -108,6 +112,9 @@ TABLES = (
     "leagues",
     "league_players",
     "league_tables",
+    "season_ratings",
+    "guild_seasons",
+    "season_events",
 )
 #: Tables the schema's triggers fill from the others (`copy-to-postgres` leaves them to the triggers).
 DERIVED = ("board_steps",)
@@ -848,6 +855,7 @@ class PostgresStore:
                 )
                 sizes.extend(moved_up(scored.game, scored.guild_id, games))
         await _resize(conn, sizes)
+        await PostgresStore._record_season(conn, scored, {row[0]: Rating(*row) for row in rows}, now)
 
     async def set_messages(
         self,
@@ -1087,6 +1095,12 @@ class PostgresStore:
                     sizes.append(("solo", game, guild_id, 0, -1))
                 if games_here is not None or solo is not None:
                     gone.append(game)
+                await conn.execute(  # and off its season boards (issue #38)
+                    "DELETE FROM season_ratings WHERE user_id = $1 AND guild_id = $2 AND game = $3",
+                    user_id,
+                    guild_id,
+                    game,
+                )
             await _resize(conn, sizes)
         return gone
 
@@ -1158,6 +1172,7 @@ class PostgresStore:
                                 c.user_id,
                             )
             await conn.execute("DELETE FROM rating_events WHERE table_id = $1", table_id)
+            await self._void_season(conn, table_id)
             await conn.execute(
                 "INSERT INTO voided_games (table_id, voided_by, created_at) VALUES ($1, $2, $3)",
                 table_id,
@@ -1537,6 +1552,237 @@ class PostgresStore:
             limit,
         )
         return [LeagueResult(*row) for row in rows]
+
+    # --- Live tables and rating history ---
+    # (issue #38; the SQLite twins and their plans are in hosting/store.py's `LIVE_READS`.)
+
+    async def running_tables(
+        self, guild_id: int, *, now: float, stuck_only: bool = False, offset: int = 0, limit: int = 10
+    ) -> tuple[int, int, list[TableRecord]]:
+        """(running tables of the server, how many are stuck, one page of them or of the stuck ones
+        only), newest first, in one statement (see the SQLite twin)."""
+        stuck = "(owed_posts <> 0 OR (deadline < $3 AND paused_at IS NULL))"
+        counts = (
+            f"SELECT count(*) AS total, count(*) FILTER (WHERE {stuck}) AS stuck FROM game_tables "
+            "WHERE status = $2 AND guild_id = $1"
+        )
+        page = f"{_SELECT_TABLE} WHERE status = $2 AND guild_id = $1"
+        if stuck_only:
+            page += f" AND {stuck}"
+        # The counts ride on every row of the page, and on one row of NULLs when the page is empty.
+        rows = await self._pool.fetch(
+            f"WITH c AS ({counts}), p AS ({page} ORDER BY id DESC LIMIT $4 OFFSET $5) "
+            "SELECT c.total, c.stuck, p.* FROM c LEFT JOIN p ON true ORDER BY p.id DESC",
+            guild_id,
+            ACTIVE,
+            now - STUCK_AFTER,
+            limit,
+            offset,
+        )
+        total, stuck_count = int(rows[0]["total"]), int(rows[0]["stuck"])
+        return total, stuck_count, [_record(row) for row in rows if row["id"] is not None]
+
+    async def rating_history(self, user_id: int, *, guild_id: int | None = None) -> list[ratings.RatingPoint]:
+        """A player's rating after each of their rated games (those of one server only, if given),
+        by game, oldest first."""
+        rows = await self._pool.fetch(
+            "SELECT game, table_id, guild_id, rank, mu_before, sigma_before, mu, sigma, games, created_at "
+            "FROM rating_events "
+            "WHERE user_id = $1 AND ($2::bigint IS NULL OR guild_id = $2) ORDER BY game, table_id",
+            user_id,
+            guild_id,
+        )
+        return [ratings.RatingPoint(*row) for row in rows]
+
+    async def head_to_head(
+        self, user_id: int, other_id: int, *, guild_id: int | None = None
+    ) -> list[ratings.HeadToHead]:
+        """Per game, the finished games both players held a seat at to the end (of one server only,
+        if given), and who placed higher."""
+        rows = await self._pool.fetch(
+            "SELECT a.game, count(*), count(*) FILTER (WHERE a.place < b.place), "
+            "count(*) FILTER (WHERE a.place > b.place) FROM finished_seats a JOIN finished_seats b "
+            "ON b.user_id = $2 AND b.table_id = a.table_id "
+            "WHERE a.user_id = $1 AND ($3::bigint IS NULL OR a.guild_id = $3) "
+            "GROUP BY a.game ORDER BY a.game",
+            user_id,
+            other_id,
+            guild_id,
+        )
+        return [ratings.HeadToHead(game, n, higher, lower) for game, n, higher, lower in rows]
+
+    async def finished_games_page(
+        self, user_id: int, *, offset: int, limit: int, guild_id: int | None = None
+    ) -> list[FinishedGame]:
+        """`finished_games` from the ``offset``-th newest on (one server's only, if given)."""
+        rows = await self._pool.fetch(
+            f"SELECT {FINISHED_COLUMNS} FROM finished_seats WHERE user_id = $1 "
+            "AND ($4::bigint IS NULL OR guild_id = $4) ORDER BY table_id DESC LIMIT $2 OFFSET $3",
+            user_id,
+            limit,
+            offset,
+            guild_id,
+        )
+        return [finished_game(tuple(row)) for row in rows]
+
+    # --- Seasons ---
+    # (issue #38; see the SQLite twins. `_record_scored` and `leave_guild_boards` call in here.)
+
+    @staticmethod
+    async def _season_settings_in(
+        conn: asyncpg.Connection | asyncpg.Pool, guild_id: int
+    ) -> seasons.SeasonSettings:
+        row = await conn.fetchrow(
+            "SELECT season_length, season_number FROM guild_settings WHERE guild_id = $1", guild_id
+        )
+        return seasons.SeasonSettings(row[0], row[1]) if row else seasons.SeasonSettings()
+
+    @staticmethod
+    async def _record_season(
+        conn: asyncpg.Connection, scored: ScoredGame, alltime_before: dict[int, Rating], now: float
+    ) -> None:
+        """Inside the finishing transaction (under the game's board lock): the season ratings."""
+        if scored.guild_id is None:
+            return
+        season = seasons.key(await PostgresStore._season_settings_in(conn, scored.guild_id), now)
+        if season is None:
+            return
+        rows = await conn.fetch(
+            "SELECT user_id, game, mu, sigma, games FROM season_ratings WHERE guild_id = $1 AND season = $2 "
+            "AND game = $3 AND user_id = ANY($4::bigint[])",
+            scored.guild_id,
+            season,
+            scored.game,
+            [s.user_id for s in scored.seats],
+        )
+        changes = seasons.changes(scored, {row[0]: Rating(*row) for row in rows}, alltime_before)
+        await conn.executemany(
+            "INSERT INTO season_ratings (guild_id, season, game, user_id, mu, sigma, games, ordinal) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (guild_id, season, game, user_id) "
+            "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+            "ordinal = excluded.ordinal",
+            [season_row(scored.guild_id, season, c) for c in changes],
+        )
+        await conn.execute(
+            "INSERT INTO guild_seasons (guild_id, season, started_at) VALUES ($1, $2, $3) "
+            "ON CONFLICT (guild_id, season) DO NOTHING",
+            scored.guild_id,
+            season,
+            now,
+        )
+        await conn.executemany(
+            "INSERT INTO season_events (table_id, user_id, guild_id, season, game, mu_before, sigma_before, "
+            "games_before) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            [season_event_row(scored.guild_id, season, c) for c in changes],
+        )
+
+    @staticmethod
+    async def _void_season(conn: asyncpg.Connection, table_id: int) -> None:
+        """Inside `void_ratings`: the game's players' season ratings as before it (see the SQLite twin)."""
+        rows = await conn.fetch(
+            "DELETE FROM season_events WHERE table_id = $1 "
+            "RETURNING user_id, guild_id, season, game, mu_before, sigma_before, games_before",
+            table_id,
+        )
+        for user, guild, season, game, mu, sigma, games in rows:
+            if games == 0:
+                await conn.execute(
+                    "DELETE FROM season_ratings WHERE guild_id = $1 AND season = $2 AND game = $3 "
+                    "AND user_id = $4",
+                    guild,
+                    season,
+                    game,
+                    user,
+                )
+            else:
+                await conn.execute(
+                    "UPDATE season_ratings SET mu = $5, sigma = $6, games = $7, ordinal = $8 "
+                    "WHERE guild_id = $1 AND season = $2 AND game = $3 AND user_id = $4",
+                    guild,
+                    season,
+                    game,
+                    user,
+                    mu,
+                    sigma,
+                    games,
+                    mu - ratings.Z * sigma,
+                )
+
+    async def season_settings(self, guild_id: int) -> seasons.SeasonSettings:
+        """A server's season length and manual season number."""
+        return await self._season_settings_in(self._pool, guild_id)
+
+    async def set_season(
+        self, guild_id: int, length: str | None, *, new: bool = False
+    ) -> seasons.SeasonSettings:
+        """Set a server's season length (None: no seasons); ``new`` starts the next manual season."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id) VALUES ($1) ON CONFLICT (guild_id) DO NOTHING",
+                guild_id,
+            )
+            row = await conn.fetchrow(
+                "SELECT season_length, season_number FROM guild_settings WHERE guild_id = $1 FOR UPDATE",
+                guild_id,
+            )
+            number = row[1] + (length == "manual" and (new or row[0] != "manual"))
+            await conn.execute(
+                "UPDATE guild_settings SET season_length = $2, season_number = $3 WHERE guild_id = $1",
+                guild_id,
+                length,
+                number,
+            )
+        return seasons.SeasonSettings(length, number)
+
+    async def seasons(self, guild_id: int) -> list[str]:
+        """The seasons a server has had rated games in, oldest first."""
+        rows = await self._pool.fetch(
+            "SELECT season FROM guild_seasons WHERE guild_id = $1 ORDER BY started_at, season", guild_id
+        )
+        return [row[0] for row in rows]
+
+    async def season_board(
+        self, guild_id: int, season: str, game: str, *, min_games: int = 1, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Standing]]:
+        """(players on a season board, one page of it), best season rating (μ − 3σ) first."""
+        rows = await self._pool.fetch(
+            "WITH c AS (SELECT count(*) AS total FROM season_ratings WHERE guild_id = $1 AND season = $2 "
+            "AND game = $3 AND games >= $4), p AS (SELECT user_id, game, mu, sigma, games, ordinal "
+            "FROM season_ratings WHERE guild_id = $1 AND season = $2 AND game = $3 AND games >= $4 "
+            "ORDER BY ordinal DESC, user_id LIMIT $5 OFFSET $6) "
+            "SELECT c.total, p.user_id, p.game, p.mu, p.sigma, p.games FROM c LEFT JOIN p ON true "
+            "ORDER BY p.ordinal DESC, p.user_id",
+            guild_id,
+            season,
+            game,
+            min_games,
+            limit,
+            offset,
+        )
+        found = [row for row in rows if row["user_id"] is not None]
+        return int(rows[0]["total"]), [
+            Standing(offset + i + 1, row[1], Rating(*tuple(row)[1:])) for i, row in enumerate(found)
+        ]
+
+    async def season_standing(
+        self, guild_id: int, season: str, game: str, user_id: int, *, min_games: int = 1
+    ) -> Standing | None:
+        """A player's place on a season board; None when they are not on it."""
+        row = await self._pool.fetchrow(
+            "SELECT m.user_id, m.game, m.mu, m.sigma, m.games, (SELECT count(*) FROM season_ratings s "
+            "WHERE s.guild_id = $1 AND s.season = $2 AND s.game = $3 AND s.games >= $4 "
+            "AND (s.ordinal > m.ordinal OR (s.ordinal = m.ordinal AND s.user_id < m.user_id))) AS ahead "
+            "FROM season_ratings m WHERE m.guild_id = $1 AND m.season = $2 AND m.game = $3 "
+            "AND m.user_id = $5 AND m.games >= $4",
+            guild_id,
+            season,
+            game,
+            min_games,
+            user_id,
+        )
+        if row is None:
+            return None
+        return Standing(row["ahead"] + 1, user_id, Rating(*tuple(row)[:5]))
 
 
 def _league(row: Sequence[Any]) -> LeagueRecord:

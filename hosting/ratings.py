@@ -273,3 +273,53 @@ def change_text(change: RatingChange, *, t: i18n.Words | None = None) -> str:
     if after.provisional:
         return t("rating {rating} ({change}, provisional)", rating=after.shown, change=signed(change.delta))
     return t("rating {rating} ({change})", rating=after.shown, change=signed(change.delta))
+
+
+# ------------------------------------------------------------- rating history (issue #38)
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating in one game right after one of their rated games (a rating-change row)."""
+
+    game: str
+    table_id: int
+    guild_id: int | None
+    rank: int  # their place at that table (1 first; tied seats share a place)
+    mu_before: float
+    sigma_before: float
+    mu: float
+    sigma: float
+    games: int  # rated games of that game after this one
+    at: float  # when the game finished
+
+    @property
+    def shown(self) -> int:
+        """The rating players saw after this game."""
+        return shown(self.mu, self.sigma)
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Two players' finished games together, of one game: how many, and who placed higher."""
+
+    game: str
+    together: int
+    higher: int  # games the first player placed above the second
+    lower: int  # games the second placed above the first (the rest were shared places)
+
+
+def best_shown(points: Sequence[RatingPoint]) -> int | None:
+    """The best rating shown after any of these games (None without games)."""
+    return max((p.shown for p in points), default=None)
+
+
+def win_streak(points: Sequence[RatingPoint]) -> int:
+    """The current streak: the newest rated games in a row (of one game, oldest first) finished in
+    first place, a shared first place included; 0 when the newest was not a win."""
+    streak = 0
+    for point in reversed(points):
+        if point.rank != 1:
+            break
+        streak += 1
+    return streak

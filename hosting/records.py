@@ -19,6 +19,10 @@ OPEN_STATUSES = (LOBBY, ACTIVE)
 #: ``owed_posts`` of a table whose channel Discord refuses to the bot (`TableRecord.blocked`).
 BLOCKED = -1
 
+#: A running table this many seconds past its deadline (and not paused) is stuck: the clock acts
+#: on a deadline within seconds of it.
+STUCK_AFTER = 300.0
+
 
 @dataclass(frozen=True)
 class Seat:

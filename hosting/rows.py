@@ -218,3 +218,23 @@ def check_min_games(min_games: int) -> None:
     """A place on a board is counted from `board_steps`, which count rated games up to a cap."""
     if not 1 <= min_games <= ratings.BOARD_GAMES_MAX:
         raise ValueError(f"places count 1 to {ratings.BOARD_GAMES_MAX} rated games, not {min_games}")
+
+
+def season_event_row(guild_id: int, season: str, change: RatingChange) -> tuple[Any, ...]:
+    """A ``season_events`` row: the season rating before a rated game (both stores)."""
+    before = (change.mu_before, change.sigma_before, change.games - 1)
+    return (change.table_id, change.user_id, guild_id, season, change.game, *before)
+
+
+def season_row(guild_id: int, season: str, change: RatingChange) -> tuple[Any, ...]:
+    """A ``season_ratings`` row after a rated game (both stores)."""
+    return (
+        guild_id,
+        season,
+        change.game,
+        change.user_id,
+        change.mu,
+        change.sigma,
+        change.games,
+        ordinal_of(change),
+    )

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, TypeVar
 
 import aiosqlite
 
-from hosting import ratings
+from hosting import ratings, seasons
 from hosting.errors import SchemaTooNew, StaleVersion, TableNotFound
 from hosting.league import (
     DROPPED_BY_ORGANISER,
@@ -42,9 +42,11 @@ from hosting.migrations import MIGRATIONS, SCHEMA_VERSION
 from hosting.private import private_database
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 from hosting.records import (
+    ACTIVE,
     CANCELLED,
     LOBBY,
     OPEN_STATUSES,
+    STUCK_AFTER,
     FinishedGame,
     LoggedAction,
     PlayerStats,
@@ -65,6 +67,8 @@ from hosting.rows import (
     moved_up,
     ordinal_of,
     rating_row,
+    season_event_row,
+    season_row,
     seat_from_row,
     seat_row,
     solo_best_rows,
@@ -420,6 +424,7 @@ def _record_scored(conn: sqlite3.Connection, scored: ScoredGame, now: float) -> 
         [change_row(c, now) for c in changes],
     )
     _record_guild_ratings(conn, scored, changes)
+    _record_season(conn, scored, current, now)
 
 
 def _record_guild_ratings(
@@ -481,6 +486,7 @@ def _leave_boards(conn: sqlite3.Connection, guild_id: int, user_id: int, games: 
             sizes.append(("solo", game, guild_id, 0, -1))
         if row is not None or solo is not None:
             gone.append(game)
+    _leave_seasons(conn, guild_id, user_id, games)
     _resize(conn, sizes)
     return gone
 
@@ -526,6 +532,7 @@ def _void(conn: sqlite3.Connection, table_id: int, by: int, now: float) -> list[
                         (c.game, c.guild_id, c.user_id),
                     )
     conn.execute("DELETE FROM rating_events WHERE table_id = ?", (table_id,))
+    _void_season(conn, table_id)
     conn.execute(
         "INSERT INTO voided_games (table_id, voided_by, created_at) VALUES (?, ?, ?)", (table_id, by, now)
     )
@@ -1358,6 +1365,97 @@ class Store:
         rows = await self._read(_fetch, "league_results_of", (user_id, limit))
         return [LeagueResult(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8]) for r in rows]
 
+    # --- Live tables and rating history ---
+    # (issue #38; their SQL is `LIVE_READS`, just below the class, merged into `READS`.)
+
+    async def running_tables(
+        self, guild_id: int, *, now: float, stuck_only: bool = False, offset: int = 0, limit: int = 10
+    ) -> tuple[int, int, list[TableRecord]]:
+        """(running tables of the server, how many of them are stuck, one page of them or of the
+        stuck ones only), newest first: one call.
+
+        Stuck: blocked (Discord refuses its channel), owing a post, or past its deadline while
+        not paused (`STUCK_AFTER` seconds late: the clock should have acted by then).
+        """
+        late = now - STUCK_AFTER
+
+        def run(conn: sqlite3.Connection) -> tuple[int, int, list[TableRecord]]:
+            total, stuck = _fetch(conn, "guild_running_count", (guild_id, ACTIVE, late))[0]
+            page = (guild_id, ACTIVE, limit, offset)
+            if stuck_only:
+                rows = _fetch(conn, "guild_stuck_page", (*page, late))
+            else:
+                rows = _fetch(conn, "guild_running_page", page)
+            return int(total), int(stuck), _records(conn, rows)
+
+        return await self._read(run)
+
+    async def rating_history(self, user_id: int, *, guild_id: int | None = None) -> list[ratings.RatingPoint]:
+        """A player's rating after each of their rated games (those of one server only, if given),
+        by game, oldest first."""
+        rows = await self._read(_fetch, "rating_history", (user_id, guild_id))
+        return [ratings.RatingPoint(*row) for row in rows]
+
+    async def head_to_head(
+        self, user_id: int, other_id: int, *, guild_id: int | None = None
+    ) -> list[ratings.HeadToHead]:
+        """Per game, the finished games both players held a seat at to the end (of one server only,
+        if given), and who placed higher."""
+        rows = await self._read(_fetch, "head_to_head", (user_id, other_id, guild_id))
+        return [ratings.HeadToHead(game, n, int(higher), int(lower)) for game, n, higher, lower in rows]
+
+    async def finished_games_page(
+        self, user_id: int, *, offset: int, limit: int, guild_id: int | None = None
+    ) -> list[FinishedGame]:
+        """`finished_games` from the ``offset``-th newest on (one server's only, if given)."""
+        rows = await self._read(_fetch, "user_finished_page", (user_id, limit, offset, guild_id))
+        return [finished_game(row) for row in rows]
+
+    # --- Seasons ---
+    # (issue #38; their SQL is `SEASON_READS` and the functions beside it, below the class.)
+
+    async def season_settings(self, guild_id: int) -> seasons.SeasonSettings:
+        """A server's season length and manual season number."""
+        return await self._read(_season_settings, guild_id)
+
+    async def set_season(
+        self, guild_id: int, length: str | None, *, new: bool = False
+    ) -> seasons.SeasonSettings:
+        """Set a server's season length (None: no seasons); ``new`` starts the next manual season."""
+        return await self._call(_transaction, _set_season, guild_id, length, new)
+
+    async def seasons(self, guild_id: int) -> list[str]:
+        """The seasons a server has had rated games in, oldest first."""
+        return [row[0] for row in await self._read(_fetch, "guild_seasons", (guild_id,))]
+
+    async def season_board(
+        self, guild_id: int, season: str, game: str, *, min_games: int = 1, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Standing]]:
+        """(players on a season board, one page of it), best season rating (μ − 3σ) first."""
+        scope = (guild_id, season, game, min_games)
+
+        def run(conn: sqlite3.Connection) -> tuple[int, list[tuple[Any, ...]]]:
+            total = _fetch(conn, "season_board_count", scope)[0][0]
+            return total, _fetch(conn, "season_board_page", (*scope, limit, offset))
+
+        total, rows = await self._read(run)
+        return total, [Standing(offset + i + 1, row[0], Rating(*row)) for i, row in enumerate(rows)]
+
+    async def season_standing(
+        self, guild_id: int, season: str, game: str, user_id: int, *, min_games: int = 1
+    ) -> Standing | None:
+        """A player's place on a season board; None when they are not on it."""
+        scope = (guild_id, season, game, min_games)
+
+        def run(conn: sqlite3.Connection) -> Standing | None:
+            row = _one(conn, "season_board_mine", (*scope, user_id))
+            if row is None:
+                return None
+            ahead = _fetch(conn, "season_board_ahead", (*scope, row[5], user_id))[0][0]
+            return Standing(ahead + 1, user_id, Rating(*row[:5]))
+
+        return await self._read(run)
+
 
 READS.update(Store.DAILY_READS)  # the daily Reef's reads, kept beside its methods above
 READS.update(Store.LEAGUE_READS)  # the leagues' reads, likewise
@@ -1371,6 +1469,143 @@ def _league(row: Sequence[Any]) -> LeagueRecord:
 
 def _league_player(row: Sequence[Any]) -> LeaguePlayer:
     return LeaguePlayer(row[0], row[1], row[2], row[3], row[4], row[5], row[6], float(row[7]), row[8])
+
+
+#: What a stuck table is, over ``game_tables`` (?5: the latest deadline that is not yet late).
+_STUCK = "(owed_posts != 0 OR (deadline < ?5 AND paused_at IS NULL))"
+
+#: The reads of the block above (issue #38), each from an index like every read.
+LIVE_READS: dict[str, str] = {
+    # A server's running tables (?1 the server, ?2 the running status) by game_tables_status, with
+    # how many are stuck (?3: the latest deadline not yet late): bounded by the server's tables.
+    "guild_running_count": "SELECT count(*), coalesce(sum(owed_posts != 0 OR (deadline < ?3 "
+    "AND paused_at IS NULL)), 0) FROM game_tables WHERE status = ?2 AND guild_id = ?1",
+    "guild_running_page": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE status = ?2 AND guild_id = ?1 "
+    "ORDER BY id DESC LIMIT ?3 OFFSET ?4",
+    "guild_stuck_page": f"SELECT {_TABLE_COLUMNS} FROM game_tables WHERE status = ?2 AND guild_id = ?1 "
+    f"AND {_STUCK} ORDER BY id DESC LIMIT ?3 OFFSET ?4",
+    # A player's rating after each rated game (?2: one server, or NULL), by rating_events_user.
+    "rating_history": "SELECT game, table_id, guild_id, rank, mu_before, sigma_before, mu, sigma, games, "
+    "created_at FROM rating_events WHERE user_id = ?1 AND (?2 IS NULL OR guild_id = ?2) "
+    "ORDER BY game, table_id",
+    # Two players' finished games together: the first one's history lines, each looked up in the
+    # second one's by primary key.
+    "head_to_head": "SELECT a.game, count(*), sum(a.place < b.place), sum(a.place > b.place) "
+    "FROM finished_seats a JOIN finished_seats b ON b.user_id = ?2 AND b.table_id = a.table_id "
+    "WHERE a.user_id = ?1 AND (?3 IS NULL OR a.guild_id = ?3) GROUP BY a.game ORDER BY a.game",
+    # `/history`'s later pages (?4: one server, or NULL): the player's lines walked newest first.
+    "user_finished_page": f"SELECT {FINISHED_COLUMNS} FROM finished_seats WHERE user_id = ?1 "
+    "AND (?4 IS NULL OR guild_id = ?4) ORDER BY table_id DESC LIMIT ?2 OFFSET ?3",
+}
+READS.update(LIVE_READS)
+
+
+# --- Seasons ---
+# (issue #38; hosting/seasons.py says what a season is. The finishing move's `_record_scored` and
+# `_leave_boards` call the two functions here; `Store`'s season methods sit at the end of the class.)
+
+SEASON_READS: dict[str, str] = {
+    "season_settings": "SELECT season_length, season_number FROM guild_settings WHERE guild_id = ?1",
+    # The players' season ratings before a rated game (?4: a JSON list of user ids), by primary key.
+    "season_ratings_in": "SELECT user_id, game, mu, sigma, games FROM season_ratings "
+    "WHERE guild_id = ?1 AND season = ?2 AND game = ?3 AND user_id IN (SELECT value FROM json_each(?4))",
+    # A season board (?4 min games) walks season_ratings_board; its size and a place count one
+    # server's season players, not every rating.
+    "season_board_count": "SELECT count(*) FROM season_ratings "
+    "WHERE guild_id = ?1 AND season = ?2 AND game = ?3 AND games >= ?4",
+    "season_board_page": "SELECT user_id, game, mu, sigma, games FROM season_ratings "
+    "WHERE guild_id = ?1 AND season = ?2 AND game = ?3 AND games >= ?4 "
+    "ORDER BY ordinal DESC, user_id LIMIT ?5 OFFSET ?6",
+    "season_board_mine": "SELECT user_id, game, mu, sigma, games, ordinal FROM season_ratings "
+    "WHERE guild_id = ?1 AND season = ?2 AND game = ?3 AND user_id = ?5 AND games >= ?4",
+    "season_board_ahead": "SELECT count(*) FROM season_ratings WHERE guild_id = ?1 AND season = ?2 "
+    "AND game = ?3 AND ordinal >= ?5 AND (ordinal > ?5 OR user_id < ?6) AND games >= ?4",
+    # What a rated game did to its players' season ratings (`/ratings void`).
+    "season_events": "SELECT user_id, guild_id, season, game, mu_before, sigma_before, games_before "
+    "FROM season_events WHERE table_id = ?1",
+    # The seasons a server has had, in the order they began.
+    "guild_seasons": "SELECT season FROM guild_seasons WHERE guild_id = ?1 ORDER BY started_at, season",
+}
+READS.update(SEASON_READS)
+
+
+def _season_settings(conn: sqlite3.Connection, guild_id: int) -> seasons.SeasonSettings:
+    row = _one(conn, "season_settings", (guild_id,))
+    return seasons.SeasonSettings(row[0], row[1]) if row else seasons.SeasonSettings()
+
+
+def _record_season(
+    conn: sqlite3.Connection, scored: ScoredGame, alltime_before: dict[int, Rating], now: float
+) -> None:
+    """Inside the finishing transaction: the players' season ratings, in a server with seasons."""
+    if scored.guild_id is None:
+        return
+    season = seasons.key(_season_settings(conn, scored.guild_id), now)
+    if season is None:
+        return
+    users = json.dumps([s.user_id for s in scored.seats])
+    have = {
+        row[0]: Rating(*row)
+        for row in _fetch(conn, "season_ratings_in", (scored.guild_id, season, scored.game, users))
+    }
+    changes = seasons.changes(scored, have, alltime_before)
+    conn.executemany(
+        "INSERT INTO season_ratings (guild_id, season, game, user_id, mu, sigma, games, ordinal) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, season, game, user_id) DO UPDATE SET "
+        "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, ordinal = excluded.ordinal",
+        [season_row(scored.guild_id, season, c) for c in changes],
+    )
+    conn.execute(
+        "INSERT INTO guild_seasons (guild_id, season, started_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (guild_id, season) DO NOTHING",
+        (scored.guild_id, season, now),
+    )
+    conn.executemany(
+        "INSERT INTO season_events (table_id, user_id, guild_id, season, game, mu_before, sigma_before, "
+        "games_before) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [season_event_row(scored.guild_id, season, c) for c in changes],
+    )
+
+
+def _void_season(conn: sqlite3.Connection, table_id: int) -> None:
+    """Inside `_void`: the game's players' season ratings as they were before it (its last game:
+    the rating of a player who had no other game that season goes)."""
+    for user, guild, season, game, mu, sigma, games in _fetch(conn, "season_events", (table_id,)):
+        if games == 0:
+            conn.execute(
+                "DELETE FROM season_ratings WHERE guild_id = ? AND season = ? AND game = ? AND user_id = ?",
+                (guild, season, game, user),
+            )
+        else:
+            conn.execute(
+                "UPDATE season_ratings SET mu = ?, sigma = ?, games = ?, ordinal = ? "
+                "WHERE guild_id = ? AND season = ? AND game = ? AND user_id = ?",
+                (mu, sigma, games, mu - ratings.Z * sigma, guild, season, game, user),
+            )
+    conn.execute("DELETE FROM season_events WHERE table_id = ?", (table_id,))
+
+
+def _leave_seasons(conn: sqlite3.Connection, guild_id: int, user_id: int, games: Sequence[str]) -> None:
+    """A player taken off a server's boards is taken off its season boards too."""
+    conn.executemany(
+        "DELETE FROM season_ratings WHERE user_id = ? AND guild_id = ? AND game = ?",
+        [(user_id, guild_id, game) for game in games],
+    )
+
+
+def _set_season(
+    conn: sqlite3.Connection, guild_id: int, length: str | None, new: bool
+) -> seasons.SeasonSettings:
+    """`Store.set_season`'s transaction: a manual season gets the next number when it is chosen (from
+    another length) or when a new one is asked for."""
+    before = _season_settings(conn, guild_id)
+    number = before.number + (length == "manual" and (new or before.length != "manual"))
+    conn.execute(
+        "INSERT INTO guild_settings (guild_id, season_length, season_number) VALUES (?1, ?2, ?3) "
+        "ON CONFLICT (guild_id) DO UPDATE SET season_length = ?2, season_number = ?3",
+        (guild_id, length, number),
+    )
+    return seasons.SeasonSettings(length, number)
 
 
 #: SQLite's page cache per connection (KiB). Its default, 2 MiB, does not hold the indexes' upper

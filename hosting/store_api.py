@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
+from hosting import ratings, seasons
 from hosting.league import LeaguePlayer, LeagueRecord, LeagueResult, LeagueTable
 from hosting.ratings import Rating, RatingChange, ScoredGame, Standing
 from hosting.records import OPEN_STATUSES, FinishedGame, LoggedAction, PlayerStats, Seat, TableRecord
@@ -404,4 +405,57 @@ class TableStore(Protocol):
 
     async def league_results_of(self, user_id: int, *, limit: int = 10) -> list[LeagueResult]:
         """A player's results in leagues that are over, newest first."""
+        ...
+
+    # --- Live tables, rating history and seasons (docs/RATINGS.md) ---
+
+    async def running_tables(
+        self, guild_id: int, *, now: float, stuck_only: bool = False, offset: int = 0, limit: int = 10
+    ) -> tuple[int, int, list[TableRecord]]:
+        """(running tables of the server, how many of them are stuck, one page of them or of the stuck
+        ones only), newest first: one call."""
+        ...
+
+    async def rating_history(self, user_id: int, *, guild_id: int | None = None) -> list[ratings.RatingPoint]:
+        """A player's rating after each of their rated games (those of one server only, if given), by
+        game, oldest first."""
+        ...
+
+    async def head_to_head(
+        self, user_id: int, other_id: int, *, guild_id: int | None = None
+    ) -> list[ratings.HeadToHead]:
+        """Per game, the finished games both players held a seat at to the end (of one server only, if
+        given), and who placed higher."""
+        ...
+
+    async def finished_games_page(
+        self, user_id: int, *, offset: int, limit: int, guild_id: int | None = None
+    ) -> list[FinishedGame]:
+        """`finished_games` from the ``offset``-th newest on (one server's only, if given)."""
+        ...
+
+    async def season_settings(self, guild_id: int) -> seasons.SeasonSettings:
+        """A server's season length and manual season number."""
+        ...
+
+    async def set_season(
+        self, guild_id: int, length: str | None, *, new: bool = False
+    ) -> seasons.SeasonSettings:
+        """Set a server's season length (None: no seasons); ``new`` starts the next manual season."""
+        ...
+
+    async def seasons(self, guild_id: int) -> list[str]:
+        """The seasons a server has had rated games in, oldest first."""
+        ...
+
+    async def season_board(
+        self, guild_id: int, season: str, game: str, *, min_games: int = 1, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Standing]]:
+        """(players on a season board, one page of it), best season rating (μ − 3σ) first."""
+        ...
+
+    async def season_standing(
+        self, guild_id: int, season: str, game: str, user_id: int, *, min_games: int = 1
+    ) -> Standing | None:
+        """A player's place on a season board; None when they are not on it."""
         ...

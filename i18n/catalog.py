@@ -71,7 +71,9 @@ AREAS: dict[str, tuple[Source, ...]] = {
         Source("cogs/players.py"),
         Source("cogs/rules.py"),
         Source("cogs/settings.py"),
+        Source("cogs/live.py"),
         Source("hosting/ratings.py"),
+        Source("hosting/seasons.py"),
         Source("i18n/__init__.py"),
         Source("engine/__init__.py"),
         Source("engine/base.py"),
@@ -80,6 +82,7 @@ AREAS: dict[str, tuple[Source, ...]] = {
         Source("renderers/__init__.py"),
         Source("renderers/common.py"),
         Source("renderers/results.py"),
+        Source("renderers/ratings.py"),
     ),
     "play": (
         Source("cogs/play.py"),

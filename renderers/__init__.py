@@ -34,6 +34,8 @@ __all__ = [
     "RenderError",
     "render",
     "render_async",
+    "render_rating_history",
+    "render_rating_history_async",
     "render_results",
     "render_results_async",
 ]
@@ -118,3 +120,16 @@ def render_league(
 async def render_league_async(game_key: str, view: dict, lang: str = "en") -> Picture:
     """`render_league` in a worker process."""
     return await PICTURES.draw(render_league, game_key, "league", view, None, lang)
+
+
+def render_rating_history(_kind: str, view: dict, _names: object = None, lang: str = "en") -> Picture:
+    """`/stats`' rating-history picture (`renderers.ratings`); the signature is the picture pool's."""
+    from renderers import ratings
+
+    with _DRAWING, speaking(lang):
+        return ratings.render_history(view)
+
+
+async def render_rating_history_async(view: dict, lang: str = "en") -> Picture:
+    """`render_rating_history` in a worker process (the same content: drawn once)."""
+    return await PICTURES.draw(render_rating_history, "ratings", "history", view, None, lang)

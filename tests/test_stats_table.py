@@ -133,9 +133,14 @@ async def boards(store) -> dict[str, object]:  # noqa: F811
 
 #: Schema 5's additions, undone: what a database written by the schema-4 bot looks like.
 BACK_TO_4 = (
-    # schema 11 (leagues, issue #38), 10 (the daily Reef), 9 (rematches, closed lobbies, voided games:
+    # schema 12 (issue #38: the rating history index and seasons; guild_settings' new columns go with
+    # it below), 11 (leagues), 10 (the daily Reef), 9 (rematches, closed lobbies, voided games:
     # issue #35), 8 (history lines), 7 (board steps; each store drops its own triggers first),
     # schema 6 (languages), then 5
+    "DROP TABLE guild_seasons",
+    "DROP TABLE season_events",
+    "DROP TABLE season_ratings",
+    "DROP INDEX rating_events_user",
     "DROP TABLE league_tables",
     "DROP TABLE league_players",
     "DROP TABLE leagues",
@@ -206,7 +211,7 @@ async def test_schemas_5_to_9_build_the_stats_boards_and_history_the_finishing_m
     await back_to_schema_4(backend)
     migrated = await backend.open()
     try:
-        assert await migrated.schema_version() == SCHEMA_VERSION == 11
+        assert await migrated.schema_version() == SCHEMA_VERSION == 12
         assert await boards(migrated) == kept
     finally:
         await migrated.close()

@@ -99,6 +99,7 @@ async def play_out(service: TableService, table_id: int, rng: random.Random) -> 
 async def session(service: TableService, store: Store) -> None:
     """Everything the bot asks the store, once at least."""
     rng = random.Random(3)
+    await store.set_season(1, "month")  # issue #38: the rated games below count for a season too
     # A rated two-person game in a thread, a game with a bot, and a solo game.
     rated = await service.create_table(
         game_key="takeaway", guild_id=1, channel_id=2, host_id=10, host_name="A"
@@ -186,6 +187,16 @@ async def session(service: TableService, store: Store) -> None:
         await reef.board(entry.day, guild_id=guild)
         await reef.place(entry, 14, guild_id=guild)
     await reef.streak(14)
+    # Issue #38: a server's running tables (all, and the stuck ones), rating history, head-to-head.
+    await store.running_tables(1, now=1_000.0)
+    await store.running_tables(1, now=1_000.0, stuck_only=True, offset=10)
+    for guild in (None, 1):
+        await store.rating_history(10, guild_id=guild)
+        await store.head_to_head(10, 11, guild_id=guild)
+        await store.finished_games_page(11, offset=25, limit=25, guild_id=guild)
+    (season,) = await store.seasons(1)
+    await store.season_board(1, season, "takeaway")
+    await store.season_standing(1, season, "takeaway", 10)
     await store.integrity_check()
     await league_session(service)
 
