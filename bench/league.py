@@ -28,9 +28,9 @@ from pathlib import Path
 import engine
 import renderers
 from bench.scale import build, percentile
+from engine.bots import play_states, policy
 from hosting.league import BOT, History, LeaguePlayer, LeagueTable, pair_round
 from hosting.store import Store
-from tests.seeded import random_states
 
 TARGET_PAIRING_S = 1.0
 TARGET_READ_P99_MS = 1.0
@@ -110,8 +110,10 @@ async def reads(path: Path, leagues: dict[str, int], n: int) -> dict[str, list[f
 def pictures(repeat: int = 5) -> dict[str, float]:
     """Milliseconds per picture, drawn here (the median of ``repeat``)."""
     game = engine.get("haenyeo")
-    states = random_states("haenyeo", 4, seed=4, moments=2)
-    board = game.view(states[0], None)
+    # A seeded random game: a board from its middle and its final state.
+    choose = policy("haenyeo", "random")
+    states = list(play_states(game, game.new(4, seed=4), lambda _seat: choose, random.Random(4)))
+    board = game.view(states[len(states) // 2], None)
     final = game.view(states[-1], None)
     names = ["Mi-rae", "Jun", "Seo-yeon", "Oliver"]
 

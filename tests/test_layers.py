@@ -1,0 +1,62 @@
+"""The house's shape, checked: layers run one way and nothing imports in a circle (issue #37).
+
+The contracts live in pyproject.toml's ``[tool.importlinter]`` and are checked with
+import-linter, which counts every import, those inside functions too. It takes packages
+only, so the program's five top-level modules (``bot``, ``cli``, ``config``, ``gamebot``,
+``offline``) are checked here: no package module imports them (a contract), and among
+themselves their imports run one way (below).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from importlinter.cli import lint_imports
+
+ROOT = Path(__file__).resolve().parent.parent
+TOP_MODULES = ("bot", "cli", "config", "gamebot", "offline")
+
+
+def test_the_import_contracts_hold():
+    """Layers one way, no circle inside any package, cogs away from the stores, bench away from tests."""
+    # import-linter prints the broken contracts and why.
+    assert lint_imports(config_filename=str(ROOT / "pyproject.toml"), no_cache=True) == 0
+
+
+def imported_by(module: str) -> set[str]:
+    """The top-level modules ``module``.py imports, anywhere in it (inside functions too)."""
+    tree = ast.parse((ROOT / f"{module}.py").read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names & set(TOP_MODULES)
+
+
+def circle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle in ``graph`` (module -> modules it imports), or None."""
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> list[str] | None:
+        if module in path:
+            return [*path[path.index(module) :], module]
+        if module in done:
+            return None
+        for other in sorted(graph[module]):
+            if found := visit(other, [*path, module]):
+                return found
+        done.add(module)
+        return None
+
+    return next((found for module in sorted(graph) if (found := visit(module, []))), None)
+
+
+def test_the_entry_modules_import_one_way():
+    """bot.py -> cli.py -> gamebot.py -> config.py, offline.py beside them: no circle among them."""
+    graph = {module: imported_by(module) for module in TOP_MODULES}
+    assert circle(graph) is None, " -> ".join(circle(graph) or [])
+    # The check can fail: a circle is found when there is one.
+    assert circle({**graph, "config": graph["config"] | {"bot"}}) is not None
