@@ -20,11 +20,14 @@ FreeType faces, which only one thread may use at once.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import threading
 from collections.abc import Sequence
 from types import ModuleType
 
+import engine
 from renderers.common import TITLES, Picture, RenderError, speaking
 from renderers.pool import PicturePool
 
@@ -44,8 +47,23 @@ __all__ = [
 #: One picture at a time: FreeType faces (cached in renderers.common.font) are not thread-safe.
 _DRAWING = threading.Lock()
 
+
+def warm_up() -> int:
+    """Run in each drawing worker once: draw a board and a private picture of every game, so the
+    renderers, their fonts and cached layers are ready before the first real picture (cold, one
+    costs ~250 ms). Returns the worker's process id."""
+    for game in engine.games():
+        if game.key not in TITLES:  # a test's own game has no pictures
+            continue
+        state = game.new(game.min_seats, seed=0)
+        with contextlib.suppress(RenderError):
+            render(game.key, game.view(state, None))
+            render(game.key, game.view(state, 0))
+    return os.getpid()
+
+
 #: The worker processes that draw for the event loop, and their cache of recent pictures.
-PICTURES = PicturePool()
+PICTURES = PicturePool(warm=warm_up)
 
 
 def _module(game_key: str, required: bool) -> ModuleType | None:

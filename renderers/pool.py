@@ -89,27 +89,19 @@ def _start_worker(niceness: int, cache_bytes: int, pids: WorkerPids | None = Non
     memo.set_budget(cache_bytes)
 
 
-def _warm() -> int:
-    """Run in each worker once: draw a board and a private picture of every game, so the renderers,
-    their fonts and cached layers are ready before the first real picture (cold, one costs ~250 ms)."""
-    import engine
-    import renderers
-
-    for game in engine.games():
-        if game.key not in renderers.TITLES:  # a test's own game has no pictures
-            continue
-        state = game.new(game.min_seats, seed=0)
-        with contextlib.suppress(renderers.RenderError):
-            renderers.render(game.key, game.view(state, None))
-            renderers.render(game.key, game.view(state, 0))
-    return os.getpid()
-
-
 class PicturePool:
     """Draws pictures in worker processes (``workers`` of them) and remembers the last ones."""
 
-    def __init__(self, workers: int | None = None, cache_size: int = CACHE_PICTURES) -> None:
+    def __init__(
+        self,
+        workers: int | None = None,
+        cache_size: int = CACHE_PICTURES,
+        warm: Callable[[], object] | None = None,
+    ) -> None:
+        """``warm``: run once in each worker by `start` (a module-level function, so it pickles), to
+        draw what makes the first real picture slow; the package hands in `renderers.warm_up`."""
         self.workers = max(1, workers or os.cpu_count() or 1)
+        self.warm = warm
         self.cache_size = cache_size
         #: The budget of each drawing process's cached parts, in bytes (`start` sets it).
         self.parts_budget = memo.budget()
@@ -149,8 +141,8 @@ class PicturePool:
         self.parts_budget = parts_mb * 1024 * 1024
         memo.set_budget(self.parts_budget)
         pool = self._pool()
-        if pool is not None:
-            self._warming = [pool.submit(_warm) for _ in range(self.workers)]
+        if pool is not None and self.warm is not None:
+            self._warming = [pool.submit(self.warm) for _ in range(self.workers)]
 
     @property
     def running(self) -> bool:

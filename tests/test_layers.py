@@ -12,10 +12,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import grimp
 from importlinter.cli import lint_imports
 
 ROOT = Path(__file__).resolve().parent.parent
 TOP_MODULES = ("bot", "cli", "config", "gamebot", "offline")
+#: The product's packages (the tests, benchmarks and simulator tools import them, not the other way).
+PACKAGES = ("cogs", "hosting", "engine", "renderers", "i18n")
 
 
 def test_the_import_contracts_hold():
@@ -52,6 +55,15 @@ def circle(graph: dict[str, set[str]]) -> list[str] | None:
         return None
 
     return next((found for module in sorted(graph) if (found := visit(module, []))), None)
+
+
+def test_no_module_of_the_product_imports_itself_in_a_circle():
+    """No circle at all, a package and its own modules included (import-linter's contract looks
+    between siblings only; grimp, which it is built on, gives the whole graph). Imports under
+    ``if TYPE_CHECKING:`` never run and are left out."""
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None, exclude_type_checking_imports=True)
+    edges = {module: set(graph.find_modules_directly_imported_by(module)) for module in graph.modules}
+    assert circle(edges) is None, " -> ".join(circle(edges) or [])
 
 
 def test_the_entry_modules_import_one_way():

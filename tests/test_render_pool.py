@@ -11,7 +11,7 @@ import pytest
 import engine
 import renderers
 from renderers import memo
-from renderers.pool import WORKER_NICENESS, PicturePool, _warm
+from renderers.pool import WORKER_NICENESS, PicturePool
 from tests.seeded import random_states
 
 GAME = engine.get("jeju")
@@ -77,7 +77,7 @@ def test_a_killed_worker_costs_no_picture() -> None:
     pool = PicturePool(workers=1)
     view = _views()[0]
     try:
-        pid = pool._pool().submit(_warm).result()
+        pid = pool._pool().submit(renderers.warm_up).result()
         os.kill(pid, signal.SIGKILL)
         picture = asyncio.run(pool.draw(renderers.render, "jeju", "view", view, None))
     finally:
