@@ -3,4 +3,4 @@ and CHANGELOG.md (tests/test_admin_image.py checks pyproject.toml and the change
 
 from __future__ import annotations
 
-VERSION = "0.2.0"
+VERSION = "0.3.0"
