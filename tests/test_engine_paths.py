@@ -1,0 +1,84 @@
+"""The engine's speed must not change the game: events said lazily read as before.
+
+Events say their English ``text`` only when someone reads it (`engine.base.Said`); every way
+of reading one must see the plain event it replaces, key order included.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+
+import pytest
+
+import engine
+import i18n
+from engine.base import event, without_text
+from engine.bots import policy
+
+GAMES = ("haenyeo", "jeju", "reef")
+
+
+def eager(e: dict) -> dict:
+    """The plain event as the engine built it before text was said lazily."""
+    rest = {k: v for k, v in dict.items(e) if k not in ("type", "say")}
+    return {"type": e["type"], "text": i18n.english(e["say"]), "say": e["say"], **rest}
+
+
+READS = {
+    "json": lambda e: json.dumps(e),
+    "json sorted": lambda e: json.dumps(e, sort_keys=True),
+    "json indented": lambda e: json.dumps(e, indent=1),
+    "keys": lambda e: list(e),
+    "items": lambda e: list(e.items()),
+    "values": lambda e: list(e.values()),
+    "len": len,
+    "repr": repr,
+    "dict": lambda e: dict(e),
+    "unpacked": lambda e: {**e},
+    "merged": lambda e: {"x": 1} | e,
+    "copy": lambda e: e.copy(),
+    "deepcopy": copy.deepcopy,
+    "pickle": lambda e: pickle.loads(pickle.dumps(e)),
+    "text": lambda e: e["text"],
+    "get text": lambda e: e.get("text", ""),
+    "has text": lambda e: "text" in e,
+}
+
+
+def test_a_lazy_event_reads_every_way_as_the_plain_one() -> None:
+    message = i18n.say("{name} takes {count} pearls.", name=i18n.seat(2), count=3)
+    for read in READS.values():
+        lazy = event("gain", message, seat=2, private=True)
+        plain = {"type": "gain", "text": "Seat 3 takes 3 pearls.", "say": message, "seat": 2, "private": True}
+        assert read(lazy) == read(plain)
+    lazy = event("gain", message, seat=2)
+    assert lazy == {"type": "gain", "text": "Seat 3 takes 3 pearls.", "say": message, "seat": 2}
+    assert [lazy] != [{"type": "gain", "say": message, "seat": 2}]
+
+
+def test_inside_without_text_events_have_no_text() -> None:
+    with without_text():
+        quiet = event("gain", i18n.say("Nothing."))
+    assert quiet == {"type": "gain", "say": i18n.say("Nothing.")} and "text" not in quiet
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_played_events_say_what_they_said_before(key: str) -> None:
+    """A random game's events, each read a different way, match their eager form."""
+    game = engine.get(key)
+    rand = policy(key, "random")
+    rng = random.Random(5)
+    state = game.new(2 if key != "reef" else 1, seed=5)
+    reads = list(READS.values())
+    count = 0
+    while seats := game.to_act(state):
+        seat = min(seats)
+        state, events = game.apply(state, seat, rand(game, state, seat, rng))
+        for e in events:
+            read = reads[count % len(reads)]
+            assert read(e) == read(eager(e)), (key, e)
+            count += 1
+    assert count > 100
