@@ -40,6 +40,7 @@ Every function returns a new sheet or state and appends readable events; nothing
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 import i18n
 from engine.base import IllegalAction, event
@@ -207,7 +208,23 @@ _SUBSETS = tuple(
 )
 
 
+#: `_subsets` answers by dice pool: a round asks again at every step until a die is used.
+_SUBSETS_SEEN: dict[tuple[Die, ...], list[tuple[int, int, int]]] = {}
+_SUBSETS_KEPT = 4096
+
+
 def _subsets(sheet: Sheet) -> list[tuple[int, int, int]]:
+    """(mask, sum, size) of every set of unused dice, one per distinct set of values (remembered
+    per dice pool; see `_dice_subsets`)."""
+    found = _SUBSETS_SEEN.get(sheet.dice)
+    if found is None:
+        if len(_SUBSETS_SEEN) >= _SUBSETS_KEPT:
+            _SUBSETS_SEEN.clear()
+        found = _SUBSETS_SEEN[sheet.dice] = _dice_subsets(sheet.dice)
+    return found
+
+
+def _dice_subsets(dice: tuple[Die, ...]) -> list[tuple[int, int, int]]:
     """(mask, sum, size) of every set of unused dice, one per distinct set of values.
 
     Between sets with the same values, the one using the most hydra dice is
@@ -215,7 +232,6 @@ def _subsets(sheet: Sheet) -> list[tuple[int, int, int]]:
     left for later. A rolled die is never part of a set: it opens no ruin and casts
     no enchantment ("Players may write that value directly into any ship Ruin or into
     their Reef")."""
-    dice = sheet.dice
     unused = [i for i, d in enumerate(dice) if not d[3] and not is_rolled(d)]
     values = [dice[i][0] + dice[i][2] for i in unused]
     hydra = [dice[i][1] == "hydra" for i in unused]
@@ -550,13 +566,21 @@ def check(sheet: Sheet, action: Act, reef_key: str) -> None:
 # ------------------------------------------------------------------ the round loop
 
 
+@lru_cache(maxsize=256)
+def _roller(seed: int, number: int) -> tuple[int, ...]:
+    """The first four throws of round ``number``'s dice roller, ``Random(f"{seed}:{number}:dice")``:
+    the boon's shared roll (when the round has one) and the three hydra dice after it. Seeding from
+    a string hashes it, so the round's start and its roll share one roller."""
+    rng = random.Random(f"{seed}:{number}:dice")
+    return tuple(rng.randint(1, 6) for _ in range(4))
+
+
 def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefState, Events]:
     """Gameplay: advance the otter; "if there's a Boon next to that round number,
     everyone gains that Boon before the Hydra dice are rolled"; then roll (at once,
     or once every seat has made the boon's choices)."""
-    rng = random.Random(f"{state.seed}:{number}:dice")
     boon = TRACKER[state.side].get(number)
-    roll_value = rng.randint(1, 6) if boon is not None and boon.kind == "roll" else 0
+    roll_value = _roller(state.seed, number)[0] if boon is not None and boon.kind == "roll" else 0
     sheets = []
     for seat, old in enumerate(state.sheets):
         sheet = work_done(old)
@@ -609,10 +633,9 @@ def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefStat
 def roll(state: ReefState, events: Events) -> tuple[ReefState, Events]:
     """Gameplay: the Dice Roller "rolls the three Hydra dice and calls out the results for the round"."""
     number = state.round
-    rng = random.Random(f"{state.seed}:{number}:dice")
-    if state.roll:
-        rng.randint(1, 6)  # the shared "roll a die" boon came first from the same roller
-    dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+    throws = _roller(state.seed, number)
+    # the shared "roll a die" boon came first from the same roller
+    dice = throws[1:4] if state.roll else throws[:3]
     hydra = tuple((v, "hydra", 0, False) for v in dice)
     sheets = tuple(s._replace(dice=(*hydra, *s.dice)) for s in state.sheets)
     events.append(
