@@ -82,3 +82,44 @@ def test_played_events_say_what_they_said_before(key: str) -> None:
             assert read(e) == read(eager(e)), (key, e)
             count += 1
     assert count > 100
+
+
+#: (game, seats, options) the fast path is replayed at: every seat count and table option value.
+TABLES = [
+    ("haenyeo", 2, {}),
+    ("haenyeo", 4, {"first_player": "clockwise", "score_tile": "Winter Wind"}),
+    ("haenyeo", 5, {}),
+    ("jeju", 2, {}),
+    ("jeju", 3, {}),
+    ("jeju", 4, {}),
+    ("reef", 1, {}),
+    ("reef", 2, {"reef": "arcane-atoll", "tracker": "moonrise"}),
+    ("reef", 4, {"reef": "arcane-atoll"}),
+]
+
+
+@pytest.mark.parametrize(("key", "seats", "options"), TABLES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_fast_path_plays_the_same_game(key: str, seats: int, options: dict, seed: int) -> None:
+    """Two random games from one seed, one through `apply` (events and checks) and one through
+    `advance` (search play-outs' path): every state, every seat owing a move and every legal
+    move are the same, move for move to the end, and `advance` never changes its input."""
+    game = engine.get(key)
+    rand = policy(key, "random")
+    assert all(value in game.options[name] for name, value in options.items())
+    slow = fast = game.new(seats, seed=seed, options=options)
+    slow_rng, fast_rng = random.Random(seed), random.Random(seed)
+    moves = 0
+    while seats_to_act := game.to_act(slow):
+        assert game.to_act(fast) == seats_to_act
+        seat = min(seats_to_act)
+        assert game.legal_actions(fast, seat) == game.legal_actions(slow, seat)
+        slow, _ = game.apply(slow, seat, rand(game, slow, seat, slow_rng))
+        before = game.dump_state(fast)
+        played = game.advance(fast, seat, rand(game, fast, seat, fast_rng))
+        assert game.dump_state(fast) == before, "advance changed the state it was given"
+        fast = played
+        assert game.dump_state(fast) == game.dump_state(slow), f"{key}: the paths part at move {moves}"
+        moves += 1
+    assert not game.to_act(fast) and moves > 20
+    assert game.result(fast) == game.result(slow)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import i18n
-from engine.base import Event, Game, IllegalAction, Result, load_labels, places_from_scores
+from engine.base import _SEARCHING, Event, Game, IllegalAction, Result, load_labels, places_from_scores
 from engine.haenyeo import actions as A
 from engine.haenyeo import rules
 from engine.haenyeo import state as S
@@ -102,6 +102,14 @@ class Haenyeo(Game):
         if not ok:
             raise IllegalAction(self._why_not(state, seat, action, options))
         return rules.apply(state, seat, action)
+
+    def advance(self, state: State, seat: int, action: A.Action) -> State:
+        """`apply` for search play-outs: no legality check, quiet events (see `Game.advance`)."""
+        token = _SEARCHING.set(True)
+        try:
+            return rules.apply(state, seat, action)[0]
+        finally:
+            _SEARCHING.reset(token)
 
     def _why_not(self, state: State, seat: int, action: Any, options: tuple) -> i18n.Msg:
         say = i18n.say

@@ -709,8 +709,11 @@ def legal_actions(state: ReefState, seat: int) -> list[Act]:
     return []
 
 
-def play(state: ReefState, seat: int, action: Act) -> tuple[ReefState, Events]:
-    """One seat's move on the table: a lucky number, a boon's choice, or a step of its round."""
+def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> tuple[ReefState, Events]:
+    """One seat's move on the table: a lucky number, a boon's choice, or a step of its round.
+
+    ``checked=False`` (search play-outs, which play only legal moves) skips the round step's
+    legality check; everything else is the same."""
     if not isinstance(action, Act):
         raise IllegalAction(say("That is not a Reef & Ruins move."))
     if not 0 <= seat < state.seats:
@@ -726,7 +729,8 @@ def play(state: ReefState, seat: int, action: Act) -> tuple[ReefState, Events]:
     boon_step = not state.dice
     if boon_step and not sheet.pending:
         raise IllegalAction(say("You have gained this round's boon; the hydra dice come next."))
-    check(sheet, action, state.reef)
+    if checked:
+        check(sheet, action, state.reef)
     starts = state.starts or state.bases
     new_sheet, events = apply(sheet, starts[seat], seat, action, state.reef)
     sheets = list(state.sheets)
