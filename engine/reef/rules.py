@@ -300,6 +300,11 @@ def die_text(die: Die) -> str:
 
 
 _LAST: tuple = (None, None, [])
+# The shared steps legal lists use most, looked up once.
+_RESET, _CONFIRM, _UNPICK, _TRADE, _SINGLES = (
+    act(kind) for kind in ("reset", "confirm", "unpick", "trade", "singles")
+)
+_PICKS = tuple(act("pick", i) for i in range(16))
 
 
 def legal(sheet: Sheet, reef_key: str) -> list[Act]:
@@ -308,13 +313,18 @@ def legal(sheet: Sheet, reef_key: str) -> list[Act]:
     The last answer is remembered (sheets are immutable), so a policy's call
     and the legality check in ``apply`` share one computation. The memory is
     one tuple replaced in a single assignment, so threads never mix answers."""
+    return list(_remembered(sheet, reef_key))
+
+
+def _remembered(sheet: Sheet, reef_key: str) -> list[Act]:
+    """`legal`'s shared answer itself (not a copy): for readers that do not change it."""
     global _LAST
     last = _LAST
     if last[0] is sheet and last[1] == reef_key:
-        return list(last[2])
+        return last[2]
     out = _legal(sheet, reef_key)
     _LAST = (sheet, reef_key, out)
-    return list(out)
+    return out
 
 
 def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
@@ -325,7 +335,7 @@ def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
             out = [act("pearl", i) for i in open_pearls(sheet)]
         else:
             out = [act("enchant", s) for s in open_sections(sheet)]
-        out.append(act("reset"))
+        out.append(_RESET)
         return out
     if sheet.pick >= 0:
         return _legal_placing(sheet, reef_key)
@@ -359,10 +369,10 @@ def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
         if key in seen_pick or (is_rolled(die) and not can_place(sheet, die, reef_key)):
             continue
         seen_pick.add(key)
-        out.append(act("pick", i))
+        out.append(_PICKS[i] if i < len(_PICKS) else act("pick", i))
     if not must_use(sheet):
-        out.append(act("confirm"))
-    out.append(act("reset"))
+        out.append(_CONFIRM)
+    out.append(_RESET)
     return out
 
 
@@ -372,14 +382,14 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
     out: list[Act] = []
     if sheet.mode > 0:
         out.extend(act("place", c) for c in atoll_anchors(sheet.reef, value, sheet.mode - 1))
-        out.append(act("unpick"))
+        out.append(_UNPICK)
         return out
     if sheet.mode < 0:
         out.extend(act("place", c) for c in atoll_singles(sheet.reef))
         if sheet.mode == -1:
-            out.append(act("unpick"))
+            out.append(_UNPICK)
         else:
-            out.append(act("reset"))
+            out.append(_RESET)
         return out
     ruins = range(len(RUINS)) if die[1] != "hydra" else ([sheet.main - 1] if sheet.main > 0 else [])
     for r in ruins:
@@ -389,10 +399,10 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
     else:
         out.extend(act("shape", o) for o in atoll_orients(sheet.reef, value))
         if atoll_singles(sheet.reef):
-            out.append(act("singles"))
+            out.append(_SINGLES)
     if not is_rolled(die):  # Boons: a boon die value may be "turned into shells"; a rolled die not
-        out.append(act("trade"))
-    out.append(act("unpick"))
+        out.append(_TRADE)
+    out.append(_UNPICK)
     return out
 
 
@@ -540,7 +550,7 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
 
 def check(sheet: Sheet, action: Act, reef_key: str) -> None:
     """Raise `IllegalAction` with a readable reason unless ``action`` is legal now."""
-    options = legal(sheet, reef_key)
+    options = _remembered(sheet, reef_key)
     for option in options:  # actions are shared instances: identity first, it is cheap
         if option is action:
             return
