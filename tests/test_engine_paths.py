@@ -123,3 +123,21 @@ def test_the_fast_path_plays_the_same_game(key: str, seats: int, options: dict, 
         moves += 1
     assert not game.to_act(fast) and moves > 20
     assert game.result(fast) == game.result(slow)
+
+
+def test_jeju_payments_counted_by_type_are_those_found_space_by_space() -> None:
+    """Jeju's quick payment count (`payments`) finds exactly the payments, in the same order, as
+    trying each printed space's tile or a joker and every fill of the ``?`` spaces."""
+    from engine.jeju import rules
+    from engine.jeju.components import CARDS, NTYPES
+
+    rng = random.Random(3)
+    found = 0
+    for card in CARDS:
+        for _ in range(60):
+            hand = tuple(rng.choice((0, 0, 1, 1, 2, 3, 5)) for _ in range(NTYPES))
+            waive = tuple(rng.choice((0, 0, 0, 1)) for _ in range(NTYPES))
+            quick = rules.payments.__wrapped__(card, hand, waive)
+            assert quick == rules.payments_by_spaces(card, hand, waive), (card, hand, waive)
+            found += len(quick) > 1
+    assert found > 100  # many hands could pay in more than one way

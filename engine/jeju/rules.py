@@ -350,7 +350,43 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
 
     Each printed tile space takes that tile or a Haenyeo joker; each ``?`` space
     takes any tile. Payments giving up the same tiles are one payment.
+
+    So a payment is any ``paid <= hand`` giving up as many tiles as the card has spaces
+    whose tiles beyond a type's printed spaces fit in the ``?`` spaces: the jokers left over
+    then cover exactly the printed spaces short of their tile. Counted type by type, with
+    those extra tiles never more than the ``?`` spaces (`payments_by_spaces` is the same set
+    found space by space, kept to check this against).
     """
+    need = _need(card_id, waive)
+    wild = CARDS[card_id].wild
+    # By jokers given up: counting each type down finds each bucket already in the order wanted.
+    by_jokers: list[list[tuple[int, ...]]] = [[] for _ in range(hand[JOKER] + 1)]
+    paid = [0] * NTYPES
+    # Without ? spaces only the printed types can give tiles up (besides jokers).
+    types = [t for t in range(JOKER) if hand[t] and (need[t] or wild)]
+    last = len(types)
+
+    def fill(index: int, left: int, extra: int) -> None:
+        if index == last:
+            if need[JOKER] <= left <= hand[JOKER]:
+                paid[JOKER] = left
+                by_jokers[left].append(tuple(paid))
+            return
+        tile = types[index]
+        for count in range(min(hand[tile], left, need[tile] + wild - extra), -1, -1):
+            paid[tile] = count
+            fill(index + 1, left - count, extra + max(0, count - need[tile]))
+        paid[tile] = 0
+
+    fill(0, sum(need) + wild, 0)
+    return tuple(p for bucket in by_jokers for p in bucket)
+
+
+def payments_by_spaces(
+    card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """`payments` found space by space: each printed space's tile or a joker, then every
+    multiset of tiles left for the ``?`` spaces (slower; the reference tests check against)."""
     need = _need(card_id, waive)
     wild = CARDS[card_id].wild
     found: set[tuple[int, ...]] = set()
