@@ -102,6 +102,13 @@ def event(kind: str, message: i18n.Msg, actor: int | None = None, **extra: objec
     return base.event(kind, message, actor=actor, **extra)
 
 
+@lru_cache(maxsize=512)
+def _card_said(card_id: int) -> i18n.Msg:
+    """`card_say` of a card, made once: events name the same few dozen cards all game (events
+    are read, never changed, so they may share it)."""
+    return card_say(CARDS[card_id])
+
+
 def _add(hand: tuple[int, ...], tile: int, amount: int = 1) -> tuple[int, ...]:
     return (*hand[:tile], hand[tile] + amount, *hand[tile + 1 :])
 
@@ -432,7 +439,7 @@ def take_card(state: JejuState, seat: int, card_id: int, events: list[Event]) ->
     text = i18n.say(
         "{who} chooses the card {card} and picks which tiles pay.",
         who=who(seat),
-        card=card_say(CARDS[card_id]),
+        card=_card_said(card_id),
     )
     events.append(event("choose_card", text, seat, card=card_id))
     return state._replace(phase=PAY, pending_card=card_id)
@@ -448,7 +455,7 @@ def _cards_words(card_ids: tuple[int, ...]) -> i18n.Msg:
     """Cards named in full for an event: "the cards 3 pts for ...; 4 pts for ..."."""
     if not card_ids:
         return i18n.term("no other cards")
-    names = _semicolons([card_say(CARDS[c]) for c in card_ids])
+    names = _semicolons([_card_said(c) for c in card_ids])
     if len(card_ids) == 1:
         return i18n.say("the card {card}", card=names)
     return i18n.say("the cards {cards}", cards=names)
@@ -474,7 +481,7 @@ def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], event
                 "{who} pays {paid} and takes the card {card}.",
                 who=who(seat),
                 paid=paid_words,
-                card=card_say(card),
+                card=_card_said(card_id),
             ),
             seat,
             card=card_id,
