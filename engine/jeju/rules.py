@@ -372,10 +372,17 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
     # Without ? spaces only the printed types can give tiles up (besides jokers).
     types = [t for t in range(JOKER) if hand[t] and (need[t] or wild)]
     last = len(types)
+    # The most tiles the types from each index on (and the jokers) can still give up.
+    room = [hand[JOKER]] * (last + 1)
+    for index in range(last - 1, -1, -1):
+        tile = types[index]
+        room[index] = room[index + 1] + min(hand[tile], need[tile] + wild)
 
     def fill(index: int, left: int, extra: int) -> None:
+        if left > room[index]:
+            return
         if index == last:
-            if need[JOKER] <= left <= hand[JOKER]:
+            if need[JOKER] <= left:
                 paid[JOKER] = left
                 by_jokers[left].append(tuple(paid))
             return
