@@ -177,10 +177,6 @@ def take_pearl(sheet: Sheet, box: int, seat: int, events: Events) -> Sheet:
 # ----------------------------------------------------------------------- helpers
 
 
-def _unused(sheet: Sheet) -> list[int]:
-    return [i for i, d in enumerate(sheet.dice) if not d[3]]
-
-
 def is_rolled(die: Die) -> bool:
     """A "Roll a die" boon: written as rolled into a ruin or the reef, and nothing else."""
     return die[1] == "roll"
@@ -206,22 +202,6 @@ def can_place(sheet: Sheet, die: Die, reef_key: str) -> bool:
 _SUBSETS = tuple(
     tuple((bits, tuple(j for j in range(n) if bits >> j & 1)) for bits in range(1, 1 << n)) for n in range(9)
 )
-
-
-#: `_subsets` answers by dice pool: a round asks again at every step until a die is used.
-_SUBSETS_SEEN: dict[tuple[Die, ...], list[tuple[int, int, int]]] = {}
-_SUBSETS_KEPT = 4096
-
-
-def _subsets(sheet: Sheet) -> list[tuple[int, int, int]]:
-    """(mask, sum, size) of every set of unused dice, one per distinct set of values (remembered
-    per dice pool; see `_dice_subsets`)."""
-    found = _SUBSETS_SEEN.get(sheet.dice)
-    if found is None:
-        if len(_SUBSETS_SEEN) >= _SUBSETS_KEPT:
-            _SUBSETS_SEEN.clear()
-        found = _SUBSETS_SEEN[sheet.dice] = _dice_subsets(sheet.dice)
-    return found
 
 
 def _dice_subsets(dice: tuple[Die, ...]) -> list[tuple[int, int, int]]:
@@ -339,41 +319,71 @@ def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
         return out
     if sheet.pick >= 0:
         return _legal_placing(sheet, reef_key)
-    out: list[Act] = []
-    unused = _unused(sheet)
-    seen: set[Die] = set()
-    if sheet.shells > 0:
-        for i in unused:
-            die = sheet.dice[i]
-            if die in seen or is_rolled(die):  # a rolled die is written as rolled
-                continue
-            seen.add(die)
-            value = die_value(die)
-            if die[2] >= 0:  # no upper cap: ODDS "(1, 3, 5, 7, etc.)" goes on
-                out.append(act("shell", i, 1))
-            if value > LOW_VALUE and die[2] <= 0:
-                out.append(act("shell", i, -1))
-    if sheet.main == 0 and unused:
-        subsets = _subsets(sheet)
-        for mask, total, _ in subsets:
-            if 1 <= total <= len(RUINS):
-                out.append(act("unlock", total, mask))
-        for mask, total, size in subsets:
-            s = SECTION_BY_SUM.get(total)
-            if size >= 2 and s is not None and sheet.ench[s] < len(SECTIONS[s].spaces):
-                out.append(act("cast", s, mask))
-    seen_pick: set[tuple[int, str]] = set()
-    for i in unused:
-        die = sheet.dice[i]
-        key = (die_value(die), die[1])
-        if key in seen_pick or (is_rolled(die) and not can_place(sheet, die, reef_key)):
-            continue
-        seen_pick.add(key)
-        out.append(_PICKS[i] if i < len(_PICKS) else act("pick", i))
-    if not must_use(sheet):
+    shells, unlocks, casts, picks, confirm = _dice_steps(sheet.dice)
+    out: list[Act] = list(shells) if sheet.shells > 0 else []
+    if sheet.main == 0 and picks:
+        out.extend(unlocks)
+        out.extend(step for s, step in casts if sheet.ench[s] < len(SECTIONS[s].spaces))
+    for step, die in picks:
+        if die is None or can_place(sheet, die, reef_key):
+            out.append(step)
+    if confirm:
         out.append(_CONFIRM)
     out.append(_RESET)
     return out
+
+
+#: `_dice_steps` answers by dice pool (a round asks again at every step until a die is used).
+_STEPS_SEEN: dict[tuple[Die, ...], tuple] = {}
+_STEPS_KEPT = 4096
+
+
+def _dice_steps(dice: tuple[Die, ...]) -> tuple:
+    """What a pool of dice allows before a die is picked, remembered per pool: (shell steps,
+    search steps, (section, cast step) pairs, (pick step, the die if it is rolled and must find a
+    place, else None) pairs, whether the seat may confirm)."""
+    found = _STEPS_SEEN.get(dice)
+    if found is not None:
+        return found
+    unused = [i for i, d in enumerate(dice) if not d[3]]
+    shells: list[Act] = []
+    seen: set[Die] = set()
+    for i in unused:
+        die = dice[i]
+        if die in seen or is_rolled(die):  # a rolled die is written as rolled
+            continue
+        seen.add(die)
+        value = die_value(die)
+        if die[2] >= 0:  # no upper cap: ODDS "(1, 3, 5, 7, etc.)" goes on
+            shells.append(act("shell", i, 1))
+        if value > LOW_VALUE and die[2] <= 0:
+            shells.append(act("shell", i, -1))
+    unlocks: list[Act] = []
+    casts: list[tuple[int, Act]] = []
+    if unused:
+        subsets = _dice_subsets(dice)
+        unlocks = [act("unlock", total, mask) for mask, total, _ in subsets if 1 <= total <= len(RUINS)]
+        for mask, total, size in subsets:
+            s = SECTION_BY_SUM.get(total)
+            if size >= 2 and s is not None:
+                casts.append((s, act("cast", s, mask)))
+    # One pick per (value, kind); a rolled die only where it can be written (the same for
+    # every rolled die of that value, so the first one stands for them all).
+    picks: list[tuple[Act, Die | None]] = []
+    seen_pick: set[tuple[int, str]] = set()
+    for i in unused:
+        die = dice[i]
+        key = (die_value(die), die[1])
+        if key in seen_pick:
+            continue
+        seen_pick.add(key)
+        picks.append((_PICKS[i] if i < len(_PICKS) else act("pick", i), die if is_rolled(die) else None))
+    confirm = not any(not d[3] and not is_rolled(d) for d in dice)
+    found = (tuple(shells), tuple(unlocks), tuple(casts), tuple(picks), confirm)
+    if len(_STEPS_SEEN) >= _STEPS_KEPT:
+        _STEPS_SEEN.clear()
+    _STEPS_SEEN[dice] = found
+    return found
 
 
 def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
