@@ -319,9 +319,10 @@ def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
         return out
     if sheet.pick >= 0:
         return _legal_placing(sheet, reef_key)
-    shells, unlocks, casts, picks, confirm = _dice_steps(sheet.dice)
+    shells, picks, confirm = _dice_steps(sheet.dice)
     out: list[Act] = list(shells) if sheet.shells > 0 else []
     if sheet.main == 0 and picks:
+        unlocks, casts = _searches(sheet.dice)
         out.extend(unlocks)
         out.extend(step for s, step in casts if sheet.ench[s] < len(SECTIONS[s].spaces))
     for step, die in picks:
@@ -340,8 +341,8 @@ _STEPS_KEPT = 4096
 
 def _dice_steps(dice: tuple[Die, ...]) -> tuple:
     """What a pool of dice allows before a die is picked, remembered per pool: (shell steps,
-    search steps, (section, cast step) pairs, (pick step, the die if it is rolled and must find a
-    place, else None) pairs, whether the seat may confirm)."""
+    (pick step, the die if it is rolled and must find a place, else None) pairs, whether the
+    seat may confirm). Searches and casts: `_searches`."""
     found = _STEPS_SEEN.get(dice)
     if found is not None:
         return found
@@ -358,15 +359,6 @@ def _dice_steps(dice: tuple[Die, ...]) -> tuple:
             shells.append(act("shell", i, 1))
         if value > LOW_VALUE and die[2] <= 0:
             shells.append(act("shell", i, -1))
-    unlocks: list[Act] = []
-    casts: list[tuple[int, Act]] = []
-    if unused:
-        subsets = _dice_subsets(dice)
-        unlocks = [act("unlock", total, mask) for mask, total, _ in subsets if 1 <= total <= len(RUINS)]
-        for mask, total, size in subsets:
-            s = SECTION_BY_SUM.get(total)
-            if size >= 2 and s is not None:
-                casts.append((s, act("cast", s, mask)))
     # One pick per (value, kind); a rolled die only where it can be written (the same for
     # every rolled die of that value, so the first one stands for them all).
     picks: list[tuple[Act, Die | None]] = []
@@ -379,10 +371,34 @@ def _dice_steps(dice: tuple[Die, ...]) -> tuple:
         seen_pick.add(key)
         picks.append((_PICKS[i] if i < len(_PICKS) else act("pick", i), die if is_rolled(die) else None))
     confirm = not any(not d[3] and not is_rolled(d) for d in dice)
-    found = (tuple(shells), tuple(unlocks), tuple(casts), tuple(picks), confirm)
+    found = (tuple(shells), tuple(picks), confirm)
     if len(_STEPS_SEEN) >= _STEPS_KEPT:
         _STEPS_SEEN.clear()
     _STEPS_SEEN[dice] = found
+    return found
+
+
+#: `_searches` answers by dice pool, asked only while the seat has not searched or cast.
+_SEARCHES_SEEN: dict[tuple[Die, ...], tuple] = {}
+
+
+def _searches(dice: tuple[Die, ...]) -> tuple:
+    """The ruins a pool's dice can search and the casts they make, remembered per pool:
+    (search steps, (section, cast step) pairs)."""
+    found = _SEARCHES_SEEN.get(dice)
+    if found is not None:
+        return found
+    subsets = _dice_subsets(dice)
+    unlocks = tuple(act("unlock", total, mask) for mask, total, _ in subsets if 1 <= total <= len(RUINS))
+    casts = []
+    for mask, total, size in subsets:
+        s = SECTION_BY_SUM.get(total)
+        if size >= 2 and s is not None:
+            casts.append((s, act("cast", s, mask)))
+    found = (unlocks, tuple(casts))
+    if len(_SEARCHES_SEEN) >= _STEPS_KEPT:
+        _SEARCHES_SEEN.clear()
+    _SEARCHES_SEEN[dice] = found
     return found
 
 
