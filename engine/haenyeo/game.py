@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import i18n
-from engine.base import Event, Game, IllegalAction, Result, load_labels, places_from_scores
+from engine.base import _SEARCHING, Event, Game, IllegalAction, Result, load_labels, places_from_scores
 from engine.haenyeo import actions as A
 from engine.haenyeo import rules
 from engine.haenyeo import state as S
@@ -18,6 +18,14 @@ from engine.haenyeo.text import describe
 from engine.haenyeo.view import build_view
 
 _EMPTY: tuple[tuple[A.Action, ...], frozenset[A.Action]] = ((), frozenset())
+#: Legal selections by (cards chosen, active Haenyeo, confirmed): at most 4096 x 3 x 2 of them.
+_SELECTING: dict[tuple[int, int, int], tuple[tuple[A.Action, ...], frozenset[A.Action]]] = {}
+
+
+def _pair(options: tuple[A.Action, ...]) -> tuple[tuple[A.Action, ...], frozenset[A.Action]]:
+    """Legal actions in order, and as a set for the legality check."""
+    return (options, frozenset(options)) if options else _EMPTY
+
 
 #: The menus the actions are grouped in (`Haenyeo.action_group`), shown translated.
 GROUP_CARDS = i18n.N_("Diving cards")
@@ -86,8 +94,15 @@ class Haenyeo(Game):
             cache = state.__dict__["_legal"] = {}
         found = cache.get(seat)
         if found is None:
-            options = rules.legal(state, seat) if isinstance(seat, int) else ()
-            found = cache[seat] = (options, frozenset(options)) if options else _EMPTY
+            if state.phase == "select" and isinstance(seat, int) and 0 <= seat < state.seats:
+                # Selecting, a seat's options follow from its cards, Haenyeo and confirmation alone.
+                key = (state.chosen[seat], state.pawns[seat], state.confirmed[seat])
+                found = _SELECTING.get(key)
+                if found is None:
+                    found = _SELECTING[key] = _pair(rules.select_legal(state, seat))
+            else:
+                found = _pair(rules.legal(state, seat) if isinstance(seat, int) else ())
+            cache[seat] = found
         return found
 
     def legal_actions(self, state: State, seat: int) -> list[A.Action]:
@@ -102,6 +117,14 @@ class Haenyeo(Game):
         if not ok:
             raise IllegalAction(self._why_not(state, seat, action, options))
         return rules.apply(state, seat, action)
+
+    def advance(self, state: State, seat: int, action: A.Action) -> State:
+        """`apply` for search play-outs: no legality check, quiet events (see `Game.advance`)."""
+        token = _SEARCHING.set(True)
+        try:
+            return rules.apply(state, seat, action)[0]
+        finally:
+            _SEARCHING.reset(token)
 
     def _why_not(self, state: State, seat: int, action: Any, options: tuple) -> i18n.Msg:
         say = i18n.say

@@ -82,10 +82,13 @@ def zones_text(mask: int) -> str:
     return i18n.english(zones_msg(mask))
 
 
+#: Seats clockwise from each First Player, per seat count: ``_ORDERS[seats][first]``.
+_ORDERS = tuple(tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(8))
+
+
 def turn_order(state: State) -> tuple[int, ...]:
     """Seats clockwise from the First Player."""
-    n = state.seats
-    return tuple((state.first + i) % n for i in range(n))
+    return _ORDERS[state.seats][state.first]
 
 
 def rows(state: State) -> tuple[tuple[tuple[int, ...], ...], ...]:

@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 import i18n
-from engine.base import Event, Game, IllegalAction, Result, listing
+from engine.base import _SEARCHING, Event, Game, IllegalAction, Result, listing
 from engine.jeju import actions as A
 from engine.jeju import rules, scoring, setup
 from engine.jeju import state as st
@@ -143,8 +143,19 @@ class JejuGame(Game):
         if action not in legal:
             raise IllegalAction(rules.explain_illegal(state, seat, action))
         events: list[Event] = []
+        return self._play(state, seat, action, events), events
+
+    def advance(self, state: JejuState, seat: int, action: object) -> JejuState:
+        """`apply` for search play-outs: no legality check, quiet events (see `Game.advance`)."""
+        token = _SEARCHING.set(True)
+        try:
+            return self._play(state, seat, action, [])
+        finally:
+            _SEARCHING.reset(token)
+
+    def _play(self, state: JejuState, seat: int, action: object, events: list[Event]) -> JejuState:
+        """Apply a legal action, then every move that is the only option (the engine takes it)."""
         state = rules.apply_one(state, seat, action, events)
-        # Where only one option exists, the engine takes it itself.
         while True:
             actor = rules.to_act(state)
             if actor < 0:
@@ -154,7 +165,7 @@ class JejuGame(Game):
                 self._memo = (state, actor, options)
                 break
             state = rules.apply_one(state, actor, options[0], events)
-        return state, events
+        return state
 
     def view(self, state: JejuState, seat: int | None) -> dict:
         return views.view(state, seat)

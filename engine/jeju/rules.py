@@ -102,6 +102,13 @@ def event(kind: str, message: i18n.Msg, actor: int | None = None, **extra: objec
     return base.event(kind, message, actor=actor, **extra)
 
 
+@lru_cache(maxsize=512)
+def _card_said(card_id: int) -> i18n.Msg:
+    """`card_say` of a card, made once: events name the same few dozen cards all game (events
+    are read, never changed, so they may share it)."""
+    return card_say(CARDS[card_id])
+
+
 def _add(hand: tuple[int, ...], tile: int, amount: int = 1) -> tuple[int, ...]:
     return (*hand[:tile], hand[tile] + amount, *hand[tile + 1 :])
 
@@ -350,7 +357,50 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
 
     Each printed tile space takes that tile or a Haenyeo joker; each ``?`` space
     takes any tile. Payments giving up the same tiles are one payment.
+
+    So a payment is any ``paid <= hand`` giving up as many tiles as the card has spaces
+    whose tiles beyond a type's printed spaces fit in the ``?`` spaces: the jokers left over
+    then cover exactly the printed spaces short of their tile. Counted type by type, with
+    those extra tiles never more than the ``?`` spaces (`payments_by_spaces` is the same set
+    found space by space, kept to check this against).
     """
+    need = _need(card_id, waive)
+    wild = CARDS[card_id].wild
+    # By jokers given up: counting each type down finds each bucket already in the order wanted.
+    by_jokers: list[list[tuple[int, ...]]] = [[] for _ in range(hand[JOKER] + 1)]
+    paid = [0] * NTYPES
+    # Without ? spaces only the printed types can give tiles up (besides jokers).
+    types = [t for t in range(JOKER) if hand[t] and (need[t] or wild)]
+    last = len(types)
+    # The most tiles the types from each index on (and the jokers) can still give up.
+    room = [hand[JOKER]] * (last + 1)
+    for index in range(last - 1, -1, -1):
+        tile = types[index]
+        room[index] = room[index + 1] + min(hand[tile], need[tile] + wild)
+
+    def fill(index: int, left: int, extra: int) -> None:
+        if left > room[index]:
+            return
+        if index == last:
+            if need[JOKER] <= left:
+                paid[JOKER] = left
+                by_jokers[left].append(tuple(paid))
+            return
+        tile = types[index]
+        for count in range(min(hand[tile], left, need[tile] + wild - extra), -1, -1):
+            paid[tile] = count
+            fill(index + 1, left - count, extra + max(0, count - need[tile]))
+        paid[tile] = 0
+
+    fill(0, sum(need) + wild, 0)
+    return tuple(p for bucket in by_jokers for p in bucket)
+
+
+def payments_by_spaces(
+    card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
+    """`payments` found space by space: each printed space's tile or a joker, then every
+    multiset of tiles left for the ``?`` spaces (slower; the reference tests check against)."""
     need = _need(card_id, waive)
     wild = CARDS[card_id].wild
     found: set[tuple[int, ...]] = set()
@@ -396,7 +446,7 @@ def take_card(state: JejuState, seat: int, card_id: int, events: list[Event]) ->
     text = i18n.say(
         "{who} chooses the card {card} and picks which tiles pay.",
         who=who(seat),
-        card=card_say(CARDS[card_id]),
+        card=_card_said(card_id),
     )
     events.append(event("choose_card", text, seat, card=card_id))
     return state._replace(phase=PAY, pending_card=card_id)
@@ -412,7 +462,7 @@ def _cards_words(card_ids: tuple[int, ...]) -> i18n.Msg:
     """Cards named in full for an event: "the cards 3 pts for ...; 4 pts for ..."."""
     if not card_ids:
         return i18n.term("no other cards")
-    names = _semicolons([card_say(CARDS[c]) for c in card_ids])
+    names = _semicolons([_card_said(c) for c in card_ids])
     if len(card_ids) == 1:
         return i18n.say("the card {card}", card=names)
     return i18n.say("the cards {cards}", cards=names)
@@ -438,7 +488,7 @@ def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], event
                 "{who} pays {paid} and takes the card {card}.",
                 who=who(seat),
                 paid=paid_words,
-                card=card_say(card),
+                card=_card_said(card_id),
             ),
             seat,
             card=card_id,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from engine.base import quick_replace
+
 # Phases, in the order a game goes through them.
 SETUP_TOKENS = "setup_tokens"
 SETUP_HARUBANG = "setup_harubang"
@@ -56,6 +58,9 @@ class JejuState(NamedTuple):
     end_reason: str = ""
     last_travel: tuple[int, ...] = ()
 
+
+# Every move replaces a field or two; NamedTuple forbids defining _replace in the class body.
+JejuState._replace = quick_replace(JejuState)  # type: ignore[method-assign]
 
 _NESTED = {"tokens", "stacks", "hands", "owned"}
 _FLAT = {"display", "deck", "discard", "spent", "placed", "last_travel"}

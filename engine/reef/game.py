@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import i18n
-from engine.base import Game, IllegalAction, Result, event, load_labels
+from engine.base import _SEARCHING, Game, IllegalAction, Result, event, load_labels
 from engine.reef import actions as acts
 from engine.reef import rules, scoring, setup
 from engine.reef import state as records
@@ -69,6 +69,15 @@ class ReefGame(Game):
             assert result is not None
             events.append(event("end", scoring.result_say(new, result), result=result.to_dict()))
         return new, events
+
+    def advance(self, state: ReefState, seat: int, action: Act) -> ReefState:
+        """`apply` for search play-outs: no legality check, quiet events and no result event at
+        the end (see `Game.advance`)."""
+        token = _SEARCHING.set(True)
+        try:
+            return rules.play(state, seat, action, checked=False)[0]
+        finally:
+            _SEARCHING.reset(token)
 
     def view(self, state: ReefState, seat: int | None) -> dict:
         """JSON-ready view; the shape is documented in engine/reef/view.py."""

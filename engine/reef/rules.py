@@ -40,6 +40,7 @@ Every function returns a new sheet or state and appends readable events; nothing
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 import i18n
 from engine.base import IllegalAction, event
@@ -176,10 +177,6 @@ def take_pearl(sheet: Sheet, box: int, seat: int, events: Events) -> Sheet:
 # ----------------------------------------------------------------------- helpers
 
 
-def _unused(sheet: Sheet) -> list[int]:
-    return [i for i, d in enumerate(sheet.dice) if not d[3]]
-
-
 def is_rolled(die: Die) -> bool:
     """A "Roll a die" boon: written as rolled into a ruin or the reef, and nothing else."""
     return die[1] == "roll"
@@ -207,7 +204,7 @@ _SUBSETS = tuple(
 )
 
 
-def _subsets(sheet: Sheet) -> list[tuple[int, int, int]]:
+def _dice_subsets(dice: tuple[Die, ...]) -> list[tuple[int, int, int]]:
     """(mask, sum, size) of every set of unused dice, one per distinct set of values.
 
     Between sets with the same values, the one using the most hydra dice is
@@ -215,7 +212,6 @@ def _subsets(sheet: Sheet) -> list[tuple[int, int, int]]:
     left for later. A rolled die is never part of a set: it opens no ruin and casts
     no enchantment ("Players may write that value directly into any ship Ruin or into
     their Reef")."""
-    dice = sheet.dice
     unused = [i for i, d in enumerate(dice) if not d[3] and not is_rolled(d)]
     values = [dice[i][0] + dice[i][2] for i in unused]
     hydra = [dice[i][1] == "hydra" for i in unused]
@@ -284,6 +280,11 @@ def die_text(die: Die) -> str:
 
 
 _LAST: tuple = (None, None, [])
+# The shared steps legal lists use most, looked up once.
+_RESET, _CONFIRM, _UNPICK, _TRADE, _SINGLES = (
+    act(kind) for kind in ("reset", "confirm", "unpick", "trade", "singles")
+)
+_PICKS = tuple(act("pick", i) for i in range(16))
 
 
 def legal(sheet: Sheet, reef_key: str) -> list[Act]:
@@ -292,13 +293,18 @@ def legal(sheet: Sheet, reef_key: str) -> list[Act]:
     The last answer is remembered (sheets are immutable), so a policy's call
     and the legality check in ``apply`` share one computation. The memory is
     one tuple replaced in a single assignment, so threads never mix answers."""
+    return list(_remembered(sheet, reef_key))
+
+
+def _remembered(sheet: Sheet, reef_key: str) -> list[Act]:
+    """`legal`'s shared answer itself (not a copy): for readers that do not change it."""
     global _LAST
     last = _LAST
     if last[0] is sheet and last[1] == reef_key:
-        return list(last[2])
+        return last[2]
     out = _legal(sheet, reef_key)
     _LAST = (sheet, reef_key, out)
-    return list(out)
+    return out
 
 
 def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
@@ -309,45 +315,91 @@ def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
             out = [act("pearl", i) for i in open_pearls(sheet)]
         else:
             out = [act("enchant", s) for s in open_sections(sheet)]
-        out.append(act("reset"))
+        out.append(_RESET)
         return out
     if sheet.pick >= 0:
         return _legal_placing(sheet, reef_key)
-    out: list[Act] = []
-    unused = _unused(sheet)
+    shells, picks, confirm = _dice_steps(sheet.dice)
+    out: list[Act] = list(shells) if sheet.shells > 0 else []
+    if sheet.main == 0 and picks:
+        unlocks, casts = _searches(sheet.dice)
+        out.extend(unlocks)
+        out.extend(step for s, step in casts if sheet.ench[s] < len(SECTIONS[s].spaces))
+    for step, die in picks:
+        if die is None or can_place(sheet, die, reef_key):
+            out.append(step)
+    if confirm:
+        out.append(_CONFIRM)
+    out.append(_RESET)
+    return out
+
+
+#: `_dice_steps` answers by dice pool (a round asks again at every step until a die is used).
+_STEPS_SEEN: dict[tuple[Die, ...], tuple] = {}
+_STEPS_KEPT = 4096
+
+
+def _dice_steps(dice: tuple[Die, ...]) -> tuple:
+    """What a pool of dice allows before a die is picked, remembered per pool: (shell steps,
+    (pick step, the die if it is rolled and must find a place, else None) pairs, whether the
+    seat may confirm). Searches and casts: `_searches`."""
+    found = _STEPS_SEEN.get(dice)
+    if found is not None:
+        return found
+    unused = [i for i, d in enumerate(dice) if not d[3]]
+    shells: list[Act] = []
     seen: set[Die] = set()
-    if sheet.shells > 0:
-        for i in unused:
-            die = sheet.dice[i]
-            if die in seen or is_rolled(die):  # a rolled die is written as rolled
-                continue
-            seen.add(die)
-            value = die_value(die)
-            if die[2] >= 0:  # no upper cap: ODDS "(1, 3, 5, 7, etc.)" goes on
-                out.append(act("shell", i, 1))
-            if value > LOW_VALUE and die[2] <= 0:
-                out.append(act("shell", i, -1))
-    if sheet.main == 0 and unused:
-        subsets = _subsets(sheet)
-        for mask, total, _ in subsets:
-            if 1 <= total <= len(RUINS):
-                out.append(act("unlock", total, mask))
-        for mask, total, size in subsets:
-            s = SECTION_BY_SUM.get(total)
-            if size >= 2 and s is not None and sheet.ench[s] < len(SECTIONS[s].spaces):
-                out.append(act("cast", s, mask))
+    for i in unused:
+        die = dice[i]
+        if die in seen or is_rolled(die):  # a rolled die is written as rolled
+            continue
+        seen.add(die)
+        value = die_value(die)
+        if die[2] >= 0:  # no upper cap: ODDS "(1, 3, 5, 7, etc.)" goes on
+            shells.append(act("shell", i, 1))
+        if value > LOW_VALUE and die[2] <= 0:
+            shells.append(act("shell", i, -1))
+    # One pick per (value, kind); a rolled die only where it can be written (the same for
+    # every rolled die of that value, so the first one stands for them all).
+    picks: list[tuple[Act, Die | None]] = []
     seen_pick: set[tuple[int, str]] = set()
     for i in unused:
-        die = sheet.dice[i]
+        die = dice[i]
         key = (die_value(die), die[1])
-        if key in seen_pick or (is_rolled(die) and not can_place(sheet, die, reef_key)):
+        if key in seen_pick:
             continue
         seen_pick.add(key)
-        out.append(act("pick", i))
-    if not must_use(sheet):
-        out.append(act("confirm"))
-    out.append(act("reset"))
-    return out
+        picks.append((_PICKS[i] if i < len(_PICKS) else act("pick", i), die if is_rolled(die) else None))
+    confirm = not any(not d[3] and not is_rolled(d) for d in dice)
+    found = (tuple(shells), tuple(picks), confirm)
+    if len(_STEPS_SEEN) >= _STEPS_KEPT:
+        _STEPS_SEEN.clear()
+    _STEPS_SEEN[dice] = found
+    return found
+
+
+#: `_searches` answers by dice pool, asked only while the seat has not searched or cast.
+_SEARCHES_SEEN: dict[tuple[Die, ...], tuple] = {}
+
+
+def _searches(dice: tuple[Die, ...]) -> tuple:
+    """The ruins a pool's dice can search and the casts they make, remembered per pool:
+    (search steps, (section, cast step) pairs)."""
+    found = _SEARCHES_SEEN.get(dice)
+    if found is not None:
+        return found
+    subsets = _dice_subsets(dice)
+    unlocks = tuple(act("unlock", total, mask) for mask, total, _ in subsets if 1 <= total <= len(RUINS))
+    casts = []
+    for mask, total, size in subsets:
+        s = SECTION_BY_SUM.get(total)
+        if size >= 2 and s is not None:
+            casts.append((s, act("cast", s, mask)))
+    found = (unlocks, tuple(casts))
+    if len(_SEARCHES_SEEN) >= _STEPS_KEPT:
+        _SEARCHES_SEEN.clear()
+    _SEARCHES_SEEN[dice] = found
+    return found
 
 
 def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
@@ -356,14 +408,14 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
     out: list[Act] = []
     if sheet.mode > 0:
         out.extend(act("place", c) for c in atoll_anchors(sheet.reef, value, sheet.mode - 1))
-        out.append(act("unpick"))
+        out.append(_UNPICK)
         return out
     if sheet.mode < 0:
         out.extend(act("place", c) for c in atoll_singles(sheet.reef))
         if sheet.mode == -1:
-            out.append(act("unpick"))
+            out.append(_UNPICK)
         else:
-            out.append(act("reset"))
+            out.append(_RESET)
         return out
     ruins = range(len(RUINS)) if die[1] != "hydra" else ([sheet.main - 1] if sheet.main > 0 else [])
     for r in ruins:
@@ -373,10 +425,10 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
     else:
         out.extend(act("shape", o) for o in atoll_orients(sheet.reef, value))
         if atoll_singles(sheet.reef):
-            out.append(act("singles"))
+            out.append(_SINGLES)
     if not is_rolled(die):  # Boons: a boon die value may be "turned into shells"; a rolled die not
-        out.append(act("trade"))
-    out.append(act("unpick"))
+        out.append(_TRADE)
+    out.append(_UNPICK)
     return out
 
 
@@ -524,7 +576,7 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
 
 def check(sheet: Sheet, action: Act, reef_key: str) -> None:
     """Raise `IllegalAction` with a readable reason unless ``action`` is legal now."""
-    options = legal(sheet, reef_key)
+    options = _remembered(sheet, reef_key)
     for option in options:  # actions are shared instances: identity first, it is cheap
         if option is action:
             return
@@ -550,13 +602,21 @@ def check(sheet: Sheet, action: Act, reef_key: str) -> None:
 # ------------------------------------------------------------------ the round loop
 
 
+@lru_cache(maxsize=256)
+def _roller(seed: int, number: int) -> tuple[int, ...]:
+    """The first four throws of round ``number``'s dice roller, ``Random(f"{seed}:{number}:dice")``:
+    the boon's shared roll (when the round has one) and the three hydra dice after it. Seeding from
+    a string hashes it, so the round's start and its roll share one roller."""
+    rng = random.Random(f"{seed}:{number}:dice")
+    return tuple(rng.randint(1, 6) for _ in range(4))
+
+
 def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefState, Events]:
     """Gameplay: advance the otter; "if there's a Boon next to that round number,
     everyone gains that Boon before the Hydra dice are rolled"; then roll (at once,
     or once every seat has made the boon's choices)."""
-    rng = random.Random(f"{state.seed}:{number}:dice")
     boon = TRACKER[state.side].get(number)
-    roll_value = rng.randint(1, 6) if boon is not None and boon.kind == "roll" else 0
+    roll_value = _roller(state.seed, number)[0] if boon is not None and boon.kind == "roll" else 0
     sheets = []
     for seat, old in enumerate(state.sheets):
         sheet = work_done(old)
@@ -609,10 +669,9 @@ def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefStat
 def roll(state: ReefState, events: Events) -> tuple[ReefState, Events]:
     """Gameplay: the Dice Roller "rolls the three Hydra dice and calls out the results for the round"."""
     number = state.round
-    rng = random.Random(f"{state.seed}:{number}:dice")
-    if state.roll:
-        rng.randint(1, 6)  # the shared "roll a die" boon came first from the same roller
-    dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+    throws = _roller(state.seed, number)
+    # the shared "roll a die" boon came first from the same roller
+    dice = throws[1:4] if state.roll else throws[:3]
     hydra = tuple((v, "hydra", 0, False) for v in dice)
     sheets = tuple(s._replace(dice=(*hydra, *s.dice)) for s in state.sheets)
     events.append(
@@ -686,8 +745,11 @@ def legal_actions(state: ReefState, seat: int) -> list[Act]:
     return []
 
 
-def play(state: ReefState, seat: int, action: Act) -> tuple[ReefState, Events]:
-    """One seat's move on the table: a lucky number, a boon's choice, or a step of its round."""
+def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> tuple[ReefState, Events]:
+    """One seat's move on the table: a lucky number, a boon's choice, or a step of its round.
+
+    ``checked=False`` (search play-outs, which play only legal moves) skips the round step's
+    legality check; everything else is the same."""
     if not isinstance(action, Act):
         raise IllegalAction(say("That is not a Reef & Ruins move."))
     if not 0 <= seat < state.seats:
@@ -703,7 +765,8 @@ def play(state: ReefState, seat: int, action: Act) -> tuple[ReefState, Events]:
     boon_step = not state.dice
     if boon_step and not sheet.pending:
         raise IllegalAction(say("You have gained this round's boon; the hydra dice come next."))
-    check(sheet, action, state.reef)
+    if checked:
+        check(sheet, action, state.reef)
     starts = state.starts or state.bases
     new_sheet, events = apply(sheet, starts[seat], seat, action, state.reef)
     sheets = list(state.sheets)

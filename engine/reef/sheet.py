@@ -50,14 +50,33 @@ def can_write(ruin: Ruin, slots: tuple[int, ...], slot: int, value: int) -> bool
     )
 
 
+#: `legal_slots` answers per ruin (kept alive beside its answers, so its id stays its own).
+_SLOTS_SEEN: dict[int, tuple[Ruin, dict[tuple[tuple[int, ...], int], tuple[int, ...]]]] = {}
+_SLOTS_KEPT = 8192
+
+
 def legal_slots(ruin: Ruin, slots: tuple[int, ...], value: int) -> list[int]:
-    """Every slot of ``ruin`` where ``value`` may be written now."""
+    """Every slot of ``ruin`` where ``value`` may be written now (remembered: legal moves, hints
+    and the bots' values ask about the same ruins again and again)."""
+    seen = _SLOTS_SEEN.get(id(ruin))
+    if seen is None:
+        seen = _SLOTS_SEEN[id(ruin)] = (ruin, {})
+    answers = seen[1]
+    found = answers.get((slots, value))
+    if found is None:
+        if len(answers) >= _SLOTS_KEPT:
+            answers.clear()
+        found = answers[(slots, value)] = _legal_slots(ruin, slots, value)
+    return list(found)
+
+
+def _legal_slots(ruin: Ruin, slots: tuple[int, ...], value: int) -> tuple[int, ...]:
     if ruin.rule == "plus-minus-one":
         filled = ruin.size - slots.count(EMPTY)
         if filled >= ruin.size:
-            return []
-        return [filled] if filled == 0 or abs(slots[filled - 1] - value) == 1 else []
-    return [slot for slot in range(ruin.size) if can_write(ruin, slots, slot, value)]
+            return ()
+        return (filled,) if filled == 0 or abs(slots[filled - 1] - value) == 1 else ()
+    return tuple(slot for slot in range(ruin.size) if can_write(ruin, slots, slot, value))
 
 
 def turns(slots: tuple[int, ...]) -> list[int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from engine.base import quick_replace
 from engine.reef.components import BARRIER, PEARLS, RUINS, SECTIONS
 
 EMPTY = -1
@@ -88,6 +89,11 @@ class ReefState(NamedTuple):
     prev: tuple[Sheet, ...]
     lucky: tuple[int, ...]
     starts: tuple[Sheet, ...] = ()
+
+
+# NamedTuple forbids defining _replace in the class body; set after, the same for every caller.
+Sheet._replace = quick_replace(Sheet)  # type: ignore[method-assign]
+ReefState._replace = quick_replace(ReefState)  # type: ignore[method-assign]
 
 
 def empty_sheet(reef_key: str) -> Sheet:

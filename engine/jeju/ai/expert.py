@@ -60,7 +60,7 @@ def _rollout(game, state: st.JejuState, seat: int, rng: random.Random) -> float:
         if not actors:
             return _evaluate(game, state, seat)
         actor = min(actors)
-        state, _ = game.apply(state, actor, greedy_policy(game, state, actor, rng))
+        state = game.advance(state, actor, greedy_policy(game, state, actor, rng))
 
 
 def _candidates(game, state: st.JejuState, seat: int, rng: random.Random) -> list:
@@ -87,7 +87,7 @@ def expert_policy(game, state, seat: int, rng: random.Random):
     for action in candidates:
         total = 0.0
         for world, seed in worlds:
-            after, _ = game.apply(world, seat, action)
+            after = game.advance(world, seat, action)
             total += _rollout(game, after, seat, random.Random(seed))
         if total > best_value:
             best, best_value = action, total
