@@ -64,9 +64,10 @@ STARTUP_ALLOWANCE = 15.0
 #: seconds, and the event loop, which every table waits on, must get a core at once.
 WORKER_NICENESS = 10
 #: Policies that run in the process: cheaper than a pool round trip (about 1 ms) in every game...
-IN_PROCESS = frozenset({"random", "greedy"})
-#: ...except these (game, policy): Reef & Ruins' greedy plans a whole round (p95 7 ms, max 108 ms).
-POOLED_ANYWAY = frozenset({("reef", "greedy")})
+IN_PROCESS = frozenset({"random", "beginner", "greedy"})
+#: ...except these (game, policy): Reef & Ruins' greedy plans a whole round (p95 7 ms, max 108 ms),
+#: its beginner too (p95 3 ms, max 35 ms).
+POOLED_ANYWAY = frozenset({("reef", "greedy"), ("reef", "beginner")})
 #: The share of the workers hints may use at once (bot seats keep the rest), and the least.
 HINT_SHARE = 0.25
 #: Hints waiting for a slot, past which another is refused (`PoolBusy`) rather than queued.

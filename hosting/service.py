@@ -58,7 +58,11 @@ BOT_RETHINKS = 3
 #: How many seats `add_bot(fill=True)` fills a table to (at most the game's maximum).
 FULL_TABLE = 4
 #: Bot levels a host may seat (shown on the seat as "Bot Dol (expert)"): level -> policy.
-BOT_LEVELS = {"easy": "random", "normal": "greedy", "expert": "expert"}
+#: Easy is a beginner who knows the rules (``random`` flails: issue #39); seats stored before
+#: then keep ``random`` (`OLD_LEVEL_POLICIES` reads them as Easy).
+BOT_LEVELS = {"easy": "beginner", "normal": "greedy", "expert": "expert"}
+#: Policies stored for a level before it changed: policy -> level.
+OLD_LEVEL_POLICIES = {"random": "easy"}
 #: The words for each bot level, as players read them.
 LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert")}
 #: A seat's name with what plays it: the suffix stored in the name (English) -> its message.
@@ -1299,7 +1303,7 @@ class TableService:
             options=old.options,
             pace=old.pace,
         )
-        levels = {policy: level for level, policy in BOT_LEVELS.items()}
+        levels = {**OLD_LEVEL_POLICIES, **{policy: level for level, policy in BOT_LEVELS.items()}}
         for seat in old.seats:
             if seat.is_bot and seat.user_id is None and not seat.former:  # a bot from the start, same level
                 table = await self.add_bot(table.id, user_id, levels.get(seat.policy or "", "normal"))
