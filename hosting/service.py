@@ -710,7 +710,8 @@ class TableService:
     async def _decide(self, table: TableRecord, seat: int, name: str) -> Decision:
         """Ask policy ``name`` for ``seat``'s move at the table as read (its rng seeded by the table)."""
         seed = f"{table.seed}:{table.moves}:{seat}"
-        return await self.bots.decide(table.game, self.state_of(table), seat, name, seed)
+        state = self.state_of(table)
+        return await self.bots.decide(table.game, state, seat, name, seed, seats=played_by(table))
 
     def next_bot(self, table: TableRecord) -> Seat | None:
         """The bot seat that moves next at a running table (the lowest awaited one), or None."""
@@ -816,7 +817,7 @@ class TableService:
         # A game without an expert (the test games) hints with its greedy bot.
         name = HINT_POLICY if HINT_POLICY in policies(table.game) else BOT_POLICY
         seed = f"{table.seed}:{table.moves}:{seat}"
-        return await self.bots.hint(table.game, self.state_of(table), seat, name, seed)
+        return await self.bots.hint(table.game, self.state_of(table), seat, name, seed, played_by(table))
 
     def _hint_done(self, key: tuple[int, int, int], search: asyncio.Future[Decision]) -> None:
         """Keep a good answer for the next click; forget a failed or hurried one (ask again later)."""
@@ -1308,6 +1309,16 @@ class TableService:
             if seat.is_bot and seat.user_id is None and not seat.former:  # a bot from the start, same level
                 table = await self.add_bot(table.id, user_id, levels.get(seat.policy or "", "normal"))
         return table
+
+
+def played_by(table: TableRecord) -> tuple[str | None, ...]:
+    """What plays each seat, by seat: a bot seat's policy, None for a person (the expert's search
+    models the other seats as what they are: issue #39)."""
+    found: list[str | None] = [None] * len(table.seats)
+    for seat in table.seats:
+        if seat.is_bot and 0 <= seat.seat < len(found):
+            found[seat.seat] = seat.policy or BOT_POLICY
+    return tuple(found)
 
 
 def _play_log(table: TableRecord, log: list[Any]) -> tuple[State, list[Event]]:

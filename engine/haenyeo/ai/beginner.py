@@ -1,10 +1,11 @@
 """The ``beginner`` seat policy: greedy's view of the sea (`engine.haenyeo.ai.greedy`), weighed roughly.
 
 A player who knows the rules but not yet the game: it picks its diving cards by
-greedy's zone values but with a rougher idea of what each is worth (`NOISE`
-against greedy's 0.4) and without guessing where the others dive, now and then
-(`SLIP`) harvests its second-best slot or seafood, and only takes the 3rd Haenyeo
-in the first rounds (`THIRD_UNTIL`).
+greedy's zone values but with a much rougher idea of what each is worth (`NOISE`
+against greedy's 0.4) and without guessing where the others dive; it harvests
+the slot with the most items, not the items its sets need, and now and then
+(`SLIP`) the second-most (or the second-best pair of seafood a pearl step marks);
+zone 0 it plays as greedy does.
 Its card noise is drawn from the game's seed, the round and the seat, so the
 toggles of one selection agree; the rest comes from the given rng, so it is
 deterministic for a given rng. It reads only what greedy reads.
@@ -23,15 +24,13 @@ from engine.haenyeo.rules import rows
 from engine.haenyeo.state import State
 
 #: Noise on the zone values of its card choice (greedy's is 0.4).
-NOISE = 1.5
+NOISE = 3.0
 #: The chance it harvests its second-best slot or seafood instead of its best.
 SLIP = 0.4
-#: The last round it gains the 3rd Haenyeo in (greedy: round 6).
-THIRD_UNTIL = 3
 
 
 def _pick(scored: list[tuple[float, int, A.Action]], rng: random.Random) -> A.Action:
-    """The best option, or now and then the second best."""
+    """The best option (the most items; ties: the leftmost), or now and then the second best."""
     scored.sort(key=lambda entry: entry[:2], reverse=True)
     if len(scored) > 1 and rng.random() < SLIP:
         return scored[1][2]
@@ -62,16 +61,12 @@ def beginner_policy(game: Game, state: State, seat: int, rng: random.Random) -> 
         noise = random.Random(f"{state.seed}:{state.round}:{seat}:beginner")
         return toggle_towards(state, seat, choose_cards(state, seat, noise))
     first = options[0]
-    values = greedy_item_values(state, seat)
     if isinstance(first, A.Harvest):
         row = rows(state)[state.zone]
         taken = state.taken[state.zone]
-        scored = [(sum(values[i] for i in row[a.slot]), -a.slot, a) for a in options if taken[a.slot] == FREE]
+        scored = [(len(row[a.slot]), -a.slot, a) for a in options if taken[a.slot] == FREE]
         return _pick(scored, rng)
     if isinstance(first, A.TakeSeafood):
+        values = greedy_item_values(state, seat)  # marking two seafood: what its sets need
         return _pick([(sum(values[k] for k in a.seafood), -i, a) for i, a in enumerate(options)], rng)
-    if A.GAIN in options and state.round > THIRD_UNTIL:
-        options = [a for a in options if a != A.GAIN]
-        if len(options) == 1:
-            return options[0]
     return greedy_policy(game, state, seat, rng)
