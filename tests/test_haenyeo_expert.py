@@ -158,7 +158,7 @@ def test_a_table_of_experts_told_so_plays_a_real_game():
     told = _table(["expert"] * 4, 203, tell=True)
     untold = _table(["expert"] * 4, 203, tell=False)
     greedy = _table(["greedy"] * 4, 203, tell=False)
-    # measured on this seed: told 233 a seat, not told 38, greedy 213
+    # measured on this seed: told 298 a seat, not told 38, greedy 213
     assert sum(told) > 1.5 * sum(untold)
     assert sum(told) > 0.75 * sum(greedy)
 

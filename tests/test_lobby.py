@@ -6,6 +6,7 @@ import discord
 import pytest
 
 import engine
+from hosting.service import played_by
 from tests.play_helpers import said
 
 
@@ -193,6 +194,8 @@ async def test_play_alone_against_bots_of_one_level(table_world, simcord_env):
     _, lobby, thread = await open_table(channel, alice, game="haenyeo", bots="easy")
     table = await simcord_env.bot.tables.get(1)
     assert [s.policy for s in table.seats] == [None, "beginner", "beginner", "beginner"]  # four seats
+    # what the bots are told plays each seat (their searches model the others as that)
+    assert played_by(table) == (None, "beginner", "beginner", "beginner")
     await alice.click(fetch(thread, lobby.id), label="Start")
     assert (await simcord_env.bot.tables.get(1)).status == "active"
 

@@ -69,11 +69,12 @@ MODEL_NOISE = 0.7
 MODEL_WILD = 0.1
 #: An expert among the other seats is modelled by this many searches of its own per level
 #: (`EXPERT_DEPTH`), each with this many samples; one answer is drawn per sample.
-EXPERT_RUNS = 4
-EXPERT_SAMPLES = 16
+EXPERT_RUNS = 6
+EXPERT_SAMPLES = 24
 #: Levels of experts modelling experts (each searches against the others' answers one level
 #: down); an expert seat is drawn from its answers at every level. One level (experts taken for
-#: greedy-like players) scores 126-140 a seat at a table of four experts, 6 about 220 (issue #39).
+#: greedy-like players) scores 126-140 a seat at a table of four experts, 6 about 200-220, as greedy
+#: bots do (issue #39; bench.bots_haenyeo --tables).
 EXPERT_DEPTH = 6
 #: Memo of selection decisions by information set (the toggles of one selection reuse it).
 _MEMO: OrderedDict[str, frozenset[int]] = OrderedDict()
