@@ -69,7 +69,7 @@ WORKER_NICENESS = 10
 #: Policies that run in the process: cheaper than a pool round trip (about 1 ms) in every game...
 IN_PROCESS = frozenset({"random", "beginner", "greedy"})
 #: ...except these (game, policy): Reef & Ruins' greedy plans a whole round (p95 7 ms, max 108 ms),
-#: its beginner too (p95 3 ms, max 35 ms).
+#: its beginner too (p95 5 ms, max 82 ms).
 POOLED_ANYWAY = frozenset({("reef", "greedy"), ("reef", "beginner")})
 #: The share of the workers hints may use at once (bot seats keep the rest), and the least.
 HINT_SHARE = 0.25
