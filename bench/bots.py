@@ -10,6 +10,12 @@ benches' own functions (`bench.bots_haenyeo.play_match`, `bench.bots_jeju.match`
 `bench.bots_reef.run`), the match-ups side by side in ``--jobs`` processes.
 ``--quick`` plays a handful of games of each (a smoke run: the intervals are wide);
 ``--scale 0.25`` a quarter of the full counts.
+
+``--ladder [--games N] [--start S]``: the level ladder instead (issue #39). For each game, the
+beginner (Easy) against greedy (Normal) and against random, head to head (2 seats) and one
+beginner against three greedy (4 seats; Reef & Ruins: solo means of every level instead), seats
+rotated game by game, seeds ``S .. S + N - 1`` (apart from the ones the beginners were tuned on,
+100-119), printing the beginner's win rate with its 95 % (Wilson) interval and the mean scores.
 Figures only: nothing here asserts a time.
 """
 
@@ -202,6 +208,65 @@ def targets(rows: list[Row]) -> list[str]:
     return lines
 
 
+#: The ladder's match-ups: (game, seats, hero, other).
+LADDER = (
+    ("haenyeo", 2, "beginner", "greedy"),
+    ("haenyeo", 4, "beginner", "greedy"),
+    ("haenyeo", 2, "beginner", "random"),
+    ("jeju", 2, "beginner", "greedy"),
+    ("jeju", 4, "beginner", "greedy"),
+    ("jeju", 2, "beginner", "random"),
+)
+#: Reef & Ruins solo levels the ladder measures (the expert has its own line above).
+REEF_LEVELS = ("random", "beginner", "greedy")
+
+
+def duel(game_key: str, seats: int, hero: str, other: str, games: int, start: int = 0) -> tuple:
+    """``games`` seeded games of one ``hero`` seat (seat ``seed % seats``) against ``other`` seats:
+    (wins, the hero's scores, the others' mean scores); a shared win counts 1/k."""
+    import random
+
+    import engine
+    from engine.bots import policy
+
+    game = engine.get(game_key)
+    mine, theirs = policy(game_key, hero), policy(game_key, other)
+    wins, hero_scores, other_scores = 0.0, [], []
+    for seed in range(start, start + games):
+        me = seed % seats
+        state, rng = game.new(seats, seed), random.Random(seed)
+        while actors := game.to_act(state):
+            seat = min(actors)
+            state, _ = game.apply(state, seat, (mine if seat == me else theirs)(game, state, seat, rng))
+        result = game.result(state)
+        if me in result.winners:
+            wins += 1 / len(result.winners)
+        hero_scores.append(float(result.scores[me]))
+        other_scores.append(statistics.fmean(s for i, s in enumerate(result.scores) if i != me))
+    return wins, hero_scores, other_scores
+
+
+def ladder_line(item: tuple, games: int, start: int) -> str:
+    """One line of the ladder's figures (run in whichever process measures it)."""
+    if item[0] == "reef":
+        from bench.bots_reef import run
+
+        scores = [float(s) for s in run(item[1], games, 1, REEF_OPTIONS, start)["scores"]]
+        return (
+            f"Reef & Ruins solo, {item[1]}: mean {statistics.fmean(scores):.1f} "
+            f"± {half_interval(scores):.1f} over {games} games, "
+            f"{sum(100 <= s <= 125 for s in scores)} in 100-125"
+        )
+    game_key, seats, hero, other = item
+    wins, hero_scores, other_scores = duel(game_key, seats, hero, other, games, start)
+    low, high = wilson(wins, games)
+    return (
+        f"{game_key}, {seats} seats, {hero} vs {other}: {hero} wins {wins:g} of {games} "
+        f"({wins / games:.0%}; {low:.0%}–{high:.0%}), mean score {statistics.fmean(hero_scores):.1f} / "
+        f"{statistics.fmean(other_scores):.1f}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Play every match-up (side by side in ``--jobs`` processes) and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -210,7 +275,16 @@ def main(argv: list[str] | None = None) -> int:
         "--scale", type=float, default=1.0, help="play this share of the full game counts (e.g. 0.25)"
     )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: CPUs)")
+    parser.add_argument("--ladder", action="store_true", help="the level ladder's figures instead")
+    parser.add_argument("--games", type=int, default=30, help="games per ladder match-up (default 30)")
+    parser.add_argument("--start", type=int, default=0, help="the ladder's first seed (default 0)")
     args = parser.parse_args(argv)
+    if args.ladder:
+        items = [*LADDER, *(("reef", level) for level in REEF_LEVELS)]
+        with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+            lines = pool.map(ladder_line, items, [args.games] * len(items), [args.start] * len(items))
+            print("\n".join(lines))
+        return 0
     plan = [
         (key, counts[1] if args.quick else max(1, round(counts[0] * args.scale)))
         for key, counts in GAMES.items()

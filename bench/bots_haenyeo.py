@@ -14,7 +14,12 @@ and the CPU time per expert decision (p50 / p95 / max, ``time.process_time``,
 every call of the policy, the toggles and single-option moves included; target
 p95 ≤ 1 s), and the same for the card searches alone (the first toggle of each
 round, where the search runs; the later toggles reuse its answer). Games are
-numbered from ``--start``; game ``g`` uses seed ``g`` for the game and the bots.
+numbered from ``--start``; game ``g`` uses seed ``g`` for the game and the bots. The bots are
+told what plays each seat (`engine.bots.seated`), as the hosting tells them.
+
+``--tables N`` (issue #39): N games at 4 seats of one level each — experts told that experts
+sit there, experts not told (they take the others for greedy players), greedy — printing the
+mean score per seat with its 95 % interval and the expert's CPU per decision.
 Figures only: nothing here asserts a time.
 """
 
@@ -29,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import engine
-from engine.bots import policy
+from engine.bots import policy, seated
 
 GAME_KEY = "haenyeo"
 
@@ -73,30 +78,73 @@ def play_match(seats: int, hero: str, other: str, games: int, start: int = 0) ->
         seat_of_hero = g % seats
         rng = random.Random(g)
         state = game.new(seats, seed=g)
-        while True:
-            to_act = game.to_act(state)
-            if not to_act:
-                break
-            seat = min(to_act)
-            if seat == seat_of_hero:
-                search = state.phase == "select" and not state.chosen[seat]
-                began = time.process_time()
-                action = hero_policy(game, state, seat, rng)
-                spent = time.process_time() - began
-                match.cpu.append(spent)
-                if search:
-                    match.searches.append(spent)
-            else:
-                action = other_policy(game, state, seat, rng)
-            state, _ = game.apply(state, seat, action)
-        result = game.result(state)
-        assert result is not None
-        match.games += 1
-        if seat_of_hero in result.winners:
-            match.wins += 1 / len(result.winners)
-        match.hero_scores.append(result.scores[seat_of_hero])
-        match.other_scores.extend(s for i, s in enumerate(result.scores) if i != seat_of_hero)
+        names = [hero if s == seat_of_hero else other for s in range(seats)]
+        with seated(names):
+            play_game(game, state, seat_of_hero, hero_policy, other_policy, rng, match)
     return match
+
+
+def play_game(game, state, seat_of_hero: int, hero_policy, other_policy, rng, match: Match) -> None:
+    """Play one game of `play_match` to its end and count it in ``match``."""
+    while to_act := game.to_act(state):
+        seat = min(to_act)
+        if seat == seat_of_hero:
+            search = state.phase == "select" and not state.chosen[seat]
+            began = time.process_time()
+            action = hero_policy(game, state, seat, rng)
+            spent = time.process_time() - began
+            match.cpu.append(spent)
+            if search:
+                match.searches.append(spent)
+        else:
+            action = other_policy(game, state, seat, rng)
+        state, _ = game.apply(state, seat, action)
+    result = game.result(state)
+    assert result is not None
+    match.games += 1
+    if seat_of_hero in result.winners:
+        match.wins += 1 / len(result.winners)
+    match.hero_scores.append(result.scores[seat_of_hero])
+    match.other_scores.extend(s for i, s in enumerate(result.scores) if i != seat_of_hero)
+
+
+def table_of(level: str, games: int, start: int = 0, tell: bool = True) -> tuple[list[int], list[float]]:
+    """``games`` 4-seat games with every seat ``level`` (told so when ``tell``): every seat's score,
+    and the CPU seconds of every decision."""
+    game = engine.get(GAME_KEY)
+    chosen = policy(GAME_KEY, level)
+    scores: list[int] = []
+    cpu: list[float] = []
+    for g in range(start, start + games):
+        rng = random.Random(g)
+        state = game.new(4, seed=g)
+        with seated([level] * 4 if tell else None):
+            while to_act := game.to_act(state):
+                seat = min(to_act)
+                began = time.process_time()
+                action = chosen(game, state, seat, rng)
+                cpu.append(time.process_time() - began)
+                state, _ = game.apply(state, seat, action)
+        scores.extend(game.result(state).scores)
+    return scores, cpu
+
+
+def tables_report(games: int, start: int) -> list[str]:
+    """Mean score per seat of an all-expert table (told, not told) and an all-greedy one."""
+    lines = []
+    for label, level, tell in (
+        ("4 experts, told that experts sit there", "expert", True),
+        ("4 experts, not told (each takes the others for greedy players)", "expert", False),
+        ("4 greedy", "greedy", True),
+    ):
+        scores, cpu = table_of(level, games, start, tell)
+        half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores))
+        lines.append(
+            f"{label}: {games} games, mean score per seat {statistics.mean(scores):.1f} ± {half:.1f} "
+            f"(95 % interval); CPU per decision p50 {percentile(cpu, 0.5) * 1000:.1f} ms, "
+            f"p95 {percentile(cpu, 0.95) * 1000:.1f} ms, max {max(cpu) * 1000:.1f} ms"
+        )
+    return lines
 
 
 def report(match: Match, target: float) -> str:
@@ -123,7 +171,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=60, help="4-seat games (default 60)")
     parser.add_argument("--duel-games", type=int, default=60, help="2-seat games (default 60)")
     parser.add_argument("--start", type=int, default=0, help="first seed")
+    parser.add_argument("--tables", type=int, default=0, help="4-seat tables of one level (issue #39)")
     args = parser.parse_args(argv)
+    if args.tables:
+        print("\n".join(tables_report(args.tables, args.start)), flush=True)
     for seats, games, target in ((4, args.games, 0.5), (2, args.duel_games, 0.75)):
         if games > 0:
             print(report(play_match(seats, "expert", "greedy", games, args.start), target), flush=True)

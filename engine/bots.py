@@ -8,15 +8,39 @@ Each game's ``ai`` package exports ``POLICIES`` with at least ``random`` and
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import importlib
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from engine import GAME_PACKAGES
 from engine.base import _SEARCHING, Action, Game, State
 
 Policy = Callable[[Game, State, int, random.Random], Action]
+
+#: What plays each seat of the table a decision is made at (`seated`), for policies that model the
+#: other seats: a bot seat's policy name, None for a person. None as a whole: nobody said.
+_SEATED: contextvars.ContextVar[tuple[str | None, ...] | None] = contextvars.ContextVar(
+    "seated", default=None
+)
+
+
+@contextlib.contextmanager
+def seated(policies: Sequence[str | None] | None) -> Iterator[None]:
+    """Tell the policies called inside what plays each seat (a policy name per seat, None for a
+    person), so a search can model the other seats as what they are (issue #39)."""
+    token = _SEATED.set(tuple(policies) if policies is not None else None)
+    try:
+        yield
+    finally:
+        _SEATED.reset(token)
+
+
+def seat_policies() -> tuple[str | None, ...] | None:
+    """What plays each seat, as `seated` told (None when nobody did)."""
+    return _SEATED.get()
 
 
 def policies(game_key: str) -> dict[str, Policy]:

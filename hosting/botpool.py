@@ -42,8 +42,11 @@ from typing import Any
 
 import engine
 from engine.base import Action, State
-from engine.bots import policy
+from engine.bots import policy, seated
 from hosting import counts
+
+#: What plays each seat of a table, by seat (a policy name, None for a person), or None: unknown.
+Seats = tuple[str | None, ...] | None
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +67,10 @@ STARTUP_ALLOWANCE = 15.0
 #: seconds, and the event loop, which every table waits on, must get a core at once.
 WORKER_NICENESS = 10
 #: Policies that run in the process: cheaper than a pool round trip (about 1 ms) in every game...
-IN_PROCESS = frozenset({"random", "greedy"})
-#: ...except these (game, policy): Reef & Ruins' greedy plans a whole round (p95 7 ms, max 108 ms).
-POOLED_ANYWAY = frozenset({("reef", "greedy")})
+IN_PROCESS = frozenset({"random", "beginner", "greedy"})
+#: ...except these (game, policy): Reef & Ruins' greedy plans a whole round (p95 7 ms, max 108 ms),
+#: its beginner too (p95 5 ms, max 82 ms).
+POOLED_ANYWAY = frozenset({("reef", "greedy"), ("reef", "beginner")})
 #: The share of the workers hints may use at once (bot seats keep the rest), and the least.
 HINT_SHARE = 0.25
 #: Hints waiting for a slot, past which another is refused (`PoolBusy`) rather than queued.
@@ -182,18 +186,20 @@ def runs_in_process(game_key: str, name: str) -> bool:
     return name in IN_PROCESS and (game_key, name) not in POOLED_ANYWAY
 
 
-def choose(game_key: str, state: State, seat: int, name: str, seed: str) -> Action:
-    """Run one policy: ``policy(game, state, seat, Random(seed))`` (in a worker or in the process)."""
-    return policy(game_key, name)(engine.get(game_key), state, seat, random.Random(seed))
+def choose(game_key: str, state: State, seat: int, name: str, seed: str, seats: Seats = None) -> Action:
+    """Run one policy: ``policy(game, state, seat, Random(seed))`` (in a worker or in the process),
+    told what plays each seat (``seats``: `engine.bots.seated`), so a search models them as that."""
+    with seated(seats):
+        return policy(game_key, name)(engine.get(game_key), state, seat, random.Random(seed))
 
 
 def _timed_choice(
-    package: str, game_key: str, state: State, seat: int, name: str, seed: str
+    package: str, game_key: str, state: State, seat: int, name: str, seed: str, seats: Seats = None
 ) -> tuple[Action, float]:
     """`choose` in a worker, with the CPU seconds it took (``package``: where the game lives)."""
     engine.GAME_PACKAGES.setdefault(game_key, package)  # a game registered after the worker started
     start = time.process_time()
-    action = choose(game_key, state, seat, name, seed)
+    action = choose(game_key, state, seat, name, seed, seats)
     return action, time.process_time() - start
 
 
@@ -385,22 +391,32 @@ class BotPool:
         return self._shared.executor is not None
 
     async def decide(
-        self, game_key: str, state: State, seat: int, name: str, seed: str, *, hint: bool = False
+        self,
+        game_key: str,
+        state: State,
+        seat: int,
+        name: str,
+        seed: str,
+        *,
+        hint: bool = False,
+        seats: Seats = None,
     ) -> Decision:
         """The action ``name`` picks for ``seat``: in a worker within the deadline, else `FALLBACK`.
 
-        ``hint``: for a player's 💡 Suggest (counted apart; call `hint`, which bounds them)."""
+        ``hint``: for a player's 💡 Suggest (counted apart; call `hint`, which bounds them).
+        ``seats``: what plays each seat of the table (a policy name, None for a person), which
+        a search uses to model the other seats (`engine.bots.seated`)."""
         began = time.perf_counter()
         shared = self._shared
         if runs_in_process(game_key, name) or self.closed:
-            action = choose(game_key, state, seat, name, seed)
+            action = choose(game_key, state, seat, name, seed, seats)
             counts.bot_decided("in_process")
             return Decision(action, name, time.perf_counter() - began, None)
         if time.perf_counter() >= shared.resting_until:
             shared.users.add(id(self))
             shared.size = max(shared.size, self.workers)
             try:
-                future = shared.submit(game_key, state, seat, name, seed)
+                future = shared.submit(game_key, state, seat, name, seed, seats)
                 self.searches += 1
                 self.hint_searches += hint
                 await shared.started()
@@ -421,12 +437,14 @@ class BotPool:
                 )
             except BrokenProcessPool:
                 shared.broken()
-        action = await asyncio.to_thread(choose, game_key, state, seat, FALLBACK, seed)
+        action = await asyncio.to_thread(choose, game_key, state, seat, FALLBACK, seed, seats)
         # In a thread: Reef & Ruins' greedy can take 0.1 s, and the loop keeps running meanwhile.
         counts.bot_decided("fallback", late=True)
         return Decision(action, FALLBACK, time.perf_counter() - began, None, late=True)
 
-    async def hint(self, game_key: str, state: State, seat: int, name: str, seed: str) -> Decision:
+    async def hint(
+        self, game_key: str, state: State, seat: int, name: str, seed: str, seats: Seats = None
+    ) -> Decision:
         """`decide` for a hint: at most `hint_slots` hints search at once; `PoolBusy` past the queue.
 
         A hint waits for a slot (bot seats never do), so however many players press
@@ -445,7 +463,7 @@ class BotPool:
                 self._hints_waiting -= 1
             self._hints_running += 1
         try:
-            return await self.decide(game_key, state, seat, name, seed, hint=True)
+            return await self.decide(game_key, state, seat, name, seed, hint=True, seats=seats)
         finally:
             async with turn:
                 self._hints_running -= 1

@@ -60,7 +60,11 @@ BOT_RETHINKS = 3
 #: How many seats `add_bot(fill=True)` fills a table to (at most the game's maximum).
 FULL_TABLE = 4
 #: Bot levels a host may seat (shown on the seat as "Bot Dol (expert)"): level -> policy.
-BOT_LEVELS = {"easy": "random", "normal": "greedy", "expert": "expert"}
+#: Easy is a beginner who knows the rules (``random`` flails: issue #39); seats stored before
+#: then keep ``random`` (`OLD_LEVEL_POLICIES` reads them as Easy).
+BOT_LEVELS = {"easy": "beginner", "normal": "greedy", "expert": "expert"}
+#: Policies stored for a level before it changed: policy -> level.
+OLD_LEVEL_POLICIES = {"random": "easy"}
 #: The words for each bot level, as players read them.
 LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert")}
 #: A seat's name with what plays it: the suffix stored in the name (English) -> its message.
@@ -719,7 +723,8 @@ class TableService:
     async def _decide(self, table: TableRecord, seat: int, name: str) -> Decision:
         """Ask policy ``name`` for ``seat``'s move at the table as read (its rng seeded by the table)."""
         seed = f"{table.seed}:{table.moves}:{seat}"
-        return await self.bots.decide(table.game, self.state_of(table), seat, name, seed)
+        state = self.state_of(table)
+        return await self.bots.decide(table.game, state, seat, name, seed, seats=played_by(table))
 
     def next_bot(self, table: TableRecord) -> Seat | None:
         """The bot seat that moves next at a running table (the lowest awaited one), or None."""
@@ -825,7 +830,7 @@ class TableService:
         # A game without an expert (the test games) hints with its greedy bot.
         name = HINT_POLICY if HINT_POLICY in policies(table.game) else BOT_POLICY
         seed = f"{table.seed}:{table.moves}:{seat}"
-        return await self.bots.hint(table.game, self.state_of(table), seat, name, seed)
+        return await self.bots.hint(table.game, self.state_of(table), seat, name, seed, played_by(table))
 
     def _hint_done(self, key: tuple[int, int, int], search: asyncio.Future[Decision]) -> None:
         """Keep a good answer for the next click; forget a failed or hurried one (ask again later)."""
@@ -1338,11 +1343,21 @@ class TableService:
             options={k: v for k, v in old.options.items() if k != "rated"},
             pace=old.pace,
         )
-        levels = {policy: level for level, policy in BOT_LEVELS.items()}
+        levels = {**OLD_LEVEL_POLICIES, **{policy: level for level, policy in BOT_LEVELS.items()}}
         for seat in old.seats:
             if seat.is_bot and seat.user_id is None and not seat.former:  # a bot from the start, same level
                 table = await self.add_bot(table.id, user_id, levels.get(seat.policy or "", "normal"))
         return table
+
+
+def played_by(table: TableRecord) -> tuple[str | None, ...]:
+    """What plays each seat, by seat: a bot seat's policy, None for a person (the expert's search
+    models the other seats as what they are: issue #39)."""
+    found: list[str | None] = [None] * len(table.seats)
+    for seat in table.seats:
+        if seat.is_bot and 0 <= seat.seat < len(found):
+            found[seat.seat] = seat.policy or BOT_POLICY
+    return tuple(found)
 
 
 def _play_log(table: TableRecord, log: list[Any]) -> tuple[State, list[Event]]:

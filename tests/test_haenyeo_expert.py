@@ -12,7 +12,7 @@ import random
 import pytest
 
 import engine
-from engine.bots import policy
+from engine.bots import policy, seated
 from engine.haenyeo import actions as A
 from engine.haenyeo import rules
 from engine.haenyeo.ai import POLICIES, expert
@@ -137,3 +137,41 @@ def test_the_experts_face_down_cards_depend_on_the_tables_secret_seed_not_on_the
             state, _ = game.apply(state, seat, greedy(game, state, seat, rng))
     assert total >= 100
     assert differ >= total // 20, f"only {differ} of {total} selections depend on the secret seed"
+
+
+def _table(levels: list[str], seed: int, tell: bool) -> list[int]:
+    """One game with ``levels[s]`` playing seat ``s`` (told to the bots when ``tell``); the scores."""
+    chosen = [policy("haenyeo", name) for name in levels]
+    state, rng = GAME.new(len(levels), seed), random.Random(seed)
+    with seated(levels if tell else None):
+        while actors := GAME.to_act(state):
+            seat = min(actors)
+            state, _ = GAME.apply(state, seat, chosen[seat](GAME, state, seat, rng))
+    return list(GAME.result(state).scores)
+
+
+def test_a_table_of_experts_told_so_plays_a_real_game():
+    """Issue #39: experts who take the others for greedy players all dive deep, counting on someone
+    to fill the shallow zones, and nobody does. Told that experts sit there, they model them as
+    experts (searches of their own, level by level) and the table scores like one of greedy bots."""
+    expert._MEMO.clear()
+    told = _table(["expert"] * 4, 203, tell=True)
+    untold = _table(["expert"] * 4, 203, tell=False)
+    greedy = _table(["greedy"] * 4, 203, tell=False)
+    # measured on this seed: told 298 a seat, not told 38, greedy 213
+    assert sum(told) > 1.5 * sum(untold)
+    assert sum(told) > 0.75 * sum(greedy)
+
+
+def test_told_that_experts_sit_there_the_expert_models_them_so_and_still_replays_alike():
+    differ = 0
+    for seed in range(8):
+        state = _select_state(4, seed=seed, round_no=1 + seed % 4)
+        expert._MEMO.clear()
+        alone = expert.choose_cards(state, 0)
+        with seated(["expert"] * 4):
+            told = expert.choose_cards(state, 0)
+            expert._MEMO.clear()
+            assert expert.choose_cards(state.copy(), 0) == told  # the same table: the same choice
+        differ += told != alone
+    assert differ >= 2, "modelling the others as experts never changed a choice"

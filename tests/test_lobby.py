@@ -6,6 +6,7 @@ import discord
 import pytest
 
 import engine
+from hosting.service import played_by
 from tests.play_helpers import said
 
 
@@ -161,7 +162,7 @@ async def test_bots_of_every_level_and_remove_bot(table_world, simcord_env):
         await alice.select(fetch(thread, lobby.id), [level], custom_id="lobbyset:level:1")
     table = await simcord_env.bot.tables.get(1)
     assert [(s.name, s.policy) for s in table.seats[1:]] == [
-        ("Bot Dol (easy)", "random"),
+        ("Bot Dol (easy)", "beginner"),
         ("Bot Haru (expert)", "expert"),
     ]
     assert "Bot Haru (expert)" in seated(fetch(thread, lobby.id))
@@ -192,7 +193,9 @@ async def test_play_alone_against_bots_of_one_level(table_world, simcord_env):
     guild, channel, alice, bob, carol = table_world
     _, lobby, thread = await open_table(channel, alice, game="haenyeo", bots="easy")
     table = await simcord_env.bot.tables.get(1)
-    assert [s.policy for s in table.seats] == [None, "random", "random", "random"]  # four seats
+    assert [s.policy for s in table.seats] == [None, "beginner", "beginner", "beginner"]  # four seats
+    # what the bots are told plays each seat (their searches model the others as that)
+    assert played_by(table) == (None, "beginner", "beginner", "beginner")
     await alice.click(fetch(thread, lobby.id), label="Start")
     assert (await simcord_env.bot.tables.get(1)).status == "active"
 

@@ -187,7 +187,7 @@ async def test_rematch_seats_the_bots_at_their_levels(world, simcord_env):
     await alice.click(results, label="Rematch")
     service = simcord_env.bot.tables
     (new,) = [t for t in await service.store.open_tables_in(channel.id) if t.status == "lobby"]
-    assert [(s.name, s.policy) for s in new.seats] == [("alice", None), ("Bot Dol (easy)", "random")]
+    assert [(s.name, s.policy) for s in new.seats] == [("alice", None), ("Bot Dol (easy)", "beginner")]
 
 
 async def test_a_rematch_after_the_last_one_closed_opens_again_without_pinging(world, simcord_env):

@@ -1,18 +1,25 @@
 """Haenyeo's seat policies and hints (see `engine.bots`): the registry only.
 
-``POLICIES``: ``random`` (`engine.haenyeo.ai.random`), ``greedy`` (`engine.haenyeo.ai.greedy`)
-and ``expert`` (`engine.haenyeo.ai.expert`); ``explain``: the line under a hint
-(`engine.haenyeo.ai.hints`). The modules import one way only: `engine.haenyeo.ai.values`
-(what things are worth) ← ``greedy`` ← ``expert``, and ``hints`` reads ``values``.
+``POLICIES``: ``random`` (`engine.haenyeo.ai.random`), ``beginner``
+(`engine.haenyeo.ai.beginner`), ``greedy`` (`engine.haenyeo.ai.greedy`) and ``expert``
+(`engine.haenyeo.ai.expert`); ``explain``: the line under a hint (`engine.haenyeo.ai.hints`).
+The modules import one way only: `engine.haenyeo.ai.values` (what things are worth) ←
+``greedy`` ← ``beginner``, ``expert``, and ``hints`` reads ``values``.
 """
 
 from __future__ import annotations
 
+from engine.haenyeo.ai.beginner import beginner_policy
 from engine.haenyeo.ai.expert import expert_policy
 from engine.haenyeo.ai.greedy import greedy_policy
 from engine.haenyeo.ai.hints import explain
 from engine.haenyeo.ai.random import random_policy
 
-POLICIES = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}
+POLICIES = {
+    "random": random_policy,
+    "beginner": beginner_policy,
+    "greedy": greedy_policy,
+    "expert": expert_policy,
+}
 
 __all__ = ["POLICIES", "explain"]

@@ -11,9 +11,14 @@ the game's seed at the reveal) or the sea decks beyond this round's cards.
 blanked, and the hidden draws are re-sampled with the policy's own random numbers.
 
 ① Select (the simultaneous, hidden choice). For ``SAMPLES`` determinizations
-it samples every other seat's cards (a model of a sensible player: the greedy
-card choice with fresh noise, now and then any cards at all) and the NPC's
-draw from its unused cards, then scores each of its own card sets by resolving
+it samples every other seat's cards and the NPC's draw from its unused cards.
+Each other seat is modelled as what plays it, when the table says
+(`engine.bots.seated`, issue #39): a person, a greedy or beginner bot, or a seat
+nobody named, as a sensible player (the greedy card choice with fresh noise, now
+and then any cards at all); a random bot by any cards; an expert bot by answers
+of its own searches, level by level (`EXPERT_DEPTH`: experts who know the others
+are experts too, so a table of experts no longer counts on the others to fill the
+shallow zones). It then scores each of its own card sets by resolving
 the round exactly as the rulebook does: the connection ("Every zone from zone 1
 down to the acting Haenyeo's zone must contain someone's Haenyeo or sea
 creature"), turn order ("clockwise from the First Player", the NPC first), "If
@@ -22,9 +27,10 @@ only 1 Haenyeo is in a zone, that player harvests ALL items", otherwise each
 gains minus ``RIVALRY`` times what the other players gain (the mean), each item
 valued by what it adds to the scoring rounds still to come (`Values`). The same
 samples serve every candidate set (common random numbers); the set with the best
-mean is chosen. The choice is a function of the seat's information and the
-game's secret seed (`decision_key` seeds its random numbers), so the toggles of one
-selection agree, and nobody can predict it from the public position.
+mean is chosen. The choice is a function of the seat's information, the game's
+secret seed (`decision_key` seeds its random numbers) and what plays each seat
+when told, so the toggles of one selection agree, and nobody can predict it
+from the public position.
 
 ③ Actions. Harvest: the slot best for this seat, counting what the Haenyeo
 still to pick in the zone would take. Zone 0, pearl bonuses: as the values say.
@@ -39,6 +45,7 @@ from collections import OrderedDict
 from itertools import combinations
 
 from engine.base import Game
+from engine.bots import seat_policies
 from engine.haenyeo import actions as A
 from engine.haenyeo.ai.greedy import toggle_towards
 from engine.haenyeo.ai.values import (
@@ -60,6 +67,15 @@ SAMPLES = 48
 #: Noise of the opponent model (greedy's own is 0.4) and the chance it plays any cards at all.
 MODEL_NOISE = 0.7
 MODEL_WILD = 0.1
+#: An expert among the other seats is modelled by this many searches of its own per level
+#: (`EXPERT_DEPTH`), each with this many samples; one answer is drawn per sample.
+EXPERT_RUNS = 6
+EXPERT_SAMPLES = 24
+#: Levels of experts modelling experts (each searches against the others' answers one level
+#: down); an expert seat is drawn from its answers at every level. One level (experts taken for
+#: greedy-like players) scores 126-140 a seat at a table of four experts, 6 about 200-220, as greedy
+#: bots do (issue #39; bench.bots_haenyeo --tables).
+EXPERT_DEPTH = 6
 #: Memo of selection decisions by information set (the toggles of one selection reuse it).
 _MEMO: OrderedDict[str, frozenset[int]] = OrderedDict()
 _MEMO_SIZE = 512
@@ -229,83 +245,170 @@ def decision_key(state: State, seat: int) -> str:
     return hashlib.sha256(f"{information_key(state, seat)}:{state.seed}".encode()).hexdigest()
 
 
+def seat_levels(state: State) -> tuple[str | None, ...]:
+    """What plays each seat, as far as the expert is told (`engine.bots.seat_policies`): a bot
+    seat's policy name, None for a person or when nobody said (both modelled as greedy-like)."""
+    told = seat_policies()
+    if told is None or len(told) != state.seats:
+        return (None,) * state.seats
+    return tuple(told)
+
+
 def choose_cards(state: State, seat: int) -> frozenset[int]:
-    """The card set with the best mean relative gain over the sampled hidden choices."""
+    """The card set with the best mean relative gain over the sampled hidden choices.
+
+    The other seats are modelled as what plays them (`seat_levels`): an expert by a few
+    searches of its own (`EXPERT_RUNS`), anyone else (a person, greedy, the beginner) by
+    the greedy-like `_Model`, a random seat by any cards at all."""
+    levels = seat_levels(state)
     key = decision_key(state, seat)
+    if any(level is not None for level in levels):
+        key = hashlib.sha256(f"{key}:{levels}".encode()).hexdigest()
     found = _MEMO.get(key)
     if found is not None:
         _MEMO.move_to_end(key)
         return found
     rng = random.Random(key)
     info = information(state, seat, rng)
-    sea = rows(info)
-    order = turn_order(info)
-    players = range(info.seats)
-    values = {s: Values(info, s) for s in players}
-    slot_values = {s: [[values[s].slot(slot) for slot in sea[z]] for z in range(12)] for s in players}
-    opponents = [s for s in players if s != seat]
-    weight = RIVALRY / len(opponents)
-    models = _models(info, seat)
-    mine = list(combinations(range(12), info.pawns[seat]))
-    my_masks = []
-    for combo in mine:
-        mask = 0
-        for z in combo:
-            mask |= 1 << z
-        my_masks.append((combo, mask | creature_mask(mask)))
-    unused = [z for z in range(12) if not info.npc_used >> z & 1]
-    totals = [0.0] * len(mine)
-    for _ in range(SAMPLES):
-        masks = {s: models[s].sample(rng) for s in opponents}
-        npc = 0
-        if info.npc:
-            for z in rng.sample(unused, C.npc_cards):
-                npc |= 1 << z
-        occupied = npc | creature_mask(npc)
-        for mask in masks.values():
-            occupied |= mask | creature_mask(mask)
-        base = [0.0] * 12  # relative gain of each zone without this seat's Haenyeo
-        diff = [0.0] * 12  # what this seat's Haenyeo there changes
-        for z in range(12):
-            others_here = [s for s in order if s != seat and masks[s] >> z & 1]
-            if z == 0 or z == PEARL_ZONE:
-                own = values[seat].zone0 if z == 0 else values[seat].pearl
-                if z == 0:
-                    others = sum(values[s].zone0 for s in others_here)
-                else:
-                    others = sum(values[s].pearl for s in others_here)
-                base[z] = -weight * others
-                diff[z] = own
-                continue
-            npc_here = [NPC] if npc >> z & 1 else []
-            without = npc_here + others_here
-            slots = len(sea[z])
-            zone_values = {s: slot_values[s][z] for s in players}
-            if without:
-                gains = _allocate(without, zone_values, slots)
-                base[z] = -weight * sum(gains.values())
-            with_me = npc_here + [s for s in order if s == seat or masks[s] >> z & 1]
-            gains = _allocate(with_me, zone_values, slots)
-            mine_gain = gains.pop(seat, 0.0)
-            diff[z] = mine_gain - weight * sum(gains.values()) - base[z]
-        prefix = [0.0] * 12
-        running = 0.0
-        for z in range(12):
-            running += base[z]
-            prefix[z] = running
-        for index, (combo, cover) in enumerate(my_masks):
-            reach = _REACH[occupied | cover]
-            total = prefix[reach]
-            for z in combo:
-                if z <= reach:
-                    total += diff[z]
-            totals[index] += total
-    best = max(range(len(mine)), key=lambda i: (totals[i], -i))
-    choice = frozenset(mine[best])
+    board = _Board(info)
+    models = _table_models(info, board, seat, levels, rng)
+    choice = frozenset(board.search(seat, models, rng, SAMPLES))
     _MEMO[key] = choice
     if len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
     return choice
+
+
+def _table_models(
+    info: State, board: _Board, seat: int, levels: tuple[str | None, ...], rng: random.Random
+) -> dict[int, _Model | _Picks]:
+    """A model of every other seat's card choice, by what plays it (see `choose_cards`).
+
+    Experts are modelled level by level: level 1 searches against greedy-like others; level
+    ``k`` against the others' level ``k - 1`` answers (an expert who knows experts sit there);
+    an expert seat is then drawn from its answers of every level (`EXPERT_DEPTH` of them)."""
+    greedy_like = {s: _models(info, s) for s in range(info.seats) if s == seat or levels[s] == "expert"}
+    models: dict[int, _Model | _Picks] = dict(greedy_like[seat])
+    for other, level in enumerate(levels):
+        if other != seat and level == "random":
+            models[other] = _Picks(models[other].masks)
+    experts = [s for s in range(info.seats) if levels[s] == "expert"]
+    if not any(s != seat for s in experts):
+        return models
+    answers: dict[int, list[int]] = {s: [] for s in experts}
+    latest: dict[int, list[int]] = {}
+    for _ in range(EXPERT_DEPTH):
+        found: dict[int, list[int]] = {}
+        for s in experts:
+            inner: dict[int, _Model | _Picks] = {
+                o: (_Picks(latest[o]) if o in latest else model) for o, model in greedy_like[s].items()
+            }
+            for o in inner:
+                if o != s and levels[o] == "random":
+                    inner[o] = _Picks(greedy_like[s][o].masks)
+            found[s] = [
+                _mask(board.search(s, inner, random.Random(rng.random()), EXPERT_SAMPLES))
+                for _ in range(EXPERT_RUNS)
+            ]
+            answers[s].extend(found[s])
+        latest = found
+    for s in experts:
+        if s != seat:
+            models[s] = _Picks(answers[s])
+    return models
+
+
+def _mask(zones: tuple[int, ...]) -> int:
+    mask = 0
+    for z in zones:
+        mask |= 1 << z
+    return mask
+
+
+class _Picks:
+    """A seat modelled by a few card sets it may choose (an expert's own searches, or any at all)."""
+
+    def __init__(self, masks: list[int]) -> None:
+        self.masks = masks
+
+    def sample(self, rng: random.Random) -> int:
+        return rng.choice(self.masks)
+
+
+class _Board:
+    """What one selection's searches share: the sea, the turn order and every seat's item values."""
+
+    def __init__(self, info: State) -> None:
+        self.info = info
+        self.sea = rows(info)
+        self.order = turn_order(info)
+        players = range(info.seats)
+        self.values = {s: Values(info, s) for s in players}
+        self.slot_values = {
+            s: [[self.values[s].slot(slot) for slot in self.sea[z]] for z in range(12)] for s in players
+        }
+        self.unused = [z for z in range(12) if not info.npc_used >> z & 1]
+
+    def search(self, seat: int, models: dict, rng: random.Random, samples: int) -> tuple[int, ...]:
+        """``seat``'s card set with the best mean relative gain over ``samples`` draws of the others'
+        cards from ``models`` and the NPC's draw."""
+        info, sea, order, values, slot_values = self.info, self.sea, self.order, self.values, self.slot_values
+        players = range(info.seats)
+        opponents = [s for s in players if s != seat]
+        weight = RIVALRY / len(opponents)
+        mine = list(combinations(range(12), info.pawns[seat]))
+        my_masks = []
+        for combo in mine:
+            mask = _mask(combo)
+            my_masks.append((combo, mask | creature_mask(mask)))
+        totals = [0.0] * len(mine)
+        for _ in range(samples):
+            masks = {s: models[s].sample(rng) for s in opponents}
+            npc = 0
+            if info.npc:
+                for z in rng.sample(self.unused, C.npc_cards):
+                    npc |= 1 << z
+            occupied = npc | creature_mask(npc)
+            for mask in masks.values():
+                occupied |= mask | creature_mask(mask)
+            base = [0.0] * 12  # relative gain of each zone without this seat's Haenyeo
+            diff = [0.0] * 12  # what this seat's Haenyeo there changes
+            for z in range(12):
+                others_here = [s for s in order if s != seat and masks[s] >> z & 1]
+                if z == 0 or z == PEARL_ZONE:
+                    own = values[seat].zone0 if z == 0 else values[seat].pearl
+                    if z == 0:
+                        others = sum(values[s].zone0 for s in others_here)
+                    else:
+                        others = sum(values[s].pearl for s in others_here)
+                    base[z] = -weight * others
+                    diff[z] = own
+                    continue
+                npc_here = [NPC] if npc >> z & 1 else []
+                without = npc_here + others_here
+                slots = len(sea[z])
+                zone_values = {s: slot_values[s][z] for s in players}
+                if without:
+                    gains = _allocate(without, zone_values, slots)
+                    base[z] = -weight * sum(gains.values())
+                with_me = npc_here + [s for s in order if s == seat or masks[s] >> z & 1]
+                gains = _allocate(with_me, zone_values, slots)
+                mine_gain = gains.pop(seat, 0.0)
+                diff[z] = mine_gain - weight * sum(gains.values()) - base[z]
+            prefix = [0.0] * 12
+            running = 0.0
+            for z in range(12):
+                running += base[z]
+                prefix[z] = running
+            for index, (combo, cover) in enumerate(my_masks):
+                reach = _REACH[occupied | cover]
+                total = prefix[reach]
+                for z in combo:
+                    if z <= reach:
+                        total += diff[z]
+                totals[index] += total
+        best = max(range(len(mine)), key=lambda i: (totals[i], -i))
+        return mine[best]
 
 
 # ------------------------------------------------------------------ ③ actions

@@ -29,12 +29,13 @@ from engine.haenyeo.state import State
 NOISE = 0.4
 
 
-def choose_cards(state: State, seat: int, rng: random.Random) -> frozenset[int]:
+def choose_cards(state: State, seat: int, rng: random.Random, noise: float = NOISE) -> frozenset[int]:
     """The diving cards with the highest expected value this round.
 
     First a naive guess of every other seat's cards (uniform crowding and
     connection), then this seat's best answer to those guesses; a little noise
-    from ``rng`` keeps identical bots from all diving to the same zones.
+    from ``rng`` keeps identical bots from all diving to the same zones (``noise``: its size;
+    the beginner's is larger).
     """
     others = sum(state.pawns) / state.seats * (state.seats - 1) + (C.npc_cards if state.npc else 0)
     q = occupancy(state)
@@ -54,10 +55,10 @@ def choose_cards(state: State, seat: int, rng: random.Random) -> frozenset[int]:
     chance = [GUESS_TRUST if guess_cover >> y & 1 else q * 0.5 for y in range(12)]
     crowd = [GUESS_TRUST * guess_divers[z] + (C.npc_cards / 12 if state.npc else 0) for z in range(12)]
     alone, shared = greedy_zone_values(state, seat)
-    noise = [1 + NOISE * (rng.random() - 0.5) for _ in range(12)]
+    factors = [1 + noise * (rng.random() - 0.5) for _ in range(12)]
     noisy = (
-        [v * n for v, n in zip(alone, noise, strict=True)],
-        [v * n for v, n in zip(shared, noise, strict=True)],
+        [v * n for v, n in zip(alone, factors, strict=True)],
+        [v * n for v, n in zip(shared, factors, strict=True)],
     )
     return frozenset(best_zones(state.pawns[seat], noisy, chance, crowd))
 

@@ -1,13 +1,15 @@
 """Jeju Island's bots: the policies by name (`POLICIES`, read by `engine.bots`) and a hint's why.
 
 Modules, each importing only those above it: `values` (what a move is worth now),
-`random`, `greedy` (the best move now), `expert` (determinized look-ahead over
-greedy play-outs), `hints` (`explain`: one line of why for a suggested move,
-`hosting.service.explain`). docs/rules/jeju.md describes each policy.
+`random`, `greedy` (the best move now), `beginner` (greedy's view, weighed roughly),
+`expert` (determinized look-ahead over greedy play-outs), `hints` (`explain`: one line
+of why for a suggested move, `hosting.service.explain`). docs/rules/jeju.md describes
+each policy.
 """
 
 from __future__ import annotations
 
+from engine.jeju.ai.beginner import beginner_policy
 from engine.jeju.ai.expert import expert_policy
 from engine.jeju.ai.greedy import greedy_policy
 from engine.jeju.ai.hints import explain
@@ -16,4 +18,9 @@ from engine.jeju.ai.random import random_policy
 __all__ = ["POLICIES", "explain"]
 
 #: ``policy(game, state, seat, rng) -> action`` by name (see `engine.bots`).
-POLICIES = {"random": random_policy, "greedy": greedy_policy, "expert": expert_policy}
+POLICIES = {
+    "random": random_policy,
+    "beginner": beginner_policy,
+    "greedy": greedy_policy,
+    "expert": expert_policy,
+}

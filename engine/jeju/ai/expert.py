@@ -2,17 +2,22 @@
 
 Its seat cannot see the deck order or the tiles under each stack's top, so every
 look-ahead starts from `determinize`, a guess drawn only from what the seat sees;
-each candidate move is then played out to the end with every seat on greedy
-(`engine.jeju.ai.greedy`). docs/rules/jeju.md describes it and its figures.
+each candidate move is then played out to the end with every seat played as what
+plays it at the table (`engine.bots.seated`: a random or beginner bot as itself;
+greedy for anyone else — a person, a greedy or expert bot, or when nobody said;
+`engine.jeju.ai.greedy`). docs/rules/jeju.md describes it and its figures.
 """
 
 from __future__ import annotations
 
 import random
 
+from engine.bots import seat_policies
 from engine.jeju import actions as A
 from engine.jeju import state as st
+from engine.jeju.ai.beginner import beginner_policy
 from engine.jeju.ai.greedy import greedy_policy
+from engine.jeju.ai.random import random_policy
 
 #: Play-outs per decision, shared among the candidate moves (at least EXPERT_MIN each).
 EXPERT_BUDGET = 96
@@ -53,14 +58,28 @@ def _evaluate(game, state: st.JejuState, seat: int) -> float:
     return mine - best + (WIN_BONUS if seat in result.winners else 0.0)
 
 
-def _rollout(game, state: st.JejuState, seat: int, rng: random.Random) -> float:
-    """Play the game out with every seat on greedy and evaluate it for ``seat``."""
+#: The policies a play-out plays a seat with, by what plays it (anyone else: greedy).
+PLAYED_AS = {"random": random_policy, "beginner": beginner_policy}
+
+
+def _players(seats: int) -> list:
+    """The policy each seat's play-outs use: a random or beginner bot as itself, else greedy (a
+    person, a greedy bot, an expert: its own search is too dear to run in a play-out)."""
+    told = seat_policies()
+    if told is None or len(told) != seats:
+        return [greedy_policy] * seats
+    return [PLAYED_AS.get(name or "", greedy_policy) for name in told]
+
+
+def _rollout(game, state: st.JejuState, seat: int, rng: random.Random, players: list | None = None) -> float:
+    """Play the game out (each seat by ``players``, greedy by default) and evaluate it for ``seat``."""
+    players = players or [greedy_policy] * len(state.hands)
     while True:
         actors = game.to_act(state)
         if not actors:
             return _evaluate(game, state, seat)
         actor = min(actors)
-        state = game.advance(state, actor, greedy_policy(game, state, actor, rng))
+        state = game.advance(state, actor, players[actor](game, state, actor, rng))
 
 
 def _candidates(game, state: st.JejuState, seat: int, rng: random.Random) -> list:
@@ -83,12 +102,13 @@ def expert_policy(game, state, seat: int, rng: random.Random):
         return candidates[0]
     samples = max(EXPERT_MIN, EXPERT_BUDGET // len(candidates))
     worlds = [(determinize(state, rng), rng.random()) for _ in range(samples)]
+    players = _players(len(state.hands))
     best, best_value = candidates[0], float("-inf")
     for action in candidates:
         total = 0.0
         for world, seed in worlds:
             after = game.advance(world, seat, action)
-            total += _rollout(game, after, seat, random.Random(seed))
+            total += _rollout(game, after, seat, random.Random(seed), players)
         if total > best_value:
             best, best_value = action, total
     return best
