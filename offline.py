@@ -91,7 +91,7 @@ class OfflineWorld:
 
 def _simcord():
     # SimCord says what its preview lacks only through a private check (pinned: simcord==3.2.*;
-    # tests/test_library_privates.py fails by name if a release moves it), as with `_pages` and
+    # tests/app/test_library_privates.py fails by name if a release moves it), as with `_pages` and
     # `_markdown` below; each is read only, and offline mode is never run in production.
     try:
         import simcord

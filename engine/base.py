@@ -328,7 +328,7 @@ class Game(ABC):
     def advance(self, state: State, seat: int, action: Action) -> State:
         """The state after ``action``, which the caller knows is legal: search play-outs' path.
 
-        The same game as `apply` (tests/test_engine_paths.py replays random games through both
+        The same game as `apply` (tests/engine/test_engine_paths.py replays random games through both
         and compares every state), without what a play-out never reads: events are made
         quietly (no text; see `without_text`) and thrown away, and a game may skip the legality
         check and other work `apply` does for people. An illegal action here is the caller's

@@ -19,8 +19,8 @@ How to add a migration (schema version N + 1):
    once, above its SQLite text; the PostgreSQL text points to it ("see the SQLite twin").
 3. A new table goes in `hosting.pg_store.TABLES` too (``integrity_check`` and
    ``copy-to-postgres`` use it); a new SELECT on SQLite goes in `hosting.store.READS`.
-4. Run tests/test_migrations.py (both stores' migrated schemas must have the same
-   tables and columns, but for `SQLITE_ONLY_COLUMNS`) and tests/test_store.py.
+4. Run tests/hosting/test_migrations.py (both stores' migrated schemas must have the same
+   tables and columns, but for `SQLITE_ONLY_COLUMNS`) and tests/hosting/test_store.py.
 """
 
 from __future__ import annotations
@@ -914,7 +914,7 @@ MIGRATIONS: tuple[Migration, ...] = (
 #: The schema version this bot writes: the newest migration's.
 SCHEMA_VERSION = len(MIGRATIONS)
 
-#: The only columns one store's schema has and the other's lacks, and why (tests/test_migrations.py
+#: The only columns one store's schema has and the other's lacks, and why (tests/hosting/test_migrations.py
 #: checks that the two migrated schemas differ by exactly these).
 SQLITE_ONLY_COLUMNS = {
     # Schema 5: SQLite's triggers keep whether a seat's table is open, so that a player's open tables

@@ -89,7 +89,7 @@ _TABLE_COLUMNS = (
 # ------------------------------------------------------------------ every read, in one place
 #
 # Every SELECT the SQLite store runs is here, by name, and runs through `_fetch`, which takes
-# nothing else: tests/test_store_plans.py asks SQLite's planner about each of them (none may scan
+# nothing else: tests/hosting/test_store_plans.py asks SQLite's planner about each of them (none may scan
 # a table that grows with the tables) and traces a whole game to check that no other SELECT ran.
 
 _SEAT_COLUMNS = "seat, name, kind, user_id, policy, moves, timeouts, former"
@@ -560,7 +560,7 @@ class Store:
     with `Connection._execute`, which its own public methods are built on but
     which it does not document (it has no public way to run a function on its
     thread); `_call` is the one place that uses it and `Connection._conn`.
-    pyproject.toml pins aiosqlite to the releases tests/test_aiosqlite_private.py
+    pyproject.toml pins aiosqlite to the releases tests/hosting/test_aiosqlite_private.py
     checks still have both, with the behaviour relied on.
 
     Because the thread runs one call at a time, transactions cannot interleave

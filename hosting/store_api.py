@@ -4,8 +4,8 @@
 `hosting.pg_store.PostgresStore` (PostgreSQL) satisfy it without naming it, and
 everything above the stores (`hosting.service.TableService`, `hosting.stores.open_store`,
 the bot) is typed with it, so nothing there knows which database it has.
-tests/test_store_interface.py runs mypy to check that both stores still satisfy it
-(and tests/test_store.py runs the same behaviour tests on both).
+tests/hosting/test_store_interface.py runs mypy to check that both stores still satisfy it
+(and tests/hosting/test_store.py runs the same behaviour tests on both).
 
 A new store method goes in both stores and here, with the same signature; opening
 a store is each store's own classmethod (a file path or a URL), so it is not here.

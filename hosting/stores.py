@@ -18,8 +18,8 @@ from hosting.store_api import TableStore
 
 __all__ = ["AnyStore", "DatabaseUnavailable", "TableStore", "describe", "is_postgres_url", "open_store"]
 
-#: Either store: the interface both satisfy (tests/test_store_interface.py checks that they do;
-#: tests/test_store.py runs its suite on both). An alias for older imports.
+#: Either store: the interface both satisfy (tests/hosting/test_store_interface.py checks that they do;
+#: tests/hosting/test_store.py runs its suite on both). An alias for older imports.
 AnyStore: TypeAlias = TableStore
 
 #: URL schemes that select PostgreSQL (libpq accepts both spellings).

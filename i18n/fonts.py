@@ -9,7 +9,7 @@ the punctuation and symbols the pictures use, the 2,350 Hangul syllables of KS X
 and the compatibility jamo (what Korean players' names are written with, so a name
 draws in full), and every character of every Korean translation (the catalogs in
 ``i18n/locale/ko``). Run it again after adding
-translations; `tests/test_i18n.py` fails while a translated character is missing.
+translations; `tests/discord/test_i18n.py` fails while a translated character is missing.
 The source is Debian's ``fonts-noto-cjk`` (face 1 of each collection is the KR
 one); fontTools is used only here, not at run time.
 """

@@ -43,7 +43,7 @@ import discord
 
 # SimCord has no public setting for the transports its attach step builds, so `_strict_transports`
 # swaps them on its private `_runtime` module (pinned: simcord==3.2.* in pyproject.toml;
-# tests/test_library_privates.py fails by name if a release moves them).
+# tests/app/test_library_privates.py fails by name if a release moves them).
 from simcord import _runtime
 from simcord.backend import Backend
 from simcord.backend.errors import BackendError

@@ -69,7 +69,7 @@ def db_path(tmp_path):
 #: A decision past its deadline is played by greedy, and a hint says "the expert took too long":
 #: on a busy machine an expert in a worker process at lowered priority can take that long, and a
 #: test's game (or the hint it reads) must not depend on how busy the machine is. The deadline
-#: itself is tested with its own settings (tests/test_bot_levels.py).
+#: itself is tested with its own settings (tests/discord/test_bot_levels.py).
 BOT_DEADLINE = 60.0
 
 
@@ -133,7 +133,7 @@ class _SuiteEnv(StrictEnv):
 
     async def _settle_internal(self, *, timeout=None, **options):
         # SimCord has no public setting for the start's settle limit: this overrides its private
-        # step (pinned: simcord==3.2.*; tests/test_library_privates.py fails if it is renamed).
+        # step (pinned: simcord==3.2.*; tests/app/test_library_privates.py fails if it is renamed).
         if self._attaching and timeout is not None:
             timeout = max(timeout, self.settle_timeout)
         return await super()._settle_internal(timeout=timeout, **options)
@@ -218,7 +218,7 @@ def _validate_requests(request, openapi_checker):
 # process outlives the run. Either fails the last test of that file, at teardown, naming them.
 
 #: How long a check waits for threads and processes that are already ending (seconds; the
-#: environment's ``LEAK_GRACE`` overrides it, as tests/test_suite_hygiene.py does to fail fast).
+#: environment's ``LEAK_GRACE`` overrides it, as tests/app/test_suite_hygiene.py does to fail fast).
 LEAK_GRACE = float(os.environ.get("LEAK_GRACE") or 10.0)
 
 

@@ -1,4 +1,4 @@
-"""One bot process's worth of hosting service, for `tests/test_store_postgres_race.py`.
+"""One bot process's worth of hosting service, for `tests/hosting/test_store_postgres_race.py`.
 
 ``python -m tests.pg_race_worker URL NUMBER TABLE_ID...``: opens its own
 `PostgresStore` on URL, prints ``ready``, waits for a line on stdin (so that

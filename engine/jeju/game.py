@@ -51,7 +51,7 @@ def payment_groups(options: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...]
 
     A select holds 25 options, so a longer list (fewest jokers first) is cut into
     runs of 25, each named for the numbers of Haenyeo jokers it uses; four menus
-    hold 100 payments, more than any card offers (checked in tests/test_jeju_data.py).
+    hold 100 payments, more than any card offers (checked in tests/engine/test_jeju_data.py).
     """
     if len(options) <= SELECT_LIMIT:
         return dict.fromkeys(options, PAY_FOR_CARD)

@@ -1,0 +1,1 @@
+"""The rules, the bots and the hints of each game, through the engine contract only."""

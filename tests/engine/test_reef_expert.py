@@ -1,0 +1,101 @@
+"""The Reef & Ruins ``expert`` policy: legal moves only, deterministic, and blind to the dice to come."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine.bots import play_states
+from engine.reef import rules
+from engine.reef.ai import POLICIES, expert
+from tests.engine.test_reef_play import check_state
+
+GAME = engine.get("reef")
+EXPERT = POLICIES["expert"]
+RANDOM = POLICIES["random"]
+
+
+def forget() -> None:
+    """Drop every plan the bots remember, so a decision is worked out afresh."""
+    expert.forget()
+
+
+def reach(seats: int, seed: int, options: dict, stop) -> object:
+    """The first state of a random game for which ``stop(state)`` holds."""
+    for state in play_states(GAME, GAME.new(seats, seed, options), lambda _s: RANDOM, random.Random(seed)):
+        if stop(state):
+            return state
+    raise AssertionError("never reached")
+
+
+@pytest.mark.parametrize("reef", ["bewitching-barrier", "arcane-atoll"])
+def test_expert_plays_only_legal_actions_to_the_end(reef):
+    state = GAME.new(1, 5, {"reef": reef})
+    rng = random.Random(5)
+    while to_act := GAME.to_act(state):
+        seat = min(to_act)
+        action = EXPERT(GAME, state, seat, rng)
+        assert action in GAME.legal_actions(state, seat)
+        state, _ = GAME.apply(state, seat, action)
+        check_state(state)
+    assert GAME.result(state).scores[0] > 0
+
+
+def test_expert_shares_a_table_and_takes_over_a_half_played_round():
+    state = reach(2, 8, {"tracker": "moonrise"}, lambda s: s.round == 3 and s.dice and s.sheets[1].pick >= 0)
+    rng = random.Random(8)
+    for _ in range(200):
+        if state.round > 3:
+            break
+        seat = min(GAME.to_act(state))
+        action = EXPERT(GAME, state, seat, rng)
+        assert action in GAME.legal_actions(state, seat)
+        state, _ = GAME.apply(state, seat, action)
+    assert state.round == 4, "the expert could not finish a round someone else started"
+
+
+def _round_actions(state, seat: int, rng: random.Random) -> list:
+    """The expert's actions for the rest of the round (or the boon step), worked out afresh."""
+    forget()
+    actions = []
+    number, rolled = state.round, bool(state.dice)
+    while seat in GAME.to_act(state) and state.round == number and bool(state.dice) == rolled:
+        action = EXPERT(GAME, state, seat, rng)
+        actions.append(action)
+        state, _ = GAME.apply(state, seat, action)
+    return actions
+
+
+def test_expert_decisions_do_not_change_when_the_future_dice_do():
+    """The table's seed decides every roll to come; the expert's round must not depend on it."""
+    state = reach(1, 21, {}, lambda s: s.round == 9 and s.dice and not s.sheets[0].main)
+    other = state._replace(seed=state.seed + 1000)  # same sheet and dice now, other rolls later
+    later = [rules.roll(s._replace(round=10), [])[0].dice for s in (state, other)]
+    assert later[0] != later[1]
+    mine = _round_actions(state, 0, random.Random(1))
+    assert mine == _round_actions(other, 0, random.Random(1))
+    assert mine == _round_actions(state, 0, random.Random(99))  # and whatever the rng
+    assert mine[-1].kind == "confirm"
+
+
+def test_expert_chooses_the_tracker_enchantment_without_this_rounds_dice():
+    """Rulebook: "Everyone gains that Boon before the Hydra dice are rolled": the choice cannot see them."""
+    state = reach(1, 4, {"tracker": "sunrise"}, lambda s: s.round == 7)
+    assert not state.dice and state.sheets[0].pending
+    rolled = rules.roll(state, [])[0].dice
+    other = next(
+        s
+        for s in (state._replace(seed=state.seed + k) for k in range(1, 50))
+        if rules.roll(s, [])[0].dice != rolled  # the dice about to be rolled differ
+    )
+    assert _round_actions(state, 0, random.Random(2)) == _round_actions(other, 0, random.Random(3))
+
+
+def test_expert_is_deterministic_for_a_given_rng():
+    state = reach(1, 13, {"reef": "arcane-atoll"}, lambda s: s.round == 5 and s.dice)
+    forget()
+    first = EXPERT(GAME, state, 0, random.Random(0))
+    forget()
+    assert EXPERT(GAME, state, 0, random.Random(0)) == first

@@ -1,0 +1,1 @@
+"""The pictures: drawn from engine views, checked for size, legibility and secrets."""
