@@ -180,17 +180,27 @@ class DailyReef:
         if claimed != table.id:
             await self.service.cancel(table.id, user_id, can_manage=True)
             return await self._held(claimed, user_id, day)
-        started = await self.service.start(table.id, user_id, seed=day_seed(day))
-        return Opened(started, new=True, started=True)
+        return await self._start(table.id, user_id, day, new=True)
 
     async def _held(self, table_id: int, user_id: int, day: str) -> Opened:
         """The day's table a player holds, started with the day's seed if it is still in its lobby."""
         table = await self.service.get(table_id)
         if table.status != LOBBY:
             return Opened(table, new=False)
-        return Opened(
-            await self.service.start(table_id, user_id, seed=day_seed(day)), new=False, started=True
-        )
+        return await self._start(table_id, user_id, day, new=False)
+
+    async def _start(self, table_id: int, user_id: int, day: str, *, new: bool) -> Opened:
+        """Start the day's table with the day's seed. Two `/daily play` at once in two processes
+        both find it in its lobby and both start it; the one that comes second gets the table as
+        the first left it (that one posts its first board)."""
+        try:
+            started = await self.service.start(table_id, user_id, seed=day_seed(day))
+        except TableError:  # a stale version, or no longer in its lobby: started a moment ago
+            table = await self.service.get(table_id)
+            if table.status == LOBBY:
+                raise
+            return Opened(table, new=new)
+        return Opened(started, new=new, started=True)
 
     async def board(
         self, day: str, *, guild_id: int | None = None, offset: int = 0, limit: int = 10

@@ -18,6 +18,7 @@ from simcord.backend.errors import SetupError
 
 from hosting import daily
 from hosting.daily import DailyReef
+from hosting.records import Seat
 from hosting.service import TableService
 from simtools.ui import panel_button
 from tests.hosting.test_store import backend, store  # noqa: F401 (the store fixtures, both backends)
@@ -219,6 +220,36 @@ async def test_the_store_lets_one_claim_a_day_in_on_both_backends(backend):  # n
             options=opened[0].table.options,
         )
         assert daily.daily_day(lobby) is None and lobby.options["reef"] == opened[0].table.options["reef"]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_two_processes_starting_a_claimed_day_start_it_once(backend):  # noqa: F811
+    """A day claimed but never started (a restart came in between) is asked for by two processes
+    at once: both may find it in its lobby; one starts it, the other gets it as started."""
+    first, second = await backend.open(), await backend.open()
+    try:
+        clock = lambda: 1_800_000_000.0  # noqa: E731
+        a, b = (DailyReef(TableService(s, clock=clock)) for s in (first, second))
+        day = daily.day_of(clock())
+        table = await first.create_table(
+            game=daily.GAME,
+            guild_id=1,
+            channel_id=2,
+            host=Seat(seat=0, name="Gil", kind="human", user_id=7),
+            options={**daily.day_options(day), daily.DAILY: day},
+            now=clock(),
+            pace=0,
+            wake_at=None,
+        )
+        await first.daily_claim(day, 7, table.id, guild_id=1, now=clock(), closes_at=daily.day_end(day))
+        opened = await asyncio.gather(
+            *(reef.open(user_id=7, name="Gil", guild_id=1, channel_id=2, thread_id=3) for reef in (a, b))
+        )
+        assert {o.table.id for o in opened} == {table.id}
+        assert all(o.table.status == "active" and not o.new for o in opened)
+        assert [o.started for o in opened].count(True) == 1  # one posts the first board
     finally:
         await first.close()
         await second.close()
