@@ -47,7 +47,7 @@ class Settings(commands.Cog):
     @app_commands.command(
         name=locale_str("settings"),
         description=locale_str(
-            "Server settings: the language of this server's boards and messages, and seasons"
+            "Server settings: the language of this server's boards and messages, league organisers, seasons"
         ),
     )
     @app_commands.describe(
