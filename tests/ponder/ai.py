@@ -24,7 +24,7 @@ def _expert(game: Game, state, seat: int, rng):
     return _greedy(game, state, seat, rng)
 
 
-POLICIES = {"random": _random, "greedy": _greedy, "expert": _expert}
+POLICIES = {"random": _random, "beginner": _random, "greedy": _greedy, "expert": _expert}
 
 
 def explain(game: Game, state, seat: int, action) -> str:

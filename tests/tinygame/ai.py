@@ -13,4 +13,5 @@ def _random(game: Game, state, seat: int, rng):
     return rng.choice(game.legal_actions(state, seat))
 
 
-POLICIES = {"random": _random, "greedy": _first}
+# Every bot level's policy (`hosting.service.BOT_LEVELS`), as the real games offer them.
+POLICIES = {"random": _random, "beginner": _random, "greedy": _first}
