@@ -143,7 +143,8 @@ async def test_racing_schedulers_handle_each_deadline_once(cluster):
     stages = ("reminder 1", "reminder 2", "deadline")
     assert counts == Counter({(table_id, stage): 1 for table_id in tables for stage in stages})
     assert await first.store.due_tables(10_000.0) == []
-    assert {number for _, _, number in handled} == {0, 1}, "one process handled everything"
+    # Which process wins each claim is the scheduler's choice: on a busy machine one of them may
+    # take every claim (a full run under load saw it), so the test asks only that each is handled once.
 
 
 async def test_racing_claims_across_processes_have_one_winner(cluster):
