@@ -43,6 +43,30 @@ def seat_policies() -> tuple[str | None, ...] | None:
     return _SEATED.get()
 
 
+#: Seconds of CPU a policy that can use more time (the Master level) may spend on one move.
+LIVE_THINKING = 3.0
+#: ... and at a slow table, where nobody waits at the screen for the bot's move.
+SLOW_THINKING = 10.0
+_THINKING: contextvars.ContextVar[float] = contextvars.ContextVar("thinking", default=LIVE_THINKING)
+
+
+@contextlib.contextmanager
+def thinking_time(seconds: float) -> Iterator[None]:
+    """Tell the policies called inside how long they may think about one move (issue #39's
+    Master level). A policy turns it into a fixed amount of search, never a clock reading, so
+    the same decision is made again on a replay or on a faster machine."""
+    token = _THINKING.set(seconds)
+    try:
+        yield
+    finally:
+        _THINKING.reset(token)
+
+
+def thinking_budget() -> float:
+    """Seconds a move may take, as `thinking_time` told (`LIVE_THINKING` when nobody did)."""
+    return _THINKING.get()
+
+
 def policies(game_key: str) -> dict[str, Policy]:
     """Every policy a game offers, by name."""
     return importlib.import_module(f"{GAME_PACKAGES[game_key]}.ai").POLICIES
