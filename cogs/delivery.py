@@ -21,7 +21,7 @@ import enum
 import logging
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 import discord
 
@@ -109,11 +109,12 @@ class RefusalBudget:
         self.clock = clock
         self.threshold = threshold
         self._process: deque[float] = deque()
-        self._tables: OrderedDict[int, deque[float]] = OrderedDict()
+        #: Per table id (or another key a post is owed under, such as ``("league", id)``).
+        self._tables: OrderedDict[Hashable, deque[float]] = OrderedDict()
         #: Every refusal since start, for the logs and the health check.
         self.total = 0
 
-    def record(self, status: int | None, table_id: int | None = None) -> bool:
+    def record(self, status: int | None, table_id: Hashable | None = None) -> bool:
         """Count one answer; True when it was a refusal (401, 403 or 429)."""
         if status not in REFUSED_STATUSES:
             return False
@@ -147,12 +148,12 @@ class RefusalBudget:
         """True near the threshold: optional traffic (retries, DM reminders) waits."""
         return self.recent() >= self.threshold
 
-    def table_count(self, table_id: int, window: float) -> int:
+    def table_count(self, table_id: Hashable, window: float) -> int:
         """A table's refused requests in the last ``window`` seconds."""
         now = self.clock()
         return sum(1 for at in self._tables.get(table_id, ()) if at > now - window)
 
-    def table_wait(self, table_id: int) -> float:
+    def table_wait(self, table_id: Hashable) -> float:
         """Seconds until the table may risk another refused request (0: now)."""
         times = self._tables.get(table_id)
         if not times:

@@ -37,10 +37,10 @@ from cogs.common import (
     table_link,
     tables,
 )
-from cogs.delivery import verdict
+from cogs.delivery import Verdict, verdict
 from cogs.language import for_guild, for_public, for_user
 from cogs.lobby import BOT_LEVEL_CHOICES, GAME_CHOICES, PACE_CHOICES, missing_permissions
-from cogs.runner import TableRunner
+from cogs.runner import STRAINED_RETRY, TableRunner
 from engine.base import event
 from hosting import timing
 from hosting.errors import TableError
@@ -63,6 +63,12 @@ log = logging.getLogger(__name__)
 #: The deadline keeper looks at the database at least this often, and at most this often (seconds).
 LONGEST_SLEEP = 12 * 3600.0
 SHORTEST_SLEEP = 30.0
+#: A refused standings post is tried again after at least this long (the league's refusal budget,
+#: a table's, may make it longer); one refused because the bot may not post there, hourly.
+RETRY = 60.0
+BLOCKED_RETRY = 3600.0
+#: A process that took an owed post and died before saying how it went: another tries then.
+CLAIMED_RETRY = 600.0
 #: Lines of players listed in a message (the picture shows the standings; a message stays short).
 LISTED = 10
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
@@ -205,6 +211,11 @@ LEVEL_CHOICES = [
 ]
 
 
+def league_key(league: LeagueRecord) -> tuple[str, int]:
+    """What the league's posts and edits are counted under in the refusal budget (`RefusalBudget`)."""
+    return ("league", league.id)
+
+
 class League(commands.Cog):
     """Leagues: sign-up, rounds of tables, standings and the podium."""
 
@@ -326,8 +337,9 @@ class League(commands.Cog):
             log.warning("league %s: no thread for a table (%s); playing in the channel", league.id, error)
             return None
 
-    async def post_standings(self, closed: Closed) -> None:
-        """The standings after a round (with its picture), or the final standings and the podium."""
+    async def post_standings(self, closed: Closed) -> bool:
+        """The standings after a round (with its picture), or the final standings and the podium;
+        False when Discord refused them for now (the league owes them: `say_in_channel`)."""
         league = closed.league
         t = await for_guild(self.bot, league.guild_id)
         lines = []
@@ -381,23 +393,66 @@ class League(commands.Cog):
         if closed.round > 0 or closed.over:
             picture = await league_picture(league, closed.players, t, final=closed.over)
             files = as_files(picture)
-        await self.say_in_channel(league, text, files)
+        return await self.say_in_channel(league, text, files)
 
     async def say_in_channel(self, league: LeagueRecord, text: str, files: list | None = None) -> bool:
-        """A message in the league's channel that pings nobody; False when Discord refused it."""
+        """Post the league's standings in its channel, pinging nobody; False when it did not go out.
+
+        What Discord's refusal means (`cogs.delivery.verdict`): the league owes the post and the
+        deadline keeper tries it again (`deadline`), within the refusal budget a table has; a
+        refused channel is tried hourly and its organiser told once; a channel that is gone owes
+        nothing more. A newer round's standings, posted, pay an older owed one.
+        """
+        key = league_key(league)
+        if (wait := self.runner.budget.table_wait(key)) > 0:
+            await self._owe(league, wait)  # not even tried: the league's refusals are spent for now
+            return False
         try:
             channel = self.bot.get_channel(league.channel_id) or await self.bot.fetch_channel(
                 league.channel_id
             )
             await channel.send(text, files=files or [], allowed_mentions=NO_PINGS)  # type: ignore[union-attr]
-        except discord.HTTPException as error:
-            log.warning("league %s: could not post (%s: %s)", league.id, verdict(error).value, error)
+        except (TimeoutError, discord.HTTPException, OSError) as error:
+            if isinstance(error, discord.HTTPException):
+                self.runner.budget.record(error.status, key)
+            judged = verdict(error, in_server=self.bot.get_guild(league.guild_id) is not None)
+            log.warning("league %s: could not post its standings (%s: %s)", league.id, judged.value, error)
+            if judged is Verdict.GONE:
+                await self.service.owe_post(league.id, None)
+                return False
+            first = league.post_owed is None
+            blocked = judged is Verdict.BLOCKED
+            wait = max(BLOCKED_RETRY if blocked else RETRY, self.runner.budget.table_wait(key))
+            await self._owe(league, wait)
+            if blocked and first:
+                t = await for_guild(self.bot, league.guild_id)
+                await self.runner.direct_message(
+                    league.organiser_id,
+                    t(
+                        "The bot may not post in <#{channel}>, so **{league}**'s standings wait. Give "
+                        "the bot View Channel and Send Messages there; it tries again every hour.",
+                        channel=league.channel_id,
+                        league=plain(league.name),
+                    ),
+                )
             return False
+        if league.post_owed is not None:
+            await self.service.owe_post(league.id, None)
         return True
 
+    async def _owe(self, league: LeagueRecord, wait: float) -> None:
+        """The league owes its standings post: try again in ``wait`` seconds at the soonest (longer
+        while the whole bot is near its refusal threshold)."""
+        if self.runner.budget.strained():
+            wait = max(wait, STRAINED_RETRY)
+        await self.service.owe_post(league.id, self.service.now() + wait)
+        self.wake()
+
     async def refresh_card(self, league: LeagueRecord) -> None:
-        """Show the league as it is now on its sign-up message (best effort)."""
-        if league.message_id is None:
+        """Show the league as it is now on its sign-up message (best effort: a refusal counts
+        against the league's refusal budget, and while that is spent the card is left as it is)."""
+        key = league_key(league)
+        if league.message_id is None or self.runner.budget.table_wait(key) > 0:
             return
         t = await for_guild(self.bot, league.guild_id)
         players = await self.service.players(league)
@@ -408,6 +463,8 @@ class League(commands.Cog):
             message = channel.get_partial_message(league.message_id)  # type: ignore[union-attr]
             await message.edit(embed=signup_embed(league, players, t), view=signup_view(league, t))
         except (discord.HTTPException, AttributeError) as error:
+            if isinstance(error, discord.HTTPException):
+                self.runner.budget.record(error.status, key)
             log.info("league %s: could not update its card (%s)", league.id, error)
 
     # ------------------------------------------------------------ round deadlines
@@ -442,9 +499,11 @@ class League(commands.Cog):
         """A round's deadline passed: its running tables are played to the end by bots (and close
         the round as they finish; see docs/LEAGUES.md)."""
         league = await self.service.get(league_id)
-        if league.status != RUNNING or not serves(self.bot, league.guild_id):
+        if not serves(self.bot, league.guild_id):
             return
-        if league.deadline is None or league.deadline > self.service.now():
+        if league.post_owed is not None and league.post_owed <= self.service.now():
+            await self.post_owed(league)
+        if league.status != RUNNING or league.deadline is None or league.deadline > self.service.now():
             return
         t = await for_guild(self.bot, league.guild_id)
         for paired in await self.service.round_tables(league):
@@ -456,6 +515,18 @@ class League(commands.Cog):
         for table_id, events in await self.service.play_out(league):
             await self.runner.advance(table_id, events)
         await self.look_at(league_id)
+
+    async def post_owed(self, league: LeagueRecord) -> None:
+        """Try the league's owed standings post again (in one process only: it is claimed first)."""
+        async with keyed_lock(self._locks, league.id):
+            league = await self.service.get(league.id)
+            now = self.service.now()
+            if league.post_owed is None or league.post_owed > now:
+                return  # paid, or tried again meanwhile
+            if not await self.service.claim_post(league, now + CLAIMED_RETRY):
+                return
+            league = await self.service.get(league.id)
+            await self.post_standings(await self.service.standings_now(league))
 
     # ------------------------------------------------------------ commands
 
@@ -748,12 +819,17 @@ class League(commands.Cog):
                 closed = await self.service.end(found.id)
                 if closed is None:
                     raise TableError(say("This league is already over."))
-                await self.post_standings(closed)
+                posted = await self.post_standings(closed)
                 await self.refresh_card(closed.league)
-            await reply(
-                interaction,
-                t("**{league}** is over; its final standings are posted.", league=plain(found.name)),
-            )
+            if posted:
+                done = t("**{league}** is over; its final standings are posted.", league=plain(found.name))
+            else:
+                done = t(
+                    "**{league}** is over. Discord refused its final standings for now; the bot posts "
+                    "them as soon as it can.",
+                    league=plain(found.name),
+                )
+            await reply(interaction, done)
         except Exception as error:
             await answer_error(interaction, error)
 

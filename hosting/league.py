@@ -48,7 +48,7 @@ BOT = 0
 #: A league's columns in the stores, in `LeagueRecord`'s order.
 LEAGUE_COLUMNS = (
     "id, guild_id, channel_id, organiser_id, name, game, seats, pace, rounds, rated, bot_level, cap, "
-    "drop_after, round_length, status, round, deadline, message_id, created_at, updated_at"
+    "drop_after, round_length, status, round, deadline, message_id, created_at, updated_at, post_owed"
 )
 
 
@@ -76,6 +76,7 @@ class LeagueRecord:
     message_id: int | None  # the sign-up message
     created_at: float
     updated_at: float
+    post_owed: float | None = None  # a refused standings post is tried again from then on
 
 
 @dataclass(frozen=True)

@@ -273,6 +273,26 @@ class LeagueService:
         )
         return Closed(await self.get(league_id), league.round, final, [], over=True) if won else None
 
+    async def owe_post(self, league_id: int, not_before: float | None) -> None:
+        """The league owes its standings post (tried again from ``not_before``; None: paid)."""
+        await self.store.owe_league_post(league_id, not_before)
+
+    async def claim_post(self, league: LeagueRecord, until: float) -> bool:
+        """Take the league's owed standings post for this process (False: taken or paid already)."""
+        return league.post_owed is not None and await self.store.claim_league_post(
+            league.id, league.post_owed, until
+        )
+
+    async def standings_now(self, league: LeagueRecord) -> Closed:
+        """The standings as the last closed round left them: what an owed standings post shows.
+
+        A newer round's standings supersede an older one's that could not be posted; the players
+        dropped by that close show as "(dropped)" in the lines rather than in a note of their own.
+        """
+        over = league.status in (FINISHED, ENDED)
+        closed_round = league.round if over else league.round - 1
+        return Closed(league, closed_round, await self.players(league), [], over=over)
+
     async def drop(self, league_id: int, user_id: int, *, back: bool = False) -> LeagueRecord:
         """The organiser drops a player from pairing (``back``: reinstates them)."""
         league = await self.get(league_id)

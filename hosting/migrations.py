@@ -909,6 +909,19 @@ MIGRATIONS: tuple[Migration, ...] = (
             )""",
         ),
     ),
+    Migration(
+        13,
+        sqlite=(
+            # A league's standings (or podium) post that Discord refused: when to try it again. The
+            # deadline keeper reads it beside the round deadlines (cogs/league.py, docs/LEAGUES.md).
+            "ALTER TABLE leagues ADD COLUMN post_owed REAL",
+            "CREATE INDEX leagues_post_owed ON leagues (post_owed)",
+        ),
+        postgres=(
+            "ALTER TABLE leagues ADD COLUMN post_owed DOUBLE PRECISION",
+            "CREATE INDEX leagues_post_owed ON leagues (post_owed)",
+        ),
+    ),
 )
 
 #: The schema version this bot writes: the newest migration's.

@@ -1529,17 +1529,35 @@ class PostgresStore:
         )
         return _count(status) == 1
 
+    async def owe_league_post(self, league_id: int, not_before: float | None) -> None:
+        """Record that the league owes its standings post, to be tried from ``not_before`` on
+        (None: nothing is owed)."""
+        await self._pool.execute("UPDATE leagues SET post_owed = $1 WHERE id = $2", not_before, league_id)
+
+    async def claim_league_post(self, league_id: int, seen: float, until: float) -> bool:
+        """Take the owed standings post seen due at ``seen`` for this process (the next try, should
+        this one fail silently, at ``until``); False when another process took it or it was paid."""
+        done = await self._pool.execute(
+            "UPDATE leagues SET post_owed = $1 WHERE id = $2 AND post_owed = $3", until, league_id, seen
+        )
+        return done.endswith(" 1")
+
     async def due_leagues(self, now: float) -> list[int]:
-        """Leagues whose round deadline has come."""
+        """Leagues whose round deadline has come, or whose owed standings post is due."""
         rows = await self._pool.fetch(
-            "SELECT id FROM leagues WHERE deadline IS NOT NULL AND deadline <= $1 ORDER BY deadline", now
+            "SELECT id FROM leagues WHERE deadline IS NOT NULL AND deadline <= $1 UNION "
+            "SELECT id FROM leagues WHERE post_owed IS NOT NULL AND post_owed <= $1",
+            now,
         )
         return [int(row[0]) for row in rows]
 
     async def next_league_deadline(self) -> float | None:
-        """The earliest round deadline of any league (None: none)."""
-        found = await self._pool.fetchval("SELECT min(deadline) FROM leagues WHERE deadline IS NOT NULL")
-        return None if found is None else float(found)
+        """The earliest round deadline or owed post's retry of any league (None: none)."""
+        row = await self._pool.fetchrow(
+            "SELECT (SELECT min(deadline) FROM leagues), (SELECT min(post_owed) FROM leagues)"
+        )
+        times = [float(t) for t in row or () if t is not None]
+        return min(times, default=None)
 
     async def league_results_of(self, user_id: int, *, limit: int = 10) -> list[LeagueResult]:
         """A player's results in leagues that are over, newest first."""

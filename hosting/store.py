@@ -1153,9 +1153,10 @@ class Store:
         "LEFT JOIN game_tables g ON g.id = l.table_id WHERE l.league_id = ?1 "
         "AND (?2 IS NULL OR l.round = ?2) ORDER BY l.round, l.table_no",
         "league_of_table": "SELECT league_id, round FROM league_tables WHERE table_id = ?1",
-        "due_leagues": "SELECT id FROM leagues WHERE deadline IS NOT NULL AND deadline <= ?1 "
-        "ORDER BY deadline",
-        "next_league_deadline": "SELECT min(deadline) FROM leagues WHERE deadline IS NOT NULL",
+        "due_leagues": "SELECT id FROM leagues WHERE deadline IS NOT NULL AND deadline <= ?1 UNION "
+        "SELECT id FROM leagues WHERE post_owed IS NOT NULL AND post_owed <= ?1",
+        "next_league_deadline": "SELECT (SELECT min(deadline) FROM leagues), "
+        "(SELECT min(post_owed) FROM leagues)",
         "league_results_of": "SELECT l.id, l.name, l.game, l.guild_id, l.channel_id, p.place, "
         "(SELECT count(*) FROM league_players c WHERE c.league_id = l.id), p.points, l.updated_at "
         "FROM league_players p JOIN leagues l ON l.id = p.league_id "
@@ -1351,14 +1352,28 @@ class Store:
         )
         return changed == 1
 
+    async def owe_league_post(self, league_id: int, not_before: float | None) -> None:
+        """Record that the league owes its standings post, to be tried from ``not_before`` on
+        (None: nothing is owed)."""
+        await self._write("UPDATE leagues SET post_owed = ? WHERE id = ?", not_before, league_id)
+
+    async def claim_league_post(self, league_id: int, seen: float, until: float) -> bool:
+        """Take the owed standings post seen due at ``seen`` for this process (the next try, should
+        this one fail silently, at ``until``); False when another process took it or it was paid."""
+        taken = await self._write(
+            "UPDATE leagues SET post_owed = ? WHERE id = ? AND post_owed = ?", until, league_id, seen
+        )
+        return taken == 1
+
     async def due_leagues(self, now: float) -> list[int]:
-        """Leagues whose round deadline has come."""
+        """Leagues whose round deadline has come, or whose owed standings post is due."""
         return [int(row[0]) for row in await self._read(_fetch, "due_leagues", (now,))]
 
     async def next_league_deadline(self) -> float | None:
-        """The earliest round deadline of any league (None: none)."""
+        """The earliest round deadline or owed post's retry of any league (None: none)."""
         row = await self._read(_one, "next_league_deadline")
-        return None if row is None or row[0] is None else float(row[0])
+        times = [float(t) for t in row or () if t is not None]
+        return min(times, default=None)
 
     async def league_results_of(self, user_id: int, *, limit: int = 10) -> list[LeagueResult]:
         """A player's results in leagues that are over, newest first."""

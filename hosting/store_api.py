@@ -395,12 +395,22 @@ class TableStore(Protocol):
         """Drop a player from pairing (or reinstate them: 0, their misses forgotten); False if not there."""
         ...
 
+    async def owe_league_post(self, league_id: int, not_before: float | None) -> None:
+        """Record that the league owes its standings post, to be tried from ``not_before`` on
+        (None: nothing is owed)."""
+        ...
+
+    async def claim_league_post(self, league_id: int, seen: float, until: float) -> bool:
+        """Take the owed standings post seen due at ``seen`` for this process (the next try, should
+        this one fail silently, at ``until``); False when another process took it or it was paid."""
+        ...
+
     async def due_leagues(self, now: float) -> list[int]:
-        """Leagues whose round deadline has come."""
+        """Leagues whose round deadline has come, or whose owed standings post is due."""
         ...
 
     async def next_league_deadline(self) -> float | None:
-        """The earliest round deadline of any league (None: none)."""
+        """The earliest round deadline or owed post's retry of any league (None: none)."""
         ...
 
     async def league_results_of(self, user_id: int, *, limit: int = 10) -> list[LeagueResult]:

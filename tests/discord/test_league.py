@@ -19,10 +19,13 @@ import discord
 import pytest
 
 from hosting.league import BOT, History, LeagueTable, placement_points, repeats
+from simtools.strict import remove_permission, restore_permission
 from simtools.ui import panel_button
+from tests.discord.test_delivery import dms_to
 from tests.play_helpers import MENTION, awaited, latest_board, messages, play_panel, results_message, said
 
 HOUR = 3600
+DAY = 24 * HOUR
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus")
 
 
@@ -276,3 +279,50 @@ async def test_organisers_drops_and_ending_a_league_early(league_world, simcord_
     assert said(await ivy.slash(channel, "league end")) == "This league is already over."
     mine = said(await ann.slash(channel, "history"))
     assert "**Spring**" in mine and "of 3" in mine  # a result in /history, though no game finished
+
+
+async def test_refused_standings_are_owed_and_posted_once_discord_lets_the_bot(league_world, simcord_env):
+    guild, channel, orla, players = league_world
+    ann, ben, cat, *_ = players
+    created = await orla.slash(channel, "league create", name="Autumn", game="takeaway", seats=2, rounds=2)
+    card = created.response
+    for member in (ann, ben, cat):
+        await member.click(card_of(channel, card.id), label="Join")
+
+    await orla.click(card_of(channel, card.id), label="Start the league")
+    people = {m.id: m for m in (ann, ben, cat)}
+
+    # Discord answers the round's standings in #league with a 503: the next round is paired all
+    # the same, and the standings are posted a minute later, once.
+    simcord_env.inject_error("POST", f"/channels/{channel.id}/messages", status=503, times=1)
+    await play_round(round_threads(channel, 1), people, seed=5)
+    assert len(round_threads(channel, 2)) == 2
+    assert not any("standings after round 1" in text for text in channel_texts(channel))
+    await simcord_env.advance_time(2 * 60)
+    assert sum("standings after round 1" in text for text in channel_texts(channel)) == 1
+
+    # A moderator takes Send Messages from the bot in #league; the organiser ends the league.
+    await remove_permission(simcord_env, channel, "send_messages")
+    before = len(simcord_env.http_requests)
+    ended = await orla.slash(channel, "league end")
+    assert "refused its final standings for now" in said(ended)
+    told = dms_to(simcord_env, orla)
+    assert len(told) == 1 and "may not post in" in told[0] and "**Autumn**" in told[0]
+    # The podium is owed: tried hourly, never in a loop (a table's refusal budget), its
+    # organiser told once.
+    await simcord_env.advance_time(DAY)
+    tried = [
+        e
+        for e in simcord_env.http_requests[before:]
+        if e.method == "POST" and e.path == f"/channels/{channel.id}/messages"
+    ]
+    assert 2 <= len(tried) <= 6  # tried again, but at most six times in the day (a table's budget)
+    assert len(dms_to(simcord_env, orla)) == 1
+    assert not any("is over!" in text for text in channel_texts(channel))
+    # The permission is back: the final standings go out, once, with the podium.
+    await restore_permission(simcord_env, channel, "send_messages")
+    await simcord_env.advance_time(2 * HOUR)
+    final = [m for m in channel.history() if "is over!" in m.content]
+    assert len(final) == 1 and final[0].attachments[0].filename == "league-final.png"
+    await simcord_env.advance_time(DAY)
+    assert sum("is over!" in text for text in channel_texts(channel)) == 1

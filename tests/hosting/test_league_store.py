@@ -137,3 +137,25 @@ async def test_totals_drops_and_the_final_places(store):
     ]
     assert [lg.id for lg in await store.leagues_in(1)] == [league.id] and await store.leagues_in(2) == []
     assert await store.get_league(league.id + 1) is None
+
+
+async def test_an_owed_standings_post_is_due_once_and_taken_by_one_store(backend, store):
+    league = await new_league(store)
+    assert (await store.get_league(league.id)).post_owed is None
+    await store.owe_league_post(league.id, 70.0)
+    assert (await store.get_league(league.id)).post_owed == 70.0
+    assert await store.due_leagues(69.0) == [] and await store.due_leagues(70.0) == [league.id]
+    assert await store.next_league_deadline() == 70.0
+    # Two processes see it due at once: one takes it (its next try, should it die, at 670).
+    other = await backend.open()
+    try:
+        taken = await asyncio.gather(
+            store.claim_league_post(league.id, 70.0, 670.0), other.claim_league_post(league.id, 70.0, 670.0)
+        )
+    finally:
+        await other.close()
+    assert sorted(taken) == [False, True]
+    assert await store.due_leagues(100.0) == []
+    await store.owe_league_post(league.id, None)  # posted: nothing owed
+    assert await store.next_league_deadline() is None
+    assert not await store.claim_league_post(league.id, 670.0, 1270.0)

@@ -133,10 +133,10 @@ async def boards(store) -> dict[str, object]:  # noqa: F811
 
 #: Schema 5's additions, undone: what a database written by the schema-4 bot looks like.
 BACK_TO_4 = (
-    # schema 12 (issue #38: the rating history index and seasons; guild_settings' new columns go with
-    # it below), 11 (leagues), 10 (the daily Reef), 9 (rematches, closed lobbies, voided games:
-    # issue #35), 8 (history lines), 7 (board steps; each store drops its own triggers first),
-    # schema 6 (languages), then 5
+    # schema 13 (a league's owed post: its column goes with the leagues table), 12 (issue #38: the
+    # rating history index and seasons; guild_settings' new columns go with it below), 11 (leagues),
+    # 10 (the daily Reef), 9 (rematches, closed lobbies, voided games: issue #35), 8 (history lines),
+    # 7 (board steps; each store drops its own triggers first), schema 6 (languages), then 5
     "DROP TABLE guild_seasons",
     "DROP TABLE season_events",
     "DROP TABLE season_ratings",
@@ -211,7 +211,7 @@ async def test_schemas_5_to_9_build_the_stats_boards_and_history_the_finishing_m
     await back_to_schema_4(backend)
     migrated = await backend.open()
     try:
-        assert await migrated.schema_version() == SCHEMA_VERSION == 12
+        assert await migrated.schema_version() == SCHEMA_VERSION == 13
         assert await boards(migrated) == kept
     finally:
         await migrated.close()
