@@ -22,6 +22,8 @@ from hosting.league import BOT, History, LeagueTable, placement_points, repeats
 from simtools.strict import remove_permission, restore_permission
 from simtools.ui import panel_button
 from tests.discord.test_delivery import dms_to
+from tests.discord.test_hostile_members import send_together
+from tests.discord.test_reliability_hostile import button
 from tests.play_helpers import MENTION, awaited, latest_board, messages, play_panel, results_message, said
 
 HOUR = 3600
@@ -326,3 +328,21 @@ async def test_refused_standings_are_owed_and_posted_once_discord_lets_the_bot(l
     assert len(final) == 1 and final[0].attachments[0].filename == "league-final.png"
     await simcord_env.advance_time(DAY)
     assert sum("is over!" in text for text in channel_texts(channel)) == 1
+
+
+async def test_ten_sign_ups_at_once_and_a_double_clicked_start(league_world, simcord_env):
+    guild, channel, orla, players = league_world
+    members = players + [guild.add_member(simcord_env.create_user(f"late{i}")) for i in range(3)]
+    created = await orla.slash(channel, "league create", name="Rush", game="takeaway", seats=2, rounds=1)
+    league_id = int(created.response.embeds[0].title.rsplit("#", 1)[1])
+    card = card_of(channel, created.response.id)
+    # Ten members press Join before the bot handles any of the clicks.
+    await send_together(simcord_env, card, [(m, button(f"league:join:{league_id}")) for m in members])
+    signed = await simcord_env.bot.tables.store.league_players(league_id, "takeaway")
+    assert sorted(p.user_id for p in signed) == sorted(m.id for m in members)
+    listed = card_of(channel, card.id).embeds[0].description
+    assert sorted(int(uid) for uid in MENTION.findall(listed)) == sorted(m.id for m in members)
+    # The organiser's Start, double-clicked: one round of five tables, and one answer says so.
+    answers = await send_together(simcord_env, card, [(orla, button(f"league:start:{league_id}"))] * 2)
+    assert len(round_threads(channel, 1)) == 5
+    assert sum("already started" in said(a) for a in answers) == 1
