@@ -13,8 +13,9 @@ SEATS = {"haenyeo": (2, 3, 4, 5), "jeju": (2, 3, 4), "reef": (1, 2, 4, 6, 8)}
 NAMES = ["Mi-rae", "A rather long display name", "Jun", "Seo-yeon", "Oliver", "Ha-eun", "Kai", "Lee"]
 
 
-def _cases(game_key: str, kind: str) -> list[tuple[int, dict]]:
-    """(seats, view) of the pictures of ``kind`` that a game of each seat count shows."""
+def _cases(game_key: str, kind: str, every_seat: bool = False) -> list[tuple[int, dict]]:
+    """(seats, view) of the pictures of ``kind`` that a game of each seat count shows (private
+    pictures: the first and last seat's, or ``every_seat``'s: a seat's place changes no layout)."""
     game = engine.get(game_key)
     cases = []
     for seats in SEATS[game_key]:
@@ -22,7 +23,8 @@ def _cases(game_key: str, kind: str) -> list[tuple[int, dict]]:
         if kind == "board":
             cases += [(seats, game.view(state, None)) for state in states]
         elif kind == "private":
-            cases += [(seats, game.view(state, seat)) for state in states[:-1] for seat in range(seats)]
+            drawn = range(seats) if every_seat else sorted({0, seats - 1})
+            cases += [(seats, game.view(state, seat)) for state in states[:-1] for seat in drawn]
         else:
             cases.append((seats, game.view(states[-1], None)))
     return cases
@@ -34,11 +36,20 @@ def _draw(game_key: str, kind: str, view: dict, names: list[str]) -> renderers.P
     return renderers.render(game_key, view, names)
 
 
-@pytest.mark.parametrize("kind", ["board", "private", "results"])
+@pytest.mark.parametrize(
+    ("kind", "every_seat"),
+    [
+        ("board", False),
+        ("private", False),
+        pytest.param("private", True, marks=pytest.mark.slow),
+        ("results", False),
+    ],
+)
 @pytest.mark.parametrize("game_key", sorted(SEATS))
-def test_every_text_is_readable_at_phone_width(game_key: str, kind: str) -> None:
-    """A phone shows pictures 400 px wide: no text there is under 9 px, on any picture of any seat count."""
-    for seats, view in _cases(game_key, kind):
+def test_every_text_is_readable_at_phone_width(game_key: str, kind: str, every_seat: bool) -> None:
+    """A phone shows pictures 400 px wide: no text there is under 9 px, on any picture of any seat count
+    (each seat's private picture with ``--slow``)."""
+    for seats, view in _cases(game_key, kind, every_seat):
         sizes = phone.measure(lambda view=view, seats=seats: _draw(game_key, kind, view, NAMES[:seats]))
         assert sizes.texts, "the picture drew no text at all"
         small = sizes.too_small()
