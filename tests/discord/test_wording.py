@@ -22,7 +22,7 @@ async def test_the_lobby_shows_every_bots_level_the_same_way(simcord_env, locale
     guild = simcord_env.create_guild("Friends", preferred_locale=locale, owner=owner)
     channel = guild.create_text_channel("games")
     alice = guild.add_member(owner)
-    _, lobby, thread = await open_table(channel, alice)
+    _, lobby, thread = await open_table(channel, alice, game="reef")  # room for a bot of every level
     table = int(lobby.embeds[0].title.rsplit("#", 1)[1])
     for level in LEVELS:
         await alice.select(fetch(thread, lobby.id), [level], custom_id=f"lobbyset:level:{table}")
