@@ -62,9 +62,10 @@ HINTS_ABOUT = N_(
 )
 #: The "Add a bot" menu: level -> (label, description).
 BOT_LEVEL_CHOICES = {
-    "easy": (N_("Easy bot"), N_("Plays any legal move: gentle for newcomers")),
+    "easy": (N_("Easy bot"), N_("Knows the rules, plays short-sighted: gentle for newcomers")),
     "normal": (N_("Normal bot"), N_("Looks one move ahead (what Add bot seats)")),
     "expert": (N_("Expert bot"), N_("Searches ahead: a real opponent")),
+    "master": (N_("Master bot"), N_("The expert thinking longer: a few seconds a move")),
 }
 
 

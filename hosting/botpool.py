@@ -42,7 +42,7 @@ from typing import Any
 
 import engine
 from engine.base import Action, State
-from engine.bots import policy, seated
+from engine.bots import LIVE_THINKING, policy, seated, thinking_time
 from hosting import counts
 
 #: What plays each seat of a table, by seat (a policy name, None for a person), or None: unknown.
@@ -52,6 +52,9 @@ log = logging.getLogger(__name__)
 
 #: Seconds a decision may take before the seat plays `FALLBACK` instead.
 DEFAULT_DEADLINE = 4.0
+#: A policy told it may think ``t`` seconds (the Master level) gets a deadline of this many times
+#: ``t``: its search is sized for this machine's speed, and a busier or slower one takes longer.
+THINKING_SLACK = 2.0
 #: The cheap policy a late decision falls back to.
 FALLBACK = "greedy"
 #: A pool that broke this many times in a row rests (decisions play `FALLBACK`) for `REST` seconds.
@@ -186,20 +189,36 @@ def runs_in_process(game_key: str, name: str) -> bool:
     return name in IN_PROCESS and (game_key, name) not in POOLED_ANYWAY
 
 
-def choose(game_key: str, state: State, seat: int, name: str, seed: str, seats: Seats = None) -> Action:
+def choose(
+    game_key: str,
+    state: State,
+    seat: int,
+    name: str,
+    seed: str,
+    seats: Seats = None,
+    thinking: float | None = None,
+) -> Action:
     """Run one policy: ``policy(game, state, seat, Random(seed))`` (in a worker or in the process),
-    told what plays each seat (``seats``: `engine.bots.seated`), so a search models them as that."""
-    with seated(seats):
+    told what plays each seat (``seats``: `engine.bots.seated`), so a search models them as that,
+    and how long it may think (``thinking`` seconds: `engine.bots.thinking_time`; None: the default)."""
+    with seated(seats), thinking_time(LIVE_THINKING if thinking is None else thinking):
         return policy(game_key, name)(engine.get(game_key), state, seat, random.Random(seed))
 
 
 def _timed_choice(
-    package: str, game_key: str, state: State, seat: int, name: str, seed: str, seats: Seats = None
+    package: str,
+    game_key: str,
+    state: State,
+    seat: int,
+    name: str,
+    seed: str,
+    seats: Seats = None,
+    thinking: float | None = None,
 ) -> tuple[Action, float]:
     """`choose` in a worker, with the CPU seconds it took (``package``: where the game lives)."""
     engine.GAME_PACKAGES.setdefault(game_key, package)  # a game registered after the worker started
     start = time.process_time()
-    action = choose(game_key, state, seat, name, seed, seats)
+    action = choose(game_key, state, seat, name, seed, seats, thinking)
     return action, time.process_time() - start
 
 
@@ -400,27 +419,31 @@ class BotPool:
         *,
         hint: bool = False,
         seats: Seats = None,
+        thinking: float | None = None,
     ) -> Decision:
         """The action ``name`` picks for ``seat``: in a worker within the deadline, else `FALLBACK`.
 
         ``hint``: for a player's 💡 Suggest (counted apart; call `hint`, which bounds them).
         ``seats``: what plays each seat of the table (a policy name, None for a person), which
-        a search uses to model the other seats (`engine.bots.seated`)."""
+        a search uses to model the other seats (`engine.bots.seated`).
+        ``thinking``: seconds the policy may think (the Master level: `engine.bots.thinking_time`);
+        its deadline is then `THINKING_SLACK` times that, if longer than the bot deadline."""
         began = time.perf_counter()
         shared = self._shared
+        deadline = self.deadline if thinking is None else max(self.deadline, thinking * THINKING_SLACK)
         if runs_in_process(game_key, name) or self.closed:
-            action = choose(game_key, state, seat, name, seed, seats)
+            action = choose(game_key, state, seat, name, seed, seats, thinking)
             counts.bot_decided("in_process")
             return Decision(action, name, time.perf_counter() - began, None)
         if time.perf_counter() >= shared.resting_until:
             shared.users.add(id(self))
             shared.size = max(shared.size, self.workers)
             try:
-                future = shared.submit(game_key, state, seat, name, seed, seats)
+                future = shared.submit(game_key, state, seat, name, seed, seats, thinking)
                 self.searches += 1
                 self.hint_searches += hint
                 await shared.started()
-                action, cpu = await within(future, self.deadline)
+                action, cpu = await within(future, deadline)
                 shared.breaks = 0
                 self.cpu += cpu or 0.0
                 counts.bot_decided("worker")
@@ -432,7 +455,7 @@ class BotPool:
                     game_key,
                     name,
                     seat,
-                    self.deadline,
+                    deadline,
                     FALLBACK,
                 )
             except BrokenProcessPool:

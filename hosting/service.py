@@ -24,7 +24,7 @@ import engine
 import i18n
 from engine import replay as replays
 from engine.base import Event, Game, IllegalAction, State
-from engine.bots import policies
+from engine.bots import LIVE_THINKING, SLOW_THINKING, policies
 from hosting import counts, daily, ratings, timing
 from hosting.botpool import FALLBACK, BotPool, Decision, PoolBusy, runs_in_process
 from hosting.errors import StaleVersion, TableError
@@ -62,22 +62,26 @@ FULL_TABLE = 4
 #: Bot levels a host may seat (shown on the seat as "Bot Dol (expert)"): level -> policy.
 #: Easy is a beginner who knows the rules (``random`` flails: issue #39); seats stored before
 #: then keep ``random`` (`OLD_LEVEL_POLICIES` reads them as Easy).
-BOT_LEVELS = {"easy": "beginner", "normal": "greedy", "expert": "expert"}
+#: Master is the expert given more time to think (`thinking_for`).
+BOT_LEVELS = {"easy": "beginner", "normal": "greedy", "expert": "expert", "master": "master"}
 #: Policies stored for a level before it changed: policy -> level.
 OLD_LEVEL_POLICIES = {"random": "easy"}
 #: The words for each bot level, as players read them.
-LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert")}
+LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "expert": N_("expert"), "master": N_("master")}
 #: A seat's name with what plays it: the suffix stored in the name (English) -> its message.
 #: The stored name stays English ("Bot Dol (expert)"); `seat_name` says it in a reader's language.
 NAME_SUFFIXES = {
     " (easy)": N_("{name} (easy)"),
     " (normal)": N_("{name} (normal)"),
     " (expert)": N_("{name} (expert)"),
+    " (master)": N_("{name} (master)"),
     " (bot)": N_("{name} (bot)"),
 }
 #: Policies as a hint's note shows them ("A quick look (normal): ..."): by the level that plays
 #: them, the same words as everywhere else (the lobby, seat names).
 POLICY_WORDS = {policy: LEVEL_WORDS[level] for level, policy in BOT_LEVELS.items()}
+#: Policies that think as long as `thinking_for` allows (`engine.bots.thinking_time`).
+THINKING_POLICIES = frozenset({"master"})
 BOT_NAMES = ("Bot Dol", "Bot Haru", "Bot Bada", "Bot Somi", "Bot Nuri", "Bot Jeju")
 #: Hint answers kept by (table, moves, seat): a second Suggest click reuses the first one's search.
 HINTS_KEPT = 256
@@ -724,7 +728,9 @@ class TableService:
         """Ask policy ``name`` for ``seat``'s move at the table as read (its rng seeded by the table)."""
         seed = f"{table.seed}:{table.moves}:{seat}"
         state = self.state_of(table)
-        return await self.bots.decide(table.game, state, seat, name, seed, seats=played_by(table))
+        return await self.bots.decide(
+            table.game, state, seat, name, seed, seats=played_by(table), thinking=thinking_for(table, name)
+        )
 
     def next_bot(self, table: TableRecord) -> Seat | None:
         """The bot seat that moves next at a running table (the lowest awaited one), or None."""
@@ -1348,6 +1354,15 @@ class TableService:
             if seat.is_bot and seat.user_id is None and not seat.former:  # a bot from the start, same level
                 table = await self.add_bot(table.id, user_id, levels.get(seat.policy or "", "normal"))
         return table
+
+
+def thinking_for(table: TableRecord, policy: str) -> float | None:
+    """Seconds the policy may think about a move at this table: the Master level's a few seconds
+    at a live table, more at a slow one where nobody waits at the screen; None for the other
+    levels (they think as long as they always do, within the bot deadline)."""
+    if policy not in THINKING_POLICIES:
+        return None
+    return LIVE_THINKING if table.pace == 0 else SLOW_THINKING
 
 
 def played_by(table: TableRecord) -> tuple[str | None, ...]:

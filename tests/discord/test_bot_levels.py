@@ -242,6 +242,24 @@ async def test_a_decision_past_its_deadline_is_played_by_greedy_and_the_table_go
     assert any("⏱️ **🤖 Bot Dol (expert)** had to move quickly." in m.content for m in thread.history())
 
 
+async def test_a_master_bot_is_given_time_to_think_where_an_expert_must_hurry(world, caplog):
+    channel, alice, _ = world
+    _, lobby, thread = await open_table(channel, alice, game="ponder")
+    table = table_id(lobby)
+    await alice.select(lobby, ["2"], custom_id=f"lobbyset:think:{table}")  # 2 s a move; the deadline 0.3 s
+    await alice.select(lobby, ["short"], custom_id=f"lobbyset:pile:{table}")
+    await alice.select(lobby, ["master"], custom_id=f"lobbyset:level:{table}")
+    assert "Bot Dol (master)" in fetch(thread, lobby).embeds[0].description
+    await alice.click(lobby, label="Start")
+    caplog.set_level(logging.WARNING, logger="hosting.botpool")
+    before = len(boards(thread))
+    await take(alice, thread, random.Random(5))
+    moved = [m.content for m in boards(thread)[before:] if "Bot Dol (master)" in m.content]
+    assert moved, "the master bot moved after alice"
+    assert not any("had to move quickly" in text for text in moved)
+    assert not any("passed its" in r.getMessage() for r in caplog.records)
+
+
 @pytest.mark.simcord(settle_timeout=120.0)  # a new pool's first decisions get its start-up time too
 @pytest.mark.parametrize("settings", [{"bot_deadline": 0.0}])
 async def test_a_table_of_expert_bots_whose_every_decision_is_late_plays_to_the_end(world):

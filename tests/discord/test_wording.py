@@ -13,7 +13,7 @@ import i18n
 from hosting.service import BOT_LEVELS, seat_name
 from tests.discord.test_lobby import fetch, open_table, seated
 
-LEVELS = {"easy": "쉬움", "normal": "보통", "expert": "고수"}
+LEVELS = {"easy": "쉬움", "normal": "보통", "expert": "고수", "master": "달인"}
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ko"])
@@ -22,12 +22,12 @@ async def test_the_lobby_shows_every_bots_level_the_same_way(simcord_env, locale
     guild = simcord_env.create_guild("Friends", preferred_locale=locale, owner=owner)
     channel = guild.create_text_channel("games")
     alice = guild.add_member(owner)
-    _, lobby, thread = await open_table(channel, alice)
+    _, lobby, thread = await open_table(channel, alice, game="reef")  # room for a bot of every level
     table = int(lobby.embeds[0].title.rsplit("#", 1)[1])
     for level in LEVELS:
         await alice.select(fetch(thread, lobby.id), [level], custom_id=f"lobbyset:level:{table}")
     lines = [line for line in seated(fetch(thread, lobby.id)).splitlines() if "🤖" in line]
-    assert len(lines) == 3
+    assert len(lines) == len(LEVELS)
     for line, (level, korean) in zip(lines, LEVELS.items(), strict=True):
         assert line.endswith(f"({korean if locale == 'ko' else level})"), line  # a Normal bot too
 

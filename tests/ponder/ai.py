@@ -1,10 +1,11 @@
-"""Ponder's policies: Take-away's, and an expert that thinks for ``state.think`` seconds."""
+"""Ponder's policies: Take-away's, and an expert (and a master) that thinks for ``state.think`` seconds."""
 
 from __future__ import annotations
 
 import time
 
 from engine.base import Game
+from engine.bots import thinking_budget
 
 
 def _greedy(game: Game, state, seat: int, rng):
@@ -24,7 +25,14 @@ def _expert(game: Game, state, seat: int, rng):
     return _greedy(game, state, seat, rng)
 
 
-POLICIES = {"random": _random, "beginner": _random, "greedy": _greedy, "expert": _expert}
+def _master(game: Game, state, seat: int, rng):
+    """The expert given time: it thinks ``state.think`` seconds, or as long as it is told it may
+    (`engine.bots.thinking_budget`) if that is shorter, and plays greedy's move."""
+    time.sleep(min(state.think, thinking_budget()))
+    return _greedy(game, state, seat, rng)
+
+
+POLICIES = {"random": _random, "beginner": _random, "greedy": _greedy, "expert": _expert, "master": _master}
 
 
 def explain(game: Game, state, seat: int, action) -> str:

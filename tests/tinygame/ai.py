@@ -14,4 +14,4 @@ def _random(game: Game, state, seat: int, rng):
 
 
 # Every bot level's policy (`hosting.service.BOT_LEVELS`), as the real games offer them.
-POLICIES = {"random": _random, "beginner": _random, "greedy": _first}
+POLICIES = {"random": _random, "beginner": _random, "greedy": _first, "master": _first}
