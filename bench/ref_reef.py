@@ -174,6 +174,7 @@ def main() -> None:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--policies", default="expert,reference")
     parser.add_argument("--each", action="store_true", help="print every game's score as it ends")
+    parser.add_argument("--cpu-log", help="append each game's decision CPU seconds to this file")
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.games)
     names = args.policies.split(",")
@@ -189,6 +190,9 @@ def main() -> None:
             cpu.extend(spent)
             if args.each:
                 print(f"  {name} seed {seed}: {score} (CPU {sum(spent):.1f} s)", flush=True)
+            if args.cpu_log:
+                with open(args.cpu_log, "a", encoding="utf-8") as log:
+                    log.write(f"{name} {seed} {' '.join(f'{t:.4f}' for t in spent)}\n")
         got = scores[name]
         high = sum(s >= 175 for s in got)
         low_share, high_share = wilson(high, len(got))
