@@ -102,9 +102,9 @@ def test_expert_is_deterministic_for_a_given_rng():
     assert EXPERT(GAME, state, 0, random.Random(0)) == first
 
 
-def test_expert_picks_its_lucky_number_by_search_the_same_whatever_the_rng():
-    """The lucky number comes from sampled greedy games seeded by public facts only, so the same
-    table gives the same pick for any rng and any secret seed; it is one of the free numbers."""
+def test_a_lucky_number_search_picks_the_same_whatever_the_secret_seed():
+    """`lucky_search` (a `Search` with ``lucky`` games) samples greedy games seeded by public facts
+    only, so the same table gives the same pick for any rng and any secret seed; a free number."""
     picks = set()
     small = expert.EXPERT._replace(lucky=1)  # the expert's search with one sampled game a number
     for seed in (1, 2):

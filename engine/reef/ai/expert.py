@@ -11,8 +11,8 @@ one greedily too, and evaluates the sheet it ends with. The round's plan is the
 candidate with the best average (the same samples serve every candidate). How
 much it samples is a `Search`; the ``master`` (`engine.reef.ai.master`) searches
 more. A tracker boon's choice, made "before the Hydra dice are rolled", is scored
-over sampled rolls of this round's dice. The lucky number is the free one whose
-sampled greedy games score best (`lucky_search`), not a fixed order.
+over sampled rolls of this round's dice. The lucky number is greedy's fixed order
+unless a `Search` asks for `lucky_search` (the free number whose sampled greedy games score best).
 
 It never reads the dice to come: the samples come from a generator seeded by
 the round number and the sheet (never by the table's seed), so the decision
@@ -53,11 +53,14 @@ class Search(NamedTuple):
     #: Other first placements tried per opening, beside greedy's own (0: greedy's only).
     firsts: int = 0
     #: Sampled greedy games per lucky number it is chosen by (`lucky_search`; 0: greedy's order).
-    lucky: int = 6
+    lucky: int = 0
 
 
 #: The expert: two rounds ahead, p95 under 1 s of CPU a decision (tuned on seeds 100-111).
-EXPERT = Search(candidates=8, samples=6, deeper=3, boon=8, firsts=3, lucky=6)
+# lucky=0: greedy's fixed order. Six sampled games a number proved too few to tell the numbers
+# apart (they picked 6 on the Barrier/Sunrise, where 40 greedy games a number favour 1) and cost
+# seconds, also for the hint at the lucky step; `lucky_search` stays for a better estimate.
+EXPERT = Search(candidates=8, samples=6, deeper=3, boon=8, firsts=3, lucky=0)
 #: Lucky-number searches remembered (one per reef, tracker side and game count).
 LUCKY_KEPT = 16
 #: Decisions remembered (each ~2 KB, re-used by the later steps of its round; issue #21).

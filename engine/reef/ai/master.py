@@ -38,7 +38,7 @@ def search_for(seconds: float) -> Search:
         deeper=deeper,
         boon=max(EXPERT.boon, 2 * samples),
         firsts=EXPERT.firsts,
-        lucky=max(EXPERT.lucky, samples),
+        lucky=EXPERT.lucky,
     )
 
 
