@@ -30,6 +30,7 @@ def reach(seats: int, seed: int, options: dict, stop) -> object:
     raise AssertionError("never reached")
 
 
+@pytest.mark.slow  # a whole game of two-round look-ahead: ~10 s of CPU per reef
 @pytest.mark.parametrize("reef", ["bewitching-barrier", "arcane-atoll"])
 def test_expert_plays_only_legal_actions_to_the_end(reef):
     state = GAME.new(1, 5, {"reef": reef})
@@ -99,3 +100,30 @@ def test_expert_is_deterministic_for_a_given_rng():
     first = EXPERT(GAME, state, 0, random.Random(0))
     forget()
     assert EXPERT(GAME, state, 0, random.Random(0)) == first
+
+
+def test_a_lucky_number_search_picks_the_same_whatever_the_secret_seed():
+    """`lucky_search` (a `Search` with ``lucky`` games) samples greedy games seeded by public facts
+    only, so the same table gives the same pick for any rng and any secret seed; a free number."""
+    picks = set()
+    small = expert.EXPERT._replace(lucky=1)  # the expert's search with one sampled game a number
+    for seed in (1, 2):
+        state = GAME.new(1, seed, {"reef": "bewitching-barrier", "tracker": "sunrise"})
+        action = expert.searching(GAME, state, 0, small)
+        assert action in GAME.legal_actions(state, 0) and action.a > 0
+        picks.add(action)
+    assert len(picks) == 1
+
+
+def test_a_table_of_experts_plays_a_sane_last_stretch():
+    """Two experts take over a random game at the last round (18) and finish it: every move legal, sane scores."""
+    state = reach(2, 6, {"tracker": "moonrise"}, lambda s: s.round == 18 and s.dice)
+    rng = random.Random(6)
+    while to_act := GAME.to_act(state):
+        seat = min(to_act)
+        action = EXPERT(GAME, state, seat, rng)
+        assert action in GAME.legal_actions(state, seat)
+        state, _ = GAME.apply(state, seat, action)
+    scores = GAME.result(state).scores
+    assert len(scores) == 2 and all(0 < s < 400 for s in scores)
+    assert state.phase == "finished"

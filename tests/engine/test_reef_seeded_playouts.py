@@ -11,7 +11,9 @@ The expert is slow (a whole game takes seconds), so it plays a few rounds from
 the start, from the middle and at the end of games instead of whole games.
 
 After a deliberate change of a bot's play, record again and say why in the commit:
-``python -m tests.engine.test_reef_seeded_playouts --record``.
+``python -m tests.engine.test_reef_seeded_playouts --record`` (every scenario), or
+``--record NAME ...`` for only the scenarios of the policy you changed (the others keep
+their recording, so they still prove the other bots play as before).
 """
 
 from __future__ import annotations
@@ -52,6 +54,16 @@ SCENARIOS: dict[str, dict[str, Any]] = {
     },
     "greedy-3-barrier-moonrise": {"seats": ["greedy"] * 3, "seed": 15, "options": {"tracker": "moonrise"}},
     "random-greedy-atoll": {"seats": ["random", "greedy"], "seed": 16, "options": {"reef": "arcane-atoll"}},
+    "beginner-solo-barrier-sunrise": {
+        "seats": ["beginner"],
+        "seed": 21,
+        "options": {"reef": "bewitching-barrier", "tracker": "sunrise"},
+    },
+    "beginner-greedy-atoll-moonrise": {
+        "seats": ["beginner", "greedy"],
+        "seed": 22,
+        "options": {"reef": "arcane-atoll", "tracker": "moonrise"},
+    },
     "expert-solo-barrier-opening": {"seats": ["expert"], "seed": 17, "options": {}, "rounds": 3},
     "expert-greedy-random-atoll-opening": {
         "seats": ["expert", "greedy", "random"],
@@ -180,11 +192,14 @@ def test_seeded_bots_play_as_recorded(name, recorded):
 
 
 def main(argv: list[str]) -> int:
-    if argv != ["--record"]:
+    if not argv or argv[0] != "--record" or not set(argv[1:]) <= set(SCENARIOS):
         print(__doc__)
         return 2
     RECORDING.parent.mkdir(parents=True, exist_ok=True)
-    data = {name: record(name) for name in SCENARIOS}
+    names = argv[1:] or list(SCENARIOS)
+    data = json.loads(RECORDING.read_text(encoding="utf-8")) if RECORDING.exists() else {}
+    data.update({name: record(name) for name in names})
+    data = {name: data[name] for name in SCENARIOS}
     RECORDING.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 

@@ -1,14 +1,18 @@
-"""The ``expert`` Reef & Ruins policy: greedy's round planner with a look-ahead over sampled dice.
+"""The ``expert`` Reef & Ruins policy: greedy's round planner with a two-round look-ahead over sampled dice.
 
 Each round it builds candidate plans for the dice it has (every way to search a
-ruin or cast an enchantment, and neither, each finished greedily), keeps the
-best few by `engine.reef.ai.values.evaluate`, and scores each by what the *next*
-round should bring: for a fixed set of sampled hydra rolls (and the next
-round's tracker boon, which is printed and public) it plans that round
-greedily and evaluates the sheet it ends with. The round's plan is the
-candidate with the best average. A tracker boon's choice, made "before the
-Hydra dice are rolled", is scored the same way over sampled rolls of this
-round's dice.
+ruin or cast an enchantment, and neither, each finished greedily, and each of
+those again with its first die written in one of its next-best places instead),
+keeps the best few by `engine.reef.ai.values.evaluate`, and scores each by what
+the *next two* rounds should bring: for a fixed set of sampled hydra rolls (and
+the next round's tracker boon, which is printed and public) it plans that round
+greedily, then for each of a few sampled rolls of the round after it plans that
+one greedily too, and evaluates the sheet it ends with. The round's plan is the
+candidate with the best average (the same samples serve every candidate). How
+much it samples is a `Search`; the ``master`` (`engine.reef.ai.master`) searches
+more. A tracker boon's choice, made "before the Hydra dice are rolled", is scored
+over sampled rolls of this round's dice. The lucky number is greedy's fixed order
+unless a `Search` asks for `lucky_search` (the free number whose sampled greedy games score best).
 
 It never reads the dice to come: the samples come from a generator seeded by
 the round number and the sheet (never by the table's seed), so the decision
@@ -22,21 +26,43 @@ from __future__ import annotations
 import random
 import zlib
 from functools import lru_cache
+from typing import NamedTuple
 
 from engine.base import Game
 from engine.reef import rules
-from engine.reef.actions import UNDO_KINDS, Act, act
+from engine.reef.actions import Act, act
 from engine.reef.ai import greedy
-from engine.reef.ai.greedy import Plan, best_round, finish, openings, resolve, run
-from engine.reef.ai.values import evaluate, lucky_choice
+from engine.reef.ai.greedy import Plan, best_round, finish, follow, openings, placements, resolve, run
+from engine.reef.ai.values import LUCKY_CHOICES, evaluate, lucky_choice
 from engine.reef.components import ROUNDS, TRACKER
-from engine.reef.state import Sheet, work_done
+from engine.reef.scoring import breakdown
+from engine.reef.state import Sheet, empty_sheet, work_done
 
-#: Candidate plans kept for the look-ahead, and sampled rolls per candidate.
-CANDIDATES = 6
-SAMPLES = 10
-#: Sampled rolls when a boon's choice is made before this round's dice are rolled.
-BOON_SAMPLES = 8
+
+class Search(NamedTuple):
+    """How much the look-ahead searches (the expert's `EXPERT`, the master's sized by its time)."""
+
+    #: Candidate plans kept for the look-ahead.
+    candidates: int
+    #: Sampled rolls of the next round, per candidate (the same for every candidate).
+    samples: int
+    #: Sampled rolls of the round after, per sample of the next round (0: look one round ahead).
+    deeper: int
+    #: Sampled rolls when a boon's choice is made before this round's dice are rolled.
+    boon: int
+    #: Other first placements tried per opening, beside greedy's own (0: greedy's only).
+    firsts: int = 0
+    #: Sampled greedy games per lucky number it is chosen by (`lucky_search`; 0: greedy's order).
+    lucky: int = 0
+
+
+#: The expert: two rounds ahead, p95 under 1 s of CPU a decision (tuned on seeds 100-111).
+# lucky=0: greedy's fixed order. Six sampled games a number proved too few to tell the numbers
+# apart (they picked 6 on the Barrier/Sunrise, where 40 greedy games a number favour 1) and cost
+# seconds, also for the hint at the lucky step; `lucky_search` stays for a better estimate.
+EXPERT = Search(candidates=8, samples=6, deeper=3, boon=8, firsts=3, lucky=0)
+#: Lucky-number searches remembered (one per reef, tracker side and game count).
+LUCKY_KEPT = 16
 #: Decisions remembered (each ~2 KB, re-used by the later steps of its round; issue #21).
 DECISIONS_KEPT = 256
 
@@ -79,8 +105,9 @@ def _round_value(sheet: Sheet, reef_key: str, left: int, dice: tuple[int, int, i
     return evaluate(trail[-1], reef_key, left)
 
 
-def _future(sheet: Sheet, reef_key: str, side: str, number: int, samples: list) -> float:
-    """The mean worth of ``sheet`` (settled after round ``number``) after a greedy round ``number + 1``."""
+def _future(sheet: Sheet, reef_key: str, side: str, number: int, samples: list, deeper: list) -> float:
+    """The mean worth of ``sheet`` (settled after round ``number``) after greedy rounds
+    ``number + 1`` (one per sample) and, when ``deeper`` holds samples, ``number + 2`` too."""
     left = ROUNDS - number
     if left <= 0:
         return evaluate(sheet, reef_key, 0)
@@ -88,23 +115,36 @@ def _future(sheet: Sheet, reef_key: str, side: str, number: int, samples: list) 
     total = 0.0
     for dice, roll in samples:
         start = _with_boon(settled, side, number + 1, roll)
-        total += _round_value(start, reef_key, left - 1, dice)
+        _, trail = best_round(_with_dice(start, dice), reef_key, left - 1)
+        if deeper and left > 1:
+            total += _future(trail[-1], reef_key, side, number + 1, deeper, [])
+        else:
+            total += evaluate(trail[-1], reef_key, left - 1)
     return total / len(samples)
 
 
-def _candidates(sheet: Sheet, reef_key: str, left: int) -> list[tuple[float, list[Act], Sheet]]:
-    """Every opening (search, cast, neither) finished greedily: (evaluation, steps, end sheet)."""
+def _candidates(
+    sheet: Sheet, reef_key: str, left: int, firsts: int = 0
+) -> list[tuple[float, list[Act], Sheet]]:
+    """Every opening (search, cast, neither) finished greedily, and with each of its ``firsts``
+    next-best first placements instead of the best: (evaluation, steps, end sheet), best first."""
     start_plan: list[Act] = []
     start = resolve(sheet, reef_key, left, start_plan)
     found: dict[Sheet, tuple[float, list[Act], Sheet]] = {}
     for opening in [[], *openings(start)]:
-        plan = [*start_plan, *opening]
-        current = run(start, opening, reef_key) if opening else start
-        current = finish(current, reef_key, left, plan)
-        score = evaluate(current, reef_key, left)
-        key = _settled(current)
-        if key not in found or score > found[key][0]:
-            found[key] = (score, plan, current)
+        base = run(start, opening, reef_key) if opening else start
+        starts: list[list[Act]] = [[]]
+        if firsts:
+            ranked = sorted(placements(base, reef_key, left), key=lambda item: -item[0])
+            starts += [steps for _, steps in ranked[1 : 1 + firsts]]
+        for first in starts:
+            plan = [*start_plan, *opening, *first]
+            current = run(base, first, reef_key) if first else base
+            current = finish(current, reef_key, left, plan)
+            score = evaluate(current, reef_key, left)
+            key = _settled(current)
+            if key not in found or score > found[key][0]:
+                found[key] = (score, plan, current)
     return sorted(found.values(), key=lambda item: -item[0])
 
 
@@ -117,15 +157,20 @@ def _trail(sheet: Sheet, steps: Plan, reef_key: str) -> tuple[Sheet, ...]:
     return tuple(trail)
 
 
-@lru_cache(maxsize=DECISIONS_KEPT)
-def plan_dice(sheet: Sheet, reef_key: str, side: str, number: int) -> tuple[Plan, tuple[Sheet, ...]]:
-    """The expert's plan for round ``number`` once its dice are rolled, with the sheet before each step."""
+def plan_dice_with(
+    sheet: Sheet, reef_key: str, side: str, number: int, search: Search
+) -> tuple[Plan, tuple[Sheet, ...]]:
+    """The plan for round ``number`` once its dice are rolled, searched as ``search`` says: the
+    best few candidates, each scored over sampled next rounds (and the rounds after those)."""
     left = ROUNDS - number
-    options = _candidates(sheet, reef_key, left)
+    options = _candidates(sheet, reef_key, left, search.firsts)
     if left > 0 and len(options) > 1:
-        samples = _samples((number, _settled(sheet)), SAMPLES)
+        root = _settled(sheet)
+        samples = _samples((number, root), search.samples)
+        deeper = _samples((number, "deeper", root), search.deeper) if search.deeper and left > 1 else []
         scored = [
-            (_future(end, reef_key, side, number, samples), plan) for _, plan, end in options[:CANDIDATES]
+            (_future(end, reef_key, side, number, samples, deeper), plan)
+            for _, plan, end in options[: search.candidates]
         ]
         best = max(scored, key=lambda item: item[0])[1]
     else:
@@ -134,11 +179,12 @@ def plan_dice(sheet: Sheet, reef_key: str, side: str, number: int) -> tuple[Plan
     return steps, _trail(sheet, steps, reef_key)
 
 
-@lru_cache(maxsize=DECISIONS_KEPT)
-def plan_boon(sheet: Sheet, reef_key: str, side: str, number: int) -> tuple[Plan, tuple[Sheet, ...]]:
+def plan_boon_with(
+    sheet: Sheet, reef_key: str, side: str, number: int, search: Search
+) -> tuple[Plan, tuple[Sheet, ...]]:
     """The boon step: each way to make the boon's choices, scored over sampled rolls of this round."""
     left = ROUNDS - number
-    samples = _samples((number, "boon", sheet), BOON_SAMPLES)
+    samples = _samples((number, "boon", sheet), search.boon)
     best: tuple[float, list[Act]] | None = None
     options = [a for a in rules.legal(sheet, reef_key) if a.kind in ("pearl", "enchant")]
     for option in options:
@@ -152,36 +198,88 @@ def plan_boon(sheet: Sheet, reef_key: str, side: str, number: int) -> tuple[Plan
     return steps, _trail(sheet, steps, reef_key)
 
 
+@lru_cache(maxsize=DECISIONS_KEPT)
+def plan_dice(
+    sheet: Sheet, reef_key: str, side: str, number: int, search: Search = EXPERT
+) -> tuple[Plan, tuple[Sheet, ...]]:
+    """`plan_dice_with`, remembered: the later steps of the round ask again."""
+    return plan_dice_with(sheet, reef_key, side, number, search)
+
+
+@lru_cache(maxsize=DECISIONS_KEPT)
+def plan_boon(
+    sheet: Sheet, reef_key: str, side: str, number: int, search: Search = EXPERT
+) -> tuple[Plan, tuple[Sheet, ...]]:
+    """`plan_boon_with`, remembered."""
+    return plan_boon_with(sheet, reef_key, side, number, search)
+
+
+@lru_cache(maxsize=LUCKY_KEPT)
+def lucky_scores(reef_key: str, side: str, games: int) -> tuple[float, ...]:
+    """The mean final score of ``games`` sampled greedy games on this reef and tracker side with
+    each lucky number 1-6 (index ``v`` for number ``v``; index 0 unused). The same sampled dice
+    serve every number, drawn from seeds of public facts only."""
+    scores = [0.0] * 7
+    for value in range(1, 7):
+        for k in range(games):
+            samples = _samples(("lucky", reef_key, side, k), ROUNDS)
+            sheet = empty_sheet(reef_key)._replace(lucky=value)
+            for number, (dice, roll) in enumerate(samples, start=1):
+                start = _with_boon(_settled(sheet), side, number, roll)
+                _, trail = best_round(_with_dice(start, dice), reef_key, ROUNDS - number)
+                sheet = trail[-1]
+            scores[value] += sum(breakdown(_settled(sheet), reef_key).values()) / games
+    return tuple(scores)
+
+
+def lucky_search(legal: list[Act], reef_key: str, side: str, games: int) -> Act:
+    """The free lucky number whose sampled greedy games score best (`lucky_scores`); ties go to
+    greedy's order (`lucky_choice`)."""
+    free = [a for a in legal if a.kind == "lucky" and a.a]
+    if not free or games <= 0:
+        return lucky_choice(legal)
+    scores = lucky_scores(reef_key, side, games)
+    order = {number: k for k, number in enumerate(LUCKY_CHOICES)}
+    return max(free, key=lambda a: (round(scores[a.a], 6), -order.get(a.a, 9)))
+
+
 def forget() -> None:
     """Drop every decision (and greedy memo) remembered, so the next is worked out afresh."""
     plan_dice.cache_clear()
     plan_boon.cache_clear()
+    lucky_scores.cache_clear()
     greedy.forget()
 
 
+def searching(game: Game, state, seat: int, search: Search) -> Act:
+    """Plan the round (or the boon's choice) with the look-ahead ``search`` sizes, then play the
+    plan step by step (`engine.reef.ai.greedy.follow`)."""
+    if state.phase == "lucky":
+        return lucky_search(game.legal_actions(state, seat), state.reef, state.side, search.lucky)
+    planner = plan_boon if not state.dice else plan_dice
+    return follow(
+        game, state, seat, lambda origin, _left: planner(origin, state.reef, state.side, state.round, search)
+    )
+
+
 def expert_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
-    """Plan the round (or the boon's choice) with the look-ahead, then play the plan step by step.
+    """Plan the round (or the boon's choice) with the two-round look-ahead, then play the plan
+    step by step.
 
     If the seat has strayed from the plan (a player started the round, then a
     bot took over), it re-plans from where the sheet stands; a die already
     picked is put back first when the new plan does not place it next."""
-    legal = game.legal_actions(state, seat)
-    if state.phase == "lucky":
-        return lucky_choice(legal)
-    sheet = state.sheets[seat]
-    number = state.round
-    planner = plan_boon if not state.dice else plan_dice
-    origins = [(state.starts or state.bases)[seat]]
-    origins.append(sheet._replace(pick=-1, mode=0) if sheet.pick >= 0 else sheet)
-    for origin in origins:
-        steps, trail = planner(origin, state.reef, state.side, number)
-        for k, before in enumerate(trail):
-            if before == sheet and steps[k] in legal:
-                return steps[k]
-    if act("unpick") in legal:
-        return act("unpick")
-    forward = [a for a in legal if a.kind not in UNDO_KINDS]
-    return forward[0] if forward else legal[0]
+    return searching(game, state, seat, EXPERT)
 
 
-__all__ = ["expert_policy", "forget", "plan_boon", "plan_dice"]
+__all__ = [
+    "EXPERT",
+    "Search",
+    "expert_policy",
+    "forget",
+    "plan_boon",
+    "plan_boon_with",
+    "plan_dice",
+    "plan_dice_with",
+    "searching",
+]

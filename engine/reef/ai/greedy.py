@@ -8,7 +8,9 @@ sheet (memoised: `plan_round`), so the policy is deterministic; it then plays
 the plan's next step, re-planning from the current sheet if the seat has strayed
 from it. Every step it returns is taken from ``legal_actions``. The expert
 (`engine.reef.ai.expert`) builds on `resolve`, `run`, `finish`, `openings` and
-`best_round`.
+`best_round`; the beginner (`engine.reef.ai.beginner`) plans with the same `best_round`,
+given its own `Habits`, its slipping choice and its rng. `follow` plays any planner's
+plan, for greedy, the beginner and the expert alike.
 
 Memos: the round plans are an LRU cache of `PLANS_KEPT` entries, beside the
 valuations' own (`MEMOS` lists them all; `forget` clears them).
@@ -17,7 +19,9 @@ valuations' own (`MEMOS` lists them all; `forget` clears them).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import lru_cache
+from typing import NamedTuple
 
 from engine.base import Game
 from engine.reef import rules
@@ -50,19 +54,43 @@ def run(sheet: Sheet, steps: list[Act], reef_key: str) -> Sheet:
     return sheet
 
 
-def resolve(sheet: Sheet, reef_key: str, left: int, plan: list[Act]) -> Sheet:
-    """Choose pending pearls and enchantments, each the best by evaluation."""
+#: Scored options (worth, steps) -> the steps chosen; ``tolerance`` is how much better a later
+#: option must be to displace an earlier one (greedy keeps the first of near-equals).
+Choose = Callable[[list[tuple[float, list[Act]]], float], list[Act]]
+
+
+def first_best(scored: list[tuple[float, list[Act]]], tolerance: float) -> list[Act]:
+    """Greedy's choice: the best option, the earliest of those within ``tolerance`` of each other."""
+    best = scored[0]
+    for option in scored[1:]:
+        if option[0] > best[0] + tolerance:
+            best = option
+    return best[1]
+
+
+class Habits(NamedTuple):
+    """How a planner places its dice: greedy's by default; the beginner's
+    (`engine.reef.ai.beginner`) slip now and then, spend fewer shells and sometimes
+    forget to search a ruin or cast an enchantment."""
+
+    #: Shell pairs spent on one die at most.
+    reach: int = PLACE_REACH
+    #: The chance, per round, that it considers searching or casting at all (1: always; below
+    #: 1 a draw of the planner's rng decides).
+    searches: float = 1.0
+
+
+GREEDY = Habits()
+
+
+def resolve(sheet: Sheet, reef_key: str, left: int, plan: list[Act], choose: Choose = first_best) -> Sheet:
+    """Choose pending pearls and enchantments, each the best by evaluation (or as ``choose`` picks)."""
     while sheet.pending:
         options = [a for a in rules.legal(sheet, reef_key) if a.kind in ("pearl", "enchant")]
-        best = None
-        for option in options:
-            after = run(sheet, [option], reef_key)
-            score = evaluate(after, reef_key, left)
-            if best is None or score > best[0]:
-                best = (score, option, after)
-        assert best is not None
-        plan.append(best[1])
-        sheet = best[2]
+        scored = [(evaluate(run(sheet, [o], reef_key), reef_key, left), [o]) for o in options]
+        step = choose(scored, 0.0)
+        plan.extend(step)
+        sheet = run(sheet, step, reef_key)
     return sheet
 
 
@@ -79,13 +107,13 @@ def adjust(sheet: Sheet, index: int, delta: int) -> list[Act] | None:
     return [act("shell", index, step)] * abs(delta)
 
 
-def best_placement(sheet: Sheet, reef_key: str, left: int) -> tuple[list[Act], Sheet] | None:
-    """The single best next die placement (with up to `PLACE_REACH` shells), or None when every
-    die that must be used is used and no rolled die is worth writing (it may stay unwritten)."""
+def placements(
+    sheet: Sheet, reef_key: str, left: int, reach: int = PLACE_REACH
+) -> list[tuple[float, list[Act]]]:
+    """Every next die placement (with up to ``reach`` shell pairs) and what it gains; a rolled
+    die (it may stay unwritten) only where it gains something."""
     unused = [i for i, d in enumerate(sheet.dice) if not d[3]]
-    if not unused:
-        return None
-    best: tuple[float, list[Act]] | None = None
+    scored: list[tuple[float, list[Act]]] = []
     seen: set[tuple[int, str]] = set()
     shell_cost = SHELL_WORTH * min(1.0, left / 4)
     for i in unused:
@@ -95,8 +123,8 @@ def best_placement(sheet: Sheet, reef_key: str, left: int) -> tuple[list[Act], S
             continue
         seen.add(key)
         rolled = rules.is_rolled(die)
-        reach = 0 if rolled else min(PLACE_REACH, sheet.shells)
-        for delta in (0, *(d for d in PLACE_DELTAS if abs(d) <= reach)):
+        most = 0 if rolled else min(reach, sheet.shells)
+        for delta in (0, *(d for d in PLACE_DELTAS if abs(d) <= most)):
             shells = adjust(sheet, i, delta) if delta else []
             if shells is None:
                 continue
@@ -104,24 +132,40 @@ def best_placement(sheet: Sheet, reef_key: str, left: int) -> tuple[list[Act], S
                 score = gain - abs(delta) * shell_cost
                 if rolled and score <= 0:
                     continue
-                if best is None or score > best[0] + 1e-9:
-                    best = (score, shells + steps)
-    if best is None:
+                scored.append((score, shells + steps))
+    return scored
+
+
+def best_placement(
+    sheet: Sheet, reef_key: str, left: int, choose: Choose = first_best, reach: int = PLACE_REACH
+) -> tuple[list[Act], Sheet] | None:
+    """The single best next die placement (with up to `PLACE_REACH` shells), or None when every
+    die that must be used is used and no rolled die is worth writing (it may stay unwritten)."""
+    scored = placements(sheet, reef_key, left, reach)
+    if not scored:
         assert not rules.must_use(sheet)
         return None
-    return best[1], run(sheet, best[1], reef_key)
+    steps = choose(scored, 1e-9)
+    return steps, run(sheet, steps, reef_key)
 
 
-def finish(sheet: Sheet, reef_key: str, left: int, plan: list[Act]) -> Sheet:
-    """Place every remaining die greedily, resolving pearls on the way."""
-    sheet = resolve(sheet, reef_key, left, plan)
+def finish(
+    sheet: Sheet,
+    reef_key: str,
+    left: int,
+    plan: list[Act],
+    choose: Choose = first_best,
+    reach: int = PLACE_REACH,
+) -> Sheet:
+    """Place every remaining die one at a time, resolving pearls on the way."""
+    sheet = resolve(sheet, reef_key, left, plan, choose)
     while True:
-        found = best_placement(sheet, reef_key, left)
+        found = best_placement(sheet, reef_key, left, choose, reach)
         if found is None:
             return sheet
         steps, sheet = found
         plan.extend(steps)
-        sheet = resolve(sheet, reef_key, left, plan)
+        sheet = resolve(sheet, reef_key, left, plan, choose)
 
 
 def openings(sheet: Sheet) -> list[list[Act]]:
@@ -167,29 +211,47 @@ def openings(sheet: Sheet) -> list[list[Act]]:
     return out
 
 
-def best_round(sheet: Sheet, reef_key: str, left: int) -> tuple[Plan, tuple[Sheet, ...]]:
-    """The best whole-round plan from ``sheet`` and the sheet before each of its steps (not memoised:
-    the expert's look-ahead plans rounds it never plays, so it does not fill `plan_round`'s memo)."""
-    best: tuple[float, list[Act]] | None = None
-    start_plan: list[Act] = []
-    start = resolve(sheet, reef_key, left, start_plan)
-    options = [[], *openings(start)]
-    for opening in options:
-        plan = list(start_plan)
-        current = run(start, opening, reef_key) if opening else start
-        plan.extend(opening)
-        current = finish(current, reef_key, left, plan)
-        score = evaluate(current, reef_key, left)
-        if best is None or score > best[0] + 1e-9:
-            best = (score, plan)
-    assert best is not None
-    steps = (*best[1], act("confirm"))
+def trail_of(sheet: Sheet, steps: Plan, reef_key: str) -> tuple[Sheet, ...]:
+    """The sheet before each of ``steps``."""
     trail = []
     current = sheet
     for step in steps:
         trail.append(current)
         current, _ = rules.apply(current, current, 0, step, reef_key)
-    return steps, tuple(trail)
+    return tuple(trail)
+
+
+def best_round(
+    sheet: Sheet,
+    reef_key: str,
+    left: int,
+    habits: Habits = GREEDY,
+    rng: random.Random | None = None,
+    choose: Choose = first_best,
+) -> tuple[Plan, tuple[Sheet, ...]]:
+    """The best whole-round plan from ``sheet`` and the sheet before each of its steps (not memoised:
+    the expert's look-ahead plans rounds it never plays, so it does not fill `plan_round`'s memo).
+
+    The one round planner of greedy and the beginner: ``choose`` picks among scored options
+    (greedy: `first_best`), ``habits`` says how far shells reach and how often openings are
+    thought of, ``rng`` draws that chance (only when ``habits.searches`` is below 1)."""
+    best: tuple[float, list[Act]] | None = None
+    start_plan: list[Act] = []
+    start = resolve(sheet, reef_key, left, start_plan, choose)
+    options: list[list[Act]] = [[]]
+    if habits.searches >= 1 or (rng is not None and rng.random() < habits.searches):
+        options += openings(start)
+    for opening in options:
+        plan = list(start_plan)
+        current = run(start, opening, reef_key) if opening else start
+        plan.extend(opening)
+        current = finish(current, reef_key, left, plan, choose, habits.reach)
+        score = evaluate(current, reef_key, left)
+        if best is None or score > best[0] + 1e-9:
+            best = (score, plan)
+    assert best is not None
+    steps = (*best[1], act("confirm"))
+    return steps, trail_of(sheet, steps, reef_key)
 
 
 @lru_cache(maxsize=PLANS_KEPT)
@@ -208,24 +270,25 @@ def forget() -> None:
         memo.cache_clear()
 
 
-def greedy_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
-    """Plan the round from its start, then play the plan one legal step at a time.
+Planner = Callable[[Sheet, int], tuple[Plan, tuple[Sheet, ...]]]
 
-    If the seat has strayed from the plan (a player started the round, then a
-    bot took over), it re-plans from where the sheet stands; a die already
-    picked is kept when the new plan places it first, and put back otherwise."""
+
+def follow(game: Game, state, seat: int, planner: Planner) -> Act:
+    """Play ``planner``'s plan (``planner(origin, left)``) one legal step at a time.
+
+    The plan is made from the round's start; if the seat has strayed from it (a
+    player started the round, then a bot took over), from where the sheet stands.
+    A die already picked is kept when the new plan places it first, and put back
+    otherwise. The lucky number is `lucky_choice`'s."""
     legal = game.legal_actions(state, seat)
     if state.phase == "lucky":
         return lucky_choice(legal)
     sheet = state.sheets[seat]
     left = ROUNDS - state.round
     origins = [(state.starts or state.bases)[seat]]
-    if sheet.pick >= 0:
-        origins.append(sheet._replace(pick=-1, mode=0))
-    else:
-        origins.append(sheet)
+    origins.append(sheet._replace(pick=-1, mode=0) if sheet.pick >= 0 else sheet)
     for origin in origins:
-        steps, trail = plan_round(origin, state.reef, left)
+        steps, trail = planner(origin, left)
         for k, before in enumerate(trail):
             if before == sheet and steps[k] in legal:
                 return steps[k]
@@ -235,18 +298,31 @@ def greedy_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
     return forward[0] if forward else legal[0]
 
 
+def greedy_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
+    """Plan the round from its start (`plan_round`), then play the plan one legal step at a time."""
+    return follow(game, state, seat, lambda origin, left: plan_round(origin, state.reef, left))
+
+
 __all__ = [
+    "GREEDY",
     "MEMOS",
     "PLANS_KEPT",
+    "Choose",
+    "Habits",
     "Plan",
+    "Planner",
     "adjust",
     "best_placement",
     "best_round",
     "finish",
+    "first_best",
+    "follow",
     "forget",
     "greedy_policy",
     "openings",
+    "placements",
     "plan_round",
     "resolve",
     "run",
+    "trail_of",
 ]
