@@ -26,7 +26,6 @@ RANDOM = policy("jeju", "random")
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """A small look-ahead budget: the rules checks do not need the full strength."""
     monkeypatch.setattr(expert, "EXPERT_BUDGET", 8)
-    monkeypatch.setattr(expert, "EXPERT_MIN", 1)
 
 
 def hide_differently(state, seed: int):
