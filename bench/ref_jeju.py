@@ -1,6 +1,7 @@
 """Jeju Island bots against a reference searcher, and the level ladder (issue #39).
 
-Run ``nice -n 10 python -m bench.ref_jeju [--games N] [--first SEED] [--times K] [--ladder N]``.
+Run ``nice -n 10 python -m bench.ref_jeju [--games N] [--first SEED] [--times K] [--ladder N]
+[--master N] [--verbose]``.
 
 The reference (`reference_policy`) is a flat Monte Carlo searcher written here, apart
 from the expert's code: it sees only its own seat's information (it guesses the deck
@@ -14,8 +15,9 @@ times the expert's play-outs per decision (`engine.jeju.ai.expert.EXPERT_BUDGET`
 It prints, each with n and a 95 % Wilson interval (a shared win counts 1/k):
 
 - the expert against the reference at 2 seats, first player alternating with the seed;
-- the expert against greedy, master against the expert, beginner against greedy
-  (``--ladder`` games each, 2 seats, first player alternating);
+- the expert against greedy (``--ladder`` games), the beginner against greedy (ten times as
+  many: they are cheap) and master against the expert (``--master`` games, master thinking
+  `engine.bots.LIVE_THINKING`), 2 seats, first player alternating;
 - the CPU time (``time.process_time``) of each expert and master decision, p50 and p95.
 
 Game ``g`` uses seed ``g`` and seat rngs ``random.Random(g * 10 + seat)``. Seeds below
@@ -101,9 +103,10 @@ def reference_policy(playouts: int, random_playouts: bool = False) -> Callable:
     return choose
 
 
-def match(hero: Callable, other: Callable, games: int, first: int) -> dict:
+def match(hero: Callable, other: Callable, games: int, first: int, verbose: bool = False) -> dict:
     """``games`` 2-seat games of ``hero`` against ``other``, the hero's seat ``seed % 2``; the hero's
-    win rate with its interval and the CPU time of each of the hero's decisions."""
+    win rate with its interval and the CPU time of each of the hero's decisions (``verbose``: a
+    line per game as it ends)."""
     wins, cpu, margins = 0.0, [], []
     for seed in range(first, first + games):
         me = seed % 2
@@ -121,6 +124,10 @@ def match(hero: Callable, other: Callable, games: int, first: int) -> dict:
         wins += _won(GAME, state, me)
         scores = GAME.result(state).scores
         margins.append(scores[me] - scores[1 - me])
+        if verbose:
+            print(
+                f"  seed {seed}, hero seat {me}: scores {scores}, won {_won(GAME, state, me):g}", flush=True
+            )
     cpu.sort()
     low, high = wilson(wins, games)
     return {
@@ -152,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--times", type=float, default=10.0, help="the reference's play-outs per expert's")
     parser.add_argument("--random-playouts", action="store_true", help="the reference plays out randomly")
     parser.add_argument("--ladder", type=int, default=20, help="games per ladder match (0: none)")
+    parser.add_argument("--master", type=int, default=6, help="games of master against the expert")
+    parser.add_argument("--verbose", action="store_true", help="a line per game against the reference")
     args = parser.parse_args(argv)
     expert = policy("jeju", "expert")
     if args.games > 0:
@@ -159,11 +168,11 @@ def main(argv: list[str] | None = None) -> int:
         reference = reference_policy(budget, args.random_playouts)
         kind = "random" if args.random_playouts else "greedy"
         title = f"expert vs reference ({budget} {kind} play-outs a decision, {args.times:g}x)"
-        print(line(title, match(expert, reference, args.games, args.first)), flush=True)
-    if args.ladder > 0:
-        pairs = (("expert", "greedy"), ("master", "expert"), ("beginner", "greedy"))
-        for hero, other in pairs:
-            row = match(policy("jeju", hero), policy("jeju", other), args.ladder, args.first)
+        print(line(title, match(expert, reference, args.games, args.first, args.verbose)), flush=True)
+    pairs = (("expert", "greedy", args.ladder), ("beginner", "greedy", args.ladder * 10))
+    for hero, other, games in (*pairs, ("master", "expert", args.master)):
+        if games > 0:
+            row = match(policy("jeju", hero), policy("jeju", other), games, args.first)
             print(line(f"{hero} vs {other}", row), flush=True)
     return 0
 
