@@ -15,18 +15,20 @@ import engine
 from engine.bots import policy
 from engine.jeju.actions import Back
 from engine.jeju.ai import POLICIES, expert
+from tests.ladder import play, wins
 from tests.seeded import random_states
 
 GAME = engine.get("jeju")
 EXPERT = policy("jeju", "expert")
 RANDOM = policy("jeju", "random")
+#: Every seat of a table of experts scores at least this (two greedy seats: about 20 to 50).
+SANE_SCORE = 12
 
 
 @pytest.fixture
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     """A small look-ahead budget: the rules checks do not need the full strength."""
     monkeypatch.setattr(expert, "EXPERT_BUDGET", 8)
-    monkeypatch.setattr(expert, "EXPERT_MIN", 1)
 
 
 def hide_differently(state, seed: int):
@@ -93,3 +95,38 @@ def test_determinize_keeps_everything_the_seat_can_see():
     assert [s[-1:] for s in guess.stacks] == [s[-1:] for s in state.stacks]
     assert sorted(t for s in guess.stacks for t in s) == sorted(t for s in state.stacks for t in s)
     assert GAME.view(guess, None) == GAME.view(state, None)
+
+
+def test_a_table_of_experts_plays_a_whole_game_with_sane_scores(monkeypatch: pytest.MonkeyPatch):
+    """Two experts (a smaller search, the same code) play a real game: both buy cards and score."""
+    monkeypatch.setattr(expert, "EXPERT_BUDGET", 12)
+    state, _actions = play("jeju", 2, 21, {0: "expert", 1: "expert"})
+    result = GAME.result(state)
+    assert min(result.scores) >= SANE_SCORE
+    assert all(len(owned) >= 3 for owned in state.owned)
+
+
+def test_the_expert_searches_by_successive_halving_within_its_budget(monkeypatch: pytest.MonkeyPatch):
+    """Every decision plays out at most `EXPERT_BUDGET` games (a round gives each survivor one more
+    at least), and the moves dropped early get fewer play-outs than the one chosen."""
+    counted = []
+    real = expert._rollout
+
+    def counting(game, state, seat, rng, players=None):
+        counted.append(state)
+        return real(game, state, seat, rng, players)
+
+    monkeypatch.setattr(expert, "_rollout", counting)
+    for state in random_states("jeju", 2, seed=4, moments=4)[:-1]:
+        seat = min(GAME.to_act(state))
+        candidates = expert._candidates(GAME, state, seat, random.Random(0))
+        counted.clear()
+        expert.expert_policy(GAME, state, seat, random.Random(3))
+        if len(candidates) > 1:
+            assert len(candidates) <= len(counted) <= expert.EXPERT_BUDGET
+
+
+@pytest.mark.slow
+def test_the_expert_beats_greedy_in_a_seeded_match():
+    """A test of order, not of strength: 6 seeded 2-seat games, first player alternating."""
+    assert wins("jeju", 2, "expert", "greedy", range(6)) >= 4

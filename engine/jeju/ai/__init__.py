@@ -2,15 +2,16 @@
 
 Modules, each importing only those above it: `values` (what a move is worth now),
 `random`, `greedy` (the best move now), `beginner` (greedy's view, weighed roughly),
-`expert` (determinized look-ahead over greedy play-outs), `hints` (`explain`: one line
-of why for a suggested move, `hosting.service.explain`). docs/rules/jeju.md describes
+`expert` (determinized look-ahead over play-outs, playing to win; `master`: the
+same search, longer), `hints` (`explain`: one line of why for a suggested move,
+`hosting.service.explain`). docs/rules/jeju.md describes
 each policy.
 """
 
 from __future__ import annotations
 
 from engine.jeju.ai.beginner import beginner_policy
-from engine.jeju.ai.expert import expert_policy
+from engine.jeju.ai.expert import expert_policy, master_policy
 from engine.jeju.ai.greedy import greedy_policy
 from engine.jeju.ai.hints import explain
 from engine.jeju.ai.random import random_policy
@@ -23,4 +24,5 @@ POLICIES = {
     "beginner": beginner_policy,
     "greedy": greedy_policy,
     "expert": expert_policy,
+    "master": master_policy,
 }

@@ -1,29 +1,47 @@
-"""Jeju Island's ``expert`` policy: determinized sampled look-ahead, greedy play-outs.
+"""Jeju Island's ``expert`` policy: determinized look-ahead that plays to win, and ``master``.
 
 Its seat cannot see the deck order or the tiles under each stack's top, so every
 look-ahead starts from `determinize`, a guess drawn only from what the seat sees;
 each candidate move is then played out to the end with every seat played as what
 plays it at the table (`engine.bots.seated`: a random or beginner bot as itself;
 greedy for anyone else — a person, a greedy or expert bot, or when nobody said;
-`engine.jeju.ai.greedy`). docs/rules/jeju.md describes it and its figures.
+`engine.jeju.ai.greedy`).
+
+The play-outs are shared out by successive halving (`search`): every candidate is
+played out on the same few guesses, the worse half is dropped, and the survivors get
+more play-outs on further guesses, so the moves that might be best get most of the
+budget. A play-out is worth its win (a shared first place: its share) plus a small
+term for the margin (`MARGIN`), so the search plays to win and still prefers the
+bigger lead among moves that win alike. ``master`` is the same search with more
+play-outs, sized from `engine.bots.thinking_budget` by a fixed rate (`MASTER_RATE`),
+never a clock. docs/rules/jeju.md describes both and their figures.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
-from engine.bots import seat_policies
+from engine.bots import seat_policies, thinking_budget
 from engine.jeju import actions as A
 from engine.jeju import state as st
 from engine.jeju.ai.beginner import beginner_policy
 from engine.jeju.ai.greedy import greedy_policy
 from engine.jeju.ai.random import random_policy
 
-#: Play-outs per decision, shared among the candidate moves (at least EXPERT_MIN each).
+#: Play-outs per decision, shared among the candidate moves by successive halving.
 EXPERT_BUDGET = 96
-EXPERT_MIN = 4
-#: A win is worth this many points of margin in the evaluation.
-WIN_BONUS = 4.0
+#: The fewest play-outs a surviving candidate gets in a round.
+EXPERT_MIN = 1
+#: A play-out's worth: its win share plus this much per point of final margin (capped at
+#: `MARGIN_CAP` points either way), so winning comes first and the margin breaks ties.
+MARGIN = 0.01
+MARGIN_CAP = 30
+#: Master's play-outs per second of thinking time (`engine.bots.thinking_budget`), measured on
+#: the machine the figures come from (a fixed rate, so a replay makes the same decision).
+MASTER_RATE = 500
+#: Master never searches less than the expert.
+MASTER_MIN = EXPERT_BUDGET * 2
 
 
 def determinize(state: st.JejuState, rng: random.Random) -> st.JejuState:
@@ -51,11 +69,12 @@ def determinize(state: st.JejuState, rng: random.Random) -> st.JejuState:
 
 
 def _evaluate(game, state: st.JejuState, seat: int) -> float:
-    """Final margin over the best other seat, plus a bonus for winning."""
+    """The win share (1, or 1/k for a first place shared by k) plus a small margin term."""
     result = game.result(state)
     mine = result.scores[seat]
     best = max(s for i, s in enumerate(result.scores) if i != seat)
-    return mine - best + (WIN_BONUS if seat in result.winners else 0.0)
+    won = 1.0 / len(result.winners) if seat in result.winners else 0.0
+    return won + MARGIN * max(-MARGIN_CAP, min(MARGIN_CAP, mine - best))
 
 
 #: The policies a play-out plays a seat with, by what plays it (anyone else: greedy).
@@ -83,32 +102,60 @@ def _rollout(game, state: st.JejuState, seat: int, rng: random.Random, players: 
 
 
 def _candidates(game, state: st.JejuState, seat: int, rng: random.Random) -> list:
-    """The moves worth looking ahead from (a payment is chosen as greedy would)."""
-    actions = [a for a in game.legal_actions(state, seat) if type(a) is not A.Back]
-    if state.phase in (st.PAY, st.SETUP_TOKENS, st.SETUP_HARUBANG):
+    """The moves worth looking ahead from: every move but "back" (a payment is chosen as greedy
+    would: which tiles of a kind to give up seldom matters, and a card can have dozens of ways)."""
+    if state.phase == st.PAY:
         return [greedy_policy(game, state, seat, rng)]
-    return actions
+    return [a for a in game.legal_actions(state, seat) if type(a) is not A.Back]
 
 
-def expert_policy(game, state, seat: int, rng: random.Random):
-    """Determinized look-ahead: each candidate move is played out on sampled hidden information.
+def search(game, state: st.JejuState, seat: int, rng: random.Random, budget: int):
+    """The candidate with the best mean play-out worth, the play-outs shared by successive halving.
 
-    It never reads the deck order or the tiles under a stack's top: every play-out
-    starts from `determinize`. The same guesses and play-out seeds are used for every
-    candidate (common random numbers), and the move with the best mean margin wins.
+    Round by round the surviving candidates are played out on the same guesses of the
+    hidden information with the same play-out seeds (common random numbers), then the
+    worse half is dropped; each round spends about ``budget / rounds`` play-outs.
     """
     candidates = _candidates(game, state, seat, rng)
     if len(candidates) == 1:
         return candidates[0]
-    samples = max(EXPERT_MIN, EXPERT_BUDGET // len(candidates))
-    worlds = [(determinize(state, rng), rng.random()) for _ in range(samples)]
     players = _players(len(state.hands))
-    best, best_value = candidates[0], float("-inf")
-    for action in candidates:
-        total = 0.0
-        for world, seed in worlds:
-            after = game.advance(world, seat, action)
-            total += _rollout(game, after, seat, random.Random(seed), players)
-        if total > best_value:
-            best, best_value = action, total
-    return best
+    rounds = max(1, math.ceil(math.log2(len(candidates))))
+    per_round = budget / rounds
+    worlds: list[tuple[st.JejuState, float]] = []
+    totals = [0.0] * len(candidates)
+    alive = list(range(len(candidates)))
+    done = 0  # play-outs each survivor has had, on worlds[:done]
+    while len(alive) > 1:
+        more = max(EXPERT_MIN, int(per_round // len(alive)))
+        while len(worlds) < done + more:
+            worlds.append((determinize(state, rng), rng.random()))
+        for index in alive:
+            action = candidates[index]
+            for world, seed in worlds[done : done + more]:
+                after = game.advance(world, seat, action)
+                totals[index] += _rollout(game, after, seat, random.Random(seed), players)
+        done += more
+        alive.sort(key=lambda i: (-totals[i], i))
+        alive = alive[: (len(alive) + 1) // 2]
+    return candidates[alive[0]]
+
+
+def expert_policy(game, state, seat: int, rng: random.Random):
+    """Determinized look-ahead with `EXPERT_BUDGET` play-outs, shared by successive halving.
+
+    It never reads the deck order or the tiles under a stack's top: every play-out
+    starts from `determinize`.
+    """
+    return search(game, state, seat, rng, EXPERT_BUDGET)
+
+
+def master_budget() -> int:
+    """Master's play-outs per decision: the thinking time told (`engine.bots.thinking_budget`) at
+    the fixed `MASTER_RATE`, and never fewer than `MASTER_MIN`."""
+    return max(MASTER_MIN, round(thinking_budget() * MASTER_RATE))
+
+
+def master_policy(game, state, seat: int, rng: random.Random):
+    """The expert's search with the play-outs the thinking time allows (`master_budget`)."""
+    return search(game, state, seat, rng, master_budget())

@@ -1,0 +1,181 @@
+"""Jeju Island bots against a reference searcher, and the level ladder (issue #39).
+
+Run ``nice -n 10 python -m bench.ref_jeju [--games N] [--first SEED] [--times K] [--ladder N]
+[--master N] [--verbose]``.
+
+The reference (`reference_policy`) is a flat Monte Carlo searcher written here, apart
+from the expert's code: it sees only its own seat's information (it guesses the deck
+order and the tiles under each stack's top afresh for every play-out, from what the
+seat sees), plays each of its legal moves out to the end of the game in turn (round
+robin, so every move gets the same share) with every seat played by the greedy bot
+(or by uniformly random moves, ``--random-playouts``), and takes the move that won
+most often (a shared first place counts half). It is given ``--times`` (default 10)
+times the expert's play-outs per decision (`engine.jeju.ai.expert.EXPERT_BUDGET`).
+
+It prints, each with n and a 95 % Wilson interval (a shared win counts 1/k):
+
+- the expert against the reference at 2 seats, first player alternating with the seed;
+- the expert against greedy (``--ladder`` games), the beginner against greedy (ten times as
+  many: they are cheap) and master against the expert (``--master`` games, master thinking
+  `engine.bots.LIVE_THINKING`), 2 seats, first player alternating;
+- the CPU time (``time.process_time``) of each expert and master decision, p50 and p95.
+
+Game ``g`` uses seed ``g`` and seat rngs ``random.Random(g * 10 + seat)``. Seeds below
+1000 are the ones the expert was tuned on; measure from ``--first 1000`` (the default).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Callable
+
+import engine
+from engine.base import without_text
+from engine.bots import policies, policy
+from engine.jeju.ai.expert import EXPERT_BUDGET
+
+GAME = engine.get("jeju")
+#: What the engine calls a "put the card back" move: never worth searching (it loops).
+_BACK = "back"
+
+
+def wilson(wins: float, games: int) -> tuple[float, float]:
+    """95 % Wilson score interval for a win rate."""
+    if not games:
+        return 0.0, 1.0
+    z = 1.96
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def guess_hidden(state, rng: random.Random):
+    """What the seat cannot see, guessed from what it can: the deck re-shuffled, and the tiles
+    under every stack's top dealt again (each stack keeps its size and its top). Both start from
+    sorted lists, so the guess depends only on the seat's view and on ``rng``."""
+    deck = sorted(state.deck)
+    rng.shuffle(deck)
+    hidden = sorted(t for stack in state.stacks for t in stack[:-1])
+    rng.shuffle(hidden)
+    stacks, used = [], 0
+    for stack in state.stacks:
+        below = max(0, len(stack) - 1)
+        stacks.append((*hidden[used : used + below], *stack[-1:]))
+        used += below
+    return state._replace(deck=tuple(deck), stacks=tuple(stacks))
+
+
+def _random_move(game, state, seat: int, rng: random.Random):
+    moves = [a for a in game.legal_actions(state, seat) if game.dump_action(a)["type"] != _BACK]
+    return rng.choice(moves)
+
+
+def _won(game, state, seat: int) -> float:
+    winners = game.result(state).winners
+    return 1.0 / len(winners) if seat in winners else 0.0
+
+
+def reference_policy(playouts: int, random_playouts: bool = False) -> Callable:
+    """A flat Monte Carlo searcher: ``playouts`` play-outs per decision shared evenly (round robin)
+    among its legal moves, each on a fresh guess of the hidden information; the most wins wins."""
+    greedy = policies("jeju")["greedy"]
+    play = _random_move if random_playouts else greedy
+
+    def choose(game, state, seat: int, rng: random.Random):
+        moves = [a for a in game.legal_actions(state, seat) if game.dump_action(a)["type"] != _BACK]
+        if len(moves) == 1:
+            return moves[0]
+        wins = [0.0] * len(moves)
+        with without_text():
+            for n in range(max(playouts, len(moves))):
+                index = n % len(moves)
+                world = game.advance(guess_hidden(state, rng), seat, moves[index])
+                while actors := game.to_act(world):
+                    actor = min(actors)
+                    world = game.advance(world, actor, play(game, world, actor, rng))
+                wins[index] += _won(game, world, seat)
+        return moves[max(range(len(moves)), key=lambda i: wins[i])]
+
+    return choose
+
+
+def match(hero: Callable, other: Callable, games: int, first: int, verbose: bool = False) -> dict:
+    """``games`` 2-seat games of ``hero`` against ``other``, the hero's seat ``seed % 2``; the hero's
+    win rate with its interval and the CPU time of each of the hero's decisions (``verbose``: a
+    line per game as it ends)."""
+    wins, cpu, margins = 0.0, [], []
+    for seed in range(first, first + games):
+        me = seed % 2
+        state = GAME.new(2, seed)
+        rngs = [random.Random(seed * 10 + seat) for seat in range(2)]
+        while actors := GAME.to_act(state):
+            seat = min(actors)
+            if seat == me:
+                started = time.process_time()
+                action = hero(GAME, state, seat, rngs[seat])
+                cpu.append(time.process_time() - started)
+            else:
+                action = other(GAME, state, seat, rngs[seat])
+            state, _ = GAME.apply(state, seat, action)
+        wins += _won(GAME, state, me)
+        scores = GAME.result(state).scores
+        margins.append(scores[me] - scores[1 - me])
+        if verbose:
+            print(
+                f"  seed {seed}, hero seat {me}: scores {scores}, won {_won(GAME, state, me):g}", flush=True
+            )
+    cpu.sort()
+    low, high = wilson(wins, games)
+    return {
+        "games": games,
+        "wins": wins,
+        "rate": wins / games,
+        "low": low,
+        "high": high,
+        "margin": sum(margins) / games,
+        "p50": cpu[len(cpu) // 2],
+        "p95": cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))],
+    }
+
+
+def line(title: str, row: dict) -> str:
+    """One printed figure: the win rate with n and interval, the mean margin, the hero's CPU."""
+    return (
+        f"{title}: {row['wins']:g}/{row['games']} = {row['rate']:.0%} "
+        f"[95% {row['low']:.0%}-{row['high']:.0%}], mean margin {row['margin']:+.1f}; "
+        f"CPU per decision p50 {row['p50'] * 1000:.0f} ms, p95 {row['p95'] * 1000:.0f} ms"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the expert against the 10x reference, then the ladder (see the module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games against the reference")
+    parser.add_argument("--first", type=int, default=1000, help="the first seed (below 1000: tuning)")
+    parser.add_argument("--times", type=float, default=10.0, help="the reference's play-outs per expert's")
+    parser.add_argument("--random-playouts", action="store_true", help="the reference plays out randomly")
+    parser.add_argument("--ladder", type=int, default=20, help="games per ladder match (0: none)")
+    parser.add_argument("--master", type=int, default=6, help="games of master against the expert")
+    parser.add_argument("--verbose", action="store_true", help="a line per game against the reference")
+    args = parser.parse_args(argv)
+    expert = policy("jeju", "expert")
+    if args.games > 0:
+        budget = round(EXPERT_BUDGET * args.times)
+        reference = reference_policy(budget, args.random_playouts)
+        kind = "random" if args.random_playouts else "greedy"
+        title = f"expert vs reference ({budget} {kind} play-outs a decision, {args.times:g}x)"
+        print(line(title, match(expert, reference, args.games, args.first, args.verbose)), flush=True)
+    pairs = (("expert", "greedy", args.ladder), ("beginner", "greedy", args.ladder * 10))
+    for hero, other, games in (*pairs, ("master", "expert", args.master)):
+        if games > 0:
+            row = match(policy("jeju", hero), policy("jeju", other), games, args.first)
+            print(line(f"{hero} vs {other}", row), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
