@@ -352,6 +352,15 @@ class _Board:
     def search(self, seat: int, models: dict, rng: random.Random, samples: int) -> tuple[int, ...]:
         """``seat``'s card set with the best mean relative gain over ``samples`` draws of the others'
         cards from ``models`` and the NPC's draw."""
+        mine, totals = self.totals(seat, models, rng, samples)
+        best = max(range(len(mine)), key=lambda i: (totals[i], -i))
+        return mine[best]
+
+    def totals(
+        self, seat: int, models: dict, rng: random.Random, samples: int
+    ) -> tuple[list[tuple[int, ...]], list[float]]:
+        """Every card set ``seat`` may choose and its summed relative gain over ``samples`` draws
+        (see `search`)."""
         info, sea, order, values, slot_values = self.info, self.sea, self.order, self.values, self.slot_values
         players = range(info.seats)
         opponents = [s for s in players if s != seat]
@@ -407,8 +416,7 @@ class _Board:
                     if z <= reach:
                         total += diff[z]
                 totals[index] += total
-        best = max(range(len(mine)), key=lambda i: (totals[i], -i))
-        return mine[best]
+        return mine, totals
 
 
 # ------------------------------------------------------------------ ③ actions
