@@ -11,7 +11,7 @@ cards in two steps:
    every seat then playing greedy; the set with the best mean outcome — a win first, then the
    margin — is chosen, the expert's ranking breaking ties.
 
-How many play-outs is fixed by `engine.bots.thinking_budget` through `PLAYOUTS_PER_SECOND` (a
+How many play-outs is fixed by `engine.bots.thinking_budget` through `PLAYOUT_COST` (a
 constant measured on the development machine), never by a clock, so a replay chooses the same.
 Its random numbers come from the same secret-seeded key as the expert's (`decision_key`), so it
 is as unpredictable. Every other decision is the expert's.
@@ -28,23 +28,27 @@ from engine.bots import thinking_budget
 from engine.haenyeo import actions as A
 from engine.haenyeo.ai import expert
 from engine.haenyeo.ai.greedy import greedy_policy, toggle_towards
+from engine.haenyeo.components import C
 from engine.haenyeo.state import State
 
 #: Card sets from the expert's ranking that are played out.
 CANDIDATES = 6
-#: Play-outs of one card set to the end of a 2-seat game per CPU second (measured: about 10 ms
-#: each from a round's start, on average over the rounds); a seat more costs about a third more.
-PLAYOUTS_PER_SECOND = 80.0
+#: CPU seconds of a play-out per round it still plays and per cubed seat (the NPC counts as half a
+#: seat; every greedy seat guesses every other's cards), measured on the development machine:
+#: about 22 ms for a whole 2-seat game, 90 ms at 4 seats.
+PLAYOUT_COST = 0.000175
 #: Fewest determinizations per candidate, whatever the budget says.
-MIN_DRAWS = 4
+MIN_DRAWS = 2
 _MEMO: OrderedDict[str, frozenset[int]] = OrderedDict()
 _MEMO_SIZE = 256
 
 
-def draws_for(seats: int, budget: float) -> int:
-    """Determinizations (each played out once per candidate) a budget of ``budget`` seconds buys."""
-    per_second = PLAYOUTS_PER_SECOND * 3 / (seats + 1)
-    return max(MIN_DRAWS, int(budget * per_second / CANDIDATES))
+def draws_for(state: State, budget: float) -> int:
+    """Determinizations (each played out once per candidate) a budget of ``budget`` seconds buys:
+    a fixed conversion by what a play-out from this round costs, never a clock reading."""
+    seats = state.seats + (0.5 if state.npc else 0.0)
+    rounds = C.rounds - state.round + 1
+    return max(MIN_DRAWS, int(budget / (PLAYOUT_COST * seats**3 * rounds * CANDIDATES)))
 
 
 def _outcome(game: Game, state: State, seat: int) -> float:
@@ -62,7 +66,7 @@ def _outcome(game: Game, state: State, seat: int) -> float:
 def choose_cards(game: Game, state: State, seat: int, budget: float) -> frozenset[int]:
     """The expert's best card sets, played out; the best mean outcome (see the module doc)."""
     levels = expert.seat_levels(state)
-    draws = draws_for(state.seats, budget)
+    draws = draws_for(state, budget)
     key = hashlib.sha256(f"{expert.decision_key(state, seat)}:{levels}:master:{draws}".encode()).hexdigest()
     found = _MEMO.get(key)
     if found is not None:
