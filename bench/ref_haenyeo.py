@@ -40,7 +40,7 @@ from itertools import combinations
 
 import engine
 from bench.bots_haenyeo import percentile, table_of, wilson
-from engine.bots import policy, seated
+from engine.bots import LIVE_THINKING, policy, seated, thinking_time
 from engine.haenyeo import actions as A
 from engine.haenyeo.ai.greedy import choose_cards as greedy_cards
 from engine.haenyeo.ai.greedy import greedy_policy, toggle_towards
@@ -365,29 +365,35 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--start", type=int, default=1000, help="first seed (default 1000)")
     parser.add_argument("--times", type=float, default=10.0, help="the rollout searcher's CPU multiple")
     parser.add_argument("--rollouts", type=int, default=0, help="play-outs per selection (0: calibrate)")
-    parser.add_argument("--exploiter-rollouts", type=int, default=64, help="the exploiter's play-outs")
+    parser.add_argument(
+        "--exploiter-rollouts",
+        type=int,
+        default=0,
+        help="the exploiter's play-outs (0: the rollout searcher's)",
+    )
     parser.add_argument("--exploiter-knows-seed", action="store_true", help="the control")
     parser.add_argument("--tables", type=int, default=0, help="4-seat tables of experts and of greedy")
-    parser.add_argument("--ladder", type=int, default=0, help="master-expert and beginner-greedy games")
+    parser.add_argument("--master", type=int, default=0, help="master-expert games (3 s a master move)")
+    parser.add_argument("--ladder", type=int, default=0, help="beginner-greedy games")
     parser.add_argument("--skip", nargs="*", default=(), choices=("rollout", "exploiter"))
     args = parser.parse_args(argv)
     expert = policy(GAME_KEY, "expert")
+    rollouts = args.rollouts
+    if not rollouts:
+        per_game = expert_game_cpu(6, 900)
+        cost = rollout_cost(3, 900)
+        rollouts = max(2, round(args.times * per_game / C.rounds / cost))
+        print(
+            f"calibration (seeds 900-905): expert {per_game:.3f} s CPU per 2-seat game, a play-out "
+            f"{cost * 1000:.1f} ms: {rollouts} play-outs per selection for {args.times:g}×",
+            flush=True,
+        )
     if "rollout" not in args.skip:
-        rollouts = args.rollouts
-        if not rollouts:
-            per_game = expert_game_cpu(6, 900)
-            cost = rollout_cost(3, 900)
-            rollouts = max(2, round(args.times * per_game / C.rounds / cost))
-            print(
-                f"calibration (seeds 900-905): expert {per_game:.3f} s CPU per 2-seat game, a play-out "
-                f"{cost * 1000:.1f} ms: {rollouts} play-outs per selection for {args.times:g}×",
-                flush=True,
-            )
         match = duel("expert", expert, f"rollout-{rollouts}", Rollout(rollouts), args.games, args.start)
         print(duel_report(match, 0.45), flush=True)
     if "exploiter" not in args.skip:
-        exploiter = Exploiter(args.exploiter_rollouts, args.exploiter_knows_seed)
-        label = "exploiter (knows the seed)" if args.exploiter_knows_seed else "exploiter"
+        exploiter = Exploiter(args.exploiter_rollouts or rollouts, args.exploiter_knows_seed)
+        label = f"exploiter-{exploiter.rollouts}" + (" (knows the seed)" if args.exploiter_knows_seed else "")
         match = duel("expert", expert, label, exploiter, args.games, args.start, names=("expert", None))
         print(duel_report(match, None if args.exploiter_knows_seed else 0.40), flush=True)
         print(
@@ -403,12 +409,17 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"CPU per decision p50 {p50:.1f} ms, p95 {p95:.1f} ms",
                 flush=True,
             )
+    if args.master:
+        with thinking_time(LIVE_THINKING):
+            match = duel("master", policy(GAME_KEY, "master"), "expert", expert, args.master, args.start)
+        print(duel_report(match), flush=True)
     if args.ladder:
-        for hero, other in (("master", "expert"), ("beginner", "greedy")):
-            match = duel(
-                hero, policy(GAME_KEY, hero), other, policy(GAME_KEY, other), args.ladder, args.start
+        greedy = policy(GAME_KEY, "greedy")
+        print(
+            duel_report(
+                duel("beginner", policy(GAME_KEY, "beginner"), "greedy", greedy, args.ladder, args.start)
             )
-            print(duel_report(match), flush=True)
+        )
 
 
 if __name__ == "__main__":
