@@ -136,7 +136,8 @@ def test_the_experts_face_down_cards_depend_on_the_tables_secret_seed_not_on_the
                 total += 1
             state, _ = game.apply(state, seat, greedy(game, state, seat, rng))
     assert total >= 100
-    assert differ >= total // 20, f"only {differ} of {total} selections depend on the secret seed"
+    # measured: 44 of 144 (21 before the choice was mixed among the nearly best sets)
+    assert differ >= total // 5, f"only {differ} of {total} selections depend on the secret seed"
 
 
 def _table(levels: list[str], seed: int, tell: bool) -> list[int]:

@@ -1,10 +1,12 @@
 """Haenyeo's seat policies and hints (see `engine.bots`): the registry only.
 
 ``POLICIES``: ``random`` (`engine.haenyeo.ai.random`), ``beginner``
-(`engine.haenyeo.ai.beginner`), ``greedy`` (`engine.haenyeo.ai.greedy`) and ``expert``
-(`engine.haenyeo.ai.expert`); ``explain``: the line under a hint (`engine.haenyeo.ai.hints`).
+(`engine.haenyeo.ai.beginner`), ``greedy`` (`engine.haenyeo.ai.greedy`), ``expert``
+(`engine.haenyeo.ai.expert`) and ``master`` (`engine.haenyeo.ai.master`: the expert's card
+search played out to the end, as long as `engine.bots.thinking_budget` allows); ``explain``: the
+line under a hint (`engine.haenyeo.ai.hints`).
 The modules import one way only: `engine.haenyeo.ai.values` (what things are worth) ←
-``greedy`` ← ``beginner``, ``expert``, and ``hints`` reads ``values``.
+``greedy`` ← ``beginner``, ``expert`` ← ``master``, and ``hints`` reads ``values``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from engine.haenyeo.ai.beginner import beginner_policy
 from engine.haenyeo.ai.expert import expert_policy
 from engine.haenyeo.ai.greedy import greedy_policy
 from engine.haenyeo.ai.hints import explain
+from engine.haenyeo.ai.master import master_policy
 from engine.haenyeo.ai.random import random_policy
 
 POLICIES = {
@@ -20,6 +23,7 @@ POLICIES = {
     "beginner": beginner_policy,
     "greedy": greedy_policy,
     "expert": expert_policy,
+    "master": master_policy,
 }
 
 __all__ = ["POLICIES", "explain"]

@@ -24,7 +24,7 @@ down to the acting Haenyeo's zone must contain someone's Haenyeo or sea
 creature"), turn order ("clockwise from the First Player", the NPC first), "If
 only 1 Haenyeo is in a zone, that player harvests ALL items", otherwise each
 "chooses a slot and harvests the 1 item shown". A set scores what this seat
-gains minus ``RIVALRY`` times what the other players gain (the mean), each item
+gains minus `rivalry` (by the table's size) times what the other players gain (the mean), each item
 valued by what it adds to the scoring rounds still to come (`Values`). The same
 samples serve every candidate set (common random numbers); the set with the best
 mean is chosen. The choice is a function of the seat's information, the game's
@@ -51,11 +51,11 @@ from engine.haenyeo.ai.greedy import toggle_towards
 from engine.haenyeo.ai.values import (
     EGG_KEEP,
     GUESS_TRUST,
-    RIVALRY,
     Values,
     best_zones,
     greedy_zone_values,
     occupancy,
+    rivalry,
     third_value,
 )
 from engine.haenyeo.components import FREE, NPC, PEARL_ZONE, C, creature_mask
@@ -76,6 +76,10 @@ EXPERT_SAMPLES = 24
 #: greedy-like players) scores 126-140 a seat at a table of four experts, 6 about 200-220, as greedy
 #: bots do (issue #39; bench.bots_haenyeo --tables).
 EXPERT_DEPTH = 6
+#: The card choice is mixed among the nearly best sets (`mixed`): the temperature and the widest
+#: gap (points of one round's relative gain) it takes.
+MIX_TEMP = 1.5
+MIX_SPAN = 6.0
 #: Memo of selection decisions by information set (the toggles of one selection reuse it).
 _MEMO: OrderedDict[str, frozenset[int]] = OrderedDict()
 _MEMO_SIZE = 512
@@ -272,11 +276,33 @@ def choose_cards(state: State, seat: int) -> frozenset[int]:
     info = information(state, seat, rng)
     board = _Board(info)
     models = _table_models(info, board, seat, levels, rng)
-    choice = frozenset(board.search(seat, models, rng, SAMPLES))
+    mine, totals = board.totals(seat, models, rng, SAMPLES)
+    choice = frozenset(mine[mixed(totals, SAMPLES, rng)])
     _MEMO[key] = choice
     if len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
     return choice
+
+
+def mixed(totals: list[float], samples: int, rng: random.Random) -> int:
+    """Which card set to play: the best by mean relative gain, or now and then one nearly as good.
+
+    A set ``gap`` points (a round's relative gain) below the best is chosen with weight
+    ``exp(-gap / MIX_TEMP)``, sets more than ``MIX_SPAN`` below never. ``rng`` is seeded from the
+    table's secret seed, so someone running this code on the public position cannot tell which
+    of the good sets it plays (issue #39): being predicted is worth more to a searching opponent
+    than the point or two a close second costs."""
+    if MIX_TEMP <= 0:
+        return max(range(len(totals)), key=lambda i: (totals[i], -i))
+    best = max(totals) / samples
+    near = [(i, math.exp((t / samples - best) / MIX_TEMP)) for i, t in enumerate(totals)]
+    near = [(i, w) for i, w in near if w >= math.exp(-MIX_SPAN / MIX_TEMP)]
+    pick = rng.random() * sum(w for _, w in near)
+    for i, w in near:
+        pick -= w
+        if pick < 0:
+            return i
+    return near[-1][0]
 
 
 def _table_models(
@@ -352,10 +378,19 @@ class _Board:
     def search(self, seat: int, models: dict, rng: random.Random, samples: int) -> tuple[int, ...]:
         """``seat``'s card set with the best mean relative gain over ``samples`` draws of the others'
         cards from ``models`` and the NPC's draw."""
+        mine, totals = self.totals(seat, models, rng, samples)
+        best = max(range(len(mine)), key=lambda i: (totals[i], -i))
+        return mine[best]
+
+    def totals(
+        self, seat: int, models: dict, rng: random.Random, samples: int
+    ) -> tuple[list[tuple[int, ...]], list[float]]:
+        """Every card set ``seat`` may choose and its summed relative gain over ``samples`` draws
+        (see `search`)."""
         info, sea, order, values, slot_values = self.info, self.sea, self.order, self.values, self.slot_values
         players = range(info.seats)
         opponents = [s for s in players if s != seat]
-        weight = RIVALRY / len(opponents)
+        weight = rivalry(info.seats) / len(opponents)
         mine = list(combinations(range(12), info.pawns[seat]))
         my_masks = []
         for combo in mine:
@@ -407,8 +442,7 @@ class _Board:
                     if z <= reach:
                         total += diff[z]
                 totals[index] += total
-        best = max(range(len(mine)), key=lambda i: (totals[i], -i))
-        return mine[best]
+        return mine, totals
 
 
 # ------------------------------------------------------------------ ③ actions
@@ -421,7 +455,7 @@ def _harvest(state: State, seat: int, options: list[A.Action]) -> A.Action:
     later = [a for a in state.actors[state.actors.index(seat) + 1 :]]
     values = {s: Values(state, s) for s in range(state.seats) if s == seat or s in later}
     opponents = state.seats - 1
-    weight = RIVALRY / opponents if opponents else 0.0
+    weight = rivalry(state.seats) / opponents if opponents else 0.0
     best: tuple[float, int, A.Action] | None = None
     for action in options:
         free = [i for i, owner in enumerate(state.taken[zone]) if owner == FREE and i != action.slot]

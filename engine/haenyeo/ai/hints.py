@@ -26,7 +26,7 @@ from typing import Any
 
 import i18n
 from engine.haenyeo import actions as A
-from engine.haenyeo.ai.values import EGG_KEEP, RIVALRY, Values, seafood_gains, third_value
+from engine.haenyeo.ai.values import EGG_KEEP, Values, rivalry, seafood_gains, third_value
 from engine.haenyeo.components import (
     EGG,
     FREE,
@@ -299,7 +299,7 @@ def _harvest(info: State, seat: int, slot: int, values: Values) -> i18n.Msg | No
     best = max(free, key=lambda i: (mine[i], -i))
     if later and best != slot and slot in mine:
         rivals = {a: Values(info, a) for a in later}
-        weight = RIVALRY / (info.seats - 1)
+        weight = rivalry(info.seats) / (info.seats - 1)
 
         def picks(first: int) -> list[tuple[int, int]]:
             """Who takes which slot after the seat takes ``first`` (as the expert counts it)."""
