@@ -11,6 +11,9 @@ benches' own functions (`bench.bots_haenyeo.play_match`, `bench.bots_jeju.match`
 ``--quick`` plays a handful of games of each (a smoke run: the intervals are wide);
 ``--scale 0.25`` a quarter of the full counts.
 
+``--references [--quick]``: the experts against the reference players of `bench.ref_haenyeo`,
+`bench.ref_jeju` and `bench.ref_reef` (issue #39; hours of CPU in full).
+
 ``--ladder [--games N] [--start S]``: the level ladder instead (issue #39). For each game, the
 beginner (Easy) against greedy (Normal) and against random, head to head (2 seats) and one
 beginner against three greedy (4 seats; Reef & Ruins: solo means of every level instead), seats
@@ -267,6 +270,20 @@ def ladder_line(item: tuple, games: int, start: int) -> str:
     )
 
 
+def references(quick: bool) -> int:
+    """Issue #39's figures against the reference players, one game after another (their own
+    benches print them): Haenyeo's rollout searcher with 10x the expert's CPU and the exploiter,
+    Jeju Island's Monte Carlo searcher with 10x its play-outs, Reef & Ruins' two-round look-ahead;
+    with the master and the ladder where the benches play them. ``quick``: a few games each."""
+    from bench import ref_haenyeo, ref_jeju, ref_reef
+
+    games = ["--games", "4"] if quick else []
+    ref_haenyeo.main([*games, "--start", "3000", "--master", "2" if quick else "10"])
+    ref_jeju.main([*games, "--first", "1000"])
+    ref_reef.main([*games, "--policies", "beginner,greedy,expert,reference,master"])
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Play every match-up (side by side in ``--jobs`` processes) and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -278,7 +295,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ladder", action="store_true", help="the level ladder's figures instead")
     parser.add_argument("--games", type=int, default=30, help="games per ladder match-up (default 30)")
     parser.add_argument("--start", type=int, default=0, help="the ladder's first seed (default 0)")
+    parser.add_argument(
+        "--references",
+        action="store_true",
+        help="the experts against the reference players kept in bench/ref_*.py (long: hours of CPU)",
+    )
     args = parser.parse_args(argv)
+    if args.references:
+        return references(args.quick)
     if args.ladder:
         items = [*LADDER, *(("reef", level) for level in REEF_LEVELS)]
         with ProcessPoolExecutor(max(1, args.jobs)) as pool:
