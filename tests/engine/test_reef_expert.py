@@ -116,7 +116,7 @@ def test_a_lucky_number_search_picks_the_same_whatever_the_secret_seed():
 
 
 def test_a_table_of_experts_plays_a_sane_last_stretch():
-    """Two experts take over a random game at the last round (18) and finish it: every move legal, sane scores."""
+    """Two experts take over a random game at its last round (18) and finish it: legal moves, sane scores."""
     state = reach(2, 6, {"tracker": "moonrise"}, lambda s: s.round == 18 and s.dice)
     rng = random.Random(6)
     while to_act := GAME.to_act(state):
