@@ -1,8 +1,5 @@
-"""The suite's check of every request body against Discord's OpenAPI description (tests/openapi_check.py).
-
-Each distinct body is validated once a session and its answer reused, so this shows the answer is
-the same however often a body is seen: a wrong body stays wrong, a right one right.
-"""
+"""The suite's check of every request body against Discord's OpenAPI description (tests/openapi_check.py):
+it can fail, and it answers the same however often a body is seen."""
 
 from __future__ import annotations
 
