@@ -32,7 +32,17 @@ from engine.base import Game
 from engine.reef import rules
 from engine.reef.actions import Act, act
 from engine.reef.ai import greedy
-from engine.reef.ai.greedy import Plan, best_round, finish, follow, openings, placements, resolve, run
+from engine.reef.ai.greedy import (
+    Plan,
+    best_round,
+    finish,
+    follow,
+    openings,
+    placements,
+    resolve,
+    run,
+    trail_of,
+)
 from engine.reef.ai.values import LUCKY_CHOICES, evaluate, lucky_choice
 from engine.reef.components import ROUNDS, TRACKER
 from engine.reef.scoring import breakdown
@@ -148,15 +158,6 @@ def _candidates(
     return sorted(found.values(), key=lambda item: -item[0])
 
 
-def _trail(sheet: Sheet, steps: Plan, reef_key: str) -> tuple[Sheet, ...]:
-    trail = []
-    current = sheet
-    for step in steps:
-        trail.append(current)
-        current, _ = rules.apply(current, current, 0, step, reef_key)
-    return tuple(trail)
-
-
 def plan_dice_with(
     sheet: Sheet, reef_key: str, side: str, number: int, search: Search
 ) -> tuple[Plan, tuple[Sheet, ...]]:
@@ -176,7 +177,7 @@ def plan_dice_with(
     else:
         best = options[0][1]
     steps = (*best, act("confirm"))
-    return steps, _trail(sheet, steps, reef_key)
+    return steps, trail_of(sheet, steps, reef_key)
 
 
 def plan_boon_with(
@@ -195,7 +196,7 @@ def plan_boon_with(
         if best is None or value > best[0] + 1e-9:
             best = (value, plan)
     steps: Plan = tuple(best[1]) if best is not None else ()
-    return steps, _trail(sheet, steps, reef_key)
+    return steps, trail_of(sheet, steps, reef_key)
 
 
 @lru_cache(maxsize=DECISIONS_KEPT)
