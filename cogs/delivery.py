@@ -49,6 +49,8 @@ DEFAULT_THRESHOLD = 1_000
 #: Tables whose refused requests are remembered (the oldest forgotten first; a forgotten table
 #: starts afresh, which costs at most one more refusal in its window).
 TABLES_KEPT = 100_000
+#: While the process is near its refusal threshold, a transient failure's retry waits at least this long.
+STRAINED_RETRY = 600.0
 #: Players whose closed DMs are remembered until they use the bot again.
 CLOSED_DMS_KEPT = 100_000
 
@@ -166,6 +168,12 @@ class RefusalBudget:
                 # Wait until the oldest refusal that fills the window has left it (a second past).
                 wait = max(wait, inside[len(inside) - limit] + window + 1.0 - now)
         return wait
+
+    def retry_wait(self, table_id: Hashable, at_least: float = 0.0) -> float:
+        """Seconds before a post owed under ``table_id`` is tried again: at least ``at_least``, no
+        sooner than its own budget allows, and `STRAINED_RETRY` while the process is strained."""
+        wait = max(at_least, self.table_wait(table_id))
+        return max(wait, STRAINED_RETRY) if self.strained() else wait
 
     @staticmethod
     def _trim(times: deque[float], now: float, window: float) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 
 import discord
 from discord import app_commands
@@ -40,7 +41,7 @@ from cogs.common import (
 from cogs.delivery import Verdict, verdict
 from cogs.language import for_guild, for_public, for_user
 from cogs.lobby import BOT_LEVEL_CHOICES, GAME_CHOICES, PACE_CHOICES, missing_permissions
-from cogs.runner import STRAINED_RETRY, TableRunner
+from cogs.runner import TableRunner
 from engine.base import event
 from hosting import timing
 from hosting.errors import TableError
@@ -404,8 +405,8 @@ class League(commands.Cog):
         nothing more. A newer round's standings, posted, pay an older owed one.
         """
         key = league_key(league)
-        if (wait := self.runner.budget.table_wait(key)) > 0:
-            await self._owe(league, wait)  # not even tried: the league's refusals are spent for now
+        if self.runner.budget.table_wait(key) > 0:
+            await self._owe(league)  # not even tried: the league's refusals are spent for now
             return False
         try:
             channel = self.bot.get_channel(league.channel_id) or await self.bot.fetch_channel(
@@ -422,8 +423,7 @@ class League(commands.Cog):
                 return False
             first = league.post_owed is None
             blocked = judged is Verdict.BLOCKED
-            wait = max(BLOCKED_RETRY if blocked else RETRY, self.runner.budget.table_wait(key))
-            await self._owe(league, wait)
+            await self._owe(league, BLOCKED_RETRY if blocked else RETRY)
             if blocked and first:
                 t = await for_guild(self.bot, league.guild_id)
                 await self.runner.direct_message(
@@ -440,11 +440,10 @@ class League(commands.Cog):
             await self.service.owe_post(league.id, None)
         return True
 
-    async def _owe(self, league: LeagueRecord, wait: float) -> None:
-        """The league owes its standings post: try again in ``wait`` seconds at the soonest (longer
-        while the whole bot is near its refusal threshold)."""
-        if self.runner.budget.strained():
-            wait = max(wait, STRAINED_RETRY)
+    async def _owe(self, league: LeagueRecord, at_least: float = 0.0) -> None:
+        """The league owes its standings post: try again in ``at_least`` seconds at the soonest,
+        later if its refusal budget or the whole bot's says so (`RefusalBudget.retry_wait`)."""
+        wait = self.runner.budget.retry_wait(league_key(league), at_least)
         await self.service.owe_post(league.id, self.service.now() + wait)
         self.wake()
 
@@ -525,7 +524,7 @@ class League(commands.Cog):
                 return  # paid, or tried again meanwhile
             if not await self.service.claim_post(league, now + CLAIMED_RETRY):
                 return
-            league = await self.service.get(league.id)
+            league = replace(league, post_owed=now + CLAIMED_RETRY)  # as claimed: paid if it goes out
             await self.post_standings(await self.service.standings_now(league))
 
     # ------------------------------------------------------------ commands

@@ -93,8 +93,6 @@ RESUMES_AT_ONCE = 4
 TABLES_NAMED = 20
 #: Direct-message channels remembered (user id -> channel id), most recently used kept.
 DM_CHANNELS_KEPT = 1000
-#: While the process is near its refusal threshold, a transient failure's retry waits at least this long.
-STRAINED_RETRY = 600.0
 #: Discord's names of the permissions the bot needs to post, as its settings show them.
 PERMISSION_NAMES = {
     "view_channel": N_("View Channel"),
@@ -570,9 +568,7 @@ class TableRunner:
             if owed or table.status == ACTIVE:  # a note about a closed table blocks nothing
                 await self.block(table, error if isinstance(error, Undeliverable) else self.cause(table))
         elif owed:
-            wait = error.wait if isinstance(error, OverBudget) else self.budget.table_wait(table.id)
-            if self.budget.strained():
-                wait = max(wait, STRAINED_RETRY)
+            wait = self.budget.retry_wait(table.id, error.wait if isinstance(error, OverBudget) else 0.0)
             retry = await self.service.owe_post(table.id, not_before=self.service.now() + wait)
             log.warning(
                 "table %s: could not post its board (%s); retrying at %.0f",
