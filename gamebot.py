@@ -10,6 +10,7 @@ the cogs read (``bot.tables``, ``bot.runner``) exists from the bot's first momen
 from __future__ import annotations
 
 import gc
+import importlib
 import logging
 from typing import Any
 
@@ -143,7 +144,10 @@ class GameBot(commands.Bot):
         self.loop_lag.start()
         await self.tree.set_translator(CatalogTranslator())  # slash commands in each user's language
         for extension in EXTENSIONS:
-            await self.load_extension(extension)
+            # Each cog module's ``setup`` adds its cog and buttons, as `load_extension` would, but
+            # the module is imported once per process: `load_extension` executes it afresh for
+            # every bot, and tests and offline mode build hundreds of bots in one process.
+            await importlib.import_module(extension).setup(self)
         try:
             await self.sync_commands(force=self.force_sync)
         except (discord.HTTPException, aiohttp.ClientError, OSError) as error:

@@ -153,13 +153,21 @@ def awaited(board: dict) -> list[int]:
     return [int(uid) for uid in MENTION.findall(line)]
 
 
-async def play_on_the_page(page: PageClient, people: set[int], rng: random.Random, limit: int = 400) -> dict:
-    """Play every awaited local player's moves from the page until the results are shown."""
+async def play_on_the_page(
+    page: PageClient, people: set[int], rng: random.Random, boards: int | None = None, limit: int = 400
+) -> dict | None:
+    """Play every awaited local player's moves from the page until the results are shown (returned),
+    or, given ``boards``, until that many new boards were posted (None returned)."""
+    seen: set[str] = set()
     for _ in range(limit):
         done = latest(page, is_results)
         if done is not None:
             return done
         board = latest(page, is_board)
+        if board is not None:
+            seen.add(board["id"])
+            if boards is not None and len(seen) > boards:
+                return None
         assert board is not None, "the page shows no board"
         waiting = [uid for uid in awaited(board) if uid in people]
         assert waiting, board["content"]
@@ -192,6 +200,18 @@ async def play_on_the_page(page: PageClient, people: set[int], rng: random.Rando
     raise AssertionError("the game did not finish on the page")
 
 
+async def shown_results(page: PageClient, world: offline.OfflineWorld) -> dict:
+    """The results message, once the bots have finished the game and the page shows it."""
+    for _ in range(200):
+        await world.background.idle()
+        await page.refresh()
+        done = latest(page, is_results)
+        if done is not None:
+            return done
+        await asyncio.sleep(0.05)
+    raise AssertionError("the page never showed the results")
+
+
 async def test_offline_page_plays_a_game_the_bot_posted(tmp_path, openapi_checker):
     database = tmp_path / "offline.sqlite3"
     async with offline.offline_world(database, bot_delay=0.0) as world, aiohttp.ClientSession() as session:
@@ -214,8 +234,14 @@ async def test_offline_page_plays_a_game_the_bot_posted(tmp_path, openapi_checke
 
         board = latest(page, is_board)
         assert board["attachments"], "the board shows its picture"
-        results = await play_on_the_page(page, {alice.id, bob.id}, random.Random(7))
-        assert results["attachments"]
+        # Two boards' worth of moves by clicks on the page; then both leave, and bots finish the game.
+        assert await play_on_the_page(page, {alice.id, bob.id}, random.Random(7), boards=2) is None
+        for person in (alice, bob):
+            await page.be(person.id)
+            await page.click(latest(page, is_board), "Leave")
+            await page.click(latest(page, lambda m: m["ephemeral"]), "Yes, leave")
+        results = await shown_results(page, world)
+        assert results["attachments"] and "(bot)" in results["embeds"][0]["description"]
 
         # What the page shows is what the bot sent to the channel.
         sent = {m.id: m for m in world.channel.history()}

@@ -281,7 +281,9 @@ async def test_a_table_of_expert_bots_whose_every_decision_is_late_plays_to_the_
 @pytest.mark.parametrize("settings", [{"bot_deadline": 30.0}])
 async def test_a_restart_in_the_middle_of_a_bots_thinking_resumes_it(world, simcord_env, make_bot):
     channel, alice, _ = world
-    lobby, thread = await lobby_for(channel, alice, think="2", pile="normal", bots=1)
+    # A short pile (4 stones or more: Alice's first take never ends it) leaves the expert few moves
+    # after the restart, each a 2 s sleep.
+    lobby, thread = await lobby_for(channel, alice, think="2", pile="short", bots=1)
     await alice.click(lobby, label="Start")
     old = simcord_env.bot
     # Bot work runs outside the click (as offline mode runs it), so the click comes back mid-thought.

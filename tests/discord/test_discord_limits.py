@@ -256,8 +256,9 @@ async def play_turns(thread, members, rng: random.Random, turns: int) -> None:
         ("haenyeo", 5, 14, "en"),
         ("jeju", 4, 16, "en"),
         ("reef", 8, 18, "en"),
-        # In Korean (longer in bytes, not in characters): the largest table, whose boards say most.
-        ("reef", 8, 18, "ko"),
+        # In Korean (longer in bytes, not in characters): the largest table, whose boards say most;
+        # fewer turns by hand (the English run has the panels' longest names), the bots finish it.
+        ("reef", 8, 6, "ko"),
     ],
 )
 async def test_the_largest_tables_with_the_longest_names_stay_within_discord_limits(

@@ -143,7 +143,7 @@ async def rated_games(service, guild_id: int, pairs: list[tuple[int, int]], seed
 async def test_leaderboards_page_and_always_show_the_callers_place(world, simcord_env, monkeypatch):
     guild, channel, (alice, *_) = world
     service = simcord_env.bot.tables
-    leaderboard = sys.modules["cogs.leaderboard"]  # the module the bot loaded as its extension
+    leaderboard = sys.modules["cogs.leaderboard"]  # the module the bot loaded its cog from
     monkeypatch.setattr(leaderboard, "PAGE_SIZE", 3)
     monkeypatch.setattr(leaderboard, "MIN_GAMES", 1)
     # Members of the server: its board lists members only (issue #35).
