@@ -93,6 +93,26 @@ def shown(mu: float, sigma: float) -> int:
     return round(DISPLAY_SCALE * MODEL.create_rating([mu, sigma]).ordinal(z=Z))
 
 
+#: A searching bot models a person by their record (issue #39: opponents modelled as what they
+#: are): a settled rating's μ this far above a new player's is modelled as an expert bot, this
+#: far below as the beginner; between them, or while provisional, as the search's own default
+#: (a casual, greedy-like player). Openskill's new player has μ 25, σ 25/3.
+MODEL_MARGIN_MU = 5.0
+
+
+def observed_level(rating: Rating | None) -> str | None:
+    """The bot level a searching bot models a person as, from their rating at this game: "expert",
+    "beginner", or None (nothing to go on, or an ordinary record)."""
+    if rating is None or rating.provisional:
+        return None
+    new = MODEL.rating().mu
+    if rating.mu >= new + MODEL_MARGIN_MU:
+        return "expert"
+    if rating.mu <= new - MODEL_MARGIN_MU:
+        return "beginner"
+    return None
+
+
 def initial(user_id: int, game: str) -> Rating:
     """A new player's rating: openskill's default μ and σ."""
     fresh = MODEL.rating()

@@ -82,6 +82,8 @@ NAME_SUFFIXES = {
 POLICY_WORDS = {policy: LEVEL_WORDS[level] for level, policy in BOT_LEVELS.items()}
 #: Policies that think as long as `thinking_for` allows (`engine.bots.thinking_time`).
 THINKING_POLICIES = frozenset({"master"})
+#: The policies whose search models the other seats, so is told what plays them (`seat_models`).
+MODELLING_POLICIES = frozenset({"expert", "master"})
 BOT_NAMES = ("Bot Dol", "Bot Haru", "Bot Bada", "Bot Somi", "Bot Nuri", "Bot Jeju")
 #: Hint answers kept by (table, moves, seat): a second Suggest click reuses the first one's search.
 HINTS_KEPT = 256
@@ -728,9 +730,25 @@ class TableService:
         """Ask policy ``name`` for ``seat``'s move at the table as read (its rng seeded by the table)."""
         seed = f"{table.seed}:{table.moves}:{seat}"
         state = self.state_of(table)
+        seats = await self.seat_models(table, name)
         return await self.bots.decide(
-            table.game, state, seat, name, seed, seats=played_by(table), thinking=thinking_for(table, name)
+            table.game, state, seat, name, seed, seats=seats, thinking=thinking_for(table, name)
         )
+
+    async def seat_models(self, table: TableRecord, name: str) -> tuple[str | None, ...]:
+        """What plays each seat, as policy ``name``'s search should model it (issue #39): a bot
+        seat as its policy, a person by their record at this game (`ratings.observed_level`).
+        Only the searching policies look (`MODELLING_POLICIES`); the others are told `played_by`."""
+        found = list(played_by(table))
+        if name not in MODELLING_POLICIES:
+            return tuple(found)
+        for seat in table.seats:
+            if not seat.is_bot and seat.user_id is not None and 0 <= seat.seat < len(found):
+                held = await self.store.ratings_of(seat.user_id)
+                found[seat.seat] = ratings.observed_level(
+                    next((r for r in held if r.game == table.game), None)
+                )
+        return tuple(found)
 
     def next_bot(self, table: TableRecord) -> Seat | None:
         """The bot seat that moves next at a running table (the lowest awaited one), or None."""
@@ -836,7 +854,8 @@ class TableService:
         # A game without an expert (the test games) hints with its greedy bot.
         name = HINT_POLICY if HINT_POLICY in policies(table.game) else BOT_POLICY
         seed = f"{table.seed}:{table.moves}:{seat}"
-        return await self.bots.hint(table.game, self.state_of(table), seat, name, seed, played_by(table))
+        seats = await self.seat_models(table, name)
+        return await self.bots.hint(table.game, self.state_of(table), seat, name, seed, seats)
 
     def _hint_done(self, key: tuple[int, int, int], search: asyncio.Future[Decision]) -> None:
         """Keep a good answer for the next click; forget a failed or hurried one (ask again later)."""

@@ -1,0 +1,66 @@
+"""A searching bot models each seat as what plays it (issue #39): a bot seat as its level, a person
+by their record at the game (`hosting.ratings.observed_level`), on both stores.
+
+Ann and Bob play six rated games of the tiny test game, which Ann wins every time; then a table
+of Ann, Bob, Cy (new here) and an expert bot asks how the expert's search sees its seats.
+"""
+
+from __future__ import annotations
+
+import engine
+from hosting import ratings
+from hosting.service import TableService
+from tests.hosting.test_store import backend, service, store  # noqa: F401 (the store fixtures, both backends)
+
+ANN, BOB, CY = 100, 101, 102
+
+
+async def ann_beats_bob(service: TableService) -> None:  # noqa: F811 (the fixture's name)
+    """One game of Take-away to the end: Ann leaves a multiple of four when she can, Bob takes one."""
+    table = await service.create_table(
+        game_key="takeaway", guild_id=1, channel_id=2, host_id=ANN, host_name="Ann"
+    )
+    await service.join(table.id, BOB, "Bob")
+    table = await service.start(table.id, ANN)
+    while table.status == "active":
+        state = service.state_of(table)
+        game = engine.get(table.game)
+        (seat,) = game.to_act(state)
+        actions = game.legal_actions(state, seat)
+        winning = [a for a in actions if (state.pile - a.count) % 4 == 0]
+        action = (winning or actions)[0] if seat == 0 else actions[0]
+        table = (await service.submit_action(table.id, seat, action, table.version)).table
+    assert table.result["ranking"] == [1, 2]
+
+
+async def test_people_are_modelled_by_their_record_and_bots_by_their_level(service):  # noqa: F811
+    for _ in range(ratings.PROVISIONAL_GAMES + 1):
+        await ann_beats_bob(service)
+    (ann,) = await service.ratings_of(ANN)
+    (bob,) = await service.ratings_of(BOB)
+    assert not ann.provisional and ratings.observed_level(ann) == "expert"
+    assert not bob.provisional and ratings.observed_level(bob) == "beginner"
+
+    table = await service.create_table(
+        game_key="takeaway", guild_id=1, channel_id=3, host_id=ANN, host_name="Ann"
+    )
+    await service.join(table.id, BOB, "Bob")
+    await service.join(table.id, CY, "Cy")
+    table = await service.add_bot(table.id, ANN, "expert")
+    assert await service.seat_models(table, "expert") == ("expert", "beginner", None, "expert")
+    assert await service.seat_models(table, "master") == ("expert", "beginner", None, "expert")
+    # A policy that searches nobody is told only what the bots are.
+    assert await service.seat_models(table, "greedy") == (None, None, None, "expert")
+
+
+def test_a_record_says_nothing_while_provisional_or_ordinary():
+    new = ratings.initial(ANN, "haenyeo")
+    assert ratings.observed_level(None) is None
+    assert ratings.observed_level(new) is None
+    settled = ratings.PROVISIONAL_GAMES
+    strong = ratings.Rating(ANN, "haenyeo", new.mu + ratings.MODEL_MARGIN_MU, 4.0, settled)
+    assert ratings.observed_level(strong) == "expert"
+    assert ratings.observed_level(ratings.Rating(ANN, "haenyeo", strong.mu, 4.0, settled - 1)) is None
+    assert ratings.observed_level(ratings.Rating(ANN, "haenyeo", new.mu + 1, 4.0, settled)) is None
+    weak = ratings.Rating(ANN, "haenyeo", new.mu - ratings.MODEL_MARGIN_MU, 4.0, settled)
+    assert ratings.observed_level(weak) == "beginner"
