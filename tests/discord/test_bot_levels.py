@@ -14,11 +14,13 @@ import logging
 import random
 import threading
 import time
+import types
 
 import pytest
 
 import engine
 from bot import Config, create_bot
+from hosting import botpool
 from hosting.botpool import WORKERS, WallAlarms
 from hosting.stores import open_store
 from offline import Background
@@ -319,22 +321,30 @@ async def test_a_restart_in_the_middle_of_a_bots_thinking_resumes_it(world, simc
 def test_wall_alarms_ring_in_order_on_the_real_clock_and_a_cancelled_one_never(monkeypatch):
     """One thread rings every decision's deadline: soonest first, by real time (SimCord makes
     ``time.monotonic`` virtual, and a jump of it must not ring anything early)."""
+    # The clocks are replaced as `hosting.botpool` reads them, not in the `time` module: the shared
+    # pools' manager threads of this process read `time.monotonic` too, and one that read 1e12
+    # then the real clock asked its selector to wait for 1e12 s, died, and left its pool's
+    # futures unanswered for the next tests here.
+    clocks = types.SimpleNamespace(
+        perf_counter=time.perf_counter,
+        process_time=time.process_time,
+        monotonic=lambda: 1e12,  # a virtual clock far ahead
+    )
+    monkeypatch.setattr(botpool, "time", clocks)
     alarms = WallAlarms()
     rung: list[str] = []
     done = threading.Event()
-    monkeypatch.setattr(time, "monotonic", lambda: 1e12)  # a virtual clock far ahead
     started = time.perf_counter()
     # The real clock stands still while the alarms are set, so they are set at one instant however
     # busy the machine is (set one by one, a pause between two would reorder them); nothing rings
     # meanwhile, as the alarm thread reads the same clock.
-    real_clock = time.perf_counter
-    monkeypatch.setattr(time, "perf_counter", lambda: started)
+    clocks.perf_counter = lambda: started
     alarms.after(0.15, lambda: (rung.append("last"), done.set()))
     alarms.after(0.05, lambda: rung.append("first"))
     cancel = alarms.after(0.10, lambda: rung.append("cancelled"))
     alarms.after(0.10, lambda: rung.append("second"))
     cancel()
-    monkeypatch.setattr(time, "perf_counter", real_clock)
+    clocks.perf_counter = time.perf_counter
     assert done.wait(60.0)  # an upper bound for a busy machine; the order is what is checked
     assert rung == ["first", "second", "last"]
     assert time.perf_counter() - started >= 0.15
