@@ -89,8 +89,11 @@ def mean_interval(values: Sequence[float]) -> str:
     return f"{statistics.mean(values):.1f} ± {half:.1f}"
 
 
-def duel(hero: str, other: str, games: int, start: int) -> tuple[float, list[int], list[int]]:
-    """2-seat games, ``hero`` in seat ``g % 2``: its wins (ties shared), its scores, the other's."""
+def duel(
+    hero: str, other: str, games: int, start: int, cpu: list[float] | None = None
+) -> tuple[float, list[int], list[int]]:
+    """2-seat games, ``hero`` in seat ``g % 2``: its wins (ties shared), its scores, the other's
+    (and the CPU seconds of every hero decision appended to ``cpu``)."""
     game = engine.get(GAME_KEY)
     mine, theirs = policy(GAME_KEY, hero), policy(GAME_KEY, other)
     wins, hero_scores, other_scores = 0.0, [], []
@@ -103,7 +106,11 @@ def duel(hero: str, other: str, games: int, start: int) -> tuple[float, list[int
             while to_act := game.to_act(state):
                 seat = min(to_act)
                 play = mine if seat == seat_of_hero else theirs
-                state, _ = game.apply(state, seat, play(game, state, seat, rng))
+                began = time.process_time()
+                action = play(game, state, seat, rng)
+                if cpu is not None and seat == seat_of_hero:
+                    cpu.append(time.process_time() - began)
+                state, _ = game.apply(state, seat, action)
         result = game.result(state)
         if seat_of_hero in result.winners:
             wins += 1 / len(result.winners)
@@ -128,12 +135,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.beginner:
         for candidate in tries:
             old = apply([*args.set, *candidate.split()])
-            wins, mine, theirs = duel(args.hero, args.other, args.beginner, args.start)
+            cpu: list[float] = []
+            wins, mine, theirs = duel(args.hero, args.other, args.beginner, args.start, cpu)
             low, high = wilson(wins, args.beginner)
             print(
                 f"[{candidate or 'as shipped'}] {args.hero} vs {args.other}, 2 seats, seeds {args.start}–"
                 f"{args.start + args.beginner - 1}: {wins:g} of {args.beginner} ({wins / args.beginner:.0%}; "
-                f"{low:.0%}–{high:.0%}); scores {mean_interval(mine)} / {mean_interval(theirs)}",
+                f"{low:.0%}–{high:.0%}); scores {mean_interval(mine)} / {mean_interval(theirs)}; "
+                f"{args.hero} CPU per decision p50 {percentile(cpu, 0.5) * 1000:.2f} ms "
+                f"p95 {percentile(cpu, 0.95) * 1000:.2f} ms",
                 flush=True,
             )
             restore(old)
