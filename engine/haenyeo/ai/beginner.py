@@ -24,9 +24,9 @@ from engine.haenyeo.rules import rows
 from engine.haenyeo.state import State
 
 #: Noise on the zone values of its card choice (greedy's is 0.4).
-NOISE = 4.0
+NOISE = 6.0
 #: The chance it harvests its second-best slot or seafood instead of its best.
-SLIP = 0.55
+SLIP = 0.6
 
 
 def _pick(scored: list[tuple[float, int, A.Action]], rng: random.Random) -> A.Action:

@@ -35,8 +35,10 @@ from engine.haenyeo.state import State
 CANDIDATES = 6
 #: CPU seconds of a play-out per round it still plays and per cubed seat (the NPC counts as half a
 #: seat; every greedy seat guesses every other's cards), measured on the development machine:
-#: about 22 ms for a whole 2-seat game, 90 ms at 4 seats.
-PLAYOUT_COST = 0.000175
+#: about 26 ms for a whole 2-seat game, 100 ms at 4 seats. The dearest decisions (the first rounds
+#: at 2 seats) cost up to 0.2 ms a unit on the busy 2-core machine (3.3 s for a 3 s budget at
+#: 0.175 ms, 4.9 s at its worst), so it counts 0.21 ms (issue #39, session 16).
+PLAYOUT_COST = 0.00021
 #: Fewest determinizations per candidate, whatever the budget says.
 MIN_DRAWS = 2
 _MEMO: OrderedDict[str, frozenset[int]] = OrderedDict()
