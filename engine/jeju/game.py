@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 import i18n
-from engine.base import _SEARCHING, Event, Game, IllegalAction, Result, listing
+from engine.base import Event, Game, IllegalAction, Result, listing
 from engine.jeju import actions as A
 from engine.jeju import rules, scoring, setup
 from engine.jeju import state as st
@@ -16,6 +16,8 @@ from engine.jeju.state import JejuState
 
 N_ = i18n.N_
 SELECT_LIMIT = 25
+#: `to_act`'s answer per seat, made once (frozensets never change).
+_ACTORS = tuple(frozenset((seat,)) for seat in range(4))
 
 #: Menu names for payments (`payment_groups`), by the numbers of Haenyeo jokers a menu's
 #: payments use: (fewest, most). A card costs at most five tiles, so at most five jokers.
@@ -124,7 +126,7 @@ class JejuGame(Game):
 
     def to_act(self, state: JejuState) -> frozenset[int]:
         seat = rules.to_act(state)
-        return frozenset() if seat < 0 else frozenset((seat,))
+        return frozenset() if seat < 0 else _ACTORS[seat]
 
     def legal_actions(self, state: JejuState, seat: int) -> list:
         memo_state, memo_seat, memo_actions = self._memo
@@ -146,14 +148,10 @@ class JejuGame(Game):
         return self._play(state, seat, action, events), events
 
     def advance(self, state: JejuState, seat: int, action: object) -> JejuState:
-        """`apply` for search play-outs: no legality check, quiet events (see `Game.advance`)."""
-        token = _SEARCHING.set(True)
-        try:
-            return self._play(state, seat, action, [])
-        finally:
-            _SEARCHING.reset(token)
+        """`apply` for search play-outs: no legality check and no events at all (see `Game.advance`)."""
+        return self._play(state, seat, action, None)
 
-    def _play(self, state: JejuState, seat: int, action: object, events: list[Event]) -> JejuState:
+    def _play(self, state: JejuState, seat: int, action: object, events: list[Event] | None) -> JejuState:
         """Apply a legal action, then every move that is the only option (the engine takes it)."""
         state = rules.apply_one(state, seat, action, events)
         while True:
