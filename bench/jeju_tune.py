@@ -16,7 +16,7 @@ import argparse
 import random
 import time
 
-from bench.ref_jeju import GAME, line, match, reference_policy
+from bench.ref_jeju import GAME, match, reference_policy, wilson
 from engine.base import without_text
 from engine.jeju.ai import expert
 from engine.jeju.ai.greedy import greedy_policy
@@ -77,10 +77,33 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     budget = round(args.budget * args.times)
-    row = match(expert_with(args.budget), reference_policy(budget), args.games, args.first, args.verbose)
-    title = f"expert {args.budget} vs reference {budget} ({args.times:g}x), seeds {args.first}+"
-    print(line(title, row), flush=True)
+    title = f"expert {args.budget} vs reference {budget} ({args.times:g}x)"
+    hero, other = expert_with(args.budget), reference_policy(budget)
+    wins, cpu = 0.0, []
+    for n, seed in enumerate(range(args.first, args.first + args.games), 1):
+        row = match(timed(hero, cpu), other, 1, seed, args.verbose)
+        wins += row["wins"]
+        low, high = wilson(wins, n)
+        cpu.sort()
+        print(
+            f"{title}, seeds {args.first}-{seed}: {wins:g}/{n} = {wins / n:.0%} [95% {low:.0%}-{high:.0%}]; "
+            f"expert CPU p50 {cpu[len(cpu) // 2] * 1000:.0f} ms, "
+            f"p95 {cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))] * 1000:.0f} ms ({len(cpu)} decisions)",
+            flush=True,
+        )
     return 0
+
+
+def timed(policy, cpu: list[float]):
+    """``policy``, appending the CPU time of each decision to ``cpu``."""
+
+    def choose(game, state, seat: int, rng: random.Random):
+        started = time.process_time()
+        action = policy(game, state, seat, rng)
+        cpu.append(time.process_time() - started)
+        return action
+
+    return choose
 
 
 if __name__ == "__main__":
