@@ -155,9 +155,12 @@ class JejuGame(Game):
         """Apply a legal action, then every move that is the only option (the engine takes it)."""
         state = rules.apply_one(state, seat, action, events)
         while True:
-            actor = rules.to_act(state)
-            if actor < 0:
+            phase = state.phase  # `rules.to_act`, written out
+            if phase == st.FINISHED:
                 break
+            actor = state.bonus_seat if phase == st.HARUBANG else state.current
+            if phase == st.SETUP_HARUBANG:
+                actor = state.seats - 1
             options = rules.legal_actions(state, actor)
             if len(options) != 1:
                 self._memo = (state, actor, options)

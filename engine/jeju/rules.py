@@ -125,7 +125,17 @@ def event(kind: str, message: i18n.Msg, actor: int | None = None, **extra: objec
     # `base.event` with the actor first among the fields, without passing the keywords on twice.
     if _SEARCHING.get():
         return {"type": kind, "say": message, "actor": actor, **extra}
-    return Said(type=kind, say=message, actor=actor, **extra)
+    return (
+        Said(type=kind, say=message, actor=actor, **extra)
+        if extra
+        else Said(type=kind, say=message, actor=actor)
+    )
+
+
+def _made() -> type:
+    """What `event` makes now, for the busiest events built in place: a plain dict while bots
+    search (`engine.base.without_text`), else a `Said` (its English said when read)."""
+    return dict if _SEARCHING.get() else Said
 
 
 @lru_cache(maxsize=512)
@@ -271,7 +281,7 @@ def _travel_event(seat: int, spot: int, direction: str, count: int, path: list[i
             spot=loc(spot),
             drops=drops,
         )
-    return event("travel", text, seat, spot=spot, direction=direction, path=path)
+    return _made()(type="travel", say=text, actor=seat, spot=spot, direction=direction, path=path)
 
 
 @lru_cache(maxsize=256)
@@ -329,7 +339,7 @@ def _harubang_event(seat: int, spot: int, stays: bool, tile: int) -> Event:
                 who=who(seat),
                 spot=loc(spot),
             )
-    return event("harubang", text, seat, spot=spot, tile=tile)
+    return _made()(type="harubang", say=text, actor=seat, spot=spot, tile=tile)
 
 
 # --- Play 2: Taking Point Cards ----------------------------------------------
@@ -363,6 +373,15 @@ def can_afford(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> b
     return short <= hand[JOKER] and sum(hand) >= count
 
 
+#: Per card of one space per printed type (and no printed joker): a bit per printed type and its
+#: spaces (``?`` included), what `affordable_cards` reads when no tile is waived; else None.
+_SIMPLE = {
+    card_id: (sum(1 << tile for tile in card.types), sum(card.need) + card.wild)
+    if max(card.need) <= 1 and not card.need[JOKER]
+    else None
+    for card_id, card in CARDS.items()
+}
+_NO_WAIVERS = (0,) * NTYPES
 #: Per card, what `can_afford` reads: its ``?`` spaces and (tile, spaces) for each printed type.
 _PRINTED = {
     card_id: (card.wild, tuple((tile, card.need[tile]) for tile in card.types))
@@ -504,7 +523,37 @@ def affordable_cards(state: JejuState, seat: int) -> list[int]:
     """The face-up cards this seat can pay for now."""
     hand = state.hands[seat]
     waive = waivers(state.owned[seat])
-    return [c for c in state.display if can_afford(c, hand, waive)]
+    total, jokers = sum(hand), hand[JOKER]
+    if waive == _NO_WAIVERS:
+        # No tile waived: a card of one space per printed type is short of the types not in hand.
+        have = 0
+        for tile in range(JOKER):
+            if hand[tile]:
+                have |= 1 << tile
+        missing = ~have
+        found = []
+        for card_id in state.display:
+            simple = _SIMPLE[card_id]
+            if simple is None:
+                if can_afford(card_id, hand, _NO_WAIVERS):
+                    found.append(card_id)
+            elif total >= simple[1] and (simple[0] & missing).bit_count() <= jokers:
+                found.append(card_id)
+        return found
+    # `can_afford` card by card, written out: legal moves ask this at every turn.
+    found = []
+    for card_id in state.display:
+        count, printed = _PRINTED[card_id]
+        short = 0
+        for tile, need in printed:
+            needed = need - waive[tile]
+            if needed > 0:
+                count += needed
+                if hand[tile] < needed:
+                    short += needed - hand[tile]
+        if short <= jokers and total >= count:
+            found.append(card_id)
+    return found
 
 
 @lru_cache(maxsize=4096)
@@ -551,10 +600,26 @@ def fewest_jokers(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -
 
 def seat_payments(state: JejuState, seat: int, card_id: int) -> tuple[tuple[int, ...], ...]:
     """Distinct payments this seat could make for ``card_id``."""
-    waive = waivers(state.owned[seat])
+    hand, owned = state.hands[seat], state.owned[seat]
+    last = _LAST_PAYMENTS[0]
+    # A card chosen is paid for next: the same hand and cards asked again (compared as objects).
+    if last[0] is hand and last[1] is owned and last[2] == card_id:
+        return last[3]
+    waive = waivers(owned)
     caps = payment_caps(card_id, waive)
-    hand = tuple([h if h < c else c for h, c in zip(state.hands[seat], caps, strict=True)])
-    return payments(card_id, hand, waive)
+    found = payments(card_id, tuple([h if h < c else c for h, c in zip(hand, caps, strict=True)]), waive)
+    _LAST_PAYMENTS[0] = (hand, owned, card_id, found)
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _pay_actions(options: tuple[tuple[int, ...], ...]) -> tuple[Pay, ...]:
+    """A `Pay` per payment, made once per list of payments (a frozen dataclass is slow to build)."""
+    return tuple(Pay(p) for p in options)
+
+
+#: `seat_payments`' last answer: (hand, cards owned, card, payments).
+_LAST_PAYMENTS: list[tuple] = [((), (), -1, ())]
 
 
 def take_card(state: JejuState, seat: int, card_id: int, events: list[Event] | None) -> JejuState:
@@ -568,7 +633,7 @@ def take_card(state: JejuState, seat: int, card_id: int, events: list[Event] | N
             who=who(seat),
             card=_card_said(card_id),
         )
-        events.append(event("choose_card", text, seat, card=card_id))
+        events.append(_made()(type="choose_card", say=text, actor=seat, card=card_id))
     return _CHOSEN(state, PAY, card_id)
 
 
@@ -616,7 +681,7 @@ def pay(
             paid=_paid_said(tiles),
             card=_card_said(card_id),
         )
-        events.append(event("take_card", said, seat, card=card_id, paid=list(tiles)))
+        events.append(_made()(type="take_card", say=said, actor=seat, card=card_id, paid=list(tiles)))
     slot = state.display.index(card_id)
     deck, discard = state.deck, state.discard
     if card.effect == "refresh":
@@ -729,7 +794,7 @@ def legal_actions(state: JejuState, seat: int) -> list:
         actions.append(_END)
         return actions
     if phase == PAY:
-        actions = [Pay(p) for p in seat_payments(state, seat, state.pending_card)]
+        actions = list(_pay_actions(seat_payments(state, seat, state.pending_card)))
         actions.append(_BACK)
         return actions
     if phase == SETUP_TOKENS:
@@ -744,15 +809,16 @@ def apply_one(state: JejuState, seat: int, action: object, events: list[Event] |
     kind = type(action)
     if kind is Travel:
         return travel(state, seat, action.spot, action.direction, events)
-    if kind is MoveHarubang:
-        return harubang_bonus(state, seat, action.spot, events)
     if kind is TakeCard:
         return take_card(state, seat, action.card, events)
     if kind is Pay:
         return pay(state, seat, state.pending_card, action.tiles, events)
+    if kind is MoveHarubang:
+        return harubang_bonus(state, seat, action.spot, events)
     if kind is EndTurn:
         if events is not None:
-            events.append(event("end_turn", i18n.say("{who} ends the turn.", who=who(seat)), seat))
+            said = i18n.say("{who} ends the turn.", who=who(seat))
+            events.append(_made()(type="end_turn", say=said, actor=seat))
         return end_turn(state, events)
     if kind is Back:
         if events is not None:
