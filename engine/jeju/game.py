@@ -142,8 +142,14 @@ class JejuGame(Game):
             legal = memo_actions
         else:
             legal = rules.legal_actions(state, seat)
-        if action not in legal:
-            raise IllegalAction(rules.explain_illegal(state, seat, action))
+        # A bot hands back one of the very actions listed: found by identity before any `==`
+        # (a dataclass's own, written in Python, would run for every action listed before it).
+        for listed in legal:
+            if listed is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalAction(rules.explain_illegal(state, seat, action))
         events: list[Event] = []
         return self._play(state, seat, action, events), events
 

@@ -13,6 +13,7 @@ Decisions the rulebook leaves open are recorded in docs/rules/jeju.md.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 import i18n
 from engine import base
@@ -460,33 +461,34 @@ def _single_spaces(need: tuple[int, ...], wild: int, hand: tuple[int, ...]) -> t
     printed today), found space by space: each printed space its tile or a joker, then the
     ``?`` any tile left. Several times quicker than counting type by type for these cards."""
     jokers = hand[JOKER]
-    printed = [tile for tile in range(JOKER) if need[tile]]
-    found = set()
+    partial = [(0,) * NTYPES]
     # Each printed space: its own tile where the hand has one, else (or instead) a joker.
-    partial = [[0] * NTYPES]
-    for tile in printed:
+    for tile in range(JOKER):
+        if not need[tile]:
+            continue
         grown = []
         for paid in partial:
             if hand[tile]:
-                real = paid.copy()
-                real[tile] = 1
-                grown.append(real)
+                grown.append((*paid[:tile], 1, *paid[tile + 1 :]))
             if paid[JOKER] < jokers:
-                joker = paid.copy()
-                joker[JOKER] += 1
-                grown.append(joker)
+                grown.append((*paid[:JOKER], paid[JOKER] + 1))
         partial = grown
-    for paid in partial:
-        if not wild:
-            found.add(tuple(paid))
-            continue
-        for tile in range(NTYPES):
-            if hand[tile] > paid[tile]:
-                paid[tile] += 1
-                found.add(tuple(paid))
-                paid[tile] -= 1
-    # Fewest jokers first, then the most of the first types (the order `payments` promises).
-    return tuple(sorted(found, key=lambda p: (-p[JOKER], p), reverse=True))
+    found = partial  # distinct: each printed space paid one way
+    if wild:
+        found = {
+            (*paid[:tile], paid[tile] + 1, *paid[tile + 1 :])
+            for paid in partial
+            for tile in range(NTYPES)
+            if hand[tile] > paid[tile]
+        }
+    # Fewest jokers first, then the most of the first types (the order `payments` promises):
+    # two sorts in C, the second stable.
+    ordered = sorted(found, reverse=True)
+    ordered.sort(key=_JOKERS)
+    return tuple(ordered)
+
+
+_JOKERS = itemgetter(JOKER)
 
 
 def payments_by_spaces(
