@@ -357,7 +357,10 @@ def waivers(owned: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(waive)
 
 
+@lru_cache(maxsize=1024)
 def _need(card_id: int, waive: tuple[int, ...]) -> tuple[int, ...]:
+    """The tiles a card asks for per type, less those its buyer's Everlasting cards waive (a
+    few dozen cards and waivers: kept)."""
     return tuple(max(0, n - w) for n, w in zip(CARDS[card_id].need, waive, strict=True))
 
 
@@ -424,7 +427,7 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
     """
     need = _need(card_id, waive)
     wild = CARDS[card_id].wild
-    if wild <= 1 and not need[JOKER] and max(need) <= 1:
+    if wild <= 1 and _one_space_each(need):
         return _single_spaces(need, wild, hand)
     # By jokers given up: counting each type down finds each bucket already in the order wanted.
     by_jokers: list[list[tuple[int, ...]]] = [[] for _ in range(hand[JOKER] + 1)]
@@ -454,6 +457,12 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
 
     fill(0, sum(need) + wild, 0)
     return tuple(p for bucket in by_jokers for p in bucket)
+
+
+@lru_cache(maxsize=1024)
+def _one_space_each(need: tuple[int, ...]) -> bool:
+    """Whether a card's tiles are one space per printed type, none of them a printed joker."""
+    return not need[JOKER] and max(need) <= 1
 
 
 def _single_spaces(need: tuple[int, ...], wild: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
