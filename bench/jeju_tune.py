@@ -1,13 +1,15 @@
 """Jeju Island expert tuning: a variant of the expert against the 10x reference, or its decision CPU.
 
 Run ``nice -n 10 python -m bench.jeju_tune [--budget N] [--times K] [--games N] [--first SEED]
-[--cpu N]``.
+[--cpu N] [--master N]``.
 
 ``--budget`` sets the expert's play-outs a decision (default `EXPERT_BUDGET`); the reference
 (`bench.ref_jeju.reference_policy`) gets ``--times`` (default 10) times as many, so a larger
 expert budget raises the reference's too. ``--cpu N`` instead plays N 2-seat games of the
 expert against greedy and prints the expert's decision CPU (p50 / p95 / max), to size the
-budget against the 1 s p95 limit. Seeds below 1000 are for tuning (see `bench.ref_jeju`).
+budget against the 1 s p95 limit; ``--master N`` plays N games of master (the live 3 s of thinking)
+against the expert, first player alternating, with master's decision CPU. Seeds below 1000 are
+for tuning (see `bench.ref_jeju`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import time
 
 from bench.ref_jeju import GAME, match, reference_policy, wilson
 from engine.base import without_text
+from engine.bots import policy
 from engine.jeju.ai import expert
 from engine.jeju.ai.greedy import greedy_policy
 
@@ -67,7 +70,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=500, help="the first seed")
     parser.add_argument("--cpu", type=int, default=0, help="games against greedy to time decisions")
     parser.add_argument("--verbose", action="store_true", help="a line per game")
+    parser.add_argument("--master", type=int, default=0, help="games of master (3 s) against the expert")
     args = parser.parse_args(argv)
+    if args.master:
+        hero, other = policy("jeju", "master"), policy("jeju", "expert")
+        wins, cpu = 0.0, []
+        for n, seed in enumerate(range(args.first, args.first + args.master), 1):
+            row = match(timed(hero, cpu), other, 1, seed, args.verbose)
+            wins += row["wins"]
+            low, high = wilson(wins, n)
+            cpu.sort()
+            print(
+                f"master ({expert.master_budget()} play-outs) vs expert ({expert.EXPERT_BUDGET}), seeds "
+                f"{args.first}-{seed}: {wins:g}/{n} = {wins / n:.0%} [95% {low:.0%}-{high:.0%}]; master CPU "
+                f"p50 {cpu[len(cpu) // 2]:.2f} s, p95 {cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))]:.2f} s "
+                f"({len(cpu)} decisions)",
+                flush=True,
+            )
+        return 0
     if args.cpu:
         row = cpu_profile(args.budget, args.cpu, args.first)
         print(
