@@ -346,9 +346,21 @@ def _harubang_event(seat: int, spot: int, stays: bool, tile: int) -> Event:
 # --- Play 2: Taking Point Cards ----------------------------------------------
 
 
-@lru_cache(maxsize=4096)
 def waivers(owned: tuple[int, ...]) -> tuple[int, ...]:
     """Everlasting tiles: per tile type, how many of that tile a purchase need not give up."""
+    # Most hands of cards hold no Everlasting card: known at once, no memo entry per hand.
+    if _EVERLASTING.isdisjoint(owned):
+        return _NONE_WAIVED
+    return _waivers(owned)
+
+
+_EVERLASTING = frozenset(card_id for card_id, card in CARDS.items() if card.everlasting >= 0)
+_NONE_WAIVED = (0,) * NTYPES
+
+
+@lru_cache(maxsize=4096)
+def _waivers(owned: tuple[int, ...]) -> tuple[int, ...]:
+    """`waivers` counted, for cards that include an Everlasting one."""
     waive = [0] * NTYPES
     for card_id in owned:
         tile = CARDS[card_id].everlasting
@@ -385,7 +397,6 @@ _SIMPLE = {
     else None
     for card_id, card in CARDS.items()
 }
-_NO_WAIVERS = (0,) * NTYPES
 #: Per card, what `can_afford` reads: its ``?`` spaces and (tile, spaces) for each printed type.
 _PRINTED = {
     card_id: (card.wild, tuple((tile, card.need[tile]) for tile in card.types))
@@ -535,7 +546,7 @@ def affordable_cards(state: JejuState, seat: int) -> list[int]:
     hand = state.hands[seat]
     waive = waivers(state.owned[seat])
     total, jokers = sum(hand), hand[JOKER]
-    if waive == _NO_WAIVERS:
+    if waive is _NONE_WAIVED or waive == _NONE_WAIVED:
         # No tile waived: a card of one space per printed type is short of the types not in hand.
         have = 0
         for tile in range(JOKER):
@@ -546,7 +557,7 @@ def affordable_cards(state: JejuState, seat: int) -> list[int]:
         for card_id in state.display:
             simple = _SIMPLE[card_id]
             if simple is None:
-                if can_afford(card_id, hand, _NO_WAIVERS):
+                if can_afford(card_id, hand, _NONE_WAIVED):
                     found.append(card_id)
             elif total >= simple[1] and (simple[0] & missing).bit_count() <= jokers:
                 found.append(card_id)
