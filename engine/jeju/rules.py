@@ -634,10 +634,14 @@ def seat_payments(state: JejuState, seat: int, card_id: int) -> tuple[tuple[int,
     return found
 
 
-@lru_cache(maxsize=1024)
-def _pay_actions(options: tuple[tuple[int, ...], ...]) -> tuple[Pay, ...]:
-    """A `Pay` per payment, made once per list of payments (a frozen dataclass is slow to build)."""
-    return tuple(Pay(p) for p in options)
+def _pay_actions(options: tuple[tuple[int, ...], ...]) -> list[Pay]:
+    """A `Pay` per payment, each made once (a frozen dataclass is slow to build; a card costs at
+    most five tiles, so there are a few hundred payments in all)."""
+    made = _PAYS
+    return [made.get(tiles) or made.setdefault(tiles, Pay(tiles)) for tiles in options]
+
+
+_PAYS: dict[tuple[int, ...], Pay] = {}
 
 
 #: `seat_payments`' last answer: (hand, cards owned, card, payments).
@@ -816,7 +820,7 @@ def legal_actions(state: JejuState, seat: int) -> list:
         actions.append(_END)
         return actions
     if phase == PAY:
-        actions = list(_pay_actions(seat_payments(state, seat, state.pending_card)))
+        actions = _pay_actions(seat_payments(state, seat, state.pending_card))
         actions.append(_BACK)
         return actions
     if phase == SETUP_TOKENS:
