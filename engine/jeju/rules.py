@@ -237,7 +237,7 @@ def collect(state: JejuState, events: list[Event] | None) -> tuple[JejuState, in
         if make is not None:
             said = i18n.say(
                 "{who} takes {tile} at location {spot}.",
-                who=who(owner),
+                who=_WHO[owner],
                 tile=_TILE_TERMS[tile],
                 spot=spot + 1,
             )
@@ -269,7 +269,7 @@ def _travel_event(seat: int, spot: int, direction: str, count: int, path: list[i
     if direction == "left":
         text = i18n.say(
             "{who} moves the {count}-token stack from location {spot} to the left (drops at {drops}).",
-            who=who(seat),
+            who=_WHO[seat],
             count=count,
             spot=loc(spot),
             drops=drops,
@@ -277,7 +277,7 @@ def _travel_event(seat: int, spot: int, direction: str, count: int, path: list[i
     else:
         text = i18n.say(
             "{who} moves the {count}-token stack from location {spot} to the right (drops at {drops}).",
-            who=who(seat),
+            who=_WHO[seat],
             count=count,
             spot=loc(spot),
             drops=drops,
@@ -316,14 +316,14 @@ def _harubang_event(seat: int, spot: int, stays: bool, tile: int) -> Event:
         if stays:
             text = i18n.say(
                 "{who} leaves the Harubang at location {spot} and takes {tile}.",
-                who=who(seat),
+                who=_WHO[seat],
                 spot=loc(spot),
                 tile=_TILE_TERMS[tile],
             )
         else:
             text = i18n.say(
                 "{who} moves the Harubang to location {spot} and takes {tile}.",
-                who=who(seat),
+                who=_WHO[seat],
                 spot=loc(spot),
                 tile=_TILE_TERMS[tile],
             )
@@ -331,13 +331,13 @@ def _harubang_event(seat: int, spot: int, stays: bool, tile: int) -> Event:
         if stays:
             text = i18n.say(
                 "{who} leaves the Harubang at location {spot}; no tiles are left there.",
-                who=who(seat),
+                who=_WHO[seat],
                 spot=loc(spot),
             )
         else:
             text = i18n.say(
                 "{who} moves the Harubang to location {spot}; no tiles are left there.",
-                who=who(seat),
+                who=_WHO[seat],
                 spot=loc(spot),
             )
     return _made()(type="harubang", say=text, actor=seat, spot=spot, tile=tile)
@@ -656,7 +656,7 @@ def take_card(state: JejuState, seat: int, card_id: int, events: list[Event] | N
     if events is not None:
         text = i18n.say(
             "{who} chooses the card {card} and picks which tiles pay.",
-            who=who(seat),
+            who=_WHO[seat],
             card=_card_said(card_id),
         )
         events.append(_made()(type="choose_card", say=text, actor=seat, card=card_id))
@@ -703,7 +703,7 @@ def pay(
     if events is not None:
         said = i18n.say(
             "{who} pays {paid} and takes the card {card}.",
-            who=who(seat),
+            who=_WHO[seat],
             paid=_paid_said(tiles),
             card=_card_said(card_id),
         )
@@ -730,7 +730,7 @@ def pay(
     if card.effect == "everlasting" and events is not None:
         said = i18n.say(
             "{who} need not give up {tile} for cards from now on.",
-            who=who(seat),
+            who=_WHO[seat],
             tile=_TILE_TERMS[card.everlasting],
         )
         events.append(event("everlasting", said, seat))
@@ -748,7 +748,7 @@ def pay(
     )
     if card.effect == "harubang":
         if events is not None:
-            text = i18n.say("Instant Harubang: {who} takes the Harubang bonus.", who=who(seat))
+            text = i18n.say("Instant Harubang: {who} takes the Harubang bonus.", who=_WHO[seat])
             events.append(event("instant_harubang", text, seat))
         return _BONUS(state, HARUBANG, seat, "card")
     return after_purchase(state, events)
@@ -843,12 +843,12 @@ def apply_one(state: JejuState, seat: int, action: object, events: list[Event] |
         return harubang_bonus(state, seat, action.spot, events)
     if kind is EndTurn:
         if events is not None:
-            said = i18n.say("{who} ends the turn.", who=who(seat))
+            said = i18n.say("{who} ends the turn.", who=_WHO[seat])
             events.append(_made()(type="end_turn", say=said, actor=seat))
         return end_turn(state, events)
     if kind is Back:
         if events is not None:
-            text = i18n.say("{who} puts the card back and chooses again.", who=who(seat))
+            text = i18n.say("{who} puts the card back and chooses again.", who=_WHO[seat])
             events.append(event("back", text, seat))
         return state._replace(phase=BUYING if state.bought else TURN, pending_card=-1)
     if kind is PlaceToken:
