@@ -6,7 +6,7 @@ from functools import lru_cache
 from typing import ClassVar
 
 import i18n
-from engine.base import _SEARCHING, Event, Game, IllegalAction, Result, listing
+from engine.base import Event, Game, IllegalAction, Result, listing
 from engine.jeju import actions as A
 from engine.jeju import rules, scoring, setup
 from engine.jeju import state as st
@@ -16,6 +16,8 @@ from engine.jeju.state import JejuState
 
 N_ = i18n.N_
 SELECT_LIMIT = 25
+#: `to_act`'s answer per seat, made once (frozensets never change).
+_ACTORS = tuple(frozenset((seat,)) for seat in range(4))
 
 #: Menu names for payments (`payment_groups`), by the numbers of Haenyeo jokers a menu's
 #: payments use: (fewest, most). A card costs at most five tiles, so at most five jokers.
@@ -124,7 +126,7 @@ class JejuGame(Game):
 
     def to_act(self, state: JejuState) -> frozenset[int]:
         seat = rules.to_act(state)
-        return frozenset() if seat < 0 else frozenset((seat,))
+        return frozenset() if seat < 0 else _ACTORS[seat]
 
     def legal_actions(self, state: JejuState, seat: int) -> list:
         memo_state, memo_seat, memo_actions = self._memo
@@ -140,26 +142,31 @@ class JejuGame(Game):
             legal = memo_actions
         else:
             legal = rules.legal_actions(state, seat)
-        if action not in legal:
-            raise IllegalAction(rules.explain_illegal(state, seat, action))
+        # A bot hands back one of the very actions listed: found by identity before any `==`
+        # (a dataclass's own, written in Python, would run for every action listed before it).
+        for listed in legal:
+            if listed is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalAction(rules.explain_illegal(state, seat, action))
         events: list[Event] = []
         return self._play(state, seat, action, events), events
 
     def advance(self, state: JejuState, seat: int, action: object) -> JejuState:
-        """`apply` for search play-outs: no legality check, quiet events (see `Game.advance`)."""
-        token = _SEARCHING.set(True)
-        try:
-            return self._play(state, seat, action, [])
-        finally:
-            _SEARCHING.reset(token)
+        """`apply` for search play-outs: no legality check and no events at all (see `Game.advance`)."""
+        return self._play(state, seat, action, None)
 
-    def _play(self, state: JejuState, seat: int, action: object, events: list[Event]) -> JejuState:
+    def _play(self, state: JejuState, seat: int, action: object, events: list[Event] | None) -> JejuState:
         """Apply a legal action, then every move that is the only option (the engine takes it)."""
         state = rules.apply_one(state, seat, action, events)
         while True:
-            actor = rules.to_act(state)
-            if actor < 0:
+            phase = state.phase  # `rules.to_act`, written out
+            if phase == st.FINISHED:
                 break
+            actor = state.bonus_seat if phase == st.HARUBANG else state.current
+            if phase == st.SETUP_HARUBANG:
+                actor = state.seats - 1
             options = rules.legal_actions(state, actor)
             if len(options) != 1:
                 self._memo = (state, actor, options)

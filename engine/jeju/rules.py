@@ -6,16 +6,18 @@
 - End of the Game: `finish_if_over`.
 
 Every function returns a new state and appends readable events; nothing mutates.
+Given ``events=None`` (`JejuGame.advance`, search play-outs) they build no events at all.
 Decisions the rulebook leaves open are recorded in docs/rules/jeju.md.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 
 import i18n
 from engine import base
-from engine.base import Event, IllegalAction
+from engine.base import _SEARCHING, Event, IllegalAction, Said
 from engine.jeju.actions import (
     DIRECTIONS,
     Back,
@@ -47,6 +49,7 @@ from engine.jeju.state import (
     SETUP_TOKENS,
     TURN,
     JejuState,
+    replacer,
 )
 
 SETUP_LIMIT = BOARD["setup_spot_limit"]
@@ -59,11 +62,28 @@ _MOVE_HARUBANG = tuple(MoveHarubang(s) for s in SPOTS)
 _TRAVEL = tuple((Travel(s, "left"), Travel(s, "right")) for s in SPOTS)
 _END = EndTurn()
 _BACK = Back()
+#: A `TakeCard` per card, made once (a frozen dataclass is slow to build; actions compare by value).
+_TAKE = {card_id: TakeCard(card_id) for card_id in CARDS}
+
+
+# The busiest moves' state changes, each a function written for its fields (`state.replacer`).
+_COLLECTED = replacer("stacks", "hands")
+_TRAVELLED = replacer("tokens", "last_travel")
+_BONUS = replacer("phase", "bonus_seat", "bonus_reason")
+_BONUS_TAKEN = replacer("stacks", "hands", "harubang", "bonus_seat", "bonus_reason", "phase")
+_CHOSEN = replacer("phase", "pending_card")
+_PAID = replacer("hands", "spent", "owned", "display", "deck", "discard", "pending_card", "bought", "phase")
+_PHASE = replacer("phase")
+_NEXT_TURN = replacer("phase", "current", "turn", "bought")
 
 
 def who(seat: int) -> dict[str, int]:
     """How event messages name a seat: the reader names it (a player's name, or "Seat 1")."""
-    return i18n.seat(seat)
+    return _WHO[seat] if 0 <= seat < len(_WHO) else i18n.seat(seat)
+
+
+#: `who` per seat, made once (events are read, never changed, so they may share it).
+_WHO = tuple(i18n.seat(seat) for seat in range(4))
 
 
 def loc(spot: int) -> int:
@@ -90,6 +110,10 @@ def tile_term(tile: int) -> i18n.Msg:
     return i18n.term(phrase)
 
 
+#: `tile_term` per tile type, made once (shared by events, which nobody changes).
+_TILE_TERMS = tuple(tile_term(tile) for tile in range(NTYPES))
+
+
 def a_tile(tile: int) -> str:
     """`tile_term` in English: "an Orange tile", "a Fish tile"."""
     return i18n.english(tile_term(tile))
@@ -99,7 +123,20 @@ def event(kind: str, message: i18n.Msg, actor: int | None = None, **extra: objec
     """A public event saying ``message``; ``actor`` is the seat it concerns (not a secrecy marker)."""
     if actor is None:
         return base.event(kind, message, **extra)
-    return base.event(kind, message, actor=actor, **extra)
+    # `base.event` with the actor first among the fields, without passing the keywords on twice.
+    if _SEARCHING.get():
+        return {"type": kind, "say": message, "actor": actor, **extra}
+    return (
+        Said(type=kind, say=message, actor=actor, **extra)
+        if extra
+        else Said(type=kind, say=message, actor=actor)
+    )
+
+
+def _made() -> type:
+    """What `event` makes now, for the busiest events built in place: a plain dict while bots
+    search (`engine.base.without_text`), else a `Said` (its English said when read)."""
+    return dict if _SEARCHING.get() else Said
 
 
 @lru_cache(maxsize=512)
@@ -125,12 +162,13 @@ def setup_spots(state: JejuState) -> list[int]:
     return [s for s in SPOTS if s not in state.placed and len(state.tokens[s]) < SETUP_LIMIT]
 
 
-def place_token(state: JejuState, seat: int, spot: int, events: list[Event]) -> JejuState:
+def place_token(state: JejuState, seat: int, spot: int, events: list[Event] | None) -> JejuState:
     """Step 6: put a token on top of a spot; after two, the next seat places; then the Harubang."""
     tokens = _set(state.tokens, spot, (*state.tokens[spot], seat))
     placed = (*state.placed, spot)
-    text = i18n.say("{who} places a token at location {spot}.", who=who(seat), spot=loc(spot))
-    events.append(event("place_token", text, seat, spot=spot))
+    if events is not None:
+        text = i18n.say("{who} places a token at location {spot}.", who=who(seat), spot=loc(spot))
+        events.append(event("place_token", text, seat, spot=spot))
     if len(placed) < TOKENS_PER_SEAT:
         return state._replace(tokens=tokens, placed=placed)
     if seat + 1 < state.seats:
@@ -138,10 +176,11 @@ def place_token(state: JejuState, seat: int, spot: int, events: list[Event]) -> 
     return state._replace(tokens=tokens, placed=(), phase=SETUP_HARUBANG)
 
 
-def place_harubang(state: JejuState, seat: int, spot: int, events: list[Event]) -> JejuState:
+def place_harubang(state: JejuState, seat: int, spot: int, events: list[Event] | None) -> JejuState:
     """Step 7: the last seat puts the Harubang by a location; the first seat then starts play."""
-    text = i18n.say("{who} puts the Harubang at location {spot}.", who=who(seat), spot=loc(spot))
-    events.append(event("place_harubang", text, seat, spot=spot))
+    if events is not None:
+        text = i18n.say("{who} puts the Harubang at location {spot}.", who=who(seat), spot=loc(spot))
+        events.append(event("place_harubang", text, seat, spot=spot))
     return state._replace(harubang=spot, phase=TURN, current=0, turn=1)
 
 
@@ -174,7 +213,7 @@ def sow(
     return tuple(board), path
 
 
-def collect(state: JejuState, events: list[Event]) -> tuple[JejuState, int]:
+def collect(state: JejuState, events: list[Event] | None) -> tuple[JejuState, int]:
     """Jeju Tile Collecting steps 1-2: every stack's top token owner takes that location's top tile.
 
     Neutral tops and empty locations give nothing. All six locations collect at
@@ -183,45 +222,54 @@ def collect(state: JejuState, events: list[Event]) -> tuple[JejuState, int]:
     stacks = list(state.stacks)
     hands = list(state.hands)
     bonus = -1
-    for spot in SPOTS:
-        tokens = state.tokens[spot]
+    make = None if events is None else dict if _SEARCHING.get() else Said  # `event`'s kinds, chosen once
+    for spot, tokens in enumerate(state.tokens):
         if not tokens:
             continue
         owner = tokens[-1]
-        if owner == NEUTRAL or not stacks[spot]:
+        stack = stacks[spot]
+        if owner == NEUTRAL or not stack:
             continue
-        tile = stacks[spot][-1]
-        stacks[spot] = stacks[spot][:-1]
-        hands[owner] = _add(hands[owner], tile)
-        events.append(
-            event(
-                "collect",
-                i18n.say(
-                    "{who} takes {tile} at location {spot}.",
-                    who=who(owner),
-                    tile=tile_term(tile),
-                    spot=loc(spot),
-                ),
-                owner,
-                spot=spot,
-                tile=tile,
+        tile = stack[-1]
+        stacks[spot] = stack[:-1]
+        hand = hands[owner]
+        hands[owner] = (*hand[:tile], hand[tile] + 1, *hand[tile + 1 :])
+        if make is not None:
+            said = i18n.say(
+                "{who} takes {tile} at location {spot}.",
+                who=_WHO[owner],
+                tile=_TILE_TERMS[tile],
+                spot=spot + 1,
             )
-        )
+            events.append(make(type="collect", say=said, actor=owner, spot=spot, tile=tile))
         if spot == state.harubang:
             bonus = owner
-    return state._replace(stacks=tuple(stacks), hands=tuple(hands)), bonus
+    return _COLLECTED(state, tuple(stacks), tuple(hands)), bonus
 
 
-def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[Event]) -> JejuState:
+def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[Event] | None) -> JejuState:
     """A Travel turn: sow, collect, then the Harubang bonus or the end of the turn."""
     step = DIRECTIONS[direction]
     count = len(state.tokens[spot])
     tokens, path = sow(state.tokens, spot, step)
-    drops = ", ".join(str(p + 1) for p in path)
+    if events is not None:
+        events.append(_travel_event(seat, spot, direction, count, path))
+    state = _TRAVELLED(state, tokens, (seat, spot, step, count))
+    state, bonus = collect(state, events)
+    # "As soon as the stack of Jeju tiles is depleted ... the game is over": when the
+    # collecting took the last tiles there is no bonus to choose (end_turn ends the game).
+    if bonus >= 0 and any(state.stacks):
+        return _BONUS(state, HARUBANG, bonus, "collect")
+    return end_turn(state, events)
+
+
+def _travel_event(seat: int, spot: int, direction: str, count: int, path: list[int]) -> Event:
+    """What a Travel's event says: who moved which stack, which way, and where it dropped."""
+    drops = _drops(spot, DIRECTIONS[direction], count)
     if direction == "left":
         text = i18n.say(
             "{who} moves the {count}-token stack from location {spot} to the left (drops at {drops}).",
-            who=who(seat),
+            who=_WHO[seat],
             count=count,
             spot=loc(spot),
             drops=drops,
@@ -229,83 +277,90 @@ def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[
     else:
         text = i18n.say(
             "{who} moves the {count}-token stack from location {spot} to the right (drops at {drops}).",
-            who=who(seat),
+            who=_WHO[seat],
             count=count,
             spot=loc(spot),
             drops=drops,
         )
-    events.append(
-        event(
-            "travel",
-            text,
-            seat,
-            spot=spot,
-            direction=direction,
-            path=path,
-        )
-    )
-    state = state._replace(tokens=tokens, last_travel=(seat, spot, step, count))
-    state, bonus = collect(state, events)
-    # "As soon as the stack of Jeju tiles is depleted ... the game is over": when the
-    # collecting took the last tiles there is no bonus to choose (end_turn ends the game).
-    if bonus >= 0 and any(state.stacks):
-        return state._replace(phase=HARUBANG, bonus_seat=bonus, bonus_reason="collect")
-    return end_turn(state, events)
+    return _made()(type="travel", say=text, actor=seat, spot=spot, direction=direction, path=path)
 
 
-def harubang_bonus(state: JejuState, seat: int, spot: int, events: list[Event]) -> JejuState:
+@lru_cache(maxsize=256)
+def _drops(spot: int, step: int, count: int) -> str:
+    """The locations a Travel drops on, as its event says them ("3, 4, 5"), made once per path."""
+    return ", ".join(str((spot + step * n) % LOCATIONS + 1) for n in range(1, count + 1))
+
+
+def harubang_bonus(state: JejuState, seat: int, spot: int, events: list[Event] | None) -> JejuState:
     """Collecting step 3 (and Instant Harubang): leave or move the statue, take the top tile there."""
     stack = state.stacks[spot]
     stays = spot == state.harubang
     stacks, hands = state.stacks, state.hands
+    tile = -1
     if stack:
         tile = stack[-1]
         stacks = _set(stacks, spot, stack[:-1])
         hands = _set(hands, seat, _add(hands[seat], tile))
-        if stays:
-            text = i18n.say(
-                "{who} leaves the Harubang at location {spot} and takes {tile}.",
-                who=who(seat),
-                spot=loc(spot),
-                tile=tile_term(tile),
-            )
-        else:
-            text = i18n.say(
-                "{who} moves the Harubang to location {spot} and takes {tile}.",
-                who=who(seat),
-                spot=loc(spot),
-                tile=tile_term(tile),
-            )
-    else:
-        tile = -1
-        if stays:
-            text = i18n.say(
-                "{who} leaves the Harubang at location {spot}; no tiles are left there.",
-                who=who(seat),
-                spot=loc(spot),
-            )
-        else:
-            text = i18n.say(
-                "{who} moves the Harubang to location {spot}; no tiles are left there.",
-                who=who(seat),
-                spot=loc(spot),
-            )
-    events.append(event("harubang", text, seat, spot=spot, tile=tile))
+    if events is not None:
+        events.append(_harubang_event(seat, spot, stays, tile))
     reason = state.bonus_reason
-    state = state._replace(
-        stacks=stacks, hands=hands, harubang=spot, bonus_seat=-1, bonus_reason="", phase=TURN
-    )
+    state = _BONUS_TAKEN(state, stacks, hands, spot, -1, "", TURN)
     if reason == "card":
         return after_purchase(state, events)
     return end_turn(state, events)
 
 
+def _harubang_event(seat: int, spot: int, stays: bool, tile: int) -> Event:
+    """What the Harubang bonus's event says: the statue left or moved, and the tile taken (-1: none)."""
+    if tile >= 0:
+        if stays:
+            text = i18n.say(
+                "{who} leaves the Harubang at location {spot} and takes {tile}.",
+                who=_WHO[seat],
+                spot=loc(spot),
+                tile=_TILE_TERMS[tile],
+            )
+        else:
+            text = i18n.say(
+                "{who} moves the Harubang to location {spot} and takes {tile}.",
+                who=_WHO[seat],
+                spot=loc(spot),
+                tile=_TILE_TERMS[tile],
+            )
+    else:
+        if stays:
+            text = i18n.say(
+                "{who} leaves the Harubang at location {spot}; no tiles are left there.",
+                who=_WHO[seat],
+                spot=loc(spot),
+            )
+        else:
+            text = i18n.say(
+                "{who} moves the Harubang to location {spot}; no tiles are left there.",
+                who=_WHO[seat],
+                spot=loc(spot),
+            )
+    return _made()(type="harubang", say=text, actor=seat, spot=spot, tile=tile)
+
+
 # --- Play 2: Taking Point Cards ----------------------------------------------
 
 
-@lru_cache(maxsize=4096)
 def waivers(owned: tuple[int, ...]) -> tuple[int, ...]:
     """Everlasting tiles: per tile type, how many of that tile a purchase need not give up."""
+    # Most hands of cards hold no Everlasting card: known at once, no memo entry per hand.
+    if _EVERLASTING.isdisjoint(owned):
+        return _NONE_WAIVED
+    return _waivers(owned)
+
+
+_EVERLASTING = frozenset(card_id for card_id, card in CARDS.items() if card.everlasting >= 0)
+_NONE_WAIVED = (0,) * NTYPES
+
+
+@lru_cache(maxsize=4096)
+def _waivers(owned: tuple[int, ...]) -> tuple[int, ...]:
+    """`waivers` counted, for cards that include an Everlasting one."""
     waive = [0] * NTYPES
     for card_id in owned:
         tile = CARDS[card_id].everlasting
@@ -314,22 +369,39 @@ def waivers(owned: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(waive)
 
 
+@lru_cache(maxsize=1024)
 def _need(card_id: int, waive: tuple[int, ...]) -> tuple[int, ...]:
+    """The tiles a card asks for per type, less those its buyer's Everlasting cards waive (a
+    few dozen cards and waivers: kept)."""
     return tuple(max(0, n - w) for n, w in zip(CARDS[card_id].need, waive, strict=True))
 
 
 def can_afford(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> bool:
     """Whether ``hand`` can pay the card, Haenyeo tiles standing in for any missing tile."""
-    card = CARDS[card_id]
-    count = card.wild
+    count, printed = _PRINTED[card_id]
     short = 0
-    for tile in card.types:
-        needed = card.need[tile] - waive[tile]
+    for tile, need in printed:
+        needed = need - waive[tile]
         if needed > 0:
             count += needed
             if hand[tile] < needed:
                 short += needed - hand[tile]
     return short <= hand[JOKER] and sum(hand) >= count
+
+
+#: Per card of one space per printed type (and no printed joker): a bit per printed type and its
+#: spaces (``?`` included), what `affordable_cards` reads when no tile is waived; else None.
+_SIMPLE = {
+    card_id: (sum(1 << tile for tile in card.types), sum(card.need) + card.wild)
+    if max(card.need) <= 1 and not card.need[JOKER]
+    else None
+    for card_id, card in CARDS.items()
+}
+#: Per card, what `can_afford` reads: its ``?`` spaces and (tile, spaces) for each printed type.
+_PRINTED = {
+    card_id: (card.wild, tuple((tile, card.need[tile]) for tile in card.types))
+    for card_id, card in CARDS.items()
+}
 
 
 def _multisets(remaining: list[int], size: int, start: int = 0) -> list[tuple[int, ...]]:
@@ -366,6 +438,8 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
     """
     need = _need(card_id, waive)
     wild = CARDS[card_id].wild
+    if wild <= 1 and _one_space_each(need):
+        return _single_spaces(need, wild, hand)
     # By jokers given up: counting each type down finds each bucket already in the order wanted.
     by_jokers: list[list[tuple[int, ...]]] = [[] for _ in range(hand[JOKER] + 1)]
     paid = [0] * NTYPES
@@ -394,6 +468,47 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
 
     fill(0, sum(need) + wild, 0)
     return tuple(p for bucket in by_jokers for p in bucket)
+
+
+@lru_cache(maxsize=1024)
+def _one_space_each(need: tuple[int, ...]) -> bool:
+    """Whether a card's tiles are one space per printed type, none of them a printed joker."""
+    return not need[JOKER] and max(need) <= 1
+
+
+def _single_spaces(need: tuple[int, ...], wild: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """`payments` for a card of one space per printed type and at most one ``?`` (every card
+    printed today), found space by space: each printed space its tile or a joker, then the
+    ``?`` any tile left. Several times quicker than counting type by type for these cards."""
+    jokers = hand[JOKER]
+    partial = [(0,) * NTYPES]
+    # Each printed space: its own tile where the hand has one, else (or instead) a joker.
+    for tile in range(JOKER):
+        if not need[tile]:
+            continue
+        grown = []
+        for paid in partial:
+            if hand[tile]:
+                grown.append((*paid[:tile], 1, *paid[tile + 1 :]))
+            if paid[JOKER] < jokers:
+                grown.append((*paid[:JOKER], paid[JOKER] + 1))
+        partial = grown
+    found = partial  # distinct: each printed space paid one way
+    if wild:
+        found = {
+            (*paid[:tile], paid[tile] + 1, *paid[tile + 1 :])
+            for paid in partial
+            for tile in range(NTYPES)
+            if hand[tile] > paid[tile]
+        }
+    # Fewest jokers first, then the most of the first types (the order `payments` promises):
+    # two sorts in C, the second stable.
+    ordered = sorted(found, reverse=True)
+    ordered.sort(key=_JOKERS)
+    return tuple(ordered)
+
+
+_JOKERS = itemgetter(JOKER)
 
 
 def payments_by_spaces(
@@ -430,26 +545,122 @@ def affordable_cards(state: JejuState, seat: int) -> list[int]:
     """The face-up cards this seat can pay for now."""
     hand = state.hands[seat]
     waive = waivers(state.owned[seat])
-    return [c for c in state.display if can_afford(c, hand, waive)]
+    total, jokers = sum(hand), hand[JOKER]
+    if waive is _NONE_WAIVED or waive == _NONE_WAIVED:
+        # No tile waived: a card of one space per printed type is short of the types not in hand.
+        have = 0
+        for tile in range(JOKER):
+            if hand[tile]:
+                have |= 1 << tile
+        missing = ~have
+        found = []
+        for card_id in state.display:
+            simple = _SIMPLE[card_id]
+            if simple is None:
+                if can_afford(card_id, hand, _NONE_WAIVED):
+                    found.append(card_id)
+            elif total >= simple[1] and (simple[0] & missing).bit_count() <= jokers:
+                found.append(card_id)
+        return found
+    # `can_afford` card by card, written out: legal moves ask this at every turn.
+    found = []
+    for card_id in state.display:
+        count, printed = _PRINTED[card_id]
+        short = 0
+        for tile, need in printed:
+            needed = need - waive[tile]
+            if needed > 0:
+                count += needed
+                if hand[tile] < needed:
+                    short += needed - hand[tile]
+        if short <= jokers and total >= count:
+            found.append(card_id)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def payment_caps(card_id: int, waive: tuple[int, ...]) -> tuple[int, ...]:
+    """Per tile type, the most tiles of it any payment for the card can give up.
+
+    A type the card neither prints nor can put in a ``?`` space: none; a printed type:
+    its spaces plus the ``?`` spaces; jokers: every space. Tiles in hand beyond these
+    change no payment, so `seat_payments` asks `payments` for the hand cut down to them
+    and the hands that pay alike share one memo entry.
+    """
+    need = _need(card_id, waive)
+    wild = CARDS[card_id].wild
+    caps = [n + wild if (n or wild) else 0 for n in need[:JOKER]]
+    return (*caps, sum(need) + wild)
+
+
+def fewest_jokers(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> int:
+    """The fewest Haenyeo jokers any payment for the card from ``hand`` gives up (``payments(...)[0]``'s).
+
+    Every payment gives up as many tiles as the card has spaces, so the fewest jokers is the
+    spaces less the most other tiles that fit: each printed space its own tile where the hand
+    has it, the ``?`` spaces any tiles left over. Counted without listing the payments (the
+    bots price a card by it in every play-out; tests/engine/test_jeju_rules.py checks it
+    against `payments`).
+    """
+    card = CARDS[card_id]
+    need = card.need
+    jokers = max(0, need[JOKER] - waive[JOKER])
+    spare = 0
+    for tile in range(JOKER):
+        have = hand[tile]
+        needed = need[tile] - waive[tile]
+        if needed > 0:
+            if have < needed:
+                jokers += needed - have
+            else:
+                spare += have - needed
+        else:
+            spare += have
+    wild = card.wild
+    return jokers + (wild - spare if spare < wild else 0)
 
 
 def seat_payments(state: JejuState, seat: int, card_id: int) -> tuple[tuple[int, ...], ...]:
     """Distinct payments this seat could make for ``card_id``."""
-    return payments(card_id, state.hands[seat], waivers(state.owned[seat]))
+    hand, owned = state.hands[seat], state.owned[seat]
+    last = _LAST_PAYMENTS[0]
+    # A card chosen is paid for next: the same hand and cards asked again (compared as objects).
+    if last[0] is hand and last[1] is owned and last[2] == card_id:
+        return last[3]
+    waive = waivers(owned)
+    caps = payment_caps(card_id, waive)
+    found = payments(card_id, tuple([h if h < c else c for h, c in zip(hand, caps, strict=True)]), waive)
+    _LAST_PAYMENTS[0] = (hand, owned, card_id, found)
+    return found
 
 
-def take_card(state: JejuState, seat: int, card_id: int, events: list[Event]) -> JejuState:
+def _pay_actions(options: tuple[tuple[int, ...], ...]) -> list[Pay]:
+    """A `Pay` per payment, each made once (a frozen dataclass is slow to build; a card costs at
+    most five tiles, so there are a few hundred payments in all)."""
+    made = _PAYS
+    return [made.get(tiles) or made.setdefault(tiles, Pay(tiles)) for tiles in options]
+
+
+_PAYS: dict[tuple[int, ...], Pay] = {}
+
+
+#: `seat_payments`' last answer: (hand, cards owned, card, payments).
+_LAST_PAYMENTS: list[tuple] = [((), (), -1, ())]
+
+
+def take_card(state: JejuState, seat: int, card_id: int, events: list[Event] | None) -> JejuState:
     """Choose a card; pay at once when there is only one way, else ask which tiles pay."""
     options = seat_payments(state, seat, card_id)
     if len(options) == 1:
         return pay(state, seat, card_id, options[0], events)
-    text = i18n.say(
-        "{who} chooses the card {card} and picks which tiles pay.",
-        who=who(seat),
-        card=_card_said(card_id),
-    )
-    events.append(event("choose_card", text, seat, card=card_id))
-    return state._replace(phase=PAY, pending_card=card_id)
+    if events is not None:
+        text = i18n.say(
+            "{who} chooses the card {card} and picks which tiles pay.",
+            who=_WHO[seat],
+            card=_card_said(card_id),
+        )
+        events.append(_made()(type="choose_card", say=text, actor=seat, card=card_id))
+    return _CHOSEN(state, PAY, card_id)
 
 
 def _semicolons(parts: list[i18n.Msg]) -> i18n.Msg:
@@ -474,27 +685,29 @@ def _commas(parts: list[i18n.Msg]) -> i18n.Msg:
     return i18n.say("{first}, {rest}", first=parts[0], rest=_commas(parts[1:]))
 
 
-def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], events: list[Event]) -> JejuState:
+@lru_cache(maxsize=1024)
+def _paid_said(tiles: tuple[int, ...]) -> i18n.Msg:
+    """What a payment gives up, as its event says it ("2 Orange, 1 Fish"), made once per payment
+    (events are read, never changed, so they may share it)."""
+    counts = [tile_count(n, TILE_LABELS[t]) for t, n in enumerate(tiles) if n]
+    return _commas(counts) if counts else i18n.term("nothing")
+
+
+def pay(
+    state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], events: list[Event] | None
+) -> JejuState:
     """Discard the tiles, take the card, refill the display (or Card Refresh it), then its effect."""
     card = CARDS[card_id]
-    hand = tuple(h - t for h, t in zip(state.hands[seat], tiles, strict=True))
-    spent = tuple(s + t for s, t in zip(state.spent, tiles, strict=True))
-    counts = [tile_count(n, TILE_LABELS[t]) for t, n in enumerate(tiles) if n]
-    paid_words = _commas(counts) if counts else i18n.term("nothing")
-    events.append(
-        event(
-            "take_card",
-            i18n.say(
-                "{who} pays {paid} and takes the card {card}.",
-                who=who(seat),
-                paid=paid_words,
-                card=_card_said(card_id),
-            ),
-            seat,
-            card=card_id,
-            paid=list(tiles),
+    hand = tuple([h - t for h, t in zip(state.hands[seat], tiles, strict=True)])
+    spent = tuple([s + t for s, t in zip(state.spent, tiles, strict=True)])
+    if events is not None:
+        said = i18n.say(
+            "{who} pays {paid} and takes the card {card}.",
+            who=_WHO[seat],
+            paid=_paid_said(tiles),
+            card=_card_said(card_id),
         )
-    )
+        events.append(_made()(type="take_card", say=said, actor=seat, card=card_id, paid=list(tiles)))
     slot = state.display.index(card_id)
     deck, discard = state.deck, state.discard
     if card.effect == "refresh":
@@ -502,66 +715,57 @@ def pay(state: JejuState, seat: int, card_id: int, tiles: tuple[int, ...], event
         display = deck[:DISPLAY_SIZE]
         discard = discard + rest
         deck = deck[DISPLAY_SIZE:]
-        events.append(
-            event(
-                "refresh",
-                i18n.say(
-                    "Card Refresh: {cards} leave the game; {dealt} new cards are dealt.",
-                    cards=_cards_words(rest),
-                    dealt=len(display),
-                ),
-                seat,
-                removed=list(rest),
-                dealt=list(display),
+        if events is not None:
+            said = i18n.say(
+                "Card Refresh: {cards} leave the game; {dealt} new cards are dealt.",
+                cards=_cards_words(rest),
+                dealt=len(display),
             )
-        )
+            events.append(event("refresh", said, seat, removed=list(rest), dealt=list(display)))
     elif deck:
         display = _set(state.display, slot, deck[0])
         deck = deck[1:]
     else:
         display = state.display[:slot] + state.display[slot + 1 :]
-    if card.effect == "everlasting":
-        events.append(
-            event(
-                "everlasting",
-                i18n.say(
-                    "{who} need not give up {tile} for cards from now on.",
-                    who=who(seat),
-                    tile=tile_term(card.everlasting),
-                ),
-                seat,
-            )
+    if card.effect == "everlasting" and events is not None:
+        said = i18n.say(
+            "{who} need not give up {tile} for cards from now on.",
+            who=_WHO[seat],
+            tile=_TILE_TERMS[card.everlasting],
         )
-    state = state._replace(
-        hands=_set(state.hands, seat, hand),
-        spent=spent,
-        owned=_set(state.owned, seat, (*state.owned[seat], card_id)),
-        display=display,
-        deck=deck,
-        discard=discard,
-        pending_card=-1,
-        bought=state.bought + 1,
-        phase=BUYING,
+        events.append(event("everlasting", said, seat))
+    state = _PAID(
+        state,
+        _set(state.hands, seat, hand),
+        spent,
+        _set(state.owned, seat, (*state.owned[seat], card_id)),
+        display,
+        deck,
+        discard,
+        -1,
+        state.bought + 1,
+        BUYING,
     )
     if card.effect == "harubang":
-        text = i18n.say("Instant Harubang: {who} takes the Harubang bonus.", who=who(seat))
-        events.append(event("instant_harubang", text, seat))
-        return state._replace(phase=HARUBANG, bonus_seat=seat, bonus_reason="card")
+        if events is not None:
+            text = i18n.say("Instant Harubang: {who} takes the Harubang bonus.", who=_WHO[seat])
+            events.append(event("instant_harubang", text, seat))
+        return _BONUS(state, HARUBANG, seat, "card")
     return after_purchase(state, events)
 
 
-def after_purchase(state: JejuState, events: list[Event]) -> JejuState:
+def after_purchase(state: JejuState, events: list[Event] | None) -> JejuState:
     """After a card and its effect: the game may end; otherwise the seat may take another card."""
     done = finish_if_over(state, events)
     if done is not None:
         return done
-    return state._replace(phase=BUYING)
+    return _PHASE(state, BUYING)
 
 
 # --- Turn order and End of the Game ------------------------------------------
 
 
-def finish_if_over(state: JejuState, events: list[Event]) -> JejuState | None:
+def finish_if_over(state: JejuState, events: list[Event] | None) -> JejuState | None:
     """End of the Game: all tile stacks gone, or the point card deck emptied."""
     if not any(state.stacks):
         reason, text = "tiles", i18n.say("Every stack of Jeju tiles is gone: the game is over.")
@@ -569,17 +773,18 @@ def finish_if_over(state: JejuState, events: list[Event]) -> JejuState | None:
         reason, text = "deck", i18n.say("The point card deck is exhausted: the game is over.")
     else:
         return None
-    events.append(event("game_over", text))
+    if events is not None:
+        events.append(event("game_over", text))
     return state._replace(phase=FINISHED, end_reason=reason, pending_card=-1, bonus_seat=-1, bonus_reason="")
 
 
-def end_turn(state: JejuState, events: list[Event]) -> JejuState:
+def end_turn(state: JejuState, events: list[Event] | None) -> JejuState:
     """The turn is over: end the game if it is, else the next seat in order plays."""
     done = finish_if_over(state, events)
     if done is not None:
         return done
     following = (state.current + 1) % state.seats
-    return state._replace(phase=TURN, current=following, turn=state.turn + 1, bought=0)
+    return _NEXT_TURN(state, TURN, following, state.turn + 1, 0)
 
 
 # --- Who acts, what they may do, and doing it --------------------------------
@@ -598,21 +803,24 @@ def to_act(state: JejuState) -> int:
 
 def legal_actions(state: JejuState, seat: int) -> list:
     """Every legal action for ``seat`` now (empty when it owes nothing)."""
-    if seat != to_act(state):
-        return []
     phase = state.phase
     if phase == TURN:
-        actions = [a for s in travel_spots(state, seat) for a in _TRAVEL[s]]
-        actions.extend(TakeCard(c) for c in affordable_cards(state, seat))
+        if seat != state.current:
+            return []
+        tokens = state.tokens
+        actions = [a for s in SPOTS if seat in tokens[s] for a in _TRAVEL[s]]
+        actions.extend(_TAKE[c] for c in affordable_cards(state, seat))
         return actions
+    if seat != to_act(state):
+        return []
     if phase == HARUBANG:
         return list(_MOVE_HARUBANG)
     if phase == BUYING:
-        actions = [TakeCard(c) for c in affordable_cards(state, seat)]
+        actions = [_TAKE[c] for c in affordable_cards(state, seat)]
         actions.append(_END)
         return actions
     if phase == PAY:
-        actions = [Pay(p) for p in seat_payments(state, seat, state.pending_card)]
+        actions = _pay_actions(seat_payments(state, seat, state.pending_card))
         actions.append(_BACK)
         return actions
     if phase == SETUP_TOKENS:
@@ -622,23 +830,26 @@ def legal_actions(state: JejuState, seat: int) -> list:
     return []
 
 
-def apply_one(state: JejuState, seat: int, action: object, events: list[Event]) -> JejuState:
+def apply_one(state: JejuState, seat: int, action: object, events: list[Event] | None) -> JejuState:
     """Apply one action already known to be legal."""
     kind = type(action)
     if kind is Travel:
         return travel(state, seat, action.spot, action.direction, events)
-    if kind is MoveHarubang:
-        return harubang_bonus(state, seat, action.spot, events)
     if kind is TakeCard:
         return take_card(state, seat, action.card, events)
     if kind is Pay:
         return pay(state, seat, state.pending_card, action.tiles, events)
+    if kind is MoveHarubang:
+        return harubang_bonus(state, seat, action.spot, events)
     if kind is EndTurn:
-        events.append(event("end_turn", i18n.say("{who} ends the turn.", who=who(seat)), seat))
+        if events is not None:
+            said = i18n.say("{who} ends the turn.", who=_WHO[seat])
+            events.append(_made()(type="end_turn", say=said, actor=seat))
         return end_turn(state, events)
     if kind is Back:
-        text = i18n.say("{who} puts the card back and chooses again.", who=who(seat))
-        events.append(event("back", text, seat))
+        if events is not None:
+            text = i18n.say("{who} puts the card back and chooses again.", who=_WHO[seat])
+            events.append(event("back", text, seat))
         return state._replace(phase=BUYING if state.bought else TURN, pending_card=-1)
     if kind is PlaceToken:
         return place_token(state, seat, action.spot, events)

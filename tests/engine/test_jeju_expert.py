@@ -71,8 +71,9 @@ def test_expert_is_deterministic_for_a_given_rng(quick):
         assert EXPERT(GAME, state, seat, random.Random(5)) == first
 
 
-def test_expert_decision_ignores_the_deck_order_and_the_tiles_under_each_top():
+def test_expert_decision_ignores_the_deck_order_and_the_tiles_under_each_top(monkeypatch: pytest.MonkeyPatch):
     """ "Shuffle the Point cards and place the deck face-down"; only the top tile of a stack shows."""
+    monkeypatch.setattr(expert, "EXPERT_BUDGET", 96)  # the same code with a smaller search: quicker
     checked = 0
     for seats, seed in ((2, 3), (4, 6)):
         for state in random_states("jeju", seats, seed=seed, moments=3)[:-1]:
@@ -130,3 +131,25 @@ def test_the_expert_searches_by_successive_halving_within_its_budget(monkeypatch
 def test_the_expert_beats_greedy_in_a_seeded_match():
     """A test of order, not of strength: 6 seeded 2-seat games, first player alternating."""
     assert wins("jeju", 2, "expert", "greedy", range(6)) >= 4
+
+
+def test_the_expert_searches_greedys_favourite_payments(quick):
+    """Paying for a card with several ways to pay, the expert weighs greedy's `PAYMENTS` favourite
+    ways (greedy's own first) and pays one of them."""
+    greedy = policy("jeju", "greedy")
+    checked = 0
+    for seed in range(40):
+        state = GAME.new(2, seed)
+        rng = random.Random(seed)
+        while (seats := GAME.to_act(state)) and checked < 3:
+            seat = min(seats)
+            if state.phase == "pay" and len(GAME.legal_actions(state, seat)) > 3:
+                candidates = expert._candidates(GAME, state, seat, random.Random(0))
+                assert 1 < len(candidates) <= expert.PAYMENTS
+                assert candidates[0] == greedy(GAME, state, seat, random.Random(0))
+                assert EXPERT(GAME, state, seat, random.Random(1)) in candidates
+                checked += 1
+            state, _ = GAME.apply(state, seat, RANDOM(GAME, state, seat, rng))
+        if checked >= 3:
+            break
+    assert checked >= 3

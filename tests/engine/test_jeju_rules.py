@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
 import engine
 from engine.base import IllegalAction
-from engine.jeju import rules
+from engine.jeju import rules, setup
 from engine.jeju.actions import (
     Back,
     EndTurn,
@@ -566,3 +567,51 @@ def test_point_6_the_tiles_under_each_stacks_top_are_hidden_and_texts_say_an_ora
     )
     _, events = GAME.apply(bought, 0, TakeCard(everlasting))
     assert any("need not give up an Orange tile" in e["text"] for e in events)
+
+
+def test_the_deals_shuffle_draws_as_the_standard_library_does():
+    """`setup.shuffle` (the stdlib's shuffle written out, for speed) gives the same order and
+    leaves the rng in the same state, so seeded games deal as they always did."""
+    for seed in range(300):
+        items = list(range(seed % 90))
+        mine, theirs = random.Random(seed), random.Random(seed)
+        ours, stdlib = items.copy(), items.copy()
+        setup.shuffle(mine, ours)
+        theirs.shuffle(stdlib)
+        assert ours == stdlib
+        assert mine.random() == theirs.random()
+
+
+def _random_hands(count: int, seed: int):
+    """(card, hand, waivers) drawn at random, some tiles waived by Everlasting cards."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        hand = tuple(rng.randint(0, 3) for _ in range(len(TILES)))
+        waive = tuple(rng.choice((0, 0, 0, 1)) for _ in range(len(TILES)))
+        yield rng.choice(list(CARDS)), hand, waive
+
+
+def test_payments_are_the_same_counted_either_way_and_for_the_hand_cut_to_what_can_pay():
+    """`payments` (space by space for one-space cards, else type by type) lists what
+    `payments_by_spaces` finds, in order; a hand cut to `payment_caps` pays alike; and
+    `fewest_jokers` is the first payment's jokers, without listing them."""
+    for card, hand, waive in _random_hands(3000, 21):
+        listed = rules.payments.__wrapped__(card, hand, waive)
+        assert listed == rules.payments_by_spaces(card, hand, waive)
+        caps = rules.payment_caps(card, waive)
+        cut = tuple(min(h, c) for h, c in zip(hand, caps, strict=True))
+        assert rules.payments.__wrapped__(card, cut, waive) == listed
+        if listed:
+            assert rules.fewest_jokers(card, hand, waive) == listed[0][JOKER]
+            assert {sum(p) for p in listed} == {caps[JOKER]}
+
+
+def test_affordable_cards_are_the_cards_the_hand_can_pay_for():
+    state = GAME.new(3, 5)
+    rng = random.Random(8)
+    for card, hand, _waive in _random_hands(2000, 22):
+        owned = tuple(rng.sample(list(CARDS), rng.randint(0, 3)))
+        display = (card, *rng.sample(list(CARDS), 4))
+        here = state._replace(hands=(hand,) * 3, owned=(owned,) * 3, display=display)
+        waive = rules.waivers(owned)
+        assert rules.affordable_cards(here, 1) == [c for c in display if rules.can_afford(c, hand, waive)]

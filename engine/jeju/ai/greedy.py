@@ -7,20 +7,41 @@ under a top; ties are broken by the given rng. docs/rules/jeju.md describes it.
 from __future__ import annotations
 
 import random
+from operator import mul
 
 from engine.jeju import actions as A
 from engine.jeju import state as st
-from engine.jeju.ai.values import card_gain, card_key, tile_use, travel_gain, travel_tiles
-from engine.jeju.components import JOKER
+from engine.jeju.actions import DIRECTIONS
+from engine.jeju.ai.values import card_gain, card_key, tile_use, travel_gain
+from engine.jeju.components import JOKER, LOCATIONS, NEUTRAL
 
 
 def best_travel(state: st.JejuState, seat: int, travels: list, rng: random.Random) -> A.Travel:
     """Greedy's Travel: the most tiles collected now, fewest for the others, then the rng."""
-    scored = []
+    # `travel_tiles` for every Travel at once: the tops before sowing are read once.
+    tops = [stack[-1] if stack else NEUTRAL for stack in state.tokens]
+    stacks, harubang, tokens = state.stacks, state.harubang, state.tokens
+    best, best_key = None, None
     for action in travels:
-        mine, others = travel_tiles(state, seat, action)
-        scored.append(((mine, -others, rng.random()), action))
-    return max(scored, key=lambda pair: pair[0])[1]
+        after = tops.copy()
+        after[action.spot] = NEUTRAL
+        step = DIRECTIONS[action.direction]
+        position = action.spot
+        for token in tokens[action.spot]:
+            position = (position + step) % LOCATIONS
+            after[position] = token
+        mine = others = 0
+        for spot, owner in enumerate(after):
+            if owner == NEUTRAL or not stacks[spot]:
+                continue
+            if owner == seat:
+                mine += 2 if spot == harubang else 1
+            else:
+                others += 2 if spot == harubang else 1
+        key = (mine, -others, rng.random())
+        if best is None or key > best_key:  # the first of equals, as max() takes it
+            best, best_key = action, key
+    return best
 
 
 def greedy_policy(game, state, seat: int, rng: random.Random):
@@ -28,21 +49,36 @@ def greedy_policy(game, state, seat: int, rng: random.Random):
     actions = game.legal_actions(state, seat)
     phase = state.phase
     if phase in (st.TURN, st.BUYING):
-        cards = [a for a in actions if type(a) is A.TakeCard]
-        travels = [a for a in actions if type(a) is A.Travel]
-        best = max(cards, key=lambda a: (card_gain(state, seat, a.card), card_key(a.card)), default=None)
+        best, best_key, travels = None, None, []
+        for action in actions:
+            kind = type(action)
+            if kind is A.TakeCard:
+                key = (card_gain(state, seat, action.card), card_key(action.card))
+                if best is None or key > best_key:  # the first of equals, as max() takes it
+                    best, best_key = action, key
+            elif kind is A.Travel:
+                travels.append(action)
         if phase == st.BUYING:
-            if best is not None and card_gain(state, seat, best.card) > 0:
+            if best is not None and best_key[0] > 0:
                 return best
             return next(a for a in actions if type(a) is A.EndTurn)
         travel = best_travel(state, seat, travels, rng)
-        if best is not None and card_gain(state, seat, best.card) >= travel_gain(state, seat, travel):
+        if best is not None and best_key[0] >= travel_gain(state, seat, travel):
             return best
         return travel
     if phase == st.PAY:
         hand = state.hands[seat]
+        # Fewest jokers first (payments come so ordered), then keep the tiles held fewest of.
         pays = [a for a in actions if type(a) is A.Pay]
-        return min(pays, key=lambda a: (a.tiles[JOKER], -sum(n * hand[t] for t, n in enumerate(a.tiles))))
+        fewest = pays[0].tiles[JOKER]
+        best, best_key = None, None
+        for action in pays:
+            if action.tiles[JOKER] != fewest:
+                break
+            key = -sum(map(mul, action.tiles, hand))
+            if best is None or key < best_key:  # the first of equals, as min() takes it
+                best, best_key = action, key
+        return best
     if phase == st.HARUBANG:
         scored = []
         for action in actions:

@@ -25,13 +25,19 @@ def travel_tiles(state: st.JejuState, seat: int, action: Travel) -> tuple[int, i
 
     A tile under the Harubang counts double (its collector earns the bonus tile).
     """
-    tokens, _ = rules.sow(state.tokens, action.spot, DIRECTIONS[action.direction])
+    # Only the tops matter: `rules.sow`'s drops, without building the stacks.
+    tops = [stack[-1] if stack else NEUTRAL for stack in state.tokens]
+    tops[action.spot] = NEUTRAL
+    step = DIRECTIONS[action.direction]
+    position = action.spot
+    for token in state.tokens[action.spot]:
+        position = (position + step) % LOCATIONS
+        tops[position] = token
+    stacks = state.stacks
     mine = others = 0
     for spot in range(LOCATIONS):
-        if not tokens[spot] or not state.stacks[spot]:
-            continue
-        owner = tokens[spot][-1]
-        if owner == NEUTRAL:
+        owner = tops[spot]
+        if owner == NEUTRAL or not stacks[spot]:
             continue
         gain = 2 if spot == state.harubang else 1
         if owner == seat:
@@ -63,8 +69,11 @@ def tile_use(state: st.JejuState, seat: int, tile: int) -> float:
 def card_gain(state: st.JejuState, seat: int, card_id: int) -> float:
     """Points a card adds now, less what the tiles it costs would have scored (cheapest payment)."""
     card = CARDS[card_id]
-    pays = rules.seat_payments(state, seat, card_id)
-    cost = min(p[JOKER] * JOKER_WORTH + (sum(p) - p[JOKER]) * TILE_WORTH for p in pays)
+    # Every payment gives up the same number of tiles, so the cheapest uses the fewest jokers.
+    waive = rules.waivers(state.owned[seat])
+    jokers = rules.fewest_jokers(card_id, state.hands[seat], waive)
+    spaces = rules.payment_caps(card_id, waive)[JOKER]
+    cost = jokers * JOKER_WORTH + (spaces - jokers) * TILE_WORTH
     return card.points + EFFECT_WORTH[card.effect] - cost
 
 

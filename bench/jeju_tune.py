@@ -1,0 +1,130 @@
+"""Jeju Island expert tuning: a variant of the expert against the 10x reference, or its decision CPU.
+
+Run ``nice -n 10 python -m bench.jeju_tune [--budget N] [--times K] [--games N] [--first SEED]
+[--cpu N] [--master N]``.
+
+``--budget`` sets the expert's play-outs a decision (default `EXPERT_BUDGET`); the reference
+(`bench.ref_jeju.reference_policy`) gets ``--times`` (default 10) times as many, so a larger
+expert budget raises the reference's too. ``--cpu N`` instead plays N 2-seat games of the
+expert against greedy and prints the expert's decision CPU (p50 / p95 / max), to size the
+budget against the 1 s p95 limit; ``--master N`` plays N games of master (the live 3 s of thinking)
+against the expert, first player alternating, with master's decision CPU. Seeds below 1000 are
+for tuning (see `bench.ref_jeju`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from bench.ref_jeju import GAME, match, reference_policy, wilson
+from engine.base import without_text
+from engine.bots import policy
+from engine.jeju.ai import expert
+from engine.jeju.ai.greedy import greedy_policy
+
+
+def expert_with(budget: int):
+    """The expert's search with ``budget`` play-outs a decision."""
+
+    def choose(game, state, seat: int, rng: random.Random):
+        with without_text():
+            return expert.search(game, state, seat, rng, budget)
+
+    return choose
+
+
+def cpu_profile(budget: int, games: int, first: int) -> dict:
+    """Decision CPU of the expert (``budget`` play-outs) against greedy over ``games`` 2-seat games."""
+    hero = expert_with(budget)
+    cpu: list[float] = []
+    for seed in range(first, first + games):
+        me = seed % 2
+        state = GAME.new(2, seed)
+        rng = random.Random(seed)
+        while actors := GAME.to_act(state):
+            seat = min(actors)
+            if seat == me:
+                started = time.process_time()
+                action = hero(GAME, state, seat, rng)
+                cpu.append(time.process_time() - started)
+            else:
+                action = greedy_policy(GAME, state, seat, rng)
+            state, _ = GAME.apply(state, seat, action)
+    cpu.sort()
+    return {
+        "n": len(cpu),
+        "p50": cpu[len(cpu) // 2],
+        "p95": cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))],
+        "max": cpu[-1],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the chosen figure (see the module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budget", type=int, default=expert.EXPERT_BUDGET, help="expert play-outs")
+    parser.add_argument("--times", type=float, default=10.0, help="the reference's play-outs per expert's")
+    parser.add_argument("--games", type=int, default=10, help="games against the reference")
+    parser.add_argument("--first", type=int, default=500, help="the first seed")
+    parser.add_argument("--cpu", type=int, default=0, help="games against greedy to time decisions")
+    parser.add_argument("--verbose", action="store_true", help="a line per game")
+    parser.add_argument("--master", type=int, default=0, help="games of master (3 s) against the expert")
+    args = parser.parse_args(argv)
+    if args.master:
+        hero, other = policy("jeju", "master"), policy("jeju", "expert")
+        wins, cpu = 0.0, []
+        for n, seed in enumerate(range(args.first, args.first + args.master), 1):
+            row = match(timed(hero, cpu), other, 1, seed, args.verbose)
+            wins += row["wins"]
+            low, high = wilson(wins, n)
+            cpu.sort()
+            print(
+                f"master ({expert.master_budget()} play-outs) vs expert ({expert.EXPERT_BUDGET}), seeds "
+                f"{args.first}-{seed}: {wins:g}/{n} = {wins / n:.0%} [95% {low:.0%}-{high:.0%}]; master CPU "
+                f"p50 {cpu[len(cpu) // 2]:.2f} s, p95 {cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))]:.2f} s "
+                f"({len(cpu)} decisions)",
+                flush=True,
+            )
+        return 0
+    if args.cpu:
+        row = cpu_profile(args.budget, args.cpu, args.first)
+        print(
+            f"expert {args.budget} play-outs: {row['n']} decisions, CPU p50 {row['p50'] * 1000:.0f} ms, "
+            f"p95 {row['p95'] * 1000:.0f} ms, max {row['max'] * 1000:.0f} ms",
+            flush=True,
+        )
+        return 0
+    budget = round(args.budget * args.times)
+    title = f"expert {args.budget} vs reference {budget} ({args.times:g}x)"
+    hero, other = expert_with(args.budget), reference_policy(budget)
+    wins, cpu = 0.0, []
+    for n, seed in enumerate(range(args.first, args.first + args.games), 1):
+        row = match(timed(hero, cpu), other, 1, seed, args.verbose)
+        wins += row["wins"]
+        low, high = wilson(wins, n)
+        cpu.sort()
+        print(
+            f"{title}, seeds {args.first}-{seed}: {wins:g}/{n} = {wins / n:.0%} [95% {low:.0%}-{high:.0%}]; "
+            f"expert CPU p50 {cpu[len(cpu) // 2] * 1000:.0f} ms, "
+            f"p95 {cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))] * 1000:.0f} ms ({len(cpu)} decisions)",
+            flush=True,
+        )
+    return 0
+
+
+def timed(policy, cpu: list[float]):
+    """``policy``, appending the CPU time of each decision to ``cpu``."""
+
+    def choose(game, state, seat: int, rng: random.Random):
+        started = time.process_time()
+        action = policy(game, state, seat, rng)
+        cpu.append(time.process_time() - started)
+        return action
+
+    return choose
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
