@@ -30,11 +30,13 @@ from engine.reef.ai.values import (
     PLACE_DELTAS,
     PLACE_REACH,
     SHELL_WORTH,
+    barrier_gains,
     best_shape,
     evaluate,
     gains,
     lucky_choice,
     reef_hope,
+    ruin_gains,
     ruin_part,
     worth_searching,
 )
@@ -261,7 +263,7 @@ def plan_round(sheet: Sheet, reef_key: str, left: int) -> tuple[Plan, tuple[Shee
 
 
 #: Every memo of the greedy planner (`forget` clears them; tests size them).
-MEMOS = (ruin_part, reef_hope, best_shape, plan_round)
+MEMOS = (ruin_part, reef_hope, best_shape, ruin_gains, barrier_gains, plan_round)
 
 
 def forget() -> None:
