@@ -1,0 +1,80 @@
+"""Reef & Ruins solo: expert searches of different sizes side by side on the same seeds.
+
+``python -m bench.reef_tune --first-seed 100 --games 40 --configs NAME ...`` plays each named
+`SEARCHES` entry on the seeds (Bewitching Barrier, Sunrise) and prints its mean with a 95 %
+interval, the share at 175+, decision CPU p50/p95/max and its paired difference with the first.
+For tuning on seeds apart from the measuring ones (0-99)."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from bench.bots_reef import percentile
+from bench.ref_reef import GAME, OPTIONS, interval
+from engine.reef.ai import expert
+from engine.reef.ai.expert import EXPERT, Search, searching
+
+SEARCHES: dict[str, Search] = {
+    "expert": EXPERT,
+    "old": Search(candidates=8, samples=6, deeper=3, boon=8, firsts=3),
+    "paths16": Search(candidates=10, samples=16, deeper=1, boon=8, firsts=3, paths=True, boon_deeper=1),
+    "paths16b": Search(candidates=10, samples=16, deeper=1, boon=16, firsts=3, paths=True, boon_deeper=1),
+    "paths24": Search(candidates=10, samples=24, deeper=1, boon=16, firsts=3, paths=True, boon_deeper=1),
+    "paths12x2": Search(candidates=10, samples=12, deeper=2, boon=16, firsts=3, paths=True, boon_deeper=1),
+    "paths32": Search(candidates=12, samples=32, deeper=1, boon=16, firsts=3, paths=True, boon_deeper=1),
+}
+
+
+def play(search: Search, seed: int) -> tuple[int, list[float]]:
+    """One seeded solo game with ``search``: its score and each decision's CPU seconds."""
+    state = GAME.new(1, seed, OPTIONS)
+    cpu = []
+    while GAME.to_act(state):
+        started = time.process_time()
+        action = searching(GAME, state, 0, search)
+        cpu.append(time.process_time() - started)
+        state, _ = GAME.apply(state, 0, action)
+    return GAME.result(state).scores[0], cpu
+
+
+def main() -> None:
+    """Play the configs and print their figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--first-seed", type=int, default=100)
+    parser.add_argument("--games", type=int, default=40)
+    parser.add_argument("--configs", nargs="+", default=["expert"])
+    parser.add_argument("--each", action="store_true")
+    args = parser.parse_args()
+    seeds = range(args.first_seed, args.first_seed + args.games)
+    scores: dict[str, list[int]] = {}
+    for name in args.configs:
+        search = SEARCHES[name]
+        expert.forget()
+        cpu: list[float] = []
+        got: list[int] = []
+        for seed in seeds:
+            score, spent = play(search, seed)
+            got.append(score)
+            cpu.extend(spent)
+            if args.each:
+                print(f"  {name} seed {seed}: {score} ({sum(spent):.1f} s)", flush=True)
+        scores[name] = got
+        line = (
+            f"{name}: seeds {seeds.start}-{seeds.stop - 1}, mean {statistics.fmean(got):.1f} "
+            f"± {interval(got):.1f}, {sum(s >= 175 for s in got)}/{len(got)} at 175+, CPU p50 "
+            f"{1000 * percentile(cpu, 0.5):.0f} ms p95 {1000 * percentile(cpu, 0.95):.0f} ms "
+            f"max {1000 * max(cpu):.0f} ms, total {sum(cpu):.0f} s"
+        )
+        first = args.configs[0]
+        if name != first:
+            diff = [a - b for a, b in zip(got, scores[first], strict=True)]
+            line += f"; - {first}: {statistics.fmean(diff):+.1f} ± {interval(diff):.1f}"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    random.seed(0)
+    main()
