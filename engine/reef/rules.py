@@ -285,6 +285,8 @@ _RESET, _CONFIRM, _UNPICK, _TRADE, _SINGLES = (
     act(kind) for kind in ("reset", "confirm", "unpick", "trade", "singles")
 )
 _PICKS = tuple(act("pick", i) for i in range(16))
+_WRITES = tuple(tuple(act("write", r + 1, slot) for slot in range(ruin.size)) for r, ruin in enumerate(RUINS))
+_MARKS = tuple(act("mark", c) for c in range(BARRIER.rows * BARRIER.cols))
 
 
 def legal(sheet: Sheet, reef_key: str) -> list[Act]:
@@ -417,11 +419,12 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
         else:
             out.append(_RESET)
         return out
-    ruins = range(len(RUINS)) if die[1] != "hydra" else ([sheet.main - 1] if sheet.main > 0 else [])
+    ruins = range(len(RUINS)) if die[1] != "hydra" else ((sheet.main - 1,) if sheet.main > 0 else ())
     for r in ruins:
-        out.extend(act("write", r + 1, slot) for slot in legal_slots(RUINS[r], sheet.ruins[r], value))
+        writes = _WRITES[r]
+        out.extend([writes[slot] for slot in legal_slots(RUINS[r], sheet.ruins[r], value)])
     if reef_key == BARRIER_KEY:
-        out.extend(act("mark", c) for c in barrier_cells(sheet.reef, value))
+        out.extend([_MARKS[c] for c in barrier_cells(sheet.reef, value)])
     else:
         out.extend(act("shape", o) for o in atoll_orients(sheet.reef, value))
         if atoll_singles(sheet.reef):
@@ -439,6 +442,8 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
     """Apply one legal step (the caller has checked legality)."""
     events: Events = []
     kind = action.kind
+    if kind == "pick":  # the commonest step first
+        return sheet._replace(pick=action.a, mode=0), events
     if kind == "reset":
         _private(events, seat, "reset", say("You reset your round."))
         return base, events
@@ -482,8 +487,6 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         sheet = sheet._replace(dice=_use(sheet, used), main=-(action.a + 1))
         sheet = cross_enchantment(sheet, action.a, seat, events)
         return settle(sheet, seat, events), events
-    if kind == "pick":
-        return sheet._replace(pick=action.a, mode=0), events
     if kind == "unpick":
         return sheet._replace(pick=-1, mode=0), events
     if kind == "confirm":
@@ -608,7 +611,8 @@ def _roller(seed: int, number: int) -> tuple[int, ...]:
     the boon's shared roll (when the round has one) and the three hydra dice after it. Seeding from
     a string hashes it, so the round's start and its roll share one roller."""
     rng = random.Random(f"{seed}:{number}:dice")
-    return tuple(rng.randint(1, 6) for _ in range(4))
+    below = rng._randbelow  # randint(1, 6) is 1 + _randbelow(6): the same throws, quicker
+    return (1 + below(6), 1 + below(6), 1 + below(6), 1 + below(6))
 
 
 def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefState, Events]:
@@ -666,13 +670,17 @@ def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefStat
     return roll(state, events)
 
 
+#: A hydra die as the pool holds it, by the value rolled.
+_HYDRA = tuple((v, "hydra", 0, False) for v in range(7))
+
+
 def roll(state: ReefState, events: Events) -> tuple[ReefState, Events]:
     """Gameplay: the Dice Roller "rolls the three Hydra dice and calls out the results for the round"."""
     number = state.round
     throws = _roller(state.seed, number)
     # the shared "roll a die" boon came first from the same roller
     dice = throws[1:4] if state.roll else throws[:3]
-    hydra = tuple((v, "hydra", 0, False) for v in dice)
+    hydra = (_HYDRA[dice[0]], _HYDRA[dice[1]], _HYDRA[dice[2]])
     sheets = tuple(s._replace(dice=(*hydra, *s.dice)) for s in state.sheets)
     events.append(
         event(
@@ -718,13 +726,21 @@ def end_round(state: ReefState) -> tuple[ReefState, Events]:
     return start_round(state, state.round + 1, events)
 
 
+_SEAT_0 = frozenset({0})
+_NOBODY: frozenset[int] = frozenset()
+
+
 def to_act(state: ReefState) -> frozenset[int]:
     """Seats that owe a move: the lucky number's picker, the boon step's choosers, or the
     seats that have not confirmed the round."""
     if state.phase == "round":
+        sheets = state.sheets
+        if len(sheets) == 1:  # solo, the common case of play-outs: no set to build
+            owes = sheets[0].pending if not state.dice else not sheets[0].confirmed
+            return _SEAT_0 if owes else _NOBODY
         if not state.dice:  # the boon step: seats with the boon's choices still to make
-            return frozenset(i for i, s in enumerate(state.sheets) if s.pending)
-        return frozenset(i for i, s in enumerate(state.sheets) if not s.confirmed)
+            return frozenset(i for i, s in enumerate(sheets) if s.pending)
+        return frozenset(i for i, s in enumerate(sheets) if not s.confirmed)
     if state.phase == "lucky":
         seat = setup.lucky_turn(state)
         return frozenset() if seat is None else frozenset({seat})
