@@ -285,6 +285,8 @@ _RESET, _CONFIRM, _UNPICK, _TRADE, _SINGLES = (
     act(kind) for kind in ("reset", "confirm", "unpick", "trade", "singles")
 )
 _PICKS = tuple(act("pick", i) for i in range(16))
+_SHELL_UP = tuple(act("shell", i, 1) for i in range(16))
+_SHELL_DOWN = tuple(act("shell", i, -1) for i in range(16))
 _WRITES = tuple(tuple(act("write", r + 1, slot) for slot in range(ruin.size)) for r, ruin in enumerate(RUINS))
 _MARKS = tuple(act("mark", c) for c in range(BARRIER.rows * BARRIER.cols))
 
@@ -348,31 +350,32 @@ def _dice_steps(dice: tuple[Die, ...]) -> tuple:
     found = _STEPS_SEEN.get(dice)
     if found is not None:
         return found
-    unused = [i for i, d in enumerate(dice) if not d[3]]
     shells: list[Act] = []
     seen: set[Die] = set()
-    for i in unused:
-        die = dice[i]
-        if die in seen or is_rolled(die):  # a rolled die is written as rolled
-            continue
-        seen.add(die)
-        value = die_value(die)
-        if die[2] >= 0:  # no upper cap: ODDS "(1, 3, 5, 7, etc.)" goes on
-            shells.append(act("shell", i, 1))
-        if value > LOW_VALUE and die[2] <= 0:
-            shells.append(act("shell", i, -1))
     # One pick per (value, kind); a rolled die only where it can be written (the same for
     # every rolled die of that value, so the first one stands for them all).
     picks: list[tuple[Act, Die | None]] = []
     seen_pick: set[tuple[int, str]] = set()
-    for i in unused:
-        die = dice[i]
-        key = (die_value(die), die[1])
-        if key in seen_pick:
+    confirm = True
+    for i, die in enumerate(dice):
+        if die[3]:
             continue
-        seen_pick.add(key)
-        picks.append((_PICKS[i] if i < len(_PICKS) else act("pick", i), die if is_rolled(die) else None))
-    confirm = not any(not d[3] and not is_rolled(d) for d in dice)
+        kind = die[1]
+        adjusted = die[2]
+        value = die[0] + adjusted
+        rolled = kind == "roll"
+        if not rolled:  # a rolled die is written as rolled, and need not be used
+            confirm = False
+            if die not in seen:
+                seen.add(die)
+                if adjusted >= 0:  # no upper cap: ODDS "(1, 3, 5, 7, etc.)" goes on
+                    shells.append(_SHELL_UP[i] if i < len(_SHELL_UP) else act("shell", i, 1))
+                if value > LOW_VALUE and adjusted <= 0:
+                    shells.append(_SHELL_DOWN[i] if i < len(_SHELL_DOWN) else act("shell", i, -1))
+        key = (value, kind)
+        if key not in seen_pick:
+            seen_pick.add(key)
+            picks.append((_PICKS[i] if i < len(_PICKS) else act("pick", i), die if rolled else None))
     found = (tuple(shells), tuple(picks), confirm)
     if len(_STEPS_SEEN) >= _STEPS_KEPT:
         _STEPS_SEEN.clear()
@@ -785,9 +788,12 @@ def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> t
         check(sheet, action, state.reef)
     starts = state.starts or state.bases
     new_sheet, events = apply(sheet, starts[seat], seat, action, state.reef)
-    sheets = list(state.sheets)
-    sheets[seat] = new_sheet
-    state = state._replace(sheets=tuple(sheets))
+    if state.seats == 1:
+        state = state._replace(sheets=(new_sheet,))
+    else:
+        sheets = list(state.sheets)
+        sheets[seat] = new_sheet
+        state = state._replace(sheets=tuple(sheets))
     if boon_step:
         if not new_sheet.pending:
             events.append(
