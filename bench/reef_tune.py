@@ -3,7 +3,8 @@
 ``python -m bench.reef_tune --first-seed 100 --games 40 --configs NAME ...`` plays each named
 `SEARCHES` entry on the seeds (Bewitching Barrier, Sunrise) and prints its mean with a 95 %
 interval, the share at 175+, decision CPU p50/p95/max and its paired difference with the first.
-For tuning on seeds apart from the measuring ones (0-99)."""
+For tuning on seeds apart from the measuring ones (0-99). A name may also be ``reference``
+(`bench.ref_reef`) or any policy; the games go seed by seed, so every prefix is paired."""
 
 from __future__ import annotations
 
@@ -40,39 +41,56 @@ def play(search: Search, seed: int) -> tuple[int, list[float]]:
     return GAME.result(state).scores[0], cpu
 
 
+def player(name: str):
+    """A named player: a `SEARCHES` entry, or ``reference`` (`bench.ref_reef`) or any policy."""
+    if name in SEARCHES:
+        return lambda seed: play(SEARCHES[name], seed)
+    from bench.ref_reef import chooser
+    from bench.ref_reef import play as play_policy
+
+    return lambda seed: play_policy(chooser(name), seed)
+
+
+def summary(name: str, got: list[int], cpu: list[float], seeds: list[int]) -> str:
+    """One player's figures as a line."""
+    return (
+        f"{name}: {len(got)} games (seeds {seeds[0]}-{seeds[-1]}), mean {statistics.fmean(got):.1f} "
+        f"± {interval(got):.1f}, {sum(s >= 175 for s in got)}/{len(got)} at 175+, CPU p50 "
+        f"{1000 * percentile(cpu, 0.5):.0f} ms p95 {1000 * percentile(cpu, 0.95):.0f} ms "
+        f"max {1000 * max(cpu):.0f} ms, total {sum(cpu):.0f} s"
+    )
+
+
 def main() -> None:
-    """Play the configs and print their figures."""
+    """Play the players seed by seed (so any prefix of seeds is paired) and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--first-seed", type=int, default=100)
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--configs", nargs="+", default=["expert"])
-    parser.add_argument("--each", action="store_true")
+    parser.add_argument("--every", type=int, default=10, help="print the figures every N seeds")
     args = parser.parse_args()
-    seeds = range(args.first_seed, args.first_seed + args.games)
-    scores: dict[str, list[int]] = {}
-    for name in args.configs:
-        search = SEARCHES[name]
-        expert.forget()
-        cpu: list[float] = []
-        got: list[int] = []
-        for seed in seeds:
-            score, spent = play(search, seed)
-            got.append(score)
-            cpu.extend(spent)
-            if args.each:
-                print(f"  {name} seed {seed}: {score} ({sum(spent):.1f} s)", flush=True)
-        scores[name] = got
-        line = (
-            f"{name}: seeds {seeds.start}-{seeds.stop - 1}, mean {statistics.fmean(got):.1f} "
-            f"± {interval(got):.1f}, {sum(s >= 175 for s in got)}/{len(got)} at 175+, CPU p50 "
-            f"{1000 * percentile(cpu, 0.5):.0f} ms p95 {1000 * percentile(cpu, 0.95):.0f} ms "
-            f"max {1000 * max(cpu):.0f} ms, total {sum(cpu):.0f} s"
-        )
-        first = args.configs[0]
-        if name != first:
-            diff = [a - b for a, b in zip(got, scores[first], strict=True)]
-            line += f"; - {first}: {statistics.fmean(diff):+.1f} ± {interval(diff):.1f}"
-        print(line, flush=True)
+    names = args.configs
+    players = {name: player(name) for name in names}
+    scores: dict[str, list[int]] = {name: [] for name in names}
+    cpus: dict[str, list[float]] = {name: [] for name in names}
+    seeds: list[int] = []
+    for seed in range(args.first_seed, args.first_seed + args.games):
+        seeds.append(seed)
+        line = [f"seed {seed}:"]
+        for name in names:
+            expert.forget()
+            score, spent = players[name](seed)
+            scores[name].append(score)
+            cpus[name].extend(spent)
+            line.append(f"{name} {score} ({sum(spent):.1f} s, max {max(spent):.2f})")
+        print(" ".join(line), flush=True)
+        if len(seeds) % args.every == 0 or seed == args.first_seed + args.games - 1:
+            for name in names:
+                text = summary(name, scores[name], cpus[name], seeds)
+                if name != names[0]:
+                    diff = [a - b for a, b in zip(scores[name], scores[names[0]], strict=True)]
+                    text += f"; - {names[0]} (paired): {statistics.fmean(diff):+.1f} ± {interval(diff):.1f}"
+                print(text, flush=True)
 
 
 if __name__ == "__main__":

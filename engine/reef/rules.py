@@ -39,8 +39,9 @@ Every function returns a new sheet or state and appends readable events; nothing
 
 from __future__ import annotations
 
-import random
+import _random
 from functools import lru_cache
+from hashlib import sha512
 
 import i18n
 from engine.base import IllegalAction, event
@@ -613,9 +614,18 @@ def _roller(seed: int, number: int) -> tuple[int, ...]:
     """The first four throws of round ``number``'s dice roller, ``Random(f"{seed}:{number}:dice")``:
     the boon's shared roll (when the round has one) and the three hydra dice after it. Seeding from
     a string hashes it, so the round's start and its roll share one roller."""
-    rng = random.Random(f"{seed}:{number}:dice")
-    below = rng._randbelow  # randint(1, 6) is 1 + _randbelow(6): the same throws, quicker
-    return (1 + below(6), 1 + below(6), 1 + below(6), 1 + below(6))
+    # What ``random.Random(text)`` and four ``randint(1, 6)`` give, without their Python layers: a
+    # string seeds the twister with the int of its bytes followed by their SHA-512 (seed version
+    # 2), and randint(1, 6) is 1 + getrandbits(3), drawn again while it is 6 or more.
+    text = f"{seed}:{number}:dice".encode()
+    bits = _random.Random(int.from_bytes(text + sha512(text).digest())).getrandbits
+    throws = []
+    for _ in range(4):
+        r = bits(3)
+        while r >= 6:
+            r = bits(3)
+        throws.append(1 + r)
+    return tuple(throws)
 
 
 def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefState, Events]:

@@ -38,6 +38,7 @@ from engine.reef.ai.values import (
     reef_hope,
     ruin_gains,
     ruin_part,
+    ruins_worth,
     worth_searching,
 )
 from engine.reef.components import LUCKY_COINS, ROUNDS, RUINS, SECTIONS, SHELL_PAIRS
@@ -329,7 +330,7 @@ def plan_round(sheet: Sheet, reef_key: str, left: int) -> tuple[Plan, tuple[Shee
 
 
 #: Every memo of the greedy planner (`forget` clears them; tests size them).
-MEMOS = (ruin_part, reef_hope, best_shape, ruin_gains, barrier_gains, plan_round)
+MEMOS = (ruin_part, ruins_worth, reef_hope, best_shape, ruin_gains, barrier_gains, plan_round)
 
 
 def forget() -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.reef import rules
 from engine.reef.actions import Act, act
 from engine.reef.components import (
     ATOLL,
@@ -183,13 +182,20 @@ def lucky_reef(sheet: Sheet, reef_key: str) -> int:
     return sum(1 for v, single, _ in sheet.shapes if v == lucky and not single)
 
 
-def evaluate(sheet: Sheet, reef_key: str, left: int) -> float:
-    """What a sheet is worth: its score now plus what its progress should still bring."""
-    ench = sheet.ench
+@lru_cache(maxsize=RUIN_PARTS_KEPT)
+def ruins_worth(ruins: tuple[tuple[int, ...], ...], ench: tuple[int, ...], left: int) -> float:
+    """`evaluate`'s ruins and enchantments: every `ruin_part` and section's coins, added in order
+    (remembered: a planner evaluates many sheets that differ only in the reef or the dice)."""
     total = 0.0
-    for i, slots in enumerate(sheet.ruins):
+    for i, slots in enumerate(ruins):
         total += ruin_part(i, slots, ench[i], left)
         total += SECTION_COINS[i][ench[i]]
+    return total
+
+
+def evaluate(sheet: Sheet, reef_key: str, left: int) -> float:
+    """What a sheet is worth: its score now plus what its progress should still bring."""
+    total = ruins_worth(sheet.ruins, sheet.ench, left)
     lucky = sheet.lucky
     if lucky:
         count = sum(slots.count(lucky) for slots in sheet.ruins) + lucky_reef(sheet, reef_key)
@@ -197,7 +203,7 @@ def evaluate(sheet: Sheet, reef_key: str, left: int) -> float:
     total += sheet.coins
     total += reef_hope(reef_key, sheet.reef, left)
     total += sheet.shells * SHELL_WORTH * min(1.0, left / 4)
-    total += sum(DIE_WORTH for d in sheet.dice if not d[3] and not rules.is_rolled(d))
+    total += sum(DIE_WORTH for d in sheet.dice if not d[3] and d[1] != "roll")
     total += len(sheet.pending) * PEARL_WORTH
     return total
 
@@ -343,5 +349,6 @@ __all__ = [
     "ruin_gains",
     "ruin_hope",
     "ruin_part",
+    "ruins_worth",
     "worth_searching",
 ]
