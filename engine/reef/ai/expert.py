@@ -72,11 +72,14 @@ class Search(NamedTuple):
     boon_deeper: int = 0
 
 
-#: The expert: two rounds ahead, p95 under 1 s of CPU a decision (tuned on seeds 100-111).
+#: The expert: two rounds ahead over 16 sampled futures (each a next round and a round after it
+#: of its own), 10 candidate plans, and the boon's choice scored two rounds ahead too: the search
+#: of the two-round reference (`bench/ref_reef.py`) on the expert's own round model, which a
+#: faster planner made affordable (p95 under 1 s of CPU a decision).
 # lucky=0: greedy's fixed order. Six sampled games a number proved too few to tell the numbers
 # apart (they picked 6 on the Barrier/Sunrise, where 40 greedy games a number favour 1) and cost
 # seconds, also for the hint at the lucky step; `lucky_search` stays for a better estimate.
-EXPERT = Search(candidates=8, samples=6, deeper=3, boon=8, firsts=3, lucky=0)
+EXPERT = Search(candidates=10, samples=16, deeper=1, boon=16, firsts=3, lucky=0, paths=True, boon_deeper=1)
 #: Lucky-number searches remembered (one per reef, tracker side and game count).
 LUCKY_KEPT = 16
 #: Decisions remembered (each ~2 KB, re-used by the later steps of its round; issue #21).
