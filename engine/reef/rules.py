@@ -441,13 +441,22 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
 
 # ------------------------------------------------------------------------- apply
 
+# Field positions for the hottest replacements, built without `_replace`'s keywords.
+_make = tuple.__new__
+_PICK = Sheet._fields.index("pick")
+_MODE = Sheet._fields.index("mode")
+_SHEETS = ReefState._fields.index("sheets")
+
 
 def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> tuple[Sheet, Events]:
     """Apply one legal step (the caller has checked legality)."""
     events: Events = []
     kind = action.kind
-    if kind == "pick":  # the commonest step first
-        return sheet._replace(pick=action.a, mode=0), events
+    if kind == "pick":  # the commonest step first: `_replace(pick=action.a, mode=0)`, quicker
+        values = list(sheet)
+        values[_PICK] = action.a
+        values[_MODE] = 0
+        return _make(Sheet, values), events
     if kind == "reset":
         _private(events, seat, "reset", say("You reset your round."))
         return base, events
@@ -798,8 +807,8 @@ def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> t
         check(sheet, action, state.reef)
     starts = state.starts or state.bases
     new_sheet, events = apply(sheet, starts[seat], seat, action, state.reef)
-    if state.seats == 1:
-        state = state._replace(sheets=(new_sheet,))
+    if state.seats == 1:  # `_replace(sheets=(new_sheet,))`, without its keywords
+        state = _make(ReefState, (*state[:_SHEETS], (new_sheet,), *state[_SHEETS + 1 :]))
     else:
         sheets = list(state.sheets)
         sheets[seat] = new_sheet
