@@ -4,14 +4,14 @@ Each round it builds candidate plans for the dice it has (every way to search a
 ruin or cast an enchantment, and neither, each finished greedily, and each of
 those again with its first die written in one of its next-best places instead),
 keeps the best few by `engine.reef.ai.values.evaluate`, and scores each by what
-the *next two* rounds should bring: for a fixed set of sampled hydra rolls (and
-the next round's tracker boon, which is printed and public) it plans that round
-greedily, then for each of a few sampled rolls of the round after it plans that
-one greedily too, and evaluates the sheet it ends with. The round's plan is the
-candidate with the best average (the same samples serve every candidate). How
-much it samples is a `Search`; the ``master`` (`engine.reef.ai.master`) searches
-more. A tracker boon's choice, made "before the Hydra dice are rolled", is scored
-over sampled rolls of this round's dice. The lucky number is greedy's fixed order
+the *next two* rounds should bring: for a fixed set of sampled futures (hydra rolls
+of the next round, with its tracker boon, which is printed and public, and rolls of
+the round after it, each future its own: `Search.paths`) it plans each round
+greedily and evaluates the sheet it ends with. The round's plan is the candidate
+with the best average (the same futures serve every candidate). How much it samples
+is a `Search`; the ``master`` (`engine.reef.ai.master`) searches more. A tracker
+boon's choice, made "before the Hydra dice are rolled", is scored the same way over
+sampled rolls of this round and the next. The lucky number is greedy's fixed order
 unless a `Search` asks for `lucky_search` (the free number whose sampled greedy games score best).
 
 It never reads the dice to come: the samples come from a generator seeded by
