@@ -50,6 +50,14 @@ PLACE_DELTAS = tuple(d for k in range(1, PLACE_REACH + 1) for d in (k, -k))
 RUIN_PARTS_KEPT = 8192
 REEF_HOPES_KEPT = 4096
 SHAPES_KEPT = 4096
+#: `gains`' parts remembered: one ruin's slots for one value (the Barrier's cells for one value:
+#: `REEF_GAINS_KEPT`). Small: a planner asks about the same few again and again (an expert
+#: game misses as often with these sizes as with 8,192 each), and a bot's memos stay full
+#: after a game or two (issue #21).
+GAINS_KEPT = 2048
+REEF_GAINS_KEPT = 256
+#: Sheets' ruins and enchantments valued (`ruins_worth`).
+RUINS_WORTH_KEPT = 512
 
 
 def row_credit(ruin: Ruin, slots: tuple[int, ...], hope: float) -> float:
@@ -182,7 +190,7 @@ def lucky_reef(sheet: Sheet, reef_key: str) -> int:
     return sum(1 for v, single, _ in sheet.shapes if v == lucky and not single)
 
 
-@lru_cache(maxsize=RUIN_PARTS_KEPT)
+@lru_cache(maxsize=RUINS_WORTH_KEPT)
 def ruins_worth(ruins: tuple[tuple[int, ...], ...], ench: tuple[int, ...], left: int) -> float:
     """`evaluate`'s ruins and enchantments: every `ruin_part` and section's coins, added in order
     (remembered: a planner evaluates many sheets that differ only in the reef or the dice)."""
@@ -227,8 +235,6 @@ def best_shape(reef: int, value: int, lucky: int, left: int) -> Placement | None
     return best[1] if best is not None else None
 
 
-#: `gains`' parts remembered: one ruin's slots for one value, the Barrier's cells for one value.
-GAINS_KEPT = 8192
 _WRITES = {(r, slot): act("write", r + 1, slot) for r, ruin in enumerate(RUINS) for slot in range(ruin.size)}
 _PICK_STEPS = tuple(act("pick", i) for i in range(16))
 
@@ -245,7 +251,7 @@ def ruin_gains(r: int, slots: tuple[int, ...], crossed: int, left: int, value: i
     return tuple(out)
 
 
-@lru_cache(maxsize=GAINS_KEPT)
+@lru_cache(maxsize=REEF_GAINS_KEPT)
 def barrier_gains(reef: int, value: int, left: int) -> tuple:
     """(what marking the cell adds to the reef's hope and pearls, the mark step) for every
     Bewitching Barrier cell ``value`` may mark: `gains`' reef part, remembered."""
@@ -333,7 +339,9 @@ __all__ = [
     "PEARL_WORTH",
     "PLACE_DELTAS",
     "PLACE_REACH",
+    "REEF_GAINS_KEPT",
     "REEF_HOPES_KEPT",
+    "RUINS_WORTH_KEPT",
     "RUIN_PARTS_KEPT",
     "SHAPES_KEPT",
     "SHELL_WORTH",
