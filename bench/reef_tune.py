@@ -68,6 +68,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--configs", nargs="+", default=["expert"])
     parser.add_argument("--every", type=int, default=10, help="print the figures every N seeds")
+    parser.add_argument("--cpu-log", help="append each game's decision CPU seconds to this file")
     args = parser.parse_args()
     names = args.configs
     players = {name: player(name) for name in names}
@@ -83,6 +84,9 @@ def main() -> None:
             scores[name].append(score)
             cpus[name].extend(spent)
             line.append(f"{name} {score} ({sum(spent):.1f} s, max {max(spent):.2f})")
+            if args.cpu_log:
+                with open(args.cpu_log, "a", encoding="utf-8") as log:
+                    log.write(f"{name} {seed} {' '.join(f'{t:.4f}' for t in spent)}\n")
         print(" ".join(line), flush=True)
         if len(seeds) % args.every == 0 or seed == args.first_seed + args.games - 1:
             for name in names:
