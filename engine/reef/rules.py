@@ -39,8 +39,9 @@ Every function returns a new sheet or state and appends readable events; nothing
 
 from __future__ import annotations
 
-import random
+import _random
 from functools import lru_cache
+from hashlib import sha512
 
 import i18n
 from engine.base import IllegalAction, event
@@ -285,6 +286,10 @@ _RESET, _CONFIRM, _UNPICK, _TRADE, _SINGLES = (
     act(kind) for kind in ("reset", "confirm", "unpick", "trade", "singles")
 )
 _PICKS = tuple(act("pick", i) for i in range(16))
+_SHELL_UP = tuple(act("shell", i, 1) for i in range(16))
+_SHELL_DOWN = tuple(act("shell", i, -1) for i in range(16))
+_WRITES = tuple(tuple(act("write", r + 1, slot) for slot in range(ruin.size)) for r, ruin in enumerate(RUINS))
+_MARKS = tuple(act("mark", c) for c in range(BARRIER.rows * BARRIER.cols))
 
 
 def legal(sheet: Sheet, reef_key: str) -> list[Act]:
@@ -346,31 +351,32 @@ def _dice_steps(dice: tuple[Die, ...]) -> tuple:
     found = _STEPS_SEEN.get(dice)
     if found is not None:
         return found
-    unused = [i for i, d in enumerate(dice) if not d[3]]
     shells: list[Act] = []
     seen: set[Die] = set()
-    for i in unused:
-        die = dice[i]
-        if die in seen or is_rolled(die):  # a rolled die is written as rolled
-            continue
-        seen.add(die)
-        value = die_value(die)
-        if die[2] >= 0:  # no upper cap: ODDS "(1, 3, 5, 7, etc.)" goes on
-            shells.append(act("shell", i, 1))
-        if value > LOW_VALUE and die[2] <= 0:
-            shells.append(act("shell", i, -1))
     # One pick per (value, kind); a rolled die only where it can be written (the same for
     # every rolled die of that value, so the first one stands for them all).
     picks: list[tuple[Act, Die | None]] = []
     seen_pick: set[tuple[int, str]] = set()
-    for i in unused:
-        die = dice[i]
-        key = (die_value(die), die[1])
-        if key in seen_pick:
+    confirm = True
+    for i, die in enumerate(dice):
+        if die[3]:
             continue
-        seen_pick.add(key)
-        picks.append((_PICKS[i] if i < len(_PICKS) else act("pick", i), die if is_rolled(die) else None))
-    confirm = not any(not d[3] and not is_rolled(d) for d in dice)
+        kind = die[1]
+        adjusted = die[2]
+        value = die[0] + adjusted
+        rolled = kind == "roll"
+        if not rolled:  # a rolled die is written as rolled, and need not be used
+            confirm = False
+            if die not in seen:
+                seen.add(die)
+                if adjusted >= 0:  # no upper cap: ODDS "(1, 3, 5, 7, etc.)" goes on
+                    shells.append(_SHELL_UP[i] if i < len(_SHELL_UP) else act("shell", i, 1))
+                if value > LOW_VALUE and adjusted <= 0:
+                    shells.append(_SHELL_DOWN[i] if i < len(_SHELL_DOWN) else act("shell", i, -1))
+        key = (value, kind)
+        if key not in seen_pick:
+            seen_pick.add(key)
+            picks.append((_PICKS[i] if i < len(_PICKS) else act("pick", i), die if rolled else None))
     found = (tuple(shells), tuple(picks), confirm)
     if len(_STEPS_SEEN) >= _STEPS_KEPT:
         _STEPS_SEEN.clear()
@@ -417,11 +423,12 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
         else:
             out.append(_RESET)
         return out
-    ruins = range(len(RUINS)) if die[1] != "hydra" else ([sheet.main - 1] if sheet.main > 0 else [])
+    ruins = range(len(RUINS)) if die[1] != "hydra" else ((sheet.main - 1,) if sheet.main > 0 else ())
     for r in ruins:
-        out.extend(act("write", r + 1, slot) for slot in legal_slots(RUINS[r], sheet.ruins[r], value))
+        writes = _WRITES[r]
+        out.extend([writes[slot] for slot in legal_slots(RUINS[r], sheet.ruins[r], value)])
     if reef_key == BARRIER_KEY:
-        out.extend(act("mark", c) for c in barrier_cells(sheet.reef, value))
+        out.extend([_MARKS[c] for c in barrier_cells(sheet.reef, value)])
     else:
         out.extend(act("shape", o) for o in atoll_orients(sheet.reef, value))
         if atoll_singles(sheet.reef):
@@ -434,11 +441,22 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
 
 # ------------------------------------------------------------------------- apply
 
+# Field positions for the hottest replacements, built without `_replace`'s keywords.
+_make = tuple.__new__
+_PICK = Sheet._fields.index("pick")
+_MODE = Sheet._fields.index("mode")
+_SHEETS = ReefState._fields.index("sheets")
+
 
 def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> tuple[Sheet, Events]:
     """Apply one legal step (the caller has checked legality)."""
     events: Events = []
     kind = action.kind
+    if kind == "pick":  # the commonest step first: `_replace(pick=action.a, mode=0)`, quicker
+        values = list(sheet)
+        values[_PICK] = action.a
+        values[_MODE] = 0
+        return _make(Sheet, values), events
     if kind == "reset":
         _private(events, seat, "reset", say("You reset your round."))
         return base, events
@@ -482,8 +500,6 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         sheet = sheet._replace(dice=_use(sheet, used), main=-(action.a + 1))
         sheet = cross_enchantment(sheet, action.a, seat, events)
         return settle(sheet, seat, events), events
-    if kind == "pick":
-        return sheet._replace(pick=action.a, mode=0), events
     if kind == "unpick":
         return sheet._replace(pick=-1, mode=0), events
     if kind == "confirm":
@@ -607,8 +623,18 @@ def _roller(seed: int, number: int) -> tuple[int, ...]:
     """The first four throws of round ``number``'s dice roller, ``Random(f"{seed}:{number}:dice")``:
     the boon's shared roll (when the round has one) and the three hydra dice after it. Seeding from
     a string hashes it, so the round's start and its roll share one roller."""
-    rng = random.Random(f"{seed}:{number}:dice")
-    return tuple(rng.randint(1, 6) for _ in range(4))
+    # What ``random.Random(text)`` and four ``randint(1, 6)`` give, without their Python layers: a
+    # string seeds the twister with the int of its bytes followed by their SHA-512 (seed version
+    # 2), and randint(1, 6) is 1 + getrandbits(3), drawn again while it is 6 or more.
+    text = f"{seed}:{number}:dice".encode()
+    bits = _random.Random(int.from_bytes(text + sha512(text).digest())).getrandbits
+    throws = []
+    for _ in range(4):
+        r = bits(3)
+        while r >= 6:
+            r = bits(3)
+        throws.append(1 + r)
+    return tuple(throws)
 
 
 def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefState, Events]:
@@ -666,13 +692,17 @@ def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefStat
     return roll(state, events)
 
 
+#: A hydra die as the pool holds it, by the value rolled.
+_HYDRA = tuple((v, "hydra", 0, False) for v in range(7))
+
+
 def roll(state: ReefState, events: Events) -> tuple[ReefState, Events]:
     """Gameplay: the Dice Roller "rolls the three Hydra dice and calls out the results for the round"."""
     number = state.round
     throws = _roller(state.seed, number)
     # the shared "roll a die" boon came first from the same roller
     dice = throws[1:4] if state.roll else throws[:3]
-    hydra = tuple((v, "hydra", 0, False) for v in dice)
+    hydra = (_HYDRA[dice[0]], _HYDRA[dice[1]], _HYDRA[dice[2]])
     sheets = tuple(s._replace(dice=(*hydra, *s.dice)) for s in state.sheets)
     events.append(
         event(
@@ -718,13 +748,21 @@ def end_round(state: ReefState) -> tuple[ReefState, Events]:
     return start_round(state, state.round + 1, events)
 
 
+_SEAT_0 = frozenset({0})
+_NOBODY: frozenset[int] = frozenset()
+
+
 def to_act(state: ReefState) -> frozenset[int]:
     """Seats that owe a move: the lucky number's picker, the boon step's choosers, or the
     seats that have not confirmed the round."""
     if state.phase == "round":
+        sheets = state.sheets
+        if len(sheets) == 1:  # solo, the common case of play-outs: no set to build
+            owes = sheets[0].pending if not state.dice else not sheets[0].confirmed
+            return _SEAT_0 if owes else _NOBODY
         if not state.dice:  # the boon step: seats with the boon's choices still to make
-            return frozenset(i for i, s in enumerate(state.sheets) if s.pending)
-        return frozenset(i for i, s in enumerate(state.sheets) if not s.confirmed)
+            return frozenset(i for i, s in enumerate(sheets) if s.pending)
+        return frozenset(i for i, s in enumerate(sheets) if not s.confirmed)
     if state.phase == "lucky":
         seat = setup.lucky_turn(state)
         return frozenset() if seat is None else frozenset({seat})
@@ -769,9 +807,12 @@ def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> t
         check(sheet, action, state.reef)
     starts = state.starts or state.bases
     new_sheet, events = apply(sheet, starts[seat], seat, action, state.reef)
-    sheets = list(state.sheets)
-    sheets[seat] = new_sheet
-    state = state._replace(sheets=tuple(sheets))
+    if state.seats == 1:  # `_replace(sheets=(new_sheet,))`, without its keywords
+        state = _make(ReefState, (*state[:_SHEETS], (new_sheet,), *state[_SHEETS + 1 :]))
+    else:
+        sheets = list(state.sheets)
+        sheets[seat] = new_sheet
+        state = state._replace(sheets=tuple(sheets))
     if boon_step:
         if not new_sheet.pending:
             events.append(

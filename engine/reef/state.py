@@ -103,6 +103,15 @@ def empty_sheet(reef_key: str) -> Sheet:
 
 def work_done(sheet: Sheet) -> Sheet:
     """A sheet with this round's work cleared (dice, choices, confirmation), as the next round finds it."""
+    if (
+        not sheet.dice
+        and not sheet.main
+        and sheet.pick == -1
+        and not sheet.mode
+        and not sheet.pending
+        and not sheet.confirmed
+    ):
+        return sheet  # nothing to clear (a new round's start asks again): no copy
     return sheet._replace(dice=(), main=0, pick=-1, mode=0, pending=(), confirmed=False)
 
 

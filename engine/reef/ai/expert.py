@@ -4,14 +4,14 @@ Each round it builds candidate plans for the dice it has (every way to search a
 ruin or cast an enchantment, and neither, each finished greedily, and each of
 those again with its first die written in one of its next-best places instead),
 keeps the best few by `engine.reef.ai.values.evaluate`, and scores each by what
-the *next two* rounds should bring: for a fixed set of sampled hydra rolls (and
-the next round's tracker boon, which is printed and public) it plans that round
-greedily, then for each of a few sampled rolls of the round after it plans that
-one greedily too, and evaluates the sheet it ends with. The round's plan is the
-candidate with the best average (the same samples serve every candidate). How
-much it samples is a `Search`; the ``master`` (`engine.reef.ai.master`) searches
-more. A tracker boon's choice, made "before the Hydra dice are rolled", is scored
-over sampled rolls of this round's dice. The lucky number is greedy's fixed order
+the *next two* rounds should bring: for a fixed set of sampled futures (hydra rolls
+of the next round, with its tracker boon, which is printed and public, and rolls of
+the round after it, each future its own: `Search.paths`) it plans each round
+greedily and evaluates the sheet it ends with. The round's plan is the candidate
+with the best average (the same futures serve every candidate). How much it samples
+is a `Search`; the ``master`` (`engine.reef.ai.master`) searches more. A tracker
+boon's choice, made "before the Hydra dice are rolled", is scored the same way over
+sampled rolls of this round and the next. The lucky number is greedy's fixed order
 unless a `Search` asks for `lucky_search` (the free number whose sampled greedy games score best).
 
 It never reads the dice to come: the samples come from a generator seeded by
@@ -64,13 +64,22 @@ class Search(NamedTuple):
     firsts: int = 0
     #: Sampled greedy games per lucky number it is chosen by (`lucky_search`; 0: greedy's order).
     lucky: int = 0
+    #: Whether each sampled next round has rolls of the round after of its own (``deeper`` each),
+    #: rather than one set of ``deeper`` rolls shared by all: more futures for the same work.
+    paths: bool = False
+    #: Sampled rolls of the next round per sampled roll of this one at the boon step (0: the boon's
+    #: choice is scored over this round alone).
+    boon_deeper: int = 0
 
 
-#: The expert: two rounds ahead, p95 under 1 s of CPU a decision (tuned on seeds 100-111).
+#: The expert: two rounds ahead over 16 sampled futures (each a next round and a round after it
+#: of its own), 10 candidate plans, and the boon's choice scored two rounds ahead too: the search
+#: of the two-round reference (`bench/ref_reef.py`) on the expert's own round model, which a
+#: faster planner made affordable (p95 under 1 s of CPU a decision).
 # lucky=0: greedy's fixed order. Six sampled games a number proved too few to tell the numbers
 # apart (they picked 6 on the Barrier/Sunrise, where 40 greedy games a number favour 1) and cost
 # seconds, also for the hint at the lucky step; `lucky_search` stays for a better estimate.
-EXPERT = Search(candidates=8, samples=6, deeper=3, boon=8, firsts=3, lucky=0)
+EXPERT = Search(candidates=10, samples=16, deeper=1, boon=16, firsts=3, lucky=0, paths=True, boon_deeper=1)
 #: Lucky-number searches remembered (one per reef, tracker side and game count).
 LUCKY_KEPT = 16
 #: Decisions remembered (each ~2 KB, re-used by the later steps of its round; issue #21).
@@ -115,22 +124,34 @@ def _round_value(sheet: Sheet, reef_key: str, left: int, dice: tuple[int, int, i
     return evaluate(trail[-1], reef_key, left)
 
 
-def _future(sheet: Sheet, reef_key: str, side: str, number: int, samples: list, deeper: list) -> float:
+def _future(sheet: Sheet, reef_key: str, side: str, number: int, samples: list, deeper: list[list]) -> float:
     """The mean worth of ``sheet`` (settled after round ``number``) after greedy rounds
-    ``number + 1`` (one per sample) and, when ``deeper`` holds samples, ``number + 2`` too."""
+    ``number + 1`` (one per sample) and, when ``deeper`` holds samples (a list per sample),
+    ``number + 2`` too."""
     left = ROUNDS - number
     if left <= 0:
         return evaluate(sheet, reef_key, 0)
     settled = _settled(sheet)
     total = 0.0
-    for dice, roll in samples:
+    for k, (dice, roll) in enumerate(samples):
         start = _with_boon(settled, side, number + 1, roll)
         _, trail = best_round(_with_dice(start, dice), reef_key, left - 1)
         if deeper and left > 1:
-            total += _future(trail[-1], reef_key, side, number + 1, deeper, [])
+            total += _future(trail[-1], reef_key, side, number + 1, deeper[k], [])
         else:
             total += evaluate(trail[-1], reef_key, left - 1)
     return total / len(samples)
+
+
+def _deeper(key: object, search: Search, count: int, samples: int) -> list[list]:
+    """The sampled rolls of the round after, for each of ``samples`` sampled next rounds: a set
+    of ``count`` each (``search.paths``) or one set shared by all."""
+    if not count:
+        return []
+    if search.paths:
+        return [_samples((*key, k), count) for k in range(samples)]
+    shared = _samples(key, count)
+    return [shared] * samples
 
 
 def _candidates(
@@ -168,7 +189,8 @@ def plan_dice_with(
     if left > 0 and len(options) > 1:
         root = _settled(sheet)
         samples = _samples((number, root), search.samples)
-        deeper = _samples((number, "deeper", root), search.deeper) if search.deeper and left > 1 else []
+        count = search.deeper if left > 1 else 0
+        deeper = _deeper((number, "deeper", root), search, count, len(samples))
         scored = [
             (_future(end, reef_key, side, number, samples, deeper), plan)
             for _, plan, end in options[: search.candidates]
@@ -186,13 +208,22 @@ def plan_boon_with(
     """The boon step: each way to make the boon's choices, scored over sampled rolls of this round."""
     left = ROUNDS - number
     samples = _samples((number, "boon", sheet), search.boon)
+    count = search.boon_deeper if left > 0 else 0
+    later = _deeper((number, "boon-next", sheet), search, count, len(samples))
     best: tuple[float, list[Act]] | None = None
     options = [a for a in rules.legal(sheet, reef_key) if a.kind in ("pearl", "enchant")]
     for option in options:
         after = run(sheet, [option], reef_key)
         plan = [option]
         after = resolve(after, reef_key, left, plan)
-        value = sum(_round_value(after, reef_key, left, dice) for dice, _ in samples) / len(samples)
+        if later:
+            total = 0.0
+            for k, (dice, _) in enumerate(samples):
+                _, trail = best_round(_with_dice(after, dice), reef_key, left)
+                total += _future(trail[-1], reef_key, side, number, later[k], [])
+            value = total / len(samples)
+        else:
+            value = sum(_round_value(after, reef_key, left, dice) for dice, _ in samples) / len(samples)
         if best is None or value > best[0] + 1e-9:
             best = (value, plan)
     steps: Plan = tuple(best[1]) if best is not None else ()

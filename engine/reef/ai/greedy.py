@@ -30,22 +30,27 @@ from engine.reef.ai.values import (
     PLACE_DELTAS,
     PLACE_REACH,
     SHELL_WORTH,
+    barrier_gains,
     best_shape,
     evaluate,
     gains,
     lucky_choice,
     reef_hope,
+    ruin_gains,
     ruin_part,
+    ruins_worth,
     worth_searching,
 )
-from engine.reef.components import ROUNDS, RUINS, SECTIONS
+from engine.reef.components import LUCKY_COINS, ROUNDS, RUINS, SECTIONS, SHELL_PAIRS
 from engine.reef.sheet import die_value, value_ok
-from engine.reef.state import Sheet
+from engine.reef.state import BARRIER_KEY, Sheet
 
 #: Round plans remembered (~2 KB each, its trail of sheets), re-used by the round's later steps.
 PLANS_KEPT = 256
 
 Plan = tuple[Act, ...]
+
+_TRADE = act("trade")
 
 
 def run(sheet: Sheet, steps: list[Act], reef_key: str) -> Sheet:
@@ -141,12 +146,76 @@ def best_placement(
 ) -> tuple[list[Act], Sheet] | None:
     """The single best next die placement (with up to `PLACE_REACH` shells), or None when every
     die that must be used is used and no rolled die is worth writing (it may stay unwritten)."""
-    scored = placements(sheet, reef_key, left, reach)
-    if not scored:
+    if choose is first_best and reef_key == BARRIER_KEY:
+        steps = _first_best_placement(sheet, left, reach)
+    else:
+        scored = placements(sheet, reef_key, left, reach)
+        steps = choose(scored, 1e-9) if scored else None
+    if steps is None:
         assert not rules.must_use(sheet)
         return None
-    steps = choose(scored, 1e-9)
     return steps, run(sheet, steps, reef_key)
+
+
+def _first_best_placement(sheet: Sheet, left: int, reach: int) -> list[Act] | None:
+    """`first_best` of `placements` on the Bewitching Barrier, without building every option's
+    steps: the same options in the same order with the same scores, only the best kept."""
+    dice = sheet.dice
+    shells = sheet.shells
+    lucky = sheet.lucky
+    reef = sheet.reef
+    all_ruins = sheet.ruins
+    ench = sheet.ench
+    main = sheet.main
+    shell_cost = SHELL_WORTH * min(1.0, left / 4)
+    trade_worth = SHELL_WORTH * min(1.0, left / 4) if shells < SHELL_PAIRS else 0.0
+    best_score = 0.0
+    best: tuple[int, int, Act] | None = None  # (die, delta, placing step)
+    seen: set[tuple[int, str]] = set()
+    for i, die in enumerate(dice):
+        if die[3]:
+            continue
+        kind = die[1]
+        value = die[0] + die[2]
+        key = (value, kind)
+        if key in seen:
+            continue
+        seen.add(key)
+        rolled = kind == "roll"
+        most = 0 if rolled else min(reach, shells)
+        if kind != "hydra":
+            ruins: range | tuple[int, ...] = range(len(RUINS))
+        else:
+            ruins = (main - 1,) if main > 0 else ()
+        for delta in (0, *(d for d in PLACE_DELTAS if abs(d) <= most)):
+            if delta and (abs(delta) > shells or not value_ok(value + delta) or die[2] * delta < 0):
+                continue  # `adjust` finds no shells for it
+            shown = value + delta
+            cost = abs(delta) * shell_cost
+            bonus = LUCKY_COINS if lucky and shown == lucky else 0
+            for r in ruins:
+                for gain, step in ruin_gains(r, all_ruins[r], ench[r], left, shown):
+                    score = gain + bonus - cost
+                    if rolled and score <= 0:
+                        continue
+                    if best is None or score > best_score + 1e-9:
+                        best_score, best = score, (i, delta, step)
+            for gain, step in barrier_gains(reef, shown, left):
+                score = gain + bonus - cost
+                if rolled and score <= 0:
+                    continue
+                if best is None or score > best_score + 1e-9:
+                    best_score, best = score, (i, delta, step)
+            if not rolled:
+                score = trade_worth - cost
+                if best is None or score > best_score + 1e-9:
+                    best_score, best = score, (i, delta, _TRADE)
+    if best is None:
+        return None
+    i, delta, step = best
+    shell_steps = adjust(sheet, i, delta) if delta else []
+    assert shell_steps is not None
+    return [*shell_steps, act("pick", i), step]
 
 
 def finish(
@@ -261,7 +330,7 @@ def plan_round(sheet: Sheet, reef_key: str, left: int) -> tuple[Plan, tuple[Shee
 
 
 #: Every memo of the greedy planner (`forget` clears them; tests size them).
-MEMOS = (ruin_part, reef_hope, best_shape, plan_round)
+MEMOS = (ruin_part, ruins_worth, reef_hope, best_shape, ruin_gains, barrier_gains, plan_round)
 
 
 def forget() -> None:

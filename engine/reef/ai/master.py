@@ -5,8 +5,8 @@ The Master level may think for `engine.bots.thinking_budget` seconds a move
 is turned into a fixed amount of search (`search_for`) by a constant measured
 on the bots' machine (`ROUNDS_PER_SECOND`, greedy rounds the look-ahead plays in a
 second of CPU), so the same decision is made again on a replay or a faster
-machine. The extra search goes to more candidates and more sampled rolls of the
-next round and of the round after it (`engine.reef.ai.expert.Search`).
+machine. The extra search goes to more candidates and more sampled futures (a next
+round and the round after it, each of its own: `engine.reef.ai.expert.Search`).
 """
 
 from __future__ import annotations
@@ -18,27 +18,28 @@ from engine.bots import thinking_budget
 from engine.reef.actions import Act
 from engine.reef.ai.expert import EXPERT, Search, searching
 
-#: Greedy rounds the look-ahead plays per second of CPU on the bots' machine (measured with
-#: ``python -m bench.ref_reef --policies master``: its heaviest decisions take about the budget).
-ROUNDS_PER_SECOND = 180
+#: Greedy rounds the look-ahead plays per second of CPU on the bots' machine, at its heaviest
+#: decisions (measured with ``python -m bench.reef_tune``: the expert's 320-round plans, 10
+#: candidates x 16 futures x 2 rounds, take up to about 1 s on the loaded 2-core machine).
+ROUNDS_PER_SECOND = 320
 #: Candidates the master scores (the expert scores `EXPERT.candidates`).
-CANDIDATES = 8
+CANDIDATES = 12
 
 
 def search_for(seconds: float) -> Search:
-    """The look-ahead that fits ``seconds`` of thinking: a candidate's share of the rounds split
-    between sampled next rounds and sampled rounds after each; never less than the expert's."""
+    """The look-ahead that fits ``seconds`` of thinking: a candidate's share of the rounds goes to
+    more sampled futures (each a next round and the round after it); never less than the expert's."""
     rounds = seconds * ROUNDS_PER_SECOND / CANDIDATES
-    # samples x (1 + deeper) rounds per candidate, with deeper about half of samples
-    samples = max(EXPERT.samples, int((2 * rounds) ** 0.5))
-    deeper = max(EXPERT.deeper, int(rounds / samples) - 1)
+    samples = max(EXPERT.samples, int(rounds / (1 + EXPERT.deeper)))
     return Search(
         candidates=CANDIDATES,
         samples=samples,
-        deeper=deeper,
-        boon=max(EXPERT.boon, 2 * samples),
+        deeper=EXPERT.deeper,
+        boon=samples,
         firsts=EXPERT.firsts,
         lucky=EXPERT.lucky,
+        paths=True,
+        boon_deeper=EXPERT.boon_deeper,
     )
 
 

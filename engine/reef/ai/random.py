@@ -19,7 +19,8 @@ def random_policy(game: Game, state, seat: int, rng: random.Random) -> Act:
     calm = [a for a in options if a.kind != "shell"]
     if calm and (len(calm) == len(options) or rng.random() < 0.85):
         options = calm
-    return options[rng.randrange(len(options))]
+    # rng.randrange(n) is rng._randbelow(n) for n > 0: the same draw, without randrange's checks
+    return options[rng._randbelow(len(options))]
 
 
 __all__ = ["random_policy"]

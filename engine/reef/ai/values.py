@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engine.reef import rules
 from engine.reef.actions import Act, act
 from engine.reef.components import (
     ATOLL,
@@ -51,6 +50,14 @@ PLACE_DELTAS = tuple(d for k in range(1, PLACE_REACH + 1) for d in (k, -k))
 RUIN_PARTS_KEPT = 8192
 REEF_HOPES_KEPT = 4096
 SHAPES_KEPT = 4096
+#: `gains`' parts remembered: one ruin's slots for one value (the Barrier's cells for one value:
+#: `REEF_GAINS_KEPT`). Small: a planner asks about the same few again and again (an expert
+#: game misses as often with these sizes as with 8,192 each), and a bot's memos stay full
+#: after a game or two (issue #21).
+GAINS_KEPT = 2048
+REEF_GAINS_KEPT = 256
+#: Sheets' ruins and enchantments valued (`ruins_worth`).
+RUINS_WORTH_KEPT = 512
 
 
 def row_credit(ruin: Ruin, slots: tuple[int, ...], hope: float) -> float:
@@ -183,13 +190,20 @@ def lucky_reef(sheet: Sheet, reef_key: str) -> int:
     return sum(1 for v, single, _ in sheet.shapes if v == lucky and not single)
 
 
-def evaluate(sheet: Sheet, reef_key: str, left: int) -> float:
-    """What a sheet is worth: its score now plus what its progress should still bring."""
-    ench = sheet.ench
+@lru_cache(maxsize=RUINS_WORTH_KEPT)
+def ruins_worth(ruins: tuple[tuple[int, ...], ...], ench: tuple[int, ...], left: int) -> float:
+    """`evaluate`'s ruins and enchantments: every `ruin_part` and section's coins, added in order
+    (remembered: a planner evaluates many sheets that differ only in the reef or the dice)."""
     total = 0.0
-    for i, slots in enumerate(sheet.ruins):
+    for i, slots in enumerate(ruins):
         total += ruin_part(i, slots, ench[i], left)
         total += SECTION_COINS[i][ench[i]]
+    return total
+
+
+def evaluate(sheet: Sheet, reef_key: str, left: int) -> float:
+    """What a sheet is worth: its score now plus what its progress should still bring."""
+    total = ruins_worth(sheet.ruins, sheet.ench, left)
     lucky = sheet.lucky
     if lucky:
         count = sum(slots.count(lucky) for slots in sheet.ruins) + lucky_reef(sheet, reef_key)
@@ -197,7 +211,7 @@ def evaluate(sheet: Sheet, reef_key: str, left: int) -> float:
     total += sheet.coins
     total += reef_hope(reef_key, sheet.reef, left)
     total += sheet.shells * SHELL_WORTH * min(1.0, left / 4)
-    total += sum(DIE_WORTH for d in sheet.dice if not d[3] and not rules.is_rolled(d))
+    total += sum(DIE_WORTH for d in sheet.dice if not d[3] and d[1] != "roll")
     total += len(sheet.pending) * PEARL_WORTH
     return total
 
@@ -221,34 +235,61 @@ def best_shape(reef: int, value: int, lucky: int, left: int) -> Placement | None
     return best[1] if best is not None else None
 
 
+_WRITES = {(r, slot): act("write", r + 1, slot) for r, ruin in enumerate(RUINS) for slot in range(ruin.size)}
+_PICK_STEPS = tuple(act("pick", i) for i in range(16))
+
+
+@lru_cache(maxsize=GAINS_KEPT)
+def ruin_gains(r: int, slots: tuple[int, ...], crossed: int, left: int, value: int) -> tuple:
+    """(what writing ``value`` in the slot adds to ruin ``r``'s `ruin_part`, the write step) for
+    every slot it may go in: `gains`' ruin part, remembered (the planners ask it again and again)."""
+    now = ruin_part(r, slots, crossed, left)
+    out = []
+    for slot in legal_slots(RUINS[r], slots, value):
+        after = (*slots[:slot], value, *slots[slot + 1 :])
+        out.append((ruin_part(r, after, crossed, left) - now, _WRITES[(r, slot)]))
+    return tuple(out)
+
+
+@lru_cache(maxsize=REEF_GAINS_KEPT)
+def barrier_gains(reef: int, value: int, left: int) -> tuple:
+    """(what marking the cell adds to the reef's hope and pearls, the mark step) for every
+    Bewitching Barrier cell ``value`` may mark: `gains`' reef part, remembered."""
+    reef_now = reef_hope(BARRIER_KEY, reef, left)
+    out = []
+    for cell in barrier_cells(reef, value):
+        after = reef | 1 << cell
+        pearls = sum(completed_lines(reef, after, BARRIER.row_masks, BARRIER.col_masks))
+        if cell in BARRIER.highlighted:
+            pearls += BARRIER.pearls_highlight
+        out.append((reef_hope(BARRIER_KEY, after, left) - reef_now + pearls * PEARL_WORTH, act("mark", cell)))
+    return tuple(out)
+
+
 def gains(sheet: Sheet, index: int, value: int, reef_key: str, left: int) -> list[tuple[float, list[Act]]]:
     """Every way to place die ``index`` showing ``value``, with what it adds to `evaluate`.
 
     The gains are worked out from the parts of `evaluate` a placement changes
-    (one ruin, the reef, the lucky number, shells), so no sheet is built."""
+    (one ruin, the reef, the lucky number, shells), so no sheet is built; the ruin's
+    and the Barrier's parts are remembered (`ruin_gains`, `barrier_gains`)."""
     die = sheet.dice[index]
     lucky_bonus = LUCKY_COINS if sheet.lucky and value == sheet.lucky else 0
     out: list[tuple[float, list[Act]]] = []
-    pick = act("pick", index)
-    ruins = range(len(RUINS)) if die[1] != "hydra" else ([sheet.main - 1] if sheet.main > 0 else [])
-    for r in ruins:
-        slots = sheet.ruins[r]
-        crossed = sheet.ench[r]
-        now = ruin_part(r, slots, crossed, left)
-        for slot in legal_slots(RUINS[r], slots, value):
-            after = (*slots[:slot], value, *slots[slot + 1 :])
-            gain = ruin_part(r, after, crossed, left) - now + lucky_bonus
-            out.append((gain, [pick, act("write", r + 1, slot)]))
-    reef_now = reef_hope(reef_key, sheet.reef, left)
-    if reef_key == BARRIER_KEY:
-        for cell in barrier_cells(sheet.reef, value):
-            after = sheet.reef | 1 << cell
-            pearls = sum(completed_lines(sheet.reef, after, BARRIER.row_masks, BARRIER.col_masks))
-            if cell in BARRIER.highlighted:
-                pearls += BARRIER.pearls_highlight
-            gain = reef_hope(reef_key, after, left) - reef_now + pearls * PEARL_WORTH + lucky_bonus
-            out.append((gain, [pick, act("mark", cell)]))
+    pick = _PICK_STEPS[index] if index < len(_PICK_STEPS) else act("pick", index)
+    if die[1] != "hydra":
+        ruins: range | tuple[int, ...] = range(len(RUINS))
     else:
+        ruins = (sheet.main - 1,) if sheet.main > 0 else ()
+    all_ruins = sheet.ruins
+    ench = sheet.ench
+    for r in ruins:
+        for gain, step in ruin_gains(r, all_ruins[r], ench[r], left, value):
+            out.append((gain + lucky_bonus, [pick, step]))
+    if reef_key == BARRIER_KEY:
+        for gain, step in barrier_gains(sheet.reef, value, left):
+            out.append((gain + lucky_bonus, [pick, step]))
+    else:
+        reef_now = reef_hope(reef_key, sheet.reef, left)
         placement = best_shape(sheet.reef, value, sheet.lucky, left)
         if placement is not None:
             gain = atoll_score(sheet.reef, placement.mask, value, sheet.lucky, left) - reef_now
@@ -258,7 +299,7 @@ def gains(sheet: Sheet, index: int, value: int, reef_key: str, left: int) -> lis
             mask = 1 << singles[0] | 1 << singles[1]
             gain = atoll_score(sheet.reef, mask, 0, sheet.lucky, left) - reef_now
             out.append((gain, [pick, act("singles"), act("place", singles[0]), act("place", singles[1])]))
-    if not rules.is_rolled(die):  # a rolled die is never traded
+    if die[1] != "roll":  # a rolled die is never traded
         trade = SHELL_WORTH * min(1.0, left / 4) if sheet.shells < SHELL_PAIRS else 0.0
         out.append((trade, [pick, act("trade")]))
     return out
@@ -291,17 +332,21 @@ def lucky_choice(legal: list[Act]) -> Act:
 __all__ = [
     "DIE_WORTH",
     "FOCUS",
+    "GAINS_KEPT",
     "LUCKY_CHOICES",
     "MAX_COINS",
     "NEXT_MULT",
     "PEARL_WORTH",
     "PLACE_DELTAS",
     "PLACE_REACH",
+    "REEF_GAINS_KEPT",
     "REEF_HOPES_KEPT",
+    "RUINS_WORTH_KEPT",
     "RUIN_PARTS_KEPT",
     "SHAPES_KEPT",
     "SHELL_WORTH",
     "atoll_score",
+    "barrier_gains",
     "best_shape",
     "evaluate",
     "gains",
@@ -309,7 +354,9 @@ __all__ = [
     "lucky_reef",
     "reef_hope",
     "row_credit",
+    "ruin_gains",
     "ruin_hope",
     "ruin_part",
+    "ruins_worth",
     "worth_searching",
 ]
