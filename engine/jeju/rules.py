@@ -545,9 +545,9 @@ def affordable_cards(state: JejuState, seat: int) -> list[int]:
     """The face-up cards this seat can pay for now."""
     hand = state.hands[seat]
     waive = waivers(state.owned[seat])
-    total, jokers = sum(hand), hand[JOKER]
     if waive is _NONE_WAIVED or waive == _NONE_WAIVED:
         # No tile waived: a card of one space per printed type is short of the types not in hand.
+        total, jokers = sum(hand), hand[JOKER]
         have = 0
         for tile in range(JOKER):
             if hand[tile]:
@@ -562,20 +562,7 @@ def affordable_cards(state: JejuState, seat: int) -> list[int]:
             elif total >= simple[1] and (simple[0] & missing).bit_count() <= jokers:
                 found.append(card_id)
         return found
-    # `can_afford` card by card, written out: legal moves ask this at every turn.
-    found = []
-    for card_id in state.display:
-        count, printed = _PRINTED[card_id]
-        short = 0
-        for tile, need in printed:
-            needed = need - waive[tile]
-            if needed > 0:
-                count += needed
-                if hand[tile] < needed:
-                    short += needed - hand[tile]
-        if short <= jokers and total >= count:
-            found.append(card_id)
-    return found
+    return [card_id for card_id in state.display if can_afford(card_id, hand, waive)]
 
 
 @lru_cache(maxsize=4096)
