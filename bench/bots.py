@@ -31,6 +31,8 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from bench.stats import wilson
+
 #: Games per match-up: (full run, --quick).
 GAMES = {
     "haenyeo-4": (40, 6),
@@ -155,13 +157,6 @@ def measure(key: str, games: int) -> Row:
     if game == "jeju":
         return jeju(int(seats), games)
     return reef_solo(games)
-
-
-def wilson(wins: float, games: int) -> tuple[float, float]:
-    """The 95 % interval of a win rate (the per-game benches' own formula)."""
-    from bench.bots_haenyeo import wilson as interval
-
-    return interval(wins, games)
 
 
 def table(rows: list[Row]) -> list[str]:

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import engine
+from bench.stats import wilson
 from engine.bots import policy, seated
 
 GAME_KEY = "haenyeo"
@@ -52,16 +53,6 @@ class Match:
     other_scores: list[int] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     searches: list[float] = field(default_factory=list)
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson score interval of a win rate."""
-    if not games:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def percentile(values: Sequence[float], q: float) -> float:

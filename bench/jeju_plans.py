@@ -20,13 +20,13 @@ interval, its mean score and its mean margin over the best greedy seat. A plan
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import sys
 from collections.abc import Callable
 
 import engine
+from bench.stats import wilson
 from engine.bots import Policy, play_out
 from engine.jeju import actions as A
 from engine.jeju import state as st
@@ -130,17 +130,6 @@ def plan_policy(choose: Chooser) -> Policy:
         return greedy_policy(game, state, seat, rng)
 
     return policy
-
-
-def wilson(wins: float, games: int) -> tuple[float, float]:
-    """95 % Wilson score interval for a win rate."""
-    if not games:
-        return 0.0, 1.0
-    z = 1.96
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def all_greedy(seats: int, games: int) -> dict:

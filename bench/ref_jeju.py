@@ -27,12 +27,12 @@ Game ``g`` uses seed ``g`` and seat rngs ``random.Random(g * 10 + seat)``. Seeds
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from collections.abc import Callable
 
 import engine
+from bench.stats import wilson
 from engine.base import without_text
 from engine.bots import policies, policy
 from engine.jeju.ai.expert import EXPERT_BUDGET
@@ -40,17 +40,6 @@ from engine.jeju.ai.expert import EXPERT_BUDGET
 GAME = engine.get("jeju")
 #: What the engine calls a "put the card back" move: never worth searching (it loops).
 _BACK = "back"
-
-
-def wilson(wins: float, games: int) -> tuple[float, float]:
-    """95 % Wilson score interval for a win rate."""
-    if not games:
-        return 0.0, 1.0
-    z = 1.96
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def guess_hidden(state, rng: random.Random):

@@ -32,6 +32,7 @@ from functools import lru_cache
 
 import engine
 from bench.bots_reef import percentile
+from bench.stats import wilson
 from engine.bots import policy
 from engine.reef.actions import act
 from engine.reef.ai import values
@@ -150,17 +151,6 @@ def play(choose: Callable, seed: int) -> tuple[int, list[float]]:
 def interval(values_: list[float]) -> float:
     """Half the width of a 95 % interval of the mean (normal approximation)."""
     return 1.96 * statistics.stdev(values_) / math.sqrt(len(values_)) if len(values_) > 1 else 0.0
-
-
-def wilson(hits: int, n: int) -> tuple[float, float]:
-    """The 95 % Wilson interval of a share."""
-    if n == 0:
-        return 0.0, 1.0
-    z = 1.96
-    p = hits / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def chooser(name: str) -> Callable:
