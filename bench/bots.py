@@ -31,7 +31,7 @@ import statistics
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from bench.stats import wilson
+from bench.stats import half_interval, percentile, wilson
 
 #: Games per match-up: (full run, --quick).
 GAMES = {
@@ -65,19 +65,9 @@ class Row:
     at_175: int = 0
 
 
-def half_interval(values: list[float]) -> float:
-    """Half the width of the 95 % interval of a mean (normal approximation)."""
-    return 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-
-
 def cpu_figures(cpu: list[float]) -> tuple[float, float, float]:
     """p50, p95 and max of CPU seconds per decision (nearest rank)."""
-    ordered = sorted(cpu) or [0.0]
-
-    def at(share: float) -> float:
-        return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
-
-    return at(0.5), at(0.95), ordered[-1]
+    return percentile(cpu, 0.5), percentile(cpu, 0.95), max(cpu, default=math.nan)
 
 
 def haenyeo(seats: int, games: int) -> Row:

@@ -26,7 +26,6 @@ Figures only: nothing here asserts a time.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
@@ -34,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import engine
-from bench.stats import wilson
+from bench.stats import half_interval, percentile, wilson
 from engine.bots import policy, seated
 
 GAME_KEY = "haenyeo"
@@ -53,11 +52,6 @@ class Match:
     other_scores: list[int] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
     searches: list[float] = field(default_factory=list)
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
 def play_match(seats: int, hero: str, other: str, games: int, start: int = 0) -> Match:
@@ -129,7 +123,7 @@ def tables_report(games: int, start: int) -> list[str]:
         ("4 greedy", "greedy", True),
     ):
         scores, cpu = table_of(level, games, start, tell)
-        half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores))
+        half = half_interval(scores)
         lines.append(
             f"{label}: {games} games, mean score per seat {statistics.mean(scores):.1f} ± {half:.1f} "
             f"(95 % interval); CPU per decision p50 {percentile(cpu, 0.5) * 1000:.1f} ms, "

@@ -21,6 +21,7 @@ import time
 
 import engine
 from bench.jeju_plans import wilson
+from bench.stats import percentile
 from engine.jeju.ai.expert import expert_policy
 from engine.jeju.ai.greedy import greedy_policy
 
@@ -60,8 +61,8 @@ def match(seats: int, games: int) -> dict:
         "expert_score": statistics.mean(mine),
         "greedy_score": statistics.mean(theirs),
         "decisions": len(cpu),
-        "p50": cpu[len(cpu) // 2],
-        "p95": cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))],
+        "p50": percentile(cpu, 0.5),
+        "p95": percentile(cpu, 0.95),
         "max": cpu[-1],
     }
 

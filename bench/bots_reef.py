@@ -8,20 +8,14 @@ seat plays the chosen policy. CPU time is ``time.process_time`` around each call
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
 
 import engine
+from bench.stats import half_interval, percentile
 from engine.reef.ai import POLICIES
 from engine.reef.components import RATINGS, rating
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The ``share`` (0-1) percentile of ``values`` (nearest rank)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
 
 
 def run(policy: str, games: int, seats: int, options: dict, first_seed: int = 0) -> dict:
@@ -52,7 +46,7 @@ def report(policy: str, figures: dict) -> str:
     """The figures as text: mean ± 95 % interval, the rating bands, CPU per decision."""
     scores = figures["scores"]
     mean = statistics.fmean(scores)
-    half = 1.96 * statistics.stdev(scores) / math.sqrt(len(scores)) if len(scores) > 1 else 0.0
+    half = half_interval(scores)
     lines = [
         f"{policy}: mean score {mean:.1f} ± {half:.1f} (95 % interval), sd "
         f"{statistics.pstdev(scores):.1f}, min {min(scores)}, max {max(scores)}, {len(scores)} scores; "

@@ -17,16 +17,12 @@ import time
 from pathlib import Path
 
 import engine
+from bench.stats import percentile
 from hosting.records import ACTIVE
 from hosting.service import TableService
 from hosting.store import Store
 
 TARGET_P99_MS = 10.0
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 async def play(service: TableService, rng: random.Random, moves: int, timings: list[float]) -> None:

@@ -43,6 +43,7 @@ from pathlib import Path
 import renderers
 from bench import layers
 from bench.simdiscord import prune_simulator
+from bench.stats import percentile
 from bench.steps import LoopSteps
 from bot import Config, create_bot
 from hosting.stores import open_store
@@ -65,12 +66,6 @@ TARGET_BOT_CPU_MS = 30.0
 
 BOARD_POSTED = "choice → new board posted"
 BOARD_SETTLED = "choice that posts a new board (all settled)"
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The value below which ``share`` of the sorted values lie."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 class PostClock:

@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import math
 import random
 import statistics
 import time
 from collections.abc import Sequence
 
 import engine
-from bench.bots_haenyeo import percentile, wilson
+from bench.stats import mean_interval, percentile, wilson
 from engine.bots import policy, seated
 
 GAME_KEY = "haenyeo"
@@ -82,11 +81,6 @@ def table(level: str, seed: int, cpu: list[float] | None = None) -> float:
                 cpu.append(time.process_time() - began)
             state, _ = game.apply(state, seat, action)
     return statistics.mean(game.result(state).scores)
-
-
-def mean_interval(values: Sequence[float]) -> str:
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else float("nan")
-    return f"{statistics.mean(values):.1f} ± {half:.1f}"
 
 
 def duel(

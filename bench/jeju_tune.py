@@ -18,7 +18,8 @@ import argparse
 import random
 import time
 
-from bench.ref_jeju import GAME, match, reference_policy, wilson
+from bench.ref_jeju import GAME, match, reference_policy
+from bench.stats import percentile, wilson
 from engine.base import without_text
 from engine.bots import policy
 from engine.jeju.ai import expert
@@ -55,8 +56,8 @@ def cpu_profile(budget: int, games: int, first: int) -> dict:
     cpu.sort()
     return {
         "n": len(cpu),
-        "p50": cpu[len(cpu) // 2],
-        "p95": cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))],
+        "p50": percentile(cpu, 0.5),
+        "p95": percentile(cpu, 0.95),
         "max": cpu[-1],
     }
 
@@ -83,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"master ({expert.master_budget()} play-outs) vs expert ({expert.EXPERT_BUDGET}), seeds "
                 f"{args.first}-{seed}: {wins:g}/{n} = {wins / n:.0%} [95% {low:.0%}-{high:.0%}]; master CPU "
-                f"p50 {cpu[len(cpu) // 2]:.2f} s, p95 {cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))]:.2f} s "
+                f"p50 {percentile(cpu, 0.5):.2f} s, p95 {percentile(cpu, 0.95):.2f} s "
                 f"({len(cpu)} decisions)",
                 flush=True,
             )
@@ -107,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         cpu.sort()
         print(
             f"{title}, seeds {args.first}-{seed}: {wins:g}/{n} = {wins / n:.0%} [95% {low:.0%}-{high:.0%}]; "
-            f"expert CPU p50 {cpu[len(cpu) // 2] * 1000:.0f} ms, "
-            f"p95 {cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))] * 1000:.0f} ms ({len(cpu)} decisions)",
+            f"expert CPU p50 {percentile(cpu, 0.5) * 1000:.0f} ms, "
+            f"p95 {percentile(cpu, 0.95) * 1000:.0f} ms ({len(cpu)} decisions)",
             flush=True,
         )
     return 0

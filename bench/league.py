@@ -27,7 +27,8 @@ from pathlib import Path
 
 import engine
 import renderers
-from bench.scale import build, percentile
+from bench.scale import build
+from bench.stats import percentile
 from engine.bots import play_states, policy
 from hosting.league import BOT, History, LeaguePlayer, LeagueTable, pair_round
 from hosting.store import Store

@@ -26,7 +26,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bench.db import percentile, play
+from bench.db import play
+from bench.stats import percentile
 from hosting.pg_store import PostgresStore
 from hosting.service import TableService
 

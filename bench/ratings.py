@@ -29,17 +29,13 @@ from pathlib import Path
 
 import engine
 import renderers
+from bench.stats import percentile
 from engine import replay
 from engine.bots import policy
 from hosting import ratings
 from hosting.ratings import ScoredGame, ScoredSeat
 from hosting.records import Seat
 from hosting.store import Store
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def summary(name: str, values: list[float]) -> str:

@@ -13,8 +13,8 @@ import random
 import statistics
 import time
 
-from bench.bots_reef import percentile
-from bench.ref_reef import GAME, OPTIONS, interval
+from bench.ref_reef import GAME, OPTIONS
+from bench.stats import half_interval, percentile
 from engine.reef.ai import expert
 from engine.reef.ai.expert import EXPERT, Search, searching
 
@@ -55,7 +55,7 @@ def summary(name: str, got: list[int], cpu: list[float], seeds: list[int]) -> st
     """One player's figures as a line."""
     return (
         f"{name}: {len(got)} games (seeds {seeds[0]}-{seeds[-1]}), mean {statistics.fmean(got):.1f} "
-        f"± {interval(got):.1f}, {sum(s >= 175 for s in got)}/{len(got)} at 175+, CPU p50 "
+        f"± {half_interval(got):.1f}, {sum(s >= 175 for s in got)}/{len(got)} at 175+, CPU p50 "
         f"{1000 * percentile(cpu, 0.5):.0f} ms p95 {1000 * percentile(cpu, 0.95):.0f} ms "
         f"max {1000 * max(cpu):.0f} ms, total {sum(cpu):.0f} s"
     )
@@ -93,7 +93,8 @@ def main() -> None:
                 text = summary(name, scores[name], cpus[name], seeds)
                 if name != names[0]:
                     diff = [a - b for a, b in zip(scores[name], scores[names[0]], strict=True)]
-                    text += f"; - {names[0]} (paired): {statistics.fmean(diff):+.1f} ± {interval(diff):.1f}"
+                    paired = f"{statistics.fmean(diff):+.1f} ± {half_interval(diff):.1f}"
+                    text += f"; - {names[0]} (paired): {paired}"
                 print(text, flush=True)
 
 

@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 import engine
-from bench.bots_haenyeo import percentile, table_of, wilson
+from bench.bots_haenyeo import table_of
+from bench.stats import mean_interval, percentile, wilson
 from engine.bots import LIVE_THINKING, policy, seated, thinking_time
 from engine.haenyeo import actions as A
 from engine.haenyeo.ai.greedy import choose_cards as greedy_cards
@@ -306,14 +307,6 @@ def duel(
     return match
 
 
-def interval(values: Sequence[float]) -> str:
-    """Mean ± the half-width of its 95 % interval."""
-    if len(values) < 2:
-        return f"{statistics.mean(values):.1f}"
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-    return f"{statistics.mean(values):.1f} ± {half:.1f}"
-
-
 def duel_report(match: Duel, target: float | None = None) -> str:
     low, high = wilson(match.wins, match.games)
     rate = match.wins / match.games
@@ -325,7 +318,7 @@ def duel_report(match: Duel, target: float | None = None) -> str:
     return (
         f"2 seats, {match.hero} vs {match.other}: {match.games} games, {match.hero} wins "
         f"{match.wins:g} = {rate:.0%} (95 % interval {low:.0%}–{high:.0%}{goal}); "
-        f"scores {interval(match.hero_scores)} vs {interval(match.other_scores)}; "
+        f"scores {mean_interval(match.hero_scores)} vs {mean_interval(match.other_scores)}; "
         f"CPU per game {statistics.mean(match.hero_game_cpu):.3f} s vs "
         f"{statistics.mean(match.other_game_cpu):.3f} s ({ratio:.1f}×); "
         f"{match.hero} CPU per decision p50 {percentile(match.hero_cpu, 0.5) * 1000:.1f} ms, "
@@ -405,7 +398,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             scores, cpu = table_of(level, args.tables, args.start)
             p50, p95 = percentile(cpu, 0.5) * 1000, percentile(cpu, 0.95) * 1000
             print(
-                f"4 seats, all {level}: {args.tables} games, score per seat {interval(scores)}; "
+                f"4 seats, all {level}: {args.tables} games, score per seat {mean_interval(scores)}; "
                 f"CPU per decision p50 {p50:.1f} ms, p95 {p95:.1f} ms",
                 flush=True,
             )

@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable
 
 import engine
-from bench.stats import wilson
+from bench.stats import percentile, wilson
 from engine.base import without_text
 from engine.bots import policies, policy
 from engine.jeju.ai.expert import EXPERT_BUDGET
@@ -126,8 +126,8 @@ def match(hero: Callable, other: Callable, games: int, first: int, verbose: bool
         "low": low,
         "high": high,
         "margin": sum(margins) / games,
-        "p50": cpu[len(cpu) // 2],
-        "p95": cpu[min(len(cpu) - 1, int(len(cpu) * 0.95))],
+        "p50": percentile(cpu, 0.5),
+        "p95": percentile(cpu, 0.95),
     }
 
 

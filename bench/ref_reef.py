@@ -22,7 +22,6 @@ policy's paired difference against the reference on the same seeds.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import time
@@ -31,8 +30,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 import engine
-from bench.bots_reef import percentile
-from bench.stats import wilson
+from bench.stats import half_interval, percentile, wilson
 from engine.bots import policy
 from engine.reef.actions import act
 from engine.reef.ai import values
@@ -148,11 +146,6 @@ def play(choose: Callable, seed: int) -> tuple[int, list[float]]:
     return result.scores[0], cpu
 
 
-def interval(values_: list[float]) -> float:
-    """Half the width of a 95 % interval of the mean (normal approximation)."""
-    return 1.96 * statistics.stdev(values_) / math.sqrt(len(values_)) if len(values_) > 1 else 0.0
-
-
 def chooser(name: str) -> Callable:
     """A policy by name: ``reference`` or any of `engine.reef.ai.POLICIES`."""
     return reference_policy if name == "reference" else policy("reef", name)
@@ -188,7 +181,7 @@ def main(argv: list[str] | None = None) -> None:
         high = sum(s >= 175 for s in got)
         low_share, high_share = wilson(high, len(got))
         print(
-            f"{name}: mean {statistics.fmean(got):.1f} ± {interval(got):.1f} over {len(got)} games; "
+            f"{name}: mean {statistics.fmean(got):.1f} ± {half_interval(got):.1f} over {len(got)} games; "
             f"{high} at 175+ ({100 * high / len(got):.0f} %, "
             f"95 % {100 * low_share:.0f}-{100 * high_share:.0f} %); "
             f"CPU per decision p50 {1000 * percentile(cpu, 0.5):.1f} ms, "
@@ -201,7 +194,7 @@ def main(argv: list[str] | None = None) -> None:
                 diff = [a - b for a, b in zip(scores[name], scores["reference"], strict=True)]
                 print(
                     f"{name} - reference (paired, same seeds): {statistics.fmean(diff):+.1f} "
-                    f"± {interval(diff):.1f}"
+                    f"± {half_interval(diff):.1f}"
                 )
 
 

@@ -55,6 +55,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import engine
+from bench.stats import percentile
 from cogs.players import HISTORY_SHOWN
 from hosting import ratings
 from hosting import store as sqlite_store
@@ -80,11 +81,6 @@ BIG_GUILD = 1_100_000_000_000_000_001  # the big community; Discord ids are 64-b
 SMALL_GUILDS = [1_200_000_000_000_000_000 + 7919 * n for n in range(200)]
 CHANNELS_PER_GUILD = 10
 BATCH = 2_000  # tables per bulk transaction
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 # ----------------------------------------------------------------- real games

@@ -58,6 +58,7 @@ from pathlib import Path
 
 from bench.memory import rss_mb, slope
 from bench.simdiscord import prune_simulator
+from bench.stats import percentile
 from bench.steps import LoopSteps
 from bot import Config, create_bot
 from engine.reef.ai import expert as reef_expert
@@ -121,11 +122,6 @@ def workers_mb() -> tuple[int, float, float]:
             continue
         bot_part += mb if nice == bots else 0.0
     return len(pids), total, bot_part
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
 
 
 def is_board(message) -> bool:
