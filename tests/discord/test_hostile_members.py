@@ -1,7 +1,7 @@
 """Issue #35: features that could be turned against the people they serve, played as those people.
 
 A player cycling Rematch and Cancel, two Rematch clicks landing together (raw
-interactions delivered at once, as `tests/discord/test_reliability_hostile.py` does), a
+interactions delivered at once, `tests.discord.test_reliability_hostile.send_together`), a
 member churning `/play`, a member of one shared server looking up another's
 history and another server's table numbers, a member leaving the server and an
 organiser removing a player from the board or voiding a game.
@@ -13,21 +13,15 @@ import os
 import random
 import stat
 import sys
-from typing import Any
 
 import discord
 import pytest
-from simcord import actors as sc_actors
-from simcord import interactions as sc_interactions
-from simcord.backend import serializers
-from simcord.enums import InteractionType
-from simcord.results import InteractionResult
 
 import engine
 from hosting import service as service_module
 from tests.discord.test_lobby import fetch
 from tests.discord.test_play import seat_and_start
-from tests.discord.test_reliability_hostile import button
+from tests.discord.test_reliability_hostile import button, send_together
 from tests.play_helpers import said, take_turns
 
 
@@ -37,34 +31,6 @@ def world(simcord_env):
     channel = guild.create_text_channel("games")
     people = [guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol")]
     return guild, channel, people
-
-
-async def send_together(env, message, clicks: list[tuple[Any, dict[str, Any]]]) -> list[InteractionResult]:
-    """Deliver several people's component interactions on ``message`` before the bot handles any.
-
-    `tests.discord.test_reliability_hostile.send_raw` does this for one member; here each
-    click has its own member (two players pressing the same button at once).
-    """
-    backend = env.backend
-    records = []
-    for actor, data in clicks:
-        channel_id = sc_actors._channel_id_of(message, env)
-        stored = backend.get_message(channel_id, message.id)
-        record, payload = sc_interactions.base_payload(
-            backend,
-            type=InteractionType.MESSAGE_COMPONENT,
-            channel_id=channel_id,
-            guild_id=actor.guild.id,
-            user_id=actor.id,
-            data=data,
-        )
-        payload["message"] = dict(serializers.message_payload(backend, stored))
-        record.source_message_id = stored.id
-        env._notify_dispatch_observers(record)
-        backend.emit("INTERACTION_CREATE", payload)
-        records.append(record)
-    await env._settle_internal(dispatch="INTERACTION_CREATE")
-    return [InteractionResult(env, record) for record in records]
 
 
 def pings_of(env, person, since: int = 0) -> int:

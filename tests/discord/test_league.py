@@ -22,8 +22,7 @@ from hosting.league import BOT, History, LeagueTable, placement_points, repeats
 from simtools.strict import remove_permission, restore_permission
 from simtools.ui import panel_button
 from tests.discord.test_delivery import dms_to
-from tests.discord.test_hostile_members import send_together
-from tests.discord.test_reliability_hostile import button
+from tests.discord.test_reliability_hostile import button, send_together
 from tests.play_helpers import MENTION, awaited, latest_board, messages, play_panel, results_message, said
 
 HOUR = 3600

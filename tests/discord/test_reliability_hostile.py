@@ -20,19 +20,15 @@ from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult
 
 
-async def send_raw(actor, message, datas: list[dict[str, Any]]) -> list[InteractionResult]:
-    """Dispatch component interactions on ``message`` all at once, then let the bot settle.
-
-    Several datas are delivered before the bot handles any of them: that is how
-    two clicks landing at the same moment reach it.
-    """
-    env = actor._env
+async def send_together(env, message, clicks: list[tuple[Any, dict[str, Any]]]) -> list[InteractionResult]:
+    """Deliver component interactions on ``message`` (each a member and its data) before the bot
+    handles any of them, then let the bot settle: how clicks landing at the same moment reach it."""
     backend = env.backend
     channel_id = sc_actors._channel_id_of(message, env)
     stored = backend.get_message(channel_id, message.id)
-    guild = getattr(actor, "guild", None)
     records = []
-    for data in datas:
+    for actor, data in clicks:
+        guild = getattr(actor, "guild", None)
         record, payload = sc_interactions.base_payload(
             backend,
             type=InteractionType.MESSAGE_COMPONENT,
@@ -48,6 +44,11 @@ async def send_raw(actor, message, datas: list[dict[str, Any]]) -> list[Interact
         records.append(record)
     await env._settle_internal(dispatch="INTERACTION_CREATE")
     return [InteractionResult(env, record) for record in records]
+
+
+async def send_raw(actor, message, datas: list[dict[str, Any]]) -> list[InteractionResult]:
+    """One member's component interactions on ``message``, all delivered at once (`send_together`)."""
+    return await send_together(actor._env, message, [(actor, data) for data in datas])
 
 
 def button(custom_id: str) -> dict[str, Any]:
