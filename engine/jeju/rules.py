@@ -13,11 +13,10 @@ Decisions the rulebook leaves open are recorded in docs/rules/jeju.md.
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import itemgetter
 
 import i18n
 from engine import base
-from engine.base import _SEARCHING, Event, IllegalAction, Said
+from engine.base import _SEARCHING, DataError, Event, IllegalAction, Said
 from engine.jeju.actions import (
     DIRECTIONS,
     Back,
@@ -422,6 +421,12 @@ def _multisets(remaining: list[int], size: int, start: int = 0) -> list[tuple[in
 #: play-outs ask for ~50,000 hands a game, mostly once, so a bigger memo only grows (issue #21).
 PAYMENTS_KEPT = 4096
 
+#: `payments` packs a hand in one int, a byte per tile type (``int.from_bytes(bytes(hand))``): a
+#: byte holds every tile of the game below its top bit, the guard bit set here (80 tiles today).
+if BOARD["total_tiles"] >= 128:
+    raise DataError("data/jeju: more than 127 tiles do not fit a byte per tile type in a packed hand")
+_GUARDS = int.from_bytes(bytes([128] * NTYPES), "little")
+
 
 @lru_cache(maxsize=PAYMENTS_KEPT)
 def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -430,85 +435,32 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
     Each printed tile space takes that tile or a Haenyeo joker; each ``?`` space
     takes any tile. Payments giving up the same tiles are one payment.
 
-    So a payment is any ``paid <= hand`` giving up as many tiles as the card has spaces
-    whose tiles beyond a type's printed spaces fit in the ``?`` spaces: the jokers left over
-    then cover exactly the printed spaces short of their tile. Counted type by type, with
-    those extra tiles never more than the ``?`` spaces (`payments_by_spaces` is the same set
-    found space by space, kept to check this against).
+    So the payments from a hand are the card's payments from a hand of every tile
+    (`_every_payment`, listed once per card in this order) that the hand holds: those
+    with no more jokers than the hand, each tested for ``paid <= hand`` type by type in
+    one subtraction of packed ints. In each byte, the guard bit plus the hand's count
+    less the payment's keeps the guard only where the hand holds enough, and no byte
+    borrows from the next (`payments_by_spaces` finds the same list space by space).
     """
-    need = _need(card_id, waive)
-    wild = CARDS[card_id].wild
-    if wild <= 1 and _one_space_each(need):
-        return _single_spaces(need, wild, hand)
-    # By jokers given up: counting each type down finds each bucket already in the order wanted.
-    by_jokers: list[list[tuple[int, ...]]] = [[] for _ in range(hand[JOKER] + 1)]
-    paid = [0] * NTYPES
-    # Without ? spaces only the printed types can give tiles up (besides jokers).
-    types = [t for t in range(JOKER) if hand[t] and (need[t] or wild)]
-    last = len(types)
-    # The most tiles the types from each index on (and the jokers) can still give up.
-    room = [hand[JOKER]] * (last + 1)
-    for index in range(last - 1, -1, -1):
-        tile = types[index]
-        room[index] = room[index + 1] + min(hand[tile], need[tile] + wild)
-
-    def fill(index: int, left: int, extra: int) -> None:
-        if left > room[index]:
-            return
-        if index == last:
-            if need[JOKER] <= left:
-                paid[JOKER] = left
-                by_jokers[left].append(tuple(paid))
-            return
-        tile = types[index]
-        for count in range(min(hand[tile], left, need[tile] + wild - extra), -1, -1):
-            paid[tile] = count
-            fill(index + 1, left - count, extra + max(0, count - need[tile]))
-        paid[tile] = 0
-
-    fill(0, sum(need) + wild, 0)
-    return tuple(p for bucket in by_jokers for p in bucket)
+    listed = _every_payment(card_id, waive)
+    room = int.from_bytes(bytes(hand), "little") | _GUARDS
+    jokers = hand[JOKER]
+    held = listed[jokers] if jokers < len(listed) else listed[-1]
+    return tuple([paid for paid, packed in held if (room - packed) & _GUARDS == _GUARDS])
 
 
 @lru_cache(maxsize=1024)
-def _one_space_each(need: tuple[int, ...]) -> bool:
-    """Whether a card's tiles are one space per printed type, none of them a printed joker."""
-    return not need[JOKER] and max(need) <= 1
-
-
-def _single_spaces(need: tuple[int, ...], wild: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """`payments` for a card of one space per printed type and at most one ``?`` (every card
-    printed today), found space by space: each printed space its tile or a joker, then the
-    ``?`` any tile left. Several times quicker than counting type by type for these cards."""
-    jokers = hand[JOKER]
-    partial = [(0,) * NTYPES]
-    # Each printed space: its own tile where the hand has one, else (or instead) a joker.
-    for tile in range(JOKER):
-        if not need[tile]:
-            continue
-        grown = []
-        for paid in partial:
-            if hand[tile]:
-                grown.append((*paid[:tile], 1, *paid[tile + 1 :]))
-            if paid[JOKER] < jokers:
-                grown.append((*paid[:JOKER], paid[JOKER] + 1))
-        partial = grown
-    found = partial  # distinct: each printed space paid one way
-    if wild:
-        found = {
-            (*paid[:tile], paid[tile] + 1, *paid[tile + 1 :])
-            for paid in partial
-            for tile in range(NTYPES)
-            if hand[tile] > paid[tile]
-        }
-    # Fewest jokers first, then the most of the first types (the order `payments` promises):
-    # two sorts in C, the second stable.
-    ordered = sorted(found, reverse=True)
-    ordered.sort(key=_JOKERS)
-    return tuple(ordered)
-
-
-_JOKERS = itemgetter(JOKER)
+def _every_payment(
+    card_id: int, waive: tuple[int, ...]
+) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
+    """Per number of jokers in hand, the card's payments giving up no more jokers, from a hand
+    of every tile it could take, in `payments`' order: (payment, payment packed) pairs."""
+    spaces = payment_caps(card_id, waive)[JOKER]
+    listed = [
+        (paid, int.from_bytes(bytes(paid), "little"))
+        for paid in payments_by_spaces(card_id, (spaces,) * NTYPES, waive)
+    ]
+    return tuple(tuple(p for p in listed if p[0][JOKER] <= jokers) for jokers in range(spaces + 1))
 
 
 def payments_by_spaces(
