@@ -234,16 +234,26 @@ def collect(state: JejuState, events: list[Event] | None) -> tuple[JejuState, in
         hand = hands[owner]
         hands[owner] = (*hand[:tile], hand[tile] + 1, *hand[tile + 1 :])
         if make is not None:
-            said = i18n.say(
-                "{who} takes {tile} at location {spot}.",
-                who=_WHO[owner],
-                tile=_TILE_TERMS[tile],
-                spot=spot + 1,
-            )
-            events.append(make(type="collect", say=said, actor=owner, spot=spot, tile=tile))
+            events.append(make(_COLLECT_EVENTS[owner][spot][tile]))
         if spot == state.harubang:
             bonus = owner
     return _COLLECTED(state, tuple(stacks), tuple(hands)), bonus
+
+
+def _collect_event(owner: int, spot: int, tile: int) -> dict:
+    """The fields of a collect event: the seat takes the tile at the location."""
+    said = i18n.say(
+        "{who} takes {tile} at location {spot}.", who=_WHO[owner], tile=_TILE_TERMS[tile], spot=spot + 1
+    )
+    return {"type": "collect", "say": said, "actor": owner, "spot": spot, "tile": tile}
+
+
+#: `_collect_event` per seat, location and tile, made once: each event is a copy (a `Said` or,
+#: while bots search, a dict), so the many collect events of a game build no message each.
+_COLLECT_EVENTS = tuple(
+    tuple(tuple(_collect_event(owner, spot, tile) for tile in range(NTYPES)) for spot in SPOTS)
+    for owner in range(len(_WHO))
+)
 
 
 def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[Event] | None) -> JejuState:
