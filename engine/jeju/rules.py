@@ -67,7 +67,9 @@ _TAKE = {card_id: TakeCard(card_id) for card_id in CARDS}
 
 # The busiest moves' state changes, each a function written for its fields (`state.replacer`).
 _COLLECTED = replacer("stacks", "hands")
-_TRAVELLED = replacer("tokens", "last_travel")
+_TRAVELLED = replacer("tokens", "last_travel", "stacks", "hands")
+_TRAVEL_BONUS = replacer("tokens", "last_travel", "stacks", "hands", "phase", "bonus_seat", "bonus_reason")
+_TRAVEL_TURN = replacer("tokens", "last_travel", "stacks", "hands", "phase", "current", "turn", "bought")
 _BONUS = replacer("phase", "bonus_seat", "bonus_reason")
 _BONUS_TAKEN = replacer("stacks", "hands", "harubang", "bonus_seat", "bonus_reason", "phase")
 _CHOSEN = replacer("phase", "pending_card")
@@ -203,13 +205,16 @@ def sow(
     board = list(tokens)
     carried = board[spot]
     board[spot] = ()
-    path = []
-    position = spot
-    for token in carried:
-        position = (position + step) % LOCATIONS
+    path = _path(spot, step, len(carried))
+    for token, position in zip(carried, path, strict=True):
         board[position] = (*board[position], token)
-        path.append(position)
-    return tuple(board), path
+    return tuple(board), list(path)
+
+
+@lru_cache(maxsize=512)
+def _path(spot: int, step: int, count: int) -> tuple[int, ...]:
+    """The spots a stack of ``count`` tokens at ``spot`` drops on going ``step``, made once per path."""
+    return tuple([(spot + step * n) % LOCATIONS for n in range(1, count + 1)])
 
 
 def collect(state: JejuState, events: list[Event] | None) -> tuple[JejuState, int]:
@@ -218,14 +223,26 @@ def collect(state: JejuState, events: list[Event] | None) -> tuple[JejuState, in
     Neutral tops and empty locations give nothing. All six locations collect at
     once; returns the new state and the seat owed the Harubang bonus (step 3), or -1.
     """
-    stacks = list(state.stacks)
-    hands = list(state.hands)
+    stacks, hands, bonus = _collected(state.tokens, state.stacks, state.hands, state.harubang, events)
+    return _COLLECTED(state, stacks, hands), bonus
+
+
+def _collected(
+    tokens: tuple[tuple[int, ...], ...],
+    stacks: tuple[tuple[int, ...], ...],
+    hands: tuple[tuple[int, ...], ...],
+    harubang: int,
+    events: list[Event] | None,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int]:
+    """`collect` on the parts of a state: the tile stacks and hands after, and the bonus seat or -1."""
+    stacks = list(stacks)
+    hands = list(hands)
     bonus = -1
     make = None if events is None else dict if _SEARCHING.get() else Said  # `event`'s kinds, chosen once
-    for spot, tokens in enumerate(state.tokens):
-        if not tokens:
+    for spot, on in enumerate(tokens):
+        if not on:
             continue
-        owner = tokens[-1]
+        owner = on[-1]
         stack = stacks[spot]
         if owner == NEUTRAL or not stack:
             continue
@@ -235,9 +252,9 @@ def collect(state: JejuState, events: list[Event] | None) -> tuple[JejuState, in
         hands[owner] = (*hand[:tile], hand[tile] + 1, *hand[tile + 1 :])
         if make is not None:
             events.append(make(_COLLECT_EVENTS[owner][spot][tile]))
-        if spot == state.harubang:
+        if spot == harubang:
             bonus = owner
-    return _COLLECTED(state, tuple(stacks), tuple(hands)), bonus
+    return tuple(stacks), tuple(hands), bonus
 
 
 def _collect_event(owner: int, spot: int, tile: int) -> dict:
@@ -257,24 +274,36 @@ _COLLECT_EVENTS = tuple(
 
 
 def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[Event] | None) -> JejuState:
-    """A Travel turn: sow, collect, then the Harubang bonus or the end of the turn."""
+    """A Travel turn: sow, collect, then the Harubang bonus or the end of the turn.
+
+    The new state is built once from the parts (`sow`, `collect` and `end_turn`'s next seat
+    or the bonus owed): a Travel is a third of the moves.
+    """
     step = DIRECTIONS[direction]
-    count = len(state.tokens[spot])
     tokens, path = sow(state.tokens, spot, step)
+    count = len(path)
     if events is not None:
-        events.append(_travel_event(seat, spot, direction, count, path))
-    state = _TRAVELLED(state, tokens, (seat, spot, step, count))
-    state, bonus = collect(state, events)
+        events.append(_made()(_travel_fields(seat, spot, direction, count), path=path))
+    stacks, hands, bonus = _collected(tokens, state.stacks, state.hands, state.harubang, events)
     # "As soon as the stack of Jeju tiles is depleted ... the game is over": when the
     # collecting took the last tiles there is no bonus to choose (end_turn ends the game).
-    if bonus >= 0 and any(state.stacks):
-        return _BONUS(state, HARUBANG, bonus, "collect")
-    return end_turn(state, events)
+    if bonus >= 0 and any(stacks):
+        return _TRAVEL_BONUS(
+            state, tokens, (seat, spot, step, count), stacks, hands, HARUBANG, bonus, "collect"
+        )
+    if any(stacks) and state.deck:  # `end_turn`, the game going on
+        following = (state.current + 1) % state.seats
+        return _TRAVEL_TURN(
+            state, tokens, (seat, spot, step, count), stacks, hands, TURN, following, state.turn + 1, 0
+        )
+    return end_turn(_TRAVELLED(state, tokens, (seat, spot, step, count), stacks, hands), events)
 
 
-def _travel_event(seat: int, spot: int, direction: str, count: int, path: list[int]) -> Event:
-    """What a Travel's event says: who moved which stack, which way, and where it dropped."""
-    drops = _drops(spot, DIRECTIONS[direction], count)
+@lru_cache(maxsize=1024)
+def _travel_fields(seat: int, spot: int, direction: str, count: int) -> dict:
+    """A Travel's event but its path: who moved which stack, which way, and where it dropped,
+    made once per seat, stack and way (each event a copy with its own path)."""
+    drops = ", ".join(str(position + 1) for position in _path(spot, DIRECTIONS[direction], count))
     if direction == "left":
         text = i18n.say(
             "{who} moves the {count}-token stack from location {spot} to the left (drops at {drops}).",
@@ -291,13 +320,7 @@ def _travel_event(seat: int, spot: int, direction: str, count: int, path: list[i
             spot=loc(spot),
             drops=drops,
         )
-    return _made()(type="travel", say=text, actor=seat, spot=spot, direction=direction, path=path)
-
-
-@lru_cache(maxsize=256)
-def _drops(spot: int, step: int, count: int) -> str:
-    """The locations a Travel drops on, as its event says them ("3, 4, 5"), made once per path."""
-    return ", ".join(str((spot + step * n) % LOCATIONS + 1) for n in range(1, count + 1))
+    return {"type": "travel", "say": text, "actor": seat, "spot": spot, "direction": direction}
 
 
 def harubang_bonus(state: JejuState, seat: int, spot: int, events: list[Event] | None) -> JejuState:
@@ -753,29 +776,32 @@ def to_act(state: JejuState) -> int:
 def legal_actions(state: JejuState, seat: int) -> list:
     """Every legal action for ``seat`` now (empty when it owes nothing)."""
     phase = state.phase
+    # Each phase asks whether ``seat`` is the one `to_act` names, written out: asked after every move.
     if phase == TURN:
         if seat != state.current:
             return []
         tokens = state.tokens
         actions = [a for s in SPOTS if seat in tokens[s] for a in _TRAVEL[s]]
-        actions.extend(_TAKE[c] for c in affordable_cards(state, seat))
+        actions.extend([_TAKE[c] for c in affordable_cards(state, seat)])
         return actions
-    if seat != to_act(state):
-        return []
     if phase == HARUBANG:
-        return list(_MOVE_HARUBANG)
+        return list(_MOVE_HARUBANG) if seat == state.bonus_seat else []
     if phase == BUYING:
+        if seat != state.current:
+            return []
         actions = [_TAKE[c] for c in affordable_cards(state, seat)]
         actions.append(_END)
         return actions
     if phase == PAY:
+        if seat != state.current:
+            return []
         actions = _pay_actions(seat_payments(state, seat, state.pending_card))
         actions.append(_BACK)
         return actions
     if phase == SETUP_TOKENS:
-        return [_PLACE[s] for s in setup_spots(state)]
+        return [_PLACE[s] for s in setup_spots(state)] if seat == state.current else []
     if phase == SETUP_HARUBANG:
-        return list(_HARUBANG_SETUP)
+        return list(_HARUBANG_SETUP) if seat == state.seats - 1 else []
     return []
 
 
