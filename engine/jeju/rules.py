@@ -72,6 +72,9 @@ _TRAVEL_BONUS = replacer("tokens", "last_travel", "stacks", "hands", "phase", "b
 _TRAVEL_TURN = replacer("tokens", "last_travel", "stacks", "hands", "phase", "current", "turn", "bought")
 _BONUS = replacer("phase", "bonus_seat", "bonus_reason")
 _BONUS_TAKEN = replacer("stacks", "hands", "harubang", "bonus_seat", "bonus_reason", "phase")
+_BONUS_TURN = replacer(
+    "stacks", "hands", "harubang", "bonus_seat", "bonus_reason", "phase", "current", "turn", "bought"
+)
 _CHOSEN = replacer("phase", "pending_card")
 _PAID = replacer("hands", "spent", "owned", "display", "deck", "discard", "pending_card", "bought", "phase")
 _PHASE = replacer("phase")
@@ -334,16 +337,22 @@ def harubang_bonus(state: JejuState, seat: int, spot: int, events: list[Event] |
         stacks = _set(stacks, spot, stack[:-1])
         hands = _set(hands, seat, _add(hands[seat], tile))
     if events is not None:
-        events.append(_harubang_event(seat, spot, stays, tile))
-    reason = state.bonus_reason
-    state = _BONUS_TAKEN(state, stacks, hands, spot, -1, "", TURN)
-    if reason == "card":
-        return after_purchase(state, events)
-    return end_turn(state, events)
+        events.append(_made()(_harubang_fields(seat, spot, stays, tile)))
+    going_on = any(stacks) and len(state.deck) > 0  # `finish_if_over`'s test: the state is built once
+    if state.bonus_reason == "card":  # `after_purchase`
+        if going_on:
+            return _BONUS_TAKEN(state, stacks, hands, spot, -1, "", BUYING)
+        return after_purchase(_BONUS_TAKEN(state, stacks, hands, spot, -1, "", TURN), events)
+    if going_on:  # `end_turn`
+        following = (state.current + 1) % state.seats
+        return _BONUS_TURN(state, stacks, hands, spot, -1, "", TURN, following, state.turn + 1, 0)
+    return end_turn(_BONUS_TAKEN(state, stacks, hands, spot, -1, "", TURN), events)
 
 
-def _harubang_event(seat: int, spot: int, stays: bool, tile: int) -> Event:
-    """What the Harubang bonus's event says: the statue left or moved, and the tile taken (-1: none)."""
+@lru_cache(maxsize=512)
+def _harubang_fields(seat: int, spot: int, stays: bool, tile: int) -> dict:
+    """What the Harubang bonus's event says: the statue left or moved, and the tile taken (-1: none);
+    made once per seat, spot and tile (each event a copy)."""
     if tile >= 0:
         if stays:
             text = i18n.say(
@@ -372,7 +381,7 @@ def _harubang_event(seat: int, spot: int, stays: bool, tile: int) -> Event:
                 who=_WHO[seat],
                 spot=loc(spot),
             )
-    return _made()(type="harubang", say=text, actor=seat, spot=spot, tile=tile)
+    return {"type": "harubang", "say": text, "actor": seat, "spot": spot, "tile": tile}
 
 
 # --- Play 2: Taking Point Cards ----------------------------------------------
@@ -723,7 +732,8 @@ def pay(
             text = i18n.say("Instant Harubang: {who} takes the Harubang bonus.", who=_WHO[seat])
             events.append(event("instant_harubang", text, seat))
         return _BONUS(state, HARUBANG, seat, "card")
-    return after_purchase(state, events)
+    done = finish_if_over(state, events)  # `after_purchase`: the phase is already BUYING
+    return state if done is None else done
 
 
 def after_purchase(state: JejuState, events: list[Event] | None) -> JejuState:
@@ -818,8 +828,7 @@ def apply_one(state: JejuState, seat: int, action: object, events: list[Event] |
         return harubang_bonus(state, seat, action.spot, events)
     if kind is EndTurn:
         if events is not None:
-            said = i18n.say("{who} ends the turn.", who=_WHO[seat])
-            events.append(_made()(type="end_turn", say=said, actor=seat))
+            events.append(_made()(_END_TURN_EVENTS[seat]))
         return end_turn(state, events)
     if kind is Back:
         if events is not None:
@@ -831,6 +840,13 @@ def apply_one(state: JejuState, seat: int, action: object, events: list[Event] |
     if kind is PlaceHarubang:
         return place_harubang(state, seat, action.spot, events)
     raise IllegalAction(i18n.say("That is not a Jeju Island action."))
+
+
+#: An end-turn event's fields per seat, made once (each event a copy).
+_END_TURN_EVENTS = tuple(
+    {"type": "end_turn", "say": i18n.say("{who} ends the turn.", who=named), "actor": seat}
+    for seat, named in enumerate(_WHO)
+)
 
 
 def explain_illegal(state: JejuState, seat: int, action: object) -> i18n.Msg:
