@@ -13,6 +13,7 @@ Decisions the rulebook leaves open are recorded in docs/rules/jeju.md.
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import getitem
 
 import i18n
 from engine import base
@@ -430,14 +431,6 @@ def can_afford(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> b
     return short <= hand[JOKER] and sum(hand) >= count
 
 
-#: Per card of one space per printed type (and no printed joker): a bit per printed type and its
-#: spaces (``?`` included), what `affordable_cards` reads when no tile is waived; else None.
-_SIMPLE = {
-    card_id: (sum(1 << tile for tile in card.types), sum(card.need) + card.wild)
-    if max(card.need) <= 1 and not card.need[JOKER]
-    else None
-    for card_id, card in CARDS.items()
-}
 #: Per card, what `can_afford` reads: its ``?`` spaces and (tile, spaces) for each printed type.
 _PRINTED = {
     card_id: (card.wild, tuple((tile, card.need[tile]) for tile in card.types))
@@ -536,27 +529,54 @@ def payments_by_spaces(
 
 
 def affordable_cards(state: JejuState, seat: int) -> list[int]:
-    """The face-up cards this seat can pay for now."""
+    """The face-up cards this seat can pay for now: `can_afford`, with the tiles a hand lacks
+    counted for every card at once (`_HELD`, `_costs`)."""
     hand = state.hands[seat]
-    waive = waivers(state.owned[seat])
-    if waive is _NONE_WAIVED or waive == _NONE_WAIVED:
-        # No tile waived: a card of one space per printed type is short of the types not in hand.
-        total, jokers = sum(hand), hand[JOKER]
-        have = 0
-        for tile in range(JOKER):
-            if hand[tile]:
-                have |= 1 << tile
-        missing = ~have
-        found = []
-        for card_id in state.display:
-            simple = _SIMPLE[card_id]
-            if simple is None:
-                if can_afford(card_id, hand, _NONE_WAIVED):
-                    found.append(card_id)
-            elif total >= simple[1] and (simple[0] & missing).bit_count() <= jokers:
-                found.append(card_id)
-        return found
-    return [card_id for card_id in state.display if can_afford(card_id, hand, waive)]
+    costs = _costs(waivers(state.owned[seat]))
+    missing = ~sum(map(getitem, _HELD, hand))
+    jokers, total = hand[JOKER], sum(hand)
+    found = []
+    for card_id in state.display:
+        asked, spaces = costs[card_id]
+        if total >= spaces and (asked & missing).bit_count() <= jokers:
+            found.append(card_id)
+    return found
+
+
+#: The most tiles of one type a card asks for.
+_MOST_NEED = max(max(card.need) for card in CARDS.values())
+
+
+def _level(tile: int, level: int) -> int:
+    """The bit for "at least ``level`` tiles of type ``tile``" (``level`` up to `_MOST_NEED`)."""
+    return 1 << (tile * _MOST_NEED + level - 1)
+
+
+#: Per tile type, per count of it a hand may hold (up to every tile in the game), the bits of the
+#: levels that count reaches: a hand's bits are the sum over its types (no two types share one).
+_HELD = tuple(
+    tuple(
+        sum(_level(tile, level) for level in range(1, min(count, _MOST_NEED) + 1))
+        for count in range(BOARD["total_tiles"] + 1)
+    )
+    for tile in range(NTYPES)
+)
+
+
+@lru_cache(maxsize=256)
+def _costs(waive: tuple[int, ...]) -> tuple[tuple[int, int] | None, ...]:
+    """Per card id, for a buyer whose Everlasting cards waive ``waive``: the level bits its tiles
+    ask for (a type asked ``n`` times: its levels 1 to ``n``) and its spaces in all.
+
+    The asked bits a hand's `_HELD` bits miss count the printed spaces its own tiles cannot fill,
+    `can_afford`'s shortfall, which the Haenyeo jokers must cover.
+    """
+    costs: list[tuple[int, int] | None] = [None] * (max(CARDS) + 1)
+    for card_id, card in CARDS.items():
+        need = _need(card_id, waive)
+        asked = sum(_level(tile, level) for tile, n in enumerate(need) for level in range(1, n + 1))
+        costs[card_id] = (asked, sum(need) + card.wild)
+    return tuple(costs)
 
 
 @lru_cache(maxsize=4096)
