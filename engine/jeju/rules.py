@@ -477,7 +477,7 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
     less the payment's keeps the guard only where the hand holds enough, and no byte
     borrows from the next (`payments_by_spaces` finds the same list space by space).
     """
-    listed = _every_payment(card_id, waive)
+    listed = _every_payment(_need(card_id, waive), CARDS[card_id].wild)
     room = int.from_bytes(bytes(hand), "little") | _GUARDS
     jokers = hand[JOKER]
     held = listed[jokers] if jokers < len(listed) else listed[-1]
@@ -485,15 +485,14 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
 
 
 @lru_cache(maxsize=1024)
-def _every_payment(
-    card_id: int, waive: tuple[int, ...]
-) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
-    """Per number of jokers in hand, the card's payments giving up no more jokers, from a hand
-    of every tile it could take, in `payments`' order: (payment, payment packed) pairs."""
-    spaces = payment_caps(card_id, waive)[JOKER]
+def _every_payment(need: tuple[int, ...], wild: int) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
+    """Per number of jokers in hand, the payments for a card asking ``need`` (less what is waived)
+    and ``wild`` ``?`` spaces giving up no more jokers, from a hand of every tile it could take,
+    in `payments`' order: (payment, payment packed) pairs. (Kept per tiles asked, not per card
+    and waiver: a waived tile the card does not ask for changes nothing.)"""
+    spaces = sum(need) + wild
     listed = [
-        (paid, int.from_bytes(bytes(paid), "little"))
-        for paid in payments_by_spaces(card_id, (spaces,) * NTYPES, waive)
+        (paid, int.from_bytes(bytes(paid), "little")) for paid in _by_spaces(need, wild, (spaces,) * NTYPES)
     ]
     return tuple(tuple(p for p in listed if p[0][JOKER] <= jokers) for jokers in range(spaces + 1))
 
@@ -503,8 +502,12 @@ def payments_by_spaces(
 ) -> tuple[tuple[int, ...], ...]:
     """`payments` found space by space: each printed space's tile or a joker, then every
     multiset of tiles left for the ``?`` spaces (slower; the reference tests check against)."""
-    need = _need(card_id, waive)
-    wild = CARDS[card_id].wild
+    return _by_spaces(_need(card_id, waive), CARDS[card_id].wild, hand)
+
+
+def _by_spaces(need: tuple[int, ...], wild: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """`payments_by_spaces` for the tiles a card asks (``need``, less what is waived) and its ``?``
+    spaces."""
     found: set[tuple[int, ...]] = set()
     types = [t for t in range(NTYPES) if need[t]]
 
