@@ -13,7 +13,7 @@ Decisions the rulebook leaves open are recorded in docs/rules/jeju.md.
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import getitem
+from operator import add, getitem, sub
 
 import i18n
 from engine import base
@@ -658,13 +658,17 @@ def take_card(state: JejuState, seat: int, card_id: int, events: list[Event] | N
     if len(options) == 1:
         return pay(state, seat, card_id, options[0], events)
     if events is not None:
-        text = i18n.say(
-            "{who} chooses the card {card} and picks which tiles pay.",
-            who=_WHO[seat],
-            card=_card_said(card_id),
-        )
-        events.append(_made()(type="choose_card", say=text, actor=seat, card=card_id))
+        events.append(_made()(_chosen_fields(seat, card_id)))
     return _CHOSEN(state, PAY, card_id)
+
+
+@lru_cache(maxsize=256)
+def _chosen_fields(seat: int, card_id: int) -> dict:
+    """A choose-card event's fields, made once per seat and card (each event a copy)."""
+    text = i18n.say(
+        "{who} chooses the card {card} and picks which tiles pay.", who=_WHO[seat], card=_card_said(card_id)
+    )
+    return {"type": "choose_card", "say": text, "actor": seat, "card": card_id}
 
 
 def _semicolons(parts: list[i18n.Msg]) -> i18n.Msg:
@@ -702,8 +706,8 @@ def pay(
 ) -> JejuState:
     """Discard the tiles, take the card, refill the display (or Card Refresh it), then its effect."""
     card = CARDS[card_id]
-    hand = tuple([h - t for h, t in zip(state.hands[seat], tiles, strict=True)])
-    spent = tuple([s + t for s, t in zip(state.spent, tiles, strict=True)])
+    hand = tuple(map(sub, state.hands[seat], tiles))
+    spent = tuple(map(add, state.spent, tiles))
     if events is not None:
         said = i18n.say(
             "{who} pays {paid} and takes the card {card}.",
