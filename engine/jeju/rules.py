@@ -534,8 +534,9 @@ def _by_spaces(need: tuple[int, ...], wild: int, hand: tuple[int, ...]) -> tuple
 def affordable_cards(state: JejuState, seat: int) -> list[int]:
     """The face-up cards this seat can pay for now: `can_afford`, with the tiles a hand lacks
     counted for every card at once (`_HELD`, `_costs`)."""
-    hand = state.hands[seat]
-    costs = _costs(waivers(state.owned[seat]))
+    hand, owned = state.hands[seat], state.owned[seat]
+    # `waivers`, written out: most hands of cards hold no Everlasting card.
+    costs = _UNWAIVED_COSTS if _EVERLASTING.isdisjoint(owned) else _costs(_waivers(owned))
     missing = ~sum(map(getitem, _HELD, hand))
     jokers, total = hand[JOKER], sum(hand)
     found = []
@@ -580,6 +581,9 @@ def _costs(waive: tuple[int, ...]) -> tuple[tuple[int, int] | None, ...]:
         asked = sum(_level(tile, level) for tile, n in enumerate(need) for level in range(1, n + 1))
         costs[card_id] = (asked, sum(need) + card.wild)
     return tuple(costs)
+
+
+_UNWAIVED_COSTS = _costs(_NONE_WAIVED)
 
 
 @lru_cache(maxsize=4096)
