@@ -12,7 +12,7 @@ from engine.jeju import rules, scoring, setup
 from engine.jeju import state as st
 from engine.jeju import view as views
 from engine.jeju.components import CARDS, JOKER, LOCATIONS, TILE_LABELS, card_say
-from engine.jeju.state import JejuState
+from engine.jeju.state import FINISHED, HARUBANG, SETUP_HARUBANG, JejuState
 
 N_ = i18n.N_
 SELECT_LIMIT = 25
@@ -127,11 +127,11 @@ class JejuGame(Game):
 
     def to_act(self, state: JejuState) -> frozenset[int]:
         phase = state.phase  # `rules.to_act`, written out: asked before every move
-        if phase == st.HARUBANG:
+        if phase == HARUBANG:
             return _ACTORS[state.bonus_seat]
-        if phase == st.FINISHED:
+        if phase == FINISHED:
             return _NOBODY
-        if phase == st.SETUP_HARUBANG:
+        if phase == SETUP_HARUBANG:
             return _ACTORS[state.seats - 1]
         return _ACTORS[state.current]
 
@@ -169,10 +169,10 @@ class JejuGame(Game):
         state = rules.apply_one(state, seat, action, events)
         while True:
             phase = state.phase  # `rules.to_act`, written out
-            if phase == st.FINISHED:
+            if phase == FINISHED:
                 break
-            actor = state.bonus_seat if phase == st.HARUBANG else state.current
-            if phase == st.SETUP_HARUBANG:
+            actor = state.bonus_seat if phase == HARUBANG else state.current
+            if phase == SETUP_HARUBANG:
                 actor = state.seats - 1
             options = rules.legal_actions(state, actor)
             if len(options) != 1:

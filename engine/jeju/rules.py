@@ -80,6 +80,9 @@ _CHOSEN = replacer("phase", "pending_card")
 _PAID = replacer("hands", "spent", "owned", "display", "deck", "discard", "pending_card", "bought", "phase")
 _PHASE = replacer("phase")
 _NEXT_TURN = replacer("phase", "current", "turn", "bought")
+_PLACED = replacer("tokens", "placed")
+_PLACED_NEXT = replacer("tokens", "placed", "current")
+_PLACED_NEXT_PHASE = replacer("tokens", "placed", "phase")
 
 
 def who(seat: int) -> dict[str, int]:
@@ -172,13 +175,22 @@ def place_token(state: JejuState, seat: int, spot: int, events: list[Event] | No
     tokens = _set(state.tokens, spot, (*state.tokens[spot], seat))
     placed = (*state.placed, spot)
     if events is not None:
-        text = i18n.say("{who} places a token at location {spot}.", who=who(seat), spot=loc(spot))
-        events.append(event("place_token", text, seat, spot=spot))
+        events.append(_made()(_PLACE_EVENTS[seat][spot]))
     if len(placed) < TOKENS_PER_SEAT:
-        return state._replace(tokens=tokens, placed=placed)
+        return _PLACED(state, tokens, placed)
     if seat + 1 < state.seats:
-        return state._replace(tokens=tokens, placed=(), current=seat + 1)
-    return state._replace(tokens=tokens, placed=(), phase=SETUP_HARUBANG)
+        return _PLACED_NEXT(state, tokens, (), seat + 1)
+    return _PLACED_NEXT_PHASE(state, tokens, (), SETUP_HARUBANG)
+
+
+def _place_event(seat: int, spot: int) -> dict:
+    """A place-token event's fields."""
+    text = i18n.say("{who} places a token at location {spot}.", who=who(seat), spot=loc(spot))
+    return {"type": "place_token", "say": text, "actor": seat, "spot": spot}
+
+
+#: `_place_event` per seat and spot, made once (each event a copy).
+_PLACE_EVENTS = tuple(tuple(_place_event(seat, spot) for spot in SPOTS) for seat in range(len(_WHO)))
 
 
 def place_harubang(state: JejuState, seat: int, spot: int, events: list[Event] | None) -> JejuState:
@@ -534,6 +546,15 @@ def _by_spaces(need: tuple[int, ...], wild: int, hand: tuple[int, ...]) -> tuple
 def affordable_cards(state: JejuState, seat: int) -> list[int]:
     """The face-up cards this seat can pay for now: `can_afford`, with the tiles a hand lacks
     counted for every card at once (`_HELD`, `_costs`)."""
+    return _affordable(state, seat, _CARD_IDS)
+
+
+#: Each card's id by its id, for `affordable_cards` (`legal_actions` asks `_affordable` for `_TAKE`).
+_CARD_IDS = {card_id: card_id for card_id in CARDS}
+
+
+def _affordable(state: JejuState, seat: int, listed: dict[int, object]) -> list:
+    """`affordable_cards`, each card listed as ``listed[card_id]``."""
     hand, owned = state.hands[seat], state.owned[seat]
     # `waivers`, written out: most hands of cards hold no Everlasting card.
     costs = _UNWAIVED_COSTS if _EVERLASTING.isdisjoint(owned) else _costs(_waivers(owned))
@@ -543,7 +564,7 @@ def affordable_cards(state: JejuState, seat: int) -> list[int]:
     for card_id in state.display:
         asked, spaces = costs[card_id]
         if total >= spaces and (asked & missing).bit_count() <= jokers:
-            found.append(card_id)
+            found.append(listed[card_id])
     return found
 
 
@@ -823,14 +844,14 @@ def legal_actions(state: JejuState, seat: int) -> list:
             return []
         tokens = state.tokens
         actions = [a for s in SPOTS if seat in tokens[s] for a in _TRAVEL[s]]
-        actions.extend([_TAKE[c] for c in affordable_cards(state, seat)])
+        actions += _affordable(state, seat, _TAKE)
         return actions
     if phase == HARUBANG:
         return list(_MOVE_HARUBANG) if seat == state.bonus_seat else []
     if phase == BUYING:
         if seat != state.current:
             return []
-        actions = [_TAKE[c] for c in affordable_cards(state, seat)]
+        actions = _affordable(state, seat, _TAKE)
         actions.append(_END)
         return actions
     if phase == PAY:
