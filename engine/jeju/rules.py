@@ -483,9 +483,9 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
     takes any tile. Payments giving up the same tiles are one payment.
 
     So the payments from a hand are the card's payments from a hand of every tile
-    (`_every_payment`, listed once per card in this order) that the hand holds: those
-    with no more jokers than the hand, each tested for ``paid <= hand`` type by type in
-    one subtraction of packed ints. In each byte, the guard bit plus the hand's count
+    (`_every_payment`, found space by space once per tiles asked, in this order) that the
+    hand holds: those with no more jokers than the hand, each tested for ``paid <= hand``
+    type by type in one subtraction of packed ints. In each byte, the guard bit plus the hand's count
     less the payment's keeps the guard only where the hand holds enough, and no byte
     borrows from the next (`payments_by_spaces` finds the same list space by space).
     """
