@@ -658,7 +658,7 @@ def seat_payments(state: JejuState, seat: int, card_id: int) -> tuple[tuple[int,
         return last[3]
     waive = waivers(owned)
     caps = payment_caps(card_id, waive)
-    found = payments(card_id, tuple([h if h < c else c for h, c in zip(hand, caps, strict=True)]), waive)
+    found = payments(card_id, tuple(map(min, hand, caps)), waive)
     _LAST_PAYMENTS[0] = (hand, owned, card_id, found)
     return found
 
