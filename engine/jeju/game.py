@@ -12,12 +12,13 @@ from engine.jeju import rules, scoring, setup
 from engine.jeju import state as st
 from engine.jeju import view as views
 from engine.jeju.components import CARDS, JOKER, LOCATIONS, TILE_LABELS, card_say
-from engine.jeju.state import JejuState
+from engine.jeju.state import FINISHED, HARUBANG, SETUP_HARUBANG, JejuState
 
 N_ = i18n.N_
 SELECT_LIMIT = 25
 #: `to_act`'s answer per seat, made once (frozensets never change).
 _ACTORS = tuple(frozenset((seat,)) for seat in range(4))
+_NOBODY: frozenset[int] = frozenset()
 
 #: Menu names for payments (`payment_groups`), by the numbers of Haenyeo jokers a menu's
 #: payments use: (fewest, most). A card costs at most five tiles, so at most five jokers.
@@ -125,8 +126,14 @@ class JejuGame(Game):
         return setup.new_state(seats, seed)
 
     def to_act(self, state: JejuState) -> frozenset[int]:
-        seat = rules.to_act(state)
-        return frozenset() if seat < 0 else _ACTORS[seat]
+        phase = state.phase  # `rules.to_act`, written out: asked before every move
+        if phase == HARUBANG:
+            return _ACTORS[state.bonus_seat]
+        if phase == FINISHED:
+            return _NOBODY
+        if phase == SETUP_HARUBANG:
+            return _ACTORS[state.seats - 1]
+        return _ACTORS[state.current]
 
     def legal_actions(self, state: JejuState, seat: int) -> list:
         memo_state, memo_seat, memo_actions = self._memo
@@ -162,10 +169,10 @@ class JejuGame(Game):
         state = rules.apply_one(state, seat, action, events)
         while True:
             phase = state.phase  # `rules.to_act`, written out
-            if phase == st.FINISHED:
+            if phase == FINISHED:
                 break
-            actor = state.bonus_seat if phase == st.HARUBANG else state.current
-            if phase == st.SETUP_HARUBANG:
+            actor = state.bonus_seat if phase == HARUBANG else state.current
+            if phase == SETUP_HARUBANG:
                 actor = state.seats - 1
             options = rules.legal_actions(state, actor)
             if len(options) != 1:

@@ -13,11 +13,11 @@ Decisions the rulebook leaves open are recorded in docs/rules/jeju.md.
 from __future__ import annotations
 
 from functools import lru_cache
-from operator import itemgetter
+from operator import add, getitem, sub
 
 import i18n
 from engine import base
-from engine.base import _SEARCHING, Event, IllegalAction, Said
+from engine.base import _SEARCHING, DataError, Event, IllegalAction, Said
 from engine.jeju.actions import (
     DIRECTIONS,
     Back,
@@ -68,13 +68,21 @@ _TAKE = {card_id: TakeCard(card_id) for card_id in CARDS}
 
 # The busiest moves' state changes, each a function written for its fields (`state.replacer`).
 _COLLECTED = replacer("stacks", "hands")
-_TRAVELLED = replacer("tokens", "last_travel")
+_TRAVELLED = replacer("tokens", "last_travel", "stacks", "hands")
+_TRAVEL_BONUS = replacer("tokens", "last_travel", "stacks", "hands", "phase", "bonus_seat", "bonus_reason")
+_TRAVEL_TURN = replacer("tokens", "last_travel", "stacks", "hands", "phase", "current", "turn", "bought")
 _BONUS = replacer("phase", "bonus_seat", "bonus_reason")
 _BONUS_TAKEN = replacer("stacks", "hands", "harubang", "bonus_seat", "bonus_reason", "phase")
+_BONUS_TURN = replacer(
+    "stacks", "hands", "harubang", "bonus_seat", "bonus_reason", "phase", "current", "turn", "bought"
+)
 _CHOSEN = replacer("phase", "pending_card")
 _PAID = replacer("hands", "spent", "owned", "display", "deck", "discard", "pending_card", "bought", "phase")
 _PHASE = replacer("phase")
 _NEXT_TURN = replacer("phase", "current", "turn", "bought")
+_PLACED = replacer("tokens", "placed")
+_PLACED_NEXT = replacer("tokens", "placed", "current")
+_PLACED_NEXT_PHASE = replacer("tokens", "placed", "phase")
 
 
 def who(seat: int) -> dict[str, int]:
@@ -167,13 +175,22 @@ def place_token(state: JejuState, seat: int, spot: int, events: list[Event] | No
     tokens = _set(state.tokens, spot, (*state.tokens[spot], seat))
     placed = (*state.placed, spot)
     if events is not None:
-        text = i18n.say("{who} places a token at location {spot}.", who=who(seat), spot=loc(spot))
-        events.append(event("place_token", text, seat, spot=spot))
+        events.append(_made()(_PLACE_EVENTS[seat][spot]))
     if len(placed) < TOKENS_PER_SEAT:
-        return state._replace(tokens=tokens, placed=placed)
+        return _PLACED(state, tokens, placed)
     if seat + 1 < state.seats:
-        return state._replace(tokens=tokens, placed=(), current=seat + 1)
-    return state._replace(tokens=tokens, placed=(), phase=SETUP_HARUBANG)
+        return _PLACED_NEXT(state, tokens, (), seat + 1)
+    return _PLACED_NEXT_PHASE(state, tokens, (), SETUP_HARUBANG)
+
+
+def _place_event(seat: int, spot: int) -> dict:
+    """A place-token event's fields."""
+    text = i18n.say("{who} places a token at location {spot}.", who=who(seat), spot=loc(spot))
+    return {"type": "place_token", "say": text, "actor": seat, "spot": spot}
+
+
+#: `_place_event` per seat and spot, made once (each event a copy).
+_PLACE_EVENTS = tuple(tuple(_place_event(seat, spot) for spot in SPOTS) for seat in range(len(_WHO)))
 
 
 def place_harubang(state: JejuState, seat: int, spot: int, events: list[Event] | None) -> JejuState:
@@ -204,13 +221,16 @@ def sow(
     board = list(tokens)
     carried = board[spot]
     board[spot] = ()
-    path = []
-    position = spot
-    for token in carried:
-        position = (position + step) % LOCATIONS
+    path = _path(spot, step, len(carried))
+    for token, position in zip(carried, path, strict=True):
         board[position] = (*board[position], token)
-        path.append(position)
-    return tuple(board), path
+    return tuple(board), list(path)
+
+
+@lru_cache(maxsize=512)
+def _path(spot: int, step: int, count: int) -> tuple[int, ...]:
+    """The spots a stack of ``count`` tokens at ``spot`` drops on going ``step``, made once per path."""
+    return tuple([(spot + step * n) % LOCATIONS for n in range(1, count + 1)])
 
 
 def collect(state: JejuState, events: list[Event] | None) -> tuple[JejuState, int]:
@@ -219,14 +239,26 @@ def collect(state: JejuState, events: list[Event] | None) -> tuple[JejuState, in
     Neutral tops and empty locations give nothing. All six locations collect at
     once; returns the new state and the seat owed the Harubang bonus (step 3), or -1.
     """
-    stacks = list(state.stacks)
-    hands = list(state.hands)
+    stacks, hands, bonus = _collected(state.tokens, state.stacks, state.hands, state.harubang, events)
+    return _COLLECTED(state, stacks, hands), bonus
+
+
+def _collected(
+    tokens: tuple[tuple[int, ...], ...],
+    stacks: tuple[tuple[int, ...], ...],
+    hands: tuple[tuple[int, ...], ...],
+    harubang: int,
+    events: list[Event] | None,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int]:
+    """`collect` on the parts of a state: the tile stacks and hands after, and the bonus seat or -1."""
+    stacks = list(stacks)
+    hands = list(hands)
     bonus = -1
     make = None if events is None else dict if _SEARCHING.get() else Said  # `event`'s kinds, chosen once
-    for spot, tokens in enumerate(state.tokens):
-        if not tokens:
+    for spot, on in enumerate(tokens):
+        if not on:
             continue
-        owner = tokens[-1]
+        owner = on[-1]
         stack = stacks[spot]
         if owner == NEUTRAL or not stack:
             continue
@@ -235,37 +267,59 @@ def collect(state: JejuState, events: list[Event] | None) -> tuple[JejuState, in
         hand = hands[owner]
         hands[owner] = (*hand[:tile], hand[tile] + 1, *hand[tile + 1 :])
         if make is not None:
-            said = i18n.say(
-                "{who} takes {tile} at location {spot}.",
-                who=_WHO[owner],
-                tile=_TILE_TERMS[tile],
-                spot=spot + 1,
-            )
-            events.append(make(type="collect", say=said, actor=owner, spot=spot, tile=tile))
-        if spot == state.harubang:
+            events.append(make(_COLLECT_EVENTS[owner][spot][tile]))
+        if spot == harubang:
             bonus = owner
-    return _COLLECTED(state, tuple(stacks), tuple(hands)), bonus
+    return tuple(stacks), tuple(hands), bonus
+
+
+def _collect_event(owner: int, spot: int, tile: int) -> dict:
+    """The fields of a collect event: the seat takes the tile at the location."""
+    said = i18n.say(
+        "{who} takes {tile} at location {spot}.", who=_WHO[owner], tile=_TILE_TERMS[tile], spot=spot + 1
+    )
+    return {"type": "collect", "say": said, "actor": owner, "spot": spot, "tile": tile}
+
+
+#: `_collect_event` per seat, location and tile, made once: each event is a copy (a `Said` or,
+#: while bots search, a dict), so the many collect events of a game build no message each.
+_COLLECT_EVENTS = tuple(
+    tuple(tuple(_collect_event(owner, spot, tile) for tile in range(NTYPES)) for spot in SPOTS)
+    for owner in range(len(_WHO))
+)
 
 
 def travel(state: JejuState, seat: int, spot: int, direction: str, events: list[Event] | None) -> JejuState:
-    """A Travel turn: sow, collect, then the Harubang bonus or the end of the turn."""
+    """A Travel turn: sow, collect, then the Harubang bonus or the end of the turn.
+
+    The new state is built once from the parts (`sow`, `collect` and `end_turn`'s next seat
+    or the bonus owed): a Travel is a third of the moves.
+    """
     step = DIRECTIONS[direction]
-    count = len(state.tokens[spot])
     tokens, path = sow(state.tokens, spot, step)
+    count = len(path)
     if events is not None:
-        events.append(_travel_event(seat, spot, direction, count, path))
-    state = _TRAVELLED(state, tokens, (seat, spot, step, count))
-    state, bonus = collect(state, events)
+        events.append(_made()(_travel_fields(seat, spot, direction, count), path=path))
+    stacks, hands, bonus = _collected(tokens, state.stacks, state.hands, state.harubang, events)
     # "As soon as the stack of Jeju tiles is depleted ... the game is over": when the
     # collecting took the last tiles there is no bonus to choose (end_turn ends the game).
-    if bonus >= 0 and any(state.stacks):
-        return _BONUS(state, HARUBANG, bonus, "collect")
-    return end_turn(state, events)
+    if bonus >= 0 and any(stacks):
+        return _TRAVEL_BONUS(
+            state, tokens, (seat, spot, step, count), stacks, hands, HARUBANG, bonus, "collect"
+        )
+    if any(stacks) and state.deck:  # `end_turn`, the game going on
+        following = (state.current + 1) % state.seats
+        return _TRAVEL_TURN(
+            state, tokens, (seat, spot, step, count), stacks, hands, TURN, following, state.turn + 1, 0
+        )
+    return end_turn(_TRAVELLED(state, tokens, (seat, spot, step, count), stacks, hands), events)
 
 
-def _travel_event(seat: int, spot: int, direction: str, count: int, path: list[int]) -> Event:
-    """What a Travel's event says: who moved which stack, which way, and where it dropped."""
-    drops = _drops(spot, DIRECTIONS[direction], count)
+@lru_cache(maxsize=1024)
+def _travel_fields(seat: int, spot: int, direction: str, count: int) -> dict:
+    """A Travel's event but its path: who moved which stack, which way, and where it dropped,
+    made once per seat, stack and way (each event a copy with its own path)."""
+    drops = ", ".join(str(position + 1) for position in _path(spot, DIRECTIONS[direction], count))
     if direction == "left":
         text = i18n.say(
             "{who} moves the {count}-token stack from location {spot} to the left (drops at {drops}).",
@@ -282,13 +336,7 @@ def _travel_event(seat: int, spot: int, direction: str, count: int, path: list[i
             spot=loc(spot),
             drops=drops,
         )
-    return _made()(type="travel", say=text, actor=seat, spot=spot, direction=direction, path=path)
-
-
-@lru_cache(maxsize=256)
-def _drops(spot: int, step: int, count: int) -> str:
-    """The locations a Travel drops on, as its event says them ("3, 4, 5"), made once per path."""
-    return ", ".join(str((spot + step * n) % LOCATIONS + 1) for n in range(1, count + 1))
+    return {"type": "travel", "say": text, "actor": seat, "spot": spot, "direction": direction}
 
 
 def harubang_bonus(state: JejuState, seat: int, spot: int, events: list[Event] | None) -> JejuState:
@@ -302,16 +350,22 @@ def harubang_bonus(state: JejuState, seat: int, spot: int, events: list[Event] |
         stacks = _set(stacks, spot, stack[:-1])
         hands = _set(hands, seat, _add(hands[seat], tile))
     if events is not None:
-        events.append(_harubang_event(seat, spot, stays, tile))
-    reason = state.bonus_reason
-    state = _BONUS_TAKEN(state, stacks, hands, spot, -1, "", TURN)
-    if reason == "card":
-        return after_purchase(state, events)
-    return end_turn(state, events)
+        events.append(_made()(_harubang_fields(seat, spot, stays, tile)))
+    going_on = any(stacks) and len(state.deck) > 0  # `finish_if_over`'s test: the state is built once
+    if state.bonus_reason == "card":  # `after_purchase`
+        if going_on:
+            return _BONUS_TAKEN(state, stacks, hands, spot, -1, "", BUYING)
+        return after_purchase(_BONUS_TAKEN(state, stacks, hands, spot, -1, "", TURN), events)
+    if going_on:  # `end_turn`
+        following = (state.current + 1) % state.seats
+        return _BONUS_TURN(state, stacks, hands, spot, -1, "", TURN, following, state.turn + 1, 0)
+    return end_turn(_BONUS_TAKEN(state, stacks, hands, spot, -1, "", TURN), events)
 
 
-def _harubang_event(seat: int, spot: int, stays: bool, tile: int) -> Event:
-    """What the Harubang bonus's event says: the statue left or moved, and the tile taken (-1: none)."""
+@lru_cache(maxsize=512)
+def _harubang_fields(seat: int, spot: int, stays: bool, tile: int) -> dict:
+    """What the Harubang bonus's event says: the statue left or moved, and the tile taken (-1: none);
+    made once per seat, spot and tile (each event a copy)."""
     if tile >= 0:
         if stays:
             text = i18n.say(
@@ -340,7 +394,7 @@ def _harubang_event(seat: int, spot: int, stays: bool, tile: int) -> Event:
                 who=_WHO[seat],
                 spot=loc(spot),
             )
-    return _made()(type="harubang", say=text, actor=seat, spot=spot, tile=tile)
+    return {"type": "harubang", "say": text, "actor": seat, "spot": spot, "tile": tile}
 
 
 # --- Play 2: Taking Point Cards ----------------------------------------------
@@ -389,14 +443,6 @@ def can_afford(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> b
     return short <= hand[JOKER] and sum(hand) >= count
 
 
-#: Per card of one space per printed type (and no printed joker): a bit per printed type and its
-#: spaces (``?`` included), what `affordable_cards` reads when no tile is waived; else None.
-_SIMPLE = {
-    card_id: (sum(1 << tile for tile in card.types), sum(card.need) + card.wild)
-    if max(card.need) <= 1 and not card.need[JOKER]
-    else None
-    for card_id, card in CARDS.items()
-}
 #: Per card, what `can_afford` reads: its ``?`` spaces and (tile, spaces) for each printed type.
 _PRINTED = {
     card_id: (card.wild, tuple((tile, card.need[tile]) for tile in card.types))
@@ -422,6 +468,12 @@ def _multisets(remaining: list[int], size: int, start: int = 0) -> list[tuple[in
 #: play-outs ask for ~50,000 hands a game, mostly once, so a bigger memo only grows (issue #21).
 PAYMENTS_KEPT = 4096
 
+#: `payments` packs a hand in one int, a byte per tile type (``int.from_bytes(bytes(hand))``): a
+#: byte holds every tile of the game below its top bit, the guard bit set here (80 tiles today).
+if BOARD["total_tiles"] >= 128:
+    raise DataError("data/jeju: more than 127 tiles do not fit a byte per tile type in a packed hand")
+_GUARDS = int.from_bytes(bytes([128] * NTYPES), "little")
+
 
 @lru_cache(maxsize=PAYMENTS_KEPT)
 def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -430,85 +482,31 @@ def payments(card_id: int, hand: tuple[int, ...], waive: tuple[int, ...]) -> tup
     Each printed tile space takes that tile or a Haenyeo joker; each ``?`` space
     takes any tile. Payments giving up the same tiles are one payment.
 
-    So a payment is any ``paid <= hand`` giving up as many tiles as the card has spaces
-    whose tiles beyond a type's printed spaces fit in the ``?`` spaces: the jokers left over
-    then cover exactly the printed spaces short of their tile. Counted type by type, with
-    those extra tiles never more than the ``?`` spaces (`payments_by_spaces` is the same set
-    found space by space, kept to check this against).
+    So the payments from a hand are the card's payments from a hand of every tile
+    (`_every_payment`, found space by space once per tiles asked, in this order) that the
+    hand holds: those with no more jokers than the hand, each tested for ``paid <= hand``
+    type by type in one subtraction of packed ints. In each byte, the guard bit plus the hand's count
+    less the payment's keeps the guard only where the hand holds enough, and no byte
+    borrows from the next (`payments_by_spaces` finds the same list space by space).
     """
-    need = _need(card_id, waive)
-    wild = CARDS[card_id].wild
-    if wild <= 1 and _one_space_each(need):
-        return _single_spaces(need, wild, hand)
-    # By jokers given up: counting each type down finds each bucket already in the order wanted.
-    by_jokers: list[list[tuple[int, ...]]] = [[] for _ in range(hand[JOKER] + 1)]
-    paid = [0] * NTYPES
-    # Without ? spaces only the printed types can give tiles up (besides jokers).
-    types = [t for t in range(JOKER) if hand[t] and (need[t] or wild)]
-    last = len(types)
-    # The most tiles the types from each index on (and the jokers) can still give up.
-    room = [hand[JOKER]] * (last + 1)
-    for index in range(last - 1, -1, -1):
-        tile = types[index]
-        room[index] = room[index + 1] + min(hand[tile], need[tile] + wild)
-
-    def fill(index: int, left: int, extra: int) -> None:
-        if left > room[index]:
-            return
-        if index == last:
-            if need[JOKER] <= left:
-                paid[JOKER] = left
-                by_jokers[left].append(tuple(paid))
-            return
-        tile = types[index]
-        for count in range(min(hand[tile], left, need[tile] + wild - extra), -1, -1):
-            paid[tile] = count
-            fill(index + 1, left - count, extra + max(0, count - need[tile]))
-        paid[tile] = 0
-
-    fill(0, sum(need) + wild, 0)
-    return tuple(p for bucket in by_jokers for p in bucket)
+    listed = _every_payment(_need(card_id, waive), CARDS[card_id].wild)
+    room = int.from_bytes(bytes(hand), "little") | _GUARDS
+    jokers = hand[JOKER]
+    held = listed[jokers] if jokers < len(listed) else listed[-1]
+    return tuple([paid for paid, packed in held if (room - packed) & _GUARDS == _GUARDS])
 
 
 @lru_cache(maxsize=1024)
-def _one_space_each(need: tuple[int, ...]) -> bool:
-    """Whether a card's tiles are one space per printed type, none of them a printed joker."""
-    return not need[JOKER] and max(need) <= 1
-
-
-def _single_spaces(need: tuple[int, ...], wild: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """`payments` for a card of one space per printed type and at most one ``?`` (every card
-    printed today), found space by space: each printed space its tile or a joker, then the
-    ``?`` any tile left. Several times quicker than counting type by type for these cards."""
-    jokers = hand[JOKER]
-    partial = [(0,) * NTYPES]
-    # Each printed space: its own tile where the hand has one, else (or instead) a joker.
-    for tile in range(JOKER):
-        if not need[tile]:
-            continue
-        grown = []
-        for paid in partial:
-            if hand[tile]:
-                grown.append((*paid[:tile], 1, *paid[tile + 1 :]))
-            if paid[JOKER] < jokers:
-                grown.append((*paid[:JOKER], paid[JOKER] + 1))
-        partial = grown
-    found = partial  # distinct: each printed space paid one way
-    if wild:
-        found = {
-            (*paid[:tile], paid[tile] + 1, *paid[tile + 1 :])
-            for paid in partial
-            for tile in range(NTYPES)
-            if hand[tile] > paid[tile]
-        }
-    # Fewest jokers first, then the most of the first types (the order `payments` promises):
-    # two sorts in C, the second stable.
-    ordered = sorted(found, reverse=True)
-    ordered.sort(key=_JOKERS)
-    return tuple(ordered)
-
-
-_JOKERS = itemgetter(JOKER)
+def _every_payment(need: tuple[int, ...], wild: int) -> tuple[tuple[tuple[tuple[int, ...], int], ...], ...]:
+    """Per number of jokers in hand, the payments for a card asking ``need`` (less what is waived)
+    and ``wild`` ``?`` spaces giving up no more jokers, from a hand of every tile it could take,
+    in `payments`' order: (payment, payment packed) pairs. (Kept per tiles asked, not per card
+    and waiver: a waived tile the card does not ask for changes nothing.)"""
+    spaces = sum(need) + wild
+    listed = [
+        (paid, int.from_bytes(bytes(paid), "little")) for paid in _by_spaces(need, wild, (spaces,) * NTYPES)
+    ]
+    return tuple(tuple(p for p in listed if p[0][JOKER] <= jokers) for jokers in range(spaces + 1))
 
 
 def payments_by_spaces(
@@ -516,8 +514,12 @@ def payments_by_spaces(
 ) -> tuple[tuple[int, ...], ...]:
     """`payments` found space by space: each printed space's tile or a joker, then every
     multiset of tiles left for the ``?`` spaces (slower; the reference tests check against)."""
-    need = _need(card_id, waive)
-    wild = CARDS[card_id].wild
+    return _by_spaces(_need(card_id, waive), CARDS[card_id].wild, hand)
+
+
+def _by_spaces(need: tuple[int, ...], wild: int, hand: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """`payments_by_spaces` for the tiles a card asks (``need``, less what is waived) and its ``?``
+    spaces."""
     found: set[tuple[int, ...]] = set()
     types = [t for t in range(NTYPES) if need[t]]
 
@@ -542,27 +544,67 @@ def payments_by_spaces(
 
 
 def affordable_cards(state: JejuState, seat: int) -> list[int]:
-    """The face-up cards this seat can pay for now."""
-    hand = state.hands[seat]
-    waive = waivers(state.owned[seat])
-    if waive is _NONE_WAIVED or waive == _NONE_WAIVED:
-        # No tile waived: a card of one space per printed type is short of the types not in hand.
-        total, jokers = sum(hand), hand[JOKER]
-        have = 0
-        for tile in range(JOKER):
-            if hand[tile]:
-                have |= 1 << tile
-        missing = ~have
-        found = []
-        for card_id in state.display:
-            simple = _SIMPLE[card_id]
-            if simple is None:
-                if can_afford(card_id, hand, _NONE_WAIVED):
-                    found.append(card_id)
-            elif total >= simple[1] and (simple[0] & missing).bit_count() <= jokers:
-                found.append(card_id)
-        return found
-    return [card_id for card_id in state.display if can_afford(card_id, hand, waive)]
+    """The face-up cards this seat can pay for now: `can_afford`, with the tiles a hand lacks
+    counted for every card at once (`_HELD`, `_costs`)."""
+    return _affordable(state, seat, _CARD_IDS)
+
+
+#: Each card's id by its id, for `affordable_cards` (`legal_actions` asks `_affordable` for `_TAKE`).
+_CARD_IDS = {card_id: card_id for card_id in CARDS}
+
+
+def _affordable(state: JejuState, seat: int, listed: dict[int, object]) -> list:
+    """`affordable_cards`, each card listed as ``listed[card_id]``."""
+    hand, owned = state.hands[seat], state.owned[seat]
+    # `waivers`, written out: most hands of cards hold no Everlasting card.
+    costs = _UNWAIVED_COSTS if _EVERLASTING.isdisjoint(owned) else _costs(_waivers(owned))
+    missing = ~sum(map(getitem, _HELD, hand))
+    jokers, total = hand[JOKER], sum(hand)
+    found = []
+    for card_id in state.display:
+        asked, spaces = costs[card_id]
+        if total >= spaces and (asked & missing).bit_count() <= jokers:
+            found.append(listed[card_id])
+    return found
+
+
+#: The most tiles of one type a card asks for.
+_MOST_NEED = max(max(card.need) for card in CARDS.values())
+
+
+def _level(tile: int, level: int) -> int:
+    """The bit for "at least ``level`` tiles of type ``tile``" (``level`` up to `_MOST_NEED`)."""
+    return 1 << (tile * _MOST_NEED + level - 1)
+
+
+#: Per tile type, per count of it a hand may hold (up to every tile in the game), the bits of the
+#: levels that count reaches: a hand's bits are the sum over its types (no two types share one).
+_HELD = tuple(
+    tuple(
+        sum(_level(tile, level) for level in range(1, min(count, _MOST_NEED) + 1))
+        for count in range(BOARD["total_tiles"] + 1)
+    )
+    for tile in range(NTYPES)
+)
+
+
+@lru_cache(maxsize=256)
+def _costs(waive: tuple[int, ...]) -> tuple[tuple[int, int] | None, ...]:
+    """Per card id, for a buyer whose Everlasting cards waive ``waive``: the level bits its tiles
+    ask for (a type asked ``n`` times: its levels 1 to ``n``) and its spaces in all.
+
+    The asked bits a hand's `_HELD` bits miss count the printed spaces its own tiles cannot fill,
+    `can_afford`'s shortfall, which the Haenyeo jokers must cover.
+    """
+    costs: list[tuple[int, int] | None] = [None] * (max(CARDS) + 1)
+    for card_id, card in CARDS.items():
+        need = _need(card_id, waive)
+        asked = sum(_level(tile, level) for tile, n in enumerate(need) for level in range(1, n + 1))
+        costs[card_id] = (asked, sum(need) + card.wild)
+    return tuple(costs)
+
+
+_UNWAIVED_COSTS = _costs(_NONE_WAIVED)
 
 
 @lru_cache(maxsize=4096)
@@ -616,7 +658,7 @@ def seat_payments(state: JejuState, seat: int, card_id: int) -> tuple[tuple[int,
         return last[3]
     waive = waivers(owned)
     caps = payment_caps(card_id, waive)
-    found = payments(card_id, tuple([h if h < c else c for h, c in zip(hand, caps, strict=True)]), waive)
+    found = payments(card_id, tuple(map(min, hand, caps)), waive)
     _LAST_PAYMENTS[0] = (hand, owned, card_id, found)
     return found
 
@@ -641,13 +683,17 @@ def take_card(state: JejuState, seat: int, card_id: int, events: list[Event] | N
     if len(options) == 1:
         return pay(state, seat, card_id, options[0], events)
     if events is not None:
-        text = i18n.say(
-            "{who} chooses the card {card} and picks which tiles pay.",
-            who=_WHO[seat],
-            card=_card_said(card_id),
-        )
-        events.append(_made()(type="choose_card", say=text, actor=seat, card=card_id))
+        events.append(_made()(_chosen_fields(seat, card_id)))
     return _CHOSEN(state, PAY, card_id)
+
+
+@lru_cache(maxsize=256)
+def _chosen_fields(seat: int, card_id: int) -> dict:
+    """A choose-card event's fields, made once per seat and card (each event a copy)."""
+    text = i18n.say(
+        "{who} chooses the card {card} and picks which tiles pay.", who=_WHO[seat], card=_card_said(card_id)
+    )
+    return {"type": "choose_card", "say": text, "actor": seat, "card": card_id}
 
 
 def _semicolons(parts: list[i18n.Msg]) -> i18n.Msg:
@@ -685,8 +731,8 @@ def pay(
 ) -> JejuState:
     """Discard the tiles, take the card, refill the display (or Card Refresh it), then its effect."""
     card = CARDS[card_id]
-    hand = tuple([h - t for h, t in zip(state.hands[seat], tiles, strict=True)])
-    spent = tuple([s + t for s, t in zip(state.spent, tiles, strict=True)])
+    hand = tuple(map(sub, state.hands[seat], tiles))
+    spent = tuple(map(add, state.spent, tiles))
     if events is not None:
         said = i18n.say(
             "{who} pays {paid} and takes the card {card}.",
@@ -738,7 +784,8 @@ def pay(
             text = i18n.say("Instant Harubang: {who} takes the Harubang bonus.", who=_WHO[seat])
             events.append(event("instant_harubang", text, seat))
         return _BONUS(state, HARUBANG, seat, "card")
-    return after_purchase(state, events)
+    done = finish_if_over(state, events)  # `after_purchase`: the phase is already BUYING
+    return state if done is None else done
 
 
 def after_purchase(state: JejuState, events: list[Event] | None) -> JejuState:
@@ -791,29 +838,32 @@ def to_act(state: JejuState) -> int:
 def legal_actions(state: JejuState, seat: int) -> list:
     """Every legal action for ``seat`` now (empty when it owes nothing)."""
     phase = state.phase
+    # Each phase asks whether ``seat`` is the one `to_act` names, written out: asked after every move.
     if phase == TURN:
         if seat != state.current:
             return []
         tokens = state.tokens
         actions = [a for s in SPOTS if seat in tokens[s] for a in _TRAVEL[s]]
-        actions.extend(_TAKE[c] for c in affordable_cards(state, seat))
+        actions += _affordable(state, seat, _TAKE)
         return actions
-    if seat != to_act(state):
-        return []
     if phase == HARUBANG:
-        return list(_MOVE_HARUBANG)
+        return list(_MOVE_HARUBANG) if seat == state.bonus_seat else []
     if phase == BUYING:
-        actions = [_TAKE[c] for c in affordable_cards(state, seat)]
+        if seat != state.current:
+            return []
+        actions = _affordable(state, seat, _TAKE)
         actions.append(_END)
         return actions
     if phase == PAY:
+        if seat != state.current:
+            return []
         actions = _pay_actions(seat_payments(state, seat, state.pending_card))
         actions.append(_BACK)
         return actions
     if phase == SETUP_TOKENS:
-        return [_PLACE[s] for s in setup_spots(state)]
+        return [_PLACE[s] for s in setup_spots(state)] if seat == state.current else []
     if phase == SETUP_HARUBANG:
-        return list(_HARUBANG_SETUP)
+        return list(_HARUBANG_SETUP) if seat == state.seats - 1 else []
     return []
 
 
@@ -830,8 +880,7 @@ def apply_one(state: JejuState, seat: int, action: object, events: list[Event] |
         return harubang_bonus(state, seat, action.spot, events)
     if kind is EndTurn:
         if events is not None:
-            said = i18n.say("{who} ends the turn.", who=_WHO[seat])
-            events.append(_made()(type="end_turn", say=said, actor=seat))
+            events.append(_made()(_END_TURN_EVENTS[seat]))
         return end_turn(state, events)
     if kind is Back:
         if events is not None:
@@ -843,6 +892,13 @@ def apply_one(state: JejuState, seat: int, action: object, events: list[Event] |
     if kind is PlaceHarubang:
         return place_harubang(state, seat, action.spot, events)
     raise IllegalAction(i18n.say("That is not a Jeju Island action."))
+
+
+#: An end-turn event's fields per seat, made once (each event a copy).
+_END_TURN_EVENTS = tuple(
+    {"type": "end_turn", "say": i18n.say("{who} ends the turn.", who=named), "actor": seat}
+    for seat, named in enumerate(_WHO)
+)
 
 
 def explain_illegal(state: JejuState, seat: int, action: object) -> i18n.Msg:

@@ -20,13 +20,17 @@ def shuffle(rng: random.Random, items: list) -> None:
     sampling written out (tests/engine/test_jeju_rules.py checks it against ``rng.shuffle``).
     """
     getrandbits = rng.getrandbits
+    sizes = _BITS if len(items) <= len(_BITS) else tuple((i + 1).bit_length() for i in range(len(items)))
     for i in range(len(items) - 1, 0, -1):
-        size = i + 1
-        bits = size.bit_length()
+        bits = sizes[i]  # (i + 1).bit_length(): the bits `_randbelow` draws for i + 1 choices
         j = getrandbits(bits)
-        while j >= size:
+        while j > i:
             j = getrandbits(bits)
         items[i], items[j] = items[j], items[i]
+
+
+#: ``(i + 1).bit_length()`` per index, for lists up to 128 long (a deal shuffles 80 tiles at most).
+_BITS = tuple((i + 1).bit_length() for i in range(128))
 
 
 def deal_stacks(rng: random.Random) -> tuple[tuple[int, ...], ...]:
@@ -38,9 +42,7 @@ def deal_stacks(rng: random.Random) -> tuple[tuple[int, ...], ...]:
     """
     pile = list(_PILE)
     shuffle(rng, pile)
-    stacks: list[list[int]] = [[] for _ in range(LOCATIONS)]
-    for position, tile in enumerate(pile):
-        stacks[position % LOCATIONS].append(tile)
+    stacks = [pile[start::LOCATIONS] for start in range(LOCATIONS)]  # one at a time around the ring
     for index, stack in enumerate(stacks):
         if stack[-1] == JOKER:
             lower = [i for i, tile in enumerate(stack) if tile != JOKER]
