@@ -88,6 +88,13 @@ def _rating_line(standing: Standing, t: i18n.Words) -> str:
     return f"**{standing.rank}.** <@{standing.user_id}> — **{rating.label(t=t)}** · {games}"
 
 
+def _your_place(mine: Standing, total: int, t: i18n.Words) -> str:
+    """The asker's own line under a ratings board: their rank of how many, at what rating."""
+    assert mine.rating is not None
+    rating = mine.rating.label(t=t)
+    return t("You: **#{rank}** of {total} at {rating}", rank=mine.rank, total=total, rating=rating)
+
+
 def _solo_line(standing: Standing, t: i18n.Words) -> str:
     assert standing.best is not None
     band = t(solo_band(standing.best).title)
@@ -157,13 +164,7 @@ async def board_page(
             )
         lines = [_rating_line(s, t) for s in found]
         if mine:
-            assert mine.rating is not None
-            you = t(
-                "You: **#{rank}** of {total} at {rating}",
-                rank=mine.rank,
-                total=total,
-                rating=mine.rating.label(t=t),
-            )
+            you = _your_place(mine, total, t)
         else:
             have = {r.game: r for r in await store.ratings_of(user)}.get(game)
             if guild_id is not None:
@@ -243,13 +244,7 @@ async def season_page(
         title += " · " + t("current season")
     lines = [_rating_line(s, t) for s in found]
     if mine:
-        assert mine.rating is not None
-        you = t(
-            "You: **#{rank}** of {total} at {rating}",
-            rank=mine.rank,
-            total=total,
-            rating=mine.rating.label(t=t),
-        )
+        you = _your_place(mine, total, t)
     elif season == current:
         you = t("You are not on this season's board yet: a rated game here puts you on it.")
     else:
