@@ -11,9 +11,10 @@ player has more than one option (``state.pending``).
 from __future__ import annotations
 
 import random
+from functools import cache
 
 import i18n
-from engine.base import Event, IllegalAction, event
+from engine.base import _SEARCHING, Event, IllegalAction, Said, event
 from engine.haenyeo import actions as A
 from engine.haenyeo.components import (
     ALL_TRASH,
@@ -69,6 +70,23 @@ def _put(values: tuple, index: int, value) -> tuple:
     return (*values[:index], value, *values[index + 1 :])
 
 
+def _made() -> type:
+    """What `event` makes now, for events copied from fields made once: a plain dict while bots
+    search (`engine.base.without_text`), else a `Said` (its English said when read). Events are
+    read, never changed, so the copies may share their messages."""
+    return dict if _SEARCHING.get() else Said
+
+
+def _fields(kind: str, message: i18n.Msg, **fields) -> dict:
+    """An event's fields in `event`'s order, to be copied by `_made` for each event."""
+    return {"type": kind, "say": message, **fields}
+
+
+_new_state = State.__new__
+#: A zone's slot row: the items each slot shows.
+Row = tuple[tuple[int, ...], ...]
+
+
 def zones_msg(mask: int) -> i18n.Msg:
     """'zones 3 and 7' for a zone mask, as a message."""
     zones = [z for z in range(12) if mask >> z & 1]
@@ -119,6 +137,44 @@ def select_legal(state: State, seat: int) -> tuple[A.Action, ...]:
     return tuple(out)
 
 
+@cache
+def _toggle_fields(seat: int, zone: int, put_back: bool) -> dict:
+    """A toggle's private event, made once per seat, zone and way."""
+    said = (
+        i18n.say("You put back diving card {zone}.", zone=zone)
+        if put_back
+        else i18n.say("You selected diving card {zone}.", zone=zone)
+    )
+    return _fields("toggle", said, seat=seat, private=True, zone=zone)
+
+
+def toggled(state: State, seat: int, zone: int) -> tuple[State, list[Event]]:
+    """`apply_select`'s toggle for a seat that has not confirmed: only ``chosen`` changes."""
+    data = state.__dict__.copy()
+    data.pop("_legal", None)
+    chosen = state.chosen
+    mask = chosen[seat]
+    bit = 1 << zone
+    data["chosen"] = (*chosen[:seat], mask ^ bit, *chosen[seat + 1 :])
+    new = _new_state(State)
+    new.__dict__ = data
+    return new, [_made()(_toggle_fields(seat, zone, bool(mask & bit)))]
+
+
+@cache
+def _confirm_fields(seat: int, mask: int) -> tuple[dict, dict]:
+    """A confirmation's public and private events, made once per seat and cards."""
+    return (
+        _fields("confirm", i18n.say("{name} has chosen their diving cards.", name=who(seat)), actor=seat),
+        _fields(
+            "my_cards",
+            i18n.say("You will dive to {zones}.", zones=zones_msg(mask)),
+            seat=seat,
+            private=True,
+        ),
+    )
+
+
 def apply_select(state: State, seat: int, action: A.Action, events: list[Event]) -> None:
     """A toggle (which un-confirms) or the confirm; the last confirm reveals everyone's cards."""
     if isinstance(action, A.ToggleCard):
@@ -142,17 +198,10 @@ def apply_select(state: State, seat: int, action: A.Action, events: list[Event])
         events.append(event("toggle", said, seat=seat, private=True, zone=action.zone))
         return
     state.confirmed = _put(state.confirmed, seat, 1)
-    events.append(
-        event("confirm", i18n.say("{name} has chosen their diving cards.", name=who(seat)), actor=seat)
-    )
-    events.append(
-        event(
-            "my_cards",
-            i18n.say("You will dive to {zones}.", zones=zones_msg(state.chosen[seat])),
-            seat=seat,
-            private=True,
-        )
-    )
+    made = _made()
+    public, private = _confirm_fields(seat, state.chosen[seat])
+    events.append(made(public))
+    events.append(made(private))
     if all(state.confirmed):
         deploy(state, events)
 
@@ -179,39 +228,18 @@ def connection(divers: int, creatures: int) -> tuple[int, int]:
     return occupied, reach
 
 
-def deploy(state: State, events: list[Event]) -> None:
-    """Reveal together, place Haenyeo and creatures (one zone shallower), then start ③ at zone 0."""
-    divers = 0
-    creatures = 0
-    for seat in turn_order(state):
-        mask = state.chosen[seat]
-        divers |= mask
-        creatures |= creature_mask(mask)
-        events.append(
-            event(
-                "reveal",
-                i18n.say("{name} dives to {zones}.", name=who(seat), zones=zones_msg(mask)),
-                actor=seat,
-                zones=mask,
-            )
-        )
-    if state.npc:
-        mask = npc_draw(state)
-        state.npc_cards = mask
-        state.npc_used |= mask
-        divers |= mask
-        creatures |= creature_mask(mask)
-        events.append(
-            event(
-                "reveal",
-                i18n.say("{name} dives to {zones}.", name=who(NPC), zones=zones_msg(mask)),
-                actor=NPC,
-                zones=mask,
-            )
-        )
-    state.occupied, state.reach = connection(divers, creatures)
-    if state.reach < PEARL_ZONE:
-        gap = state.reach + 1
+@cache
+def _reveal_fields(seat: int, mask: int) -> dict:
+    """A seat's (or the NPC's) reveal event, made once per seat and cards."""
+    said = i18n.say("{name} dives to {zones}.", name=who(seat), zones=zones_msg(mask))
+    return _fields("reveal", said, actor=seat, zones=mask)
+
+
+@cache
+def _connection_fields(reach: int) -> dict:
+    """The connection event for the deepest connected zone, made once per zone."""
+    if reach < PEARL_ZONE:
+        gap = reach + 1
         said = (
             i18n.say("Zone {zone} is empty: it is disconnected this round.", zone=gap)
             if gap == PEARL_ZONE
@@ -221,9 +249,31 @@ def deploy(state: State, events: list[Event]) -> None:
                 last=PEARL_ZONE,
             )
         )
-        events.append(event("connection", said, reach=state.reach))
     else:
-        events.append(event("connection", i18n.say("Every zone is connected this round."), reach=state.reach))
+        said = i18n.say("Every zone is connected this round.")
+    return _fields("connection", said, reach=reach)
+
+
+def deploy(state: State, events: list[Event]) -> None:
+    """Reveal together, place Haenyeo and creatures (one zone shallower), then start ③ at zone 0."""
+    made = _made()
+    divers = 0
+    creatures = 0
+    chosen = state.chosen
+    for seat in turn_order(state):
+        mask = chosen[seat]
+        divers |= mask
+        creatures |= creature_mask(mask)
+        events.append(made(_reveal_fields(seat, mask)))
+    if state.npc:
+        mask = npc_draw(state)
+        state.npc_cards = mask
+        state.npc_used |= mask
+        divers |= mask
+        creatures |= creature_mask(mask)
+        events.append(made(_reveal_fields(NPC, mask)))
+    state.occupied, state.reach = connection(divers, creatures)
+    events.append(made(_connection_fields(state.reach)))
     state.phase = "actions"
     enter_zone(state, 0, events)
     advance(state, events)
@@ -248,14 +298,32 @@ def enter_zone(state: State, zone: int, events: list[Event]) -> None:
     state.visit = 0
     actors = zone_actors(state, zone)
     if actors and zone > state.reach and zone > 0:
-        said = i18n.say(
-            "Zone {zone} is disconnected: {names} cannot act.",
-            zone=zone,
-            names=both([who(a, opening=False) for a in actors]),
-        )
-        events.append(event("disconnected", said, zone=zone))
+        events.append(_made()(_disconnected_fields(zone, actors)))
         actors = ()
     state.actors = actors
+
+
+@cache
+def _disconnected_fields(zone: int, actors: tuple[int, ...]) -> dict:
+    """A disconnected zone's event, made once per zone and Haenyeo there."""
+    said = i18n.say(
+        "Zone {zone} is disconnected: {names} cannot act.",
+        zone=zone,
+        names=both([who(a, opening=False) for a in actors]),
+    )
+    return _fields("disconnected", said, zone=zone)
+
+
+def _next_zone(state: State, zone: int) -> int:
+    """The next zone after ``zone`` where anyone dives (or the pearl zone, always resolved): the
+    zones between hold nobody, and `advance` would pass them without a change or an event."""
+    present = state.npc_cards
+    for mask in state.chosen:
+        present |= mask
+    zone += 1
+    while zone < PEARL_ZONE and not present >> zone & 1:
+        zone += 1
+    return zone
 
 
 def room(state: State, seat: int, seafood: int) -> int:
@@ -335,19 +403,27 @@ def gain_item(state: State, seat: int, item: int) -> None:
 def gain_pearl(state: State, seat: int, events: list[Event]) -> None:
     """Mark the next pearl space; its bonus (trash / two seafood of your choice) comes at once."""
     if state.pearls[seat] >= PEARL_SPACES:
-        events.append(event("pearl", i18n.say("{name}'s pearl track is full.", name=who(seat)), actor=seat))
+        events.append(_made()(_pearl_fields(seat, 0)))
         return
     pearls = state.pearls[seat] + 1
     state.pearls = _put(state.pearls, seat, pearls)
+    events.append(_made()(_pearl_fields(seat, pearls)))
+    if PEARL_BONUS[pearls - 1]:
+        state.bonus = (*state.bonus, (seat, PEARL_BONUS[pearls - 1]))
+
+
+@cache
+def _pearl_fields(seat: int, pearls: int) -> dict:
+    """A pearl's event, made once per seat and pearls on the track (0: the track was full)."""
+    if not pearls:
+        return _fields("pearl", i18n.say("{name}'s pearl track is full.", name=who(seat)), actor=seat)
     said = i18n.say(
         "{name} collects a pearl ({pearls} on the track, worth {points}).",
         name=who(seat),
         pearls=pearls,
         points=C.pearl_points[pearls - 1],
     )
-    events.append(event("pearl", said, actor=seat))
-    if PEARL_BONUS[pearls - 1]:
-        state.bonus = (*state.bonus, (seat, PEARL_BONUS[pearls - 1]))
+    return _fields("pearl", said, actor=seat)
 
 
 def take_slot(state: State, actor: int, slot: int, events: list[Event]) -> None:
@@ -361,33 +437,66 @@ def take_slot(state: State, actor: int, slot: int, events: list[Event]) -> None:
     if actor != NPC:
         for item in items:
             gain_item(state, actor, item)
+    events.append(_made()(_harvest_fields(actor, items, zone, slot)))
+
+
+@cache
+def _harvest_fields(actor: int, items: tuple[int, ...], zone: int, slot: int) -> dict:
+    """A harvest's event, made once per Haenyeo, slot and its items."""
     said = i18n.say(
         "{name} harvests {items} in zone {zone}.", name=who(actor), items=slot_msg(items), zone=zone
     )
-    events.append(event("harvest", said, actor=actor, zone=zone, slot=slot))
+    return _fields("harvest", said, actor=actor, zone=zone, slot=slot)
 
 
 def take_all(state: State, actor: int, events: list[Event]) -> None:
     """A Haenyeo alone in a zone harvests every item there."""
     zone = state.zone
     row = rows(state)[zone]
-    got = []
-    owners = list(state.taken[zone])
-    for slot, owner in enumerate(owners):
-        if owner == FREE:
-            owners[slot] = actor
-            got.append(slot_msg(row[slot]))
-            if actor != NPC:
-                for item in row[slot]:
-                    gain_item(state, actor, item)
-    state.taken = _put(state.taken, zone, tuple(owners))
+    taken = state.taken[zone]
+    free = tuple(slot for slot, owner in enumerate(taken) if owner == FREE)
+    state.taken = _put(state.taken, zone, tuple(actor if owner == FREE else owner for owner in taken))
+    seafood, eggs, trash = _gains(row, free)
+    if actor != NPC:
+        if seafood:
+            # `gain_seafood` one mark at a time, in one go: a full track takes no more
+            marked = zip(state.food[actor], seafood, C.tracks, strict=True)
+            food = tuple(have + min(more, track - have) for have, more, track in marked)
+            state.food = _put(state.food, actor, food)
+        if eggs and state.eggs[actor] < C.egg_spaces:
+            state.eggs = _put(state.eggs, actor, min(state.eggs[actor] + eggs, C.egg_spaces))
+        if trash:
+            state.trash = _put(state.trash, actor, state.trash[actor] | trash)
+    events.append(_made()(_harvest_all_fields(actor, zone, row, free)))
+
+
+@cache
+def _gains(row: Row, free: tuple[int, ...]) -> tuple[tuple[int, ...] | None, int, int]:
+    """What the free slots of a row give (`gain_item` item by item): marks per seafood track
+    (None: no seafood), turtle eggs, and trash types as a mask."""
+    seafood = [0] * N_SEAFOOD
+    eggs = trash = 0
+    for slot in free:
+        for item in row[slot]:
+            if item < N_SEAFOOD:
+                seafood[item] += 1
+            elif item == EGG:
+                eggs += 1
+            else:
+                trash |= 1 << (item - TRASH0)
+    return (tuple(seafood) if any(seafood) else None), eggs, trash
+
+
+@cache
+def _harvest_all_fields(actor: int, zone: int, row: Row, free: tuple[int, ...]) -> dict:
+    """A lone Haenyeo's harvest event, made once per Haenyeo, zone and the slots it takes."""
     said = i18n.say(
         "{name} is alone in zone {zone} and harvests everything: {items}.",
         name=who(actor),
         zone=zone,
-        items=commas(got),
+        items=commas([slot_msg(row[slot]) for slot in free]),
     )
-    events.append(event("harvest_all", said, actor=actor, zone=zone))
+    return _fields("harvest_all", said, actor=actor, zone=zone)
 
 
 def apply_bonus(state: State, seat: int, action: A.Action, events: list[Event]) -> None:
@@ -475,7 +584,7 @@ def advance(state: State, events: list[Event]) -> None:
         if zone == PEARL_ZONE:
             end_round(state, events)
             return
-        enter_zone(state, zone + 1, events)
+        enter_zone(state, _next_zone(state, zone), events)
 
 
 def apply_action(state: State, seat: int, action: A.Action, events: list[Event]) -> None:
@@ -580,12 +689,18 @@ def end_round(state: State, events: list[Event]) -> None:
     state.reach = 0
     state.zone = 0
     state.taken = fresh_taken(state)
+    events.append(_made()(_round_fields(state.round, state.first)))
+
+
+@cache
+def _round_fields(round_no: int, first: int) -> dict:
+    """A new round's event, made once per round and First Player."""
     said = i18n.say(
         "Round {round} begins: new sea cards are revealed; {name} is First Player.",
-        round=state.round,
-        name=who(state.first),
+        round=round_no,
+        name=who(first),
     )
-    events.append(event("round", said, round=state.round))
+    return _fields("round", said, round=round_no)
 
 
 def check_trash_mask(mask: int) -> bool:
@@ -595,14 +710,18 @@ def check_trash_mask(mask: int) -> bool:
 
 def apply(state: State, seat: int, action: A.Action) -> tuple[State, list[Event]]:
     """Apply a legal action to a copy of ``state``."""
-    new = state.copy()
-    events: list[Event] = []
     if state.phase == "select":
+        if action.__class__ is A.ToggleCard and not state.confirmed[seat]:
+            return toggled(state, seat, action.zone)
+        new = state.copy()
+        events: list[Event] = []
         apply_select(new, seat, action, events)
-    elif state.phase == "actions":
-        apply_action(new, seat, action, events)
-    else:
+        return new, events
+    if state.phase != "actions":
         raise IllegalAction(i18n.say("The game is over."))
+    new = state.copy()
+    events = []
+    apply_action(new, seat, action, events)
     return new, events
 
 
