@@ -11,10 +11,10 @@ player has more than one option (``state.pending``).
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, lru_cache
 
 import i18n
-from engine.base import _SEARCHING, Event, IllegalAction, Said, event
+from engine.base import _SEARCHING, Event, IllegalAction, Said
 from engine.haenyeo import actions as A
 from engine.haenyeo.components import (
     ALL_TRASH,
@@ -48,6 +48,7 @@ _BONUS_CODES = {"trash": BONUS_TRASH, "seafood2": BONUS_SEAFOOD}
 PEARL_BONUS = tuple(_BONUS_CODES.get(b) if b else 0 for b in C.pearl_bonus)
 PEARL_SPACES = len(C.pearl_points)
 THIRD_COST = C.third_cost
+TRACKS = C.tracks
 
 
 def who(seat: int, *, opening: bool = True) -> dict:
@@ -78,7 +79,8 @@ def _made() -> type:
 
 
 def _fields(kind: str, message: i18n.Msg, **fields) -> dict:
-    """An event's fields in `event`'s order, to be copied by `_made` for each event."""
+    """An event's fields in `engine.base.event`'s order: the rules list these (the busiest made
+    once, shared), and `apply` makes each event from them with `_made`."""
     return {"type": kind, "say": message, **fields}
 
 
@@ -117,7 +119,14 @@ def rows(state: State) -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 def fresh_taken(state: State) -> tuple[tuple[int, ...], ...]:
     """Every slot of this round's sea cards free (no net markers)."""
-    return tuple((FREE,) * len(row) for row in rows(state))
+    r = min(state.round, C.rounds) - 1
+    return _free_slots(state.shallow[r], state.deep[r])
+
+
+@cache
+def _free_slots(shallow: int, deep: int) -> tuple[tuple[int, ...], ...]:
+    """`fresh_taken` for these sea cards, made once per pair of cards."""
+    return tuple((FREE,) * len(row) for row in board_rows(shallow, deep))
 
 
 # ----------------------------------------------------------------- ① select
@@ -184,7 +193,7 @@ def apply_select(state: State, seat: int, action: A.Action, events: list[Event])
         if state.confirmed[seat]:
             state.confirmed = _put(state.confirmed, seat, 0)
             events.append(
-                event(
+                _fields(
                     "unconfirm",
                     i18n.say("{name} is choosing their diving cards again.", name=who(seat)),
                     actor=seat,
@@ -195,13 +204,10 @@ def apply_select(state: State, seat: int, action: A.Action, events: list[Event])
             if was_on
             else i18n.say("You selected diving card {zone}.", zone=action.zone)
         )
-        events.append(event("toggle", said, seat=seat, private=True, zone=action.zone))
+        events.append(_fields("toggle", said, seat=seat, private=True, zone=action.zone))
         return
     state.confirmed = _put(state.confirmed, seat, 1)
-    made = _made()
-    public, private = _confirm_fields(seat, state.chosen[seat])
-    events.append(made(public))
-    events.append(made(private))
+    events.extend(_confirm_fields(seat, state.chosen[seat]))
     if all(state.confirmed):
         deploy(state, events)
 
@@ -256,7 +262,6 @@ def _connection_fields(reach: int) -> dict:
 
 def deploy(state: State, events: list[Event]) -> None:
     """Reveal together, place Haenyeo and creatures (one zone shallower), then start ③ at zone 0."""
-    made = _made()
     divers = 0
     creatures = 0
     chosen = state.chosen
@@ -264,16 +269,16 @@ def deploy(state: State, events: list[Event]) -> None:
         mask = chosen[seat]
         divers |= mask
         creatures |= creature_mask(mask)
-        events.append(made(_reveal_fields(seat, mask)))
+        events.append(_reveal_fields(seat, mask))
     if state.npc:
         mask = npc_draw(state)
         state.npc_cards = mask
         state.npc_used |= mask
         divers |= mask
         creatures |= creature_mask(mask)
-        events.append(made(_reveal_fields(NPC, mask)))
+        events.append(_reveal_fields(NPC, mask))
     state.occupied, state.reach = connection(divers, creatures)
-    events.append(made(_connection_fields(state.reach)))
+    events.append(_connection_fields(state.reach))
     state.phase = "actions"
     enter_zone(state, 0, events)
     advance(state, events)
@@ -285,7 +290,8 @@ def deploy(state: State, events: list[Event]) -> None:
 def zone_actors(state: State, zone: int) -> tuple[int, ...]:
     """Who has a Haenyeo in ``zone``: the NPC first (zones 1-10), then seats clockwise from First Player."""
     bit = 1 << zone
-    order = tuple(seat for seat in turn_order(state) if state.chosen[seat] & bit)
+    chosen = state.chosen
+    order = tuple([seat for seat in _ORDERS[state.seats][state.first] if chosen[seat] & bit])
     if state.npc and state.npc_cards & bit and 1 <= zone <= 10:
         order = (NPC, *order)
     return order
@@ -298,7 +304,7 @@ def enter_zone(state: State, zone: int, events: list[Event]) -> None:
     state.visit = 0
     actors = zone_actors(state, zone)
     if actors and zone > state.reach and zone > 0:
-        events.append(_made()(_disconnected_fields(zone, actors)))
+        events.append(_disconnected_fields(zone, actors))
         actors = ()
     state.actors = actors
 
@@ -403,11 +409,11 @@ def gain_item(state: State, seat: int, item: int) -> None:
 def gain_pearl(state: State, seat: int, events: list[Event]) -> None:
     """Mark the next pearl space; its bonus (trash / two seafood of your choice) comes at once."""
     if state.pearls[seat] >= PEARL_SPACES:
-        events.append(_made()(_pearl_fields(seat, 0)))
+        events.append(_pearl_fields(seat, 0))
         return
     pearls = state.pearls[seat] + 1
     state.pearls = _put(state.pearls, seat, pearls)
-    events.append(_made()(_pearl_fields(seat, pearls)))
+    events.append(_pearl_fields(seat, pearls))
     if PEARL_BONUS[pearls - 1]:
         state.bonus = (*state.bonus, (seat, PEARL_BONUS[pearls - 1]))
 
@@ -437,7 +443,7 @@ def take_slot(state: State, actor: int, slot: int, events: list[Event]) -> None:
     if actor != NPC:
         for item in items:
             gain_item(state, actor, item)
-    events.append(_made()(_harvest_fields(actor, items, zone, slot)))
+    events.append(_harvest_fields(actor, items, zone, slot))
 
 
 @cache
@@ -453,27 +459,34 @@ def take_all(state: State, actor: int, events: list[Event]) -> None:
     """A Haenyeo alone in a zone harvests every item there."""
     zone = state.zone
     row = rows(state)[zone]
-    taken = state.taken[zone]
-    free = tuple(slot for slot, owner in enumerate(taken) if owner == FREE)
-    state.taken = _put(state.taken, zone, tuple(actor if owner == FREE else owner for owner in taken))
+    free, owners = _claimed(state.taken[zone], actor)
+    state.taken = _put(state.taken, zone, owners)
     seafood, eggs, trash = _gains(row, free)
     if actor != NPC:
         if seafood:
-            # `gain_seafood` one mark at a time, in one go: a full track takes no more
-            marked = zip(state.food[actor], seafood, C.tracks, strict=True)
-            food = tuple(have + min(more, track - have) for have, more, track in marked)
+            food = state.food[actor]
+            for kind, more in seafood:  # `gain_seafood`: a full track takes no more
+                have = food[kind]
+                food = (*food[:kind], have + min(more, TRACKS[kind] - have), *food[kind + 1 :])
             state.food = _put(state.food, actor, food)
         if eggs and state.eggs[actor] < C.egg_spaces:
             state.eggs = _put(state.eggs, actor, min(state.eggs[actor] + eggs, C.egg_spaces))
         if trash:
             state.trash = _put(state.trash, actor, state.trash[actor] | trash)
-    events.append(_made()(_harvest_all_fields(actor, zone, row, free)))
+    events.append(_harvest_all_fields(actor, zone, row, free))
 
 
 @cache
-def _gains(row: Row, free: tuple[int, ...]) -> tuple[tuple[int, ...] | None, int, int]:
-    """What the free slots of a row give (`gain_item` item by item): marks per seafood track
-    (None: no seafood), turtle eggs, and trash types as a mask."""
+def _claimed(taken: tuple[int, ...], actor: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A row's free slots, and its owners once ``actor`` has taken them all (made once per row)."""
+    free = tuple(slot for slot, owner in enumerate(taken) if owner == FREE)
+    return free, tuple(actor if owner == FREE else owner for owner in taken)
+
+
+@cache
+def _gains(row: Row, free: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """What the free slots of a row give (`gain_item` item by item): (seafood, marks) for each
+    seafood found, turtle eggs, and trash types as a mask."""
     seafood = [0] * N_SEAFOOD
     eggs = trash = 0
     for slot in free:
@@ -484,7 +497,7 @@ def _gains(row: Row, free: tuple[int, ...]) -> tuple[tuple[int, ...] | None, int
                 eggs += 1
             else:
                 trash |= 1 << (item - TRASH0)
-    return (tuple(seafood) if any(seafood) else None), eggs, trash
+    return tuple((kind, marks) for kind, marks in enumerate(seafood) if marks), eggs, trash
 
 
 @cache
@@ -510,7 +523,9 @@ def apply_bonus(state: State, seat: int, action: A.Action, events: list[Event]) 
             gain_seafood(state, seat, k)
         what = seafood_msg(action.seafood)
     events.append(
-        event("bonus", i18n.say("{name} takes a pearl bonus: {what}.", name=who(seat), what=what), actor=seat)
+        _fields(
+            "bonus", i18n.say("{name} takes a pearl bonus: {what}.", name=who(seat), what=what), actor=seat
+        )
     )
 
 
@@ -528,7 +543,7 @@ def advance(state: State, events: list[Event]) -> None:
             else:
                 state.bonus = state.bonus[1:]
                 events.append(
-                    event(
+                    _fields(
                         "bonus", i18n.say("{name} has nothing left to gain from the bonus.", name=who(seat))
                     )
                 )
@@ -549,8 +564,10 @@ def advance(state: State, events: list[Event]) -> None:
                 taken = state.taken[zone]
                 free = [i for i, owner in enumerate(taken) if owner == FREE]
                 if free and len(actors) == 1:
-                    # "If only 1 Haenyeo is in a zone, that player harvests ALL items."
+                    # "If only 1 Haenyeo is in a zone, that player harvests ALL items." Then
+                    # nothing is free and no bonus queued: on to the next zone.
                     take_all(state, actors[0], events)
+                    enter_zone(state, _next_zone(state, zone), events)
                     continue
                 # "Each chooses a slot and harvests the 1 item shown. ... Repeat until all
                 # slots are taken or all Haenyeo have acted": one slot per Haenyeo, in turn.
@@ -573,7 +590,7 @@ def advance(state: State, events: list[Event]) -> None:
                         left,
                         zone=zone,
                     )
-                    events.append(event("unharvested", said, zone=zone, slots=free))
+                    events.append(_fields("unharvested", said, zone=zone, slots=free))
         elif state.turn < len(actors):
             seat = actors[state.turn]
             state.turn += 1
@@ -599,7 +616,7 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
             state.turn += 1
             state.visit = 0
             events.append(
-                event("zone0", i18n.say("{name} is done with turtle eggs.", name=who(seat)), actor=seat)
+                _fields("zone0", i18n.say("{name} is done with turtle eggs.", name=who(seat)), actor=seat)
             )
         elif isinstance(action, A.GainHaenyeo):
             state.eggs_used = _put(state.eggs_used, seat, state.eggs_used[seat] + THIRD_COST)
@@ -612,7 +629,7 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
                 THIRD_COST,
                 name=who(seat),
             )
-            events.append(event("third", said, actor=seat))
+            events.append(_fields("third", said, actor=seat))
         else:
             state.eggs_used = _put(state.eggs_used, seat, state.eggs_used[seat] + action.eggs)
             state.visit |= 2
@@ -629,7 +646,7 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
                 name=who(seat),
                 what=what,
             )
-            events.append(event("exchange", said, actor=seat))
+            events.append(_fields("exchange", said, actor=seat))
             if not action.seafood:
                 gain_pearl(state, seat, events)
     else:
@@ -648,23 +665,9 @@ def end_round(state: State, events: list[Event]) -> None:
         per_seat = score_round(tile, round_no, state.food)
         scores = list(state.scores)
         for seat, lines in enumerate(per_seat):
-            total = sum(points for _, points in lines)
-            scores[seat] = (*scores[seat], total)
-            detail = commas(
-                [
-                    i18n.say("{rule} {points}", rule=i18n.term(C.rules[key].name), points=points)
-                    for key, points in lines
-                ]
-            )
-            said = i18n.say_plural(
-                "Round {round} scoring: {name} scores {count} point ({detail}).",
-                "Round {round} scoring: {name} scores {count} points ({detail}).",
-                total,
-                round=round_no,
-                name=who(seat),
-                detail=detail,
-            )
-            events.append(event("score", said, actor=seat, round=round_no, points=total))
+            fields = _score_fields(round_no, seat, tuple(lines))
+            scores[seat] = (*scores[seat], fields["points"])
+            events.append(fields)
         state.scores = tuple(scores)
     state.pending = ()
     state.actors = ()
@@ -673,7 +676,7 @@ def end_round(state: State, events: list[Event]) -> None:
     if round_no >= C.rounds:
         state.phase = "end"
         state.zone = 0
-        events.append(event("end", i18n.say("The eighth round is over: final scoring.")))
+        events.append(_fields("end", i18n.say("The eighth round is over: final scoring.")))
         return
     if round_no in C.npc_reshuffle_after:
         state.npc_used = 0
@@ -689,7 +692,27 @@ def end_round(state: State, events: list[Event]) -> None:
     state.reach = 0
     state.zone = 0
     state.taken = fresh_taken(state)
-    events.append(_made()(_round_fields(state.round, state.first)))
+    events.append(_round_fields(state.round, state.first))
+
+
+@lru_cache(maxsize=4096)
+def _score_fields(round_no: int, seat: int, lines: tuple[tuple[str, int], ...]) -> dict:
+    """A seat's round scoring event, made once per round, seat and (rule, points) lines (the
+    points vary: the most recent few thousand kept)."""
+    total = sum(points for _, points in lines)
+    said_lines = [
+        i18n.say("{rule} {points}", rule=i18n.term(C.rules[key].name), points=points) for key, points in lines
+    ]
+    detail = commas(said_lines)
+    said = i18n.say_plural(
+        "Round {round} scoring: {name} scores {count} point ({detail}).",
+        "Round {round} scoring: {name} scores {count} points ({detail}).",
+        total,
+        round=round_no,
+        name=who(seat),
+        detail=detail,
+    )
+    return _fields("score", said, actor=seat, round=round_no, points=total)
 
 
 @cache
@@ -714,15 +737,17 @@ def apply(state: State, seat: int, action: A.Action) -> tuple[State, list[Event]
         if action.__class__ is A.ToggleCard and not state.confirmed[seat]:
             return toggled(state, seat, action.zone)
         new = state.copy()
-        events: list[Event] = []
+        events: list[dict] = []
         apply_select(new, seat, action, events)
-        return new, events
-    if state.phase != "actions":
+    elif state.phase == "actions":
+        new = state.copy()
+        events = []
+        apply_action(new, seat, action, events)
+    else:
         raise IllegalAction(i18n.say("The game is over."))
-    new = state.copy()
-    events = []
-    apply_action(new, seat, action, events)
-    return new, events
+    # The rules list each event's fields (made once where they repeat): the events are copies.
+    made = _made()
+    return new, [made(fields) for fields in events]
 
 
 def legal(state: State, seat: int) -> tuple[A.Action, ...]:
