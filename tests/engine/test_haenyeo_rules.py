@@ -298,6 +298,34 @@ def test_full_tracks_take_no_more_marks():
     assert state.eggs[0] == C.egg_spaces
 
 
+@pytest.mark.parametrize("room", [0, 1, 3])
+def test_a_lone_haenyeo_marks_what_her_items_one_by_one_would_on_nearly_full_sheets(room):
+    """`take_all` marks a whole row in one go: the same sheet as `gain_item` item by item, for
+    every zone of every sea card, also when tracks and egg spaces fill up (or are full)."""
+    base = fresh(3)
+    base.food = tuple(tuple(max(0, track - room) for track in C.tracks) for _ in range(3))
+    base.eggs = (C.egg_spaces - room,) * 3
+    base.trash = (1 << 2,) * 3
+    for shallow in range(len(C.shallow_cards)):
+        for deep in range(len(C.deep_cards)):
+            state = base.copy()
+            state.shallow = (shallow, *state.shallow[1:])
+            state.deep = (deep, *state.deep[1:])
+            state.taken = rules.fresh_taken(state)
+            for zone, row in enumerate(rules.rows(state)):
+                if not row:
+                    continue
+                state.zone = zone
+                fast = state.copy()
+                rules.take_all(fast, 1, [])
+                slow = state.copy()
+                for slot in row:
+                    for item in slot:
+                        rules.gain_item(slow, 1, item)
+                assert (fast.food, fast.eggs, fast.trash) == (slow.food, slow.eggs, slow.trash)
+                assert fast.taken[zone] == (1,) * len(row)
+
+
 # ------------------------------------------------------------------ ③ zone 0 and zone 11
 
 
