@@ -49,6 +49,7 @@ PEARL_BONUS = tuple(_BONUS_CODES.get(b) if b else 0 for b in C.pearl_bonus)
 PEARL_SPACES = len(C.pearl_points)
 THIRD_COST = C.third_cost
 TRACKS = C.tracks
+ROUNDS = C.rounds
 
 
 def who(seat: int, *, opening: bool = True) -> dict:
@@ -113,7 +114,8 @@ def turn_order(state: State) -> tuple[int, ...]:
 
 def rows(state: State) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """This round's slot rows, zone 0..11 (zones 0 and 11 have none)."""
-    r = min(state.round, C.rounds) - 1
+    round_no = state.round
+    r = (round_no if round_no < ROUNDS else ROUNDS) - 1  # min(round, rounds) - 1
     return board_rows(state.shallow[r], state.deep[r])
 
 

@@ -55,7 +55,28 @@ def round_rules(tile: Tile, round_no: int) -> tuple[Rule, ...]:
 def score_round(tile: Tile, round_no: int, food: Sequence[Sequence[int]]) -> list[list[tuple[str, int]]]:
     """Per seat, (rule key, points) for each rule scored after ``round_no``."""
     rules = round_rules(tile, round_no)
-    return [[(rule.key, rule_points(rule, mine, food)) for rule in rules] for mine in food]
+    columns = [_rule_column(rule, food) for rule in rules]
+    return [
+        [(rule.key, column[seat]) for rule, column in zip(rules, columns, strict=True)]
+        for seat in range(len(food))
+    ]
+
+
+def _rule_column(rule: Rule, food: Sequence[Sequence[int]]) -> list[int]:
+    """`rule_points` for every sheet in ``food``, the table's most or fewest found once (not per seat)."""
+    kind = rule.kind
+    if not food or kind not in ("most", "fewest", "fewest_sets"):
+        return [rule_points(rule, mine, food) for mine in food]
+    if kind == "fewest_sets":
+        sets = [min(mine[k] for k in rule.seafood) for mine in food]
+        fewest = min(sets)
+        return [rule.points if mine == fewest else 0 for mine in sets]
+    k = rule.seafood[0]
+    if kind == "most":  # nobody is "most" with none
+        best = max(sheet[k] for sheet in food)
+        return [rule.points if mine[k] == best and best > 0 else 0 for mine in food]
+    fewest = min(sheet[k] for sheet in food)
+    return [rule.points if mine[k] == fewest else 0 for mine in food]
 
 
 def pearl_points(pearls: int) -> int:

@@ -471,3 +471,15 @@ def test_load_action_refuses_malformed_data():
     ):
         with pytest.raises(IllegalAction):
             GAME.load_action(bad)
+
+
+def test_a_toggle_equals_the_same_toggle_and_no_other_move():
+    """`ToggleCard` writes its own ``==`` (one call where the dataclass's took two): the answers
+    are a dataclass's, for toggles, other moves and things that are no move at all."""
+    toggle = A.ToggleCard(3)
+    assert toggle == A.ToggleCard(3) and hash(toggle) == hash(A.ToggleCard(3))
+    assert toggle != A.ToggleCard(4)
+    others = [A.CONFIRM, A.GAIN, A.DONE, A.Harvest(3), A.TakeTrash(3), A.Exchange(3), (3,), 3, None]
+    assert all(toggle != other and other != toggle for other in others)
+    assert A.CONFIRM not in [A.ToggleCard(z) for z in range(12)]
+    assert A.ToggleCard(5) in [A.CONFIRM, A.Harvest(5), A.ToggleCard(5)]
