@@ -172,6 +172,20 @@ def toggled(state: State, seat: int, zone: int) -> tuple[State, list[Event]]:
     return new, [_made()(_toggle_fields(seat, zone, bool(mask & bit)))]
 
 
+def confirmed(state: State, seat: int) -> tuple[State, list[Event]]:
+    """`apply_select`'s confirm for a seat that has not confirmed while another seat is still
+    choosing (no reveal yet): only ``confirmed`` changes."""
+    data = state.__dict__.copy()
+    data.pop("_legal", None)
+    marks = state.confirmed
+    data["confirmed"] = (*marks[:seat], 1, *marks[seat + 1 :])
+    new = _new_state(State)
+    new.__dict__ = data
+    made = _made()
+    public, private = _confirm_fields(seat, state.chosen[seat])
+    return new, [made(public), made(private)]
+
+
 @cache
 def _confirm_fields(seat: int, mask: int) -> tuple[dict, dict]:
     """A confirmation's public and private events, made once per seat and cards."""
@@ -736,8 +750,12 @@ def check_trash_mask(mask: int) -> bool:
 def apply(state: State, seat: int, action: A.Action) -> tuple[State, list[Event]]:
     """Apply a legal action to a copy of ``state``."""
     if state.phase == "select":
-        if action.__class__ is A.ToggleCard and not state.confirmed[seat]:
-            return toggled(state, seat, action.zone)
+        if not state.confirmed[seat]:
+            kind = action.__class__
+            if kind is A.ToggleCard:
+                return toggled(state, seat, action.zone)
+            if kind is A.Confirm and state.confirmed.count(0) > 1:
+                return confirmed(state, seat)
         new = state.copy()
         events: list[dict] = []
         apply_select(new, seat, action, events)
