@@ -22,6 +22,14 @@ class ToggleCard:
 
     zone: int
 
+    def __eq__(self, other: object) -> bool:
+        # The dataclass's own ``__eq__`` answers NotImplemented for another action, so Python
+        # asks the other action too before it says False: a seat's legal toggles are compared
+        # with the Confirm at every random move (`Confirm() in options`). Same answers, one call.
+        if other.__class__ is ToggleCard:
+            return self.zone == other.zone  # type: ignore[attr-defined]
+        return False if other.__class__ in _ACTION_TYPES else NotImplemented
+
 
 @dataclass(frozen=True, slots=True)
 class Confirm:
@@ -68,6 +76,8 @@ class TakeSeafood:
 
 
 Action = ToggleCard | Confirm | GainHaenyeo | Exchange | Done | Harvest | TakeTrash | TakeSeafood
+#: Every kind of Haenyeo action: none equals an action of another kind.
+_ACTION_TYPES = frozenset((ToggleCard, Confirm, GainHaenyeo, Exchange, Done, Harvest, TakeTrash, TakeSeafood))
 
 CONFIRM = Confirm()
 GAIN = GainHaenyeo()

@@ -17,14 +17,23 @@ from engine.haenyeo.state import State
 from engine.haenyeo.text import describe
 from engine.haenyeo.view import build_view
 
-_EMPTY: tuple[tuple[A.Action, ...], frozenset[A.Action]] = ((), frozenset())
+#: Legal actions in order, as a set for the legality check, and the ids of the very objects listed.
+Legal = tuple[tuple[A.Action, ...], frozenset[A.Action], frozenset[int]]
+_EMPTY: Legal = ((), frozenset(), frozenset())
 #: Legal selections by (cards chosen, active Haenyeo, confirmed): at most 4096 x 3 x 2 of them.
-_SELECTING: dict[tuple[int, int, int], tuple[tuple[A.Action, ...], frozenset[A.Action]]] = {}
+_SELECTING: dict[tuple[int, int, int], Legal] = {}
+#: Seats still choosing, by the confirmations (one frozenset per pattern, made once).
+_CHOOSING: dict[tuple[int, ...], frozenset[int]] = {}
+#: The one seat owing a decision during the actions, by seat.
+_OWING: dict[int, frozenset[int]] = {}
 
 
-def _pair(options: tuple[A.Action, ...]) -> tuple[tuple[A.Action, ...], frozenset[A.Action]]:
-    """Legal actions in order, and as a set for the legality check."""
-    return (options, frozenset(options)) if options else _EMPTY
+def _pair(options: tuple[A.Action, ...]) -> Legal:
+    """Legal actions in order, as a set for the legality check, and the ids of the objects listed:
+    a bot hands back one of the very actions listed, found by identity without a dataclass's
+    ``__hash__`` or ``__eq__`` (written in Python); the listed objects live as long as the
+    entry, so an id found is that object."""
+    return (options, frozenset(options), frozenset(map(id, options))) if options else _EMPTY
 
 
 #: The menus the actions are grouped in (`Haenyeo.action_group`), shown translated.
@@ -82,40 +91,49 @@ class Haenyeo(Game):
         return new_state(seats, seed, options)
 
     def to_act(self, state: State) -> frozenset[int]:
-        if state.phase == "select":
-            return frozenset(s for s in range(state.seats) if not state.confirmed[s])
-        if state.phase == "actions" and state.pending:
-            return frozenset((state.pending[1],))
+        phase = state.phase
+        if phase == "select":
+            confirmed = state.confirmed  # one entry per seat
+            found = _CHOOSING.get(confirmed)
+            if found is None:
+                found = _CHOOSING[confirmed] = frozenset(s for s, done in enumerate(confirmed) if not done)
+            return found
+        if phase == "actions" and state.pending:
+            seat = state.pending[1]
+            found = _OWING.get(seat)
+            if found is None:
+                found = _OWING[seat] = frozenset((seat,))
+            return found
         return frozenset()
 
-    def _legal(self, state: State, seat: int) -> tuple[tuple[A.Action, ...], frozenset[A.Action]]:
+    def _legal(self, state: State, seat: int) -> Legal:
+        if state.phase == "select" and isinstance(seat, int) and 0 <= seat < state.seats:
+            # Selecting, a seat's options follow from its cards, Haenyeo and confirmation alone.
+            key = (state.chosen[seat], state.pawns[seat], state.confirmed[seat])
+            found = _SELECTING.get(key)
+            if found is None:
+                found = _SELECTING[key] = _pair(rules.select_legal(state, seat))
+            return found
         cache = state.__dict__.get("_legal")
         if cache is None:
             cache = state.__dict__["_legal"] = {}
         found = cache.get(seat)
         if found is None:
-            if state.phase == "select" and isinstance(seat, int) and 0 <= seat < state.seats:
-                # Selecting, a seat's options follow from its cards, Haenyeo and confirmation alone.
-                key = (state.chosen[seat], state.pawns[seat], state.confirmed[seat])
-                found = _SELECTING.get(key)
-                if found is None:
-                    found = _SELECTING[key] = _pair(rules.select_legal(state, seat))
-            else:
-                found = _pair(rules.legal(state, seat) if isinstance(seat, int) else ())
-            cache[seat] = found
+            found = cache[seat] = _pair(rules.legal(state, seat) if isinstance(seat, int) else ())
         return found
 
     def legal_actions(self, state: State, seat: int) -> list[A.Action]:
         return list(self._legal(state, seat)[0])
 
     def apply(self, state: State, seat: int, action: A.Action) -> tuple[State, list[Event]]:
-        options, allowed = self._legal(state, seat)
-        try:
-            ok = action in allowed
-        except TypeError:  # unhashable junk
-            ok = False
-        if not ok:
-            raise IllegalAction(self._why_not(state, seat, action, options))
+        options, allowed, listed = self._legal(state, seat)
+        if id(action) not in listed:
+            try:
+                ok = action in allowed
+            except TypeError:  # unhashable junk
+                ok = False
+            if not ok:
+                raise IllegalAction(self._why_not(state, seat, action, options))
         return rules.apply(state, seat, action)
 
     def advance(self, state: State, seat: int, action: A.Action) -> State:

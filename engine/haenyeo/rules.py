@@ -11,9 +11,10 @@ player has more than one option (``state.pending``).
 from __future__ import annotations
 
 import random
+from functools import cache, lru_cache
 
 import i18n
-from engine.base import Event, IllegalAction, event
+from engine.base import _SEARCHING, Event, IllegalAction, Said
 from engine.haenyeo import actions as A
 from engine.haenyeo.components import (
     ALL_TRASH,
@@ -47,6 +48,8 @@ _BONUS_CODES = {"trash": BONUS_TRASH, "seafood2": BONUS_SEAFOOD}
 PEARL_BONUS = tuple(_BONUS_CODES.get(b) if b else 0 for b in C.pearl_bonus)
 PEARL_SPACES = len(C.pearl_points)
 THIRD_COST = C.third_cost
+TRACKS = C.tracks
+ROUNDS = C.rounds
 
 
 def who(seat: int, *, opening: bool = True) -> dict:
@@ -67,6 +70,24 @@ def name(seat: int) -> str:
 
 def _put(values: tuple, index: int, value) -> tuple:
     return (*values[:index], value, *values[index + 1 :])
+
+
+def _made() -> type:
+    """What `event` makes now, for events copied from fields made once: a plain dict while bots
+    search (`engine.base.without_text`), else a `Said` (its English said when read). Events are
+    read, never changed, so the copies may share their messages."""
+    return dict if _SEARCHING.get() else Said
+
+
+def _fields(kind: str, message: i18n.Msg, **fields) -> dict:
+    """An event's fields in `engine.base.event`'s order: the rules list these (the busiest made
+    once, shared), and `apply` makes each event from them with `_made`."""
+    return {"type": kind, "say": message, **fields}
+
+
+_new_state = State.__new__
+#: A zone's slot row: the items each slot shows.
+Row = tuple[tuple[int, ...], ...]
 
 
 def zones_msg(mask: int) -> i18n.Msg:
@@ -93,13 +114,21 @@ def turn_order(state: State) -> tuple[int, ...]:
 
 def rows(state: State) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """This round's slot rows, zone 0..11 (zones 0 and 11 have none)."""
-    r = min(state.round, C.rounds) - 1
+    round_no = state.round
+    r = (round_no if round_no < ROUNDS else ROUNDS) - 1  # min(round, rounds) - 1
     return board_rows(state.shallow[r], state.deep[r])
 
 
 def fresh_taken(state: State) -> tuple[tuple[int, ...], ...]:
     """Every slot of this round's sea cards free (no net markers)."""
-    return tuple((FREE,) * len(row) for row in rows(state))
+    r = min(state.round, C.rounds) - 1
+    return _free_slots(state.shallow[r], state.deep[r])
+
+
+@cache
+def _free_slots(shallow: int, deep: int) -> tuple[tuple[int, ...], ...]:
+    """`fresh_taken` for these sea cards, made once per pair of cards."""
+    return tuple((FREE,) * len(row) for row in board_rows(shallow, deep))
 
 
 # ----------------------------------------------------------------- ① select
@@ -119,6 +148,58 @@ def select_legal(state: State, seat: int) -> tuple[A.Action, ...]:
     return tuple(out)
 
 
+@cache
+def _toggle_fields(seat: int, zone: int, put_back: bool) -> dict:
+    """A toggle's private event, made once per seat, zone and way."""
+    said = (
+        i18n.say("You put back diving card {zone}.", zone=zone)
+        if put_back
+        else i18n.say("You selected diving card {zone}.", zone=zone)
+    )
+    return _fields("toggle", said, seat=seat, private=True, zone=zone)
+
+
+def toggled(state: State, seat: int, zone: int) -> tuple[State, list[Event]]:
+    """`apply_select`'s toggle for a seat that has not confirmed: only ``chosen`` changes."""
+    data = state.__dict__.copy()
+    data.pop("_legal", None)
+    chosen = state.chosen
+    mask = chosen[seat]
+    bit = 1 << zone
+    data["chosen"] = (*chosen[:seat], mask ^ bit, *chosen[seat + 1 :])
+    new = _new_state(State)
+    new.__dict__ = data
+    return new, [_made()(_toggle_fields(seat, zone, bool(mask & bit)))]
+
+
+def confirmed(state: State, seat: int) -> tuple[State, list[Event]]:
+    """`apply_select`'s confirm for a seat that has not confirmed while another seat is still
+    choosing (no reveal yet): only ``confirmed`` changes."""
+    data = state.__dict__.copy()
+    data.pop("_legal", None)
+    marks = state.confirmed
+    data["confirmed"] = (*marks[:seat], 1, *marks[seat + 1 :])
+    new = _new_state(State)
+    new.__dict__ = data
+    made = _made()
+    public, private = _confirm_fields(seat, state.chosen[seat])
+    return new, [made(public), made(private)]
+
+
+@cache
+def _confirm_fields(seat: int, mask: int) -> tuple[dict, dict]:
+    """A confirmation's public and private events, made once per seat and cards."""
+    return (
+        _fields("confirm", i18n.say("{name} has chosen their diving cards.", name=who(seat)), actor=seat),
+        _fields(
+            "my_cards",
+            i18n.say("You will dive to {zones}.", zones=zones_msg(mask)),
+            seat=seat,
+            private=True,
+        ),
+    )
+
+
 def apply_select(state: State, seat: int, action: A.Action, events: list[Event]) -> None:
     """A toggle (which un-confirms) or the confirm; the last confirm reveals everyone's cards."""
     if isinstance(action, A.ToggleCard):
@@ -128,7 +209,7 @@ def apply_select(state: State, seat: int, action: A.Action, events: list[Event])
         if state.confirmed[seat]:
             state.confirmed = _put(state.confirmed, seat, 0)
             events.append(
-                event(
+                _fields(
                     "unconfirm",
                     i18n.say("{name} is choosing their diving cards again.", name=who(seat)),
                     actor=seat,
@@ -139,20 +220,10 @@ def apply_select(state: State, seat: int, action: A.Action, events: list[Event])
             if was_on
             else i18n.say("You selected diving card {zone}.", zone=action.zone)
         )
-        events.append(event("toggle", said, seat=seat, private=True, zone=action.zone))
+        events.append(_fields("toggle", said, seat=seat, private=True, zone=action.zone))
         return
     state.confirmed = _put(state.confirmed, seat, 1)
-    events.append(
-        event("confirm", i18n.say("{name} has chosen their diving cards.", name=who(seat)), actor=seat)
-    )
-    events.append(
-        event(
-            "my_cards",
-            i18n.say("You will dive to {zones}.", zones=zones_msg(state.chosen[seat])),
-            seat=seat,
-            private=True,
-        )
-    )
+    events.extend(_confirm_fields(seat, state.chosen[seat]))
     if all(state.confirmed):
         deploy(state, events)
 
@@ -179,39 +250,18 @@ def connection(divers: int, creatures: int) -> tuple[int, int]:
     return occupied, reach
 
 
-def deploy(state: State, events: list[Event]) -> None:
-    """Reveal together, place Haenyeo and creatures (one zone shallower), then start ③ at zone 0."""
-    divers = 0
-    creatures = 0
-    for seat in turn_order(state):
-        mask = state.chosen[seat]
-        divers |= mask
-        creatures |= creature_mask(mask)
-        events.append(
-            event(
-                "reveal",
-                i18n.say("{name} dives to {zones}.", name=who(seat), zones=zones_msg(mask)),
-                actor=seat,
-                zones=mask,
-            )
-        )
-    if state.npc:
-        mask = npc_draw(state)
-        state.npc_cards = mask
-        state.npc_used |= mask
-        divers |= mask
-        creatures |= creature_mask(mask)
-        events.append(
-            event(
-                "reveal",
-                i18n.say("{name} dives to {zones}.", name=who(NPC), zones=zones_msg(mask)),
-                actor=NPC,
-                zones=mask,
-            )
-        )
-    state.occupied, state.reach = connection(divers, creatures)
-    if state.reach < PEARL_ZONE:
-        gap = state.reach + 1
+@cache
+def _reveal_fields(seat: int, mask: int) -> dict:
+    """A seat's (or the NPC's) reveal event, made once per seat and cards."""
+    said = i18n.say("{name} dives to {zones}.", name=who(seat), zones=zones_msg(mask))
+    return _fields("reveal", said, actor=seat, zones=mask)
+
+
+@cache
+def _connection_fields(reach: int) -> dict:
+    """The connection event for the deepest connected zone, made once per zone."""
+    if reach < PEARL_ZONE:
+        gap = reach + 1
         said = (
             i18n.say("Zone {zone} is empty: it is disconnected this round.", zone=gap)
             if gap == PEARL_ZONE
@@ -221,9 +271,30 @@ def deploy(state: State, events: list[Event]) -> None:
                 last=PEARL_ZONE,
             )
         )
-        events.append(event("connection", said, reach=state.reach))
     else:
-        events.append(event("connection", i18n.say("Every zone is connected this round."), reach=state.reach))
+        said = i18n.say("Every zone is connected this round.")
+    return _fields("connection", said, reach=reach)
+
+
+def deploy(state: State, events: list[Event]) -> None:
+    """Reveal together, place Haenyeo and creatures (one zone shallower), then start ③ at zone 0."""
+    divers = 0
+    creatures = 0
+    chosen = state.chosen
+    for seat in turn_order(state):
+        mask = chosen[seat]
+        divers |= mask
+        creatures |= creature_mask(mask)
+        events.append(_reveal_fields(seat, mask))
+    if state.npc:
+        mask = npc_draw(state)
+        state.npc_cards = mask
+        state.npc_used |= mask
+        divers |= mask
+        creatures |= creature_mask(mask)
+        events.append(_reveal_fields(NPC, mask))
+    state.occupied, state.reach = connection(divers, creatures)
+    events.append(_connection_fields(state.reach))
     state.phase = "actions"
     enter_zone(state, 0, events)
     advance(state, events)
@@ -235,7 +306,8 @@ def deploy(state: State, events: list[Event]) -> None:
 def zone_actors(state: State, zone: int) -> tuple[int, ...]:
     """Who has a Haenyeo in ``zone``: the NPC first (zones 1-10), then seats clockwise from First Player."""
     bit = 1 << zone
-    order = tuple(seat for seat in turn_order(state) if state.chosen[seat] & bit)
+    chosen = state.chosen
+    order = tuple([seat for seat in _ORDERS[state.seats][state.first] if chosen[seat] & bit])
     if state.npc and state.npc_cards & bit and 1 <= zone <= 10:
         order = (NPC, *order)
     return order
@@ -248,14 +320,32 @@ def enter_zone(state: State, zone: int, events: list[Event]) -> None:
     state.visit = 0
     actors = zone_actors(state, zone)
     if actors and zone > state.reach and zone > 0:
-        said = i18n.say(
-            "Zone {zone} is disconnected: {names} cannot act.",
-            zone=zone,
-            names=both([who(a, opening=False) for a in actors]),
-        )
-        events.append(event("disconnected", said, zone=zone))
+        events.append(_disconnected_fields(zone, actors))
         actors = ()
     state.actors = actors
+
+
+@cache
+def _disconnected_fields(zone: int, actors: tuple[int, ...]) -> dict:
+    """A disconnected zone's event, made once per zone and Haenyeo there."""
+    said = i18n.say(
+        "Zone {zone} is disconnected: {names} cannot act.",
+        zone=zone,
+        names=both([who(a, opening=False) for a in actors]),
+    )
+    return _fields("disconnected", said, zone=zone)
+
+
+def _next_zone(state: State, zone: int) -> int:
+    """The next zone after ``zone`` where anyone dives (or the pearl zone, always resolved): the
+    zones between hold nobody, and `advance` would pass them without a change or an event."""
+    present = state.npc_cards
+    for mask in state.chosen:
+        present |= mask
+    zone += 1
+    while zone < PEARL_ZONE and not present >> zone & 1:
+        zone += 1
+    return zone
 
 
 def room(state: State, seat: int, seafood: int) -> int:
@@ -335,19 +425,27 @@ def gain_item(state: State, seat: int, item: int) -> None:
 def gain_pearl(state: State, seat: int, events: list[Event]) -> None:
     """Mark the next pearl space; its bonus (trash / two seafood of your choice) comes at once."""
     if state.pearls[seat] >= PEARL_SPACES:
-        events.append(event("pearl", i18n.say("{name}'s pearl track is full.", name=who(seat)), actor=seat))
+        events.append(_pearl_fields(seat, 0))
         return
     pearls = state.pearls[seat] + 1
     state.pearls = _put(state.pearls, seat, pearls)
+    events.append(_pearl_fields(seat, pearls))
+    if PEARL_BONUS[pearls - 1]:
+        state.bonus = (*state.bonus, (seat, PEARL_BONUS[pearls - 1]))
+
+
+@cache
+def _pearl_fields(seat: int, pearls: int) -> dict:
+    """A pearl's event, made once per seat and pearls on the track (0: the track was full)."""
+    if not pearls:
+        return _fields("pearl", i18n.say("{name}'s pearl track is full.", name=who(seat)), actor=seat)
     said = i18n.say(
         "{name} collects a pearl ({pearls} on the track, worth {points}).",
         name=who(seat),
         pearls=pearls,
         points=C.pearl_points[pearls - 1],
     )
-    events.append(event("pearl", said, actor=seat))
-    if PEARL_BONUS[pearls - 1]:
-        state.bonus = (*state.bonus, (seat, PEARL_BONUS[pearls - 1]))
+    return _fields("pearl", said, actor=seat)
 
 
 def take_slot(state: State, actor: int, slot: int, events: list[Event]) -> None:
@@ -361,33 +459,73 @@ def take_slot(state: State, actor: int, slot: int, events: list[Event]) -> None:
     if actor != NPC:
         for item in items:
             gain_item(state, actor, item)
+    events.append(_harvest_fields(actor, items, zone, slot))
+
+
+@cache
+def _harvest_fields(actor: int, items: tuple[int, ...], zone: int, slot: int) -> dict:
+    """A harvest's event, made once per Haenyeo, slot and its items."""
     said = i18n.say(
         "{name} harvests {items} in zone {zone}.", name=who(actor), items=slot_msg(items), zone=zone
     )
-    events.append(event("harvest", said, actor=actor, zone=zone, slot=slot))
+    return _fields("harvest", said, actor=actor, zone=zone, slot=slot)
 
 
 def take_all(state: State, actor: int, events: list[Event]) -> None:
     """A Haenyeo alone in a zone harvests every item there."""
     zone = state.zone
     row = rows(state)[zone]
-    got = []
-    owners = list(state.taken[zone])
-    for slot, owner in enumerate(owners):
-        if owner == FREE:
-            owners[slot] = actor
-            got.append(slot_msg(row[slot]))
-            if actor != NPC:
-                for item in row[slot]:
-                    gain_item(state, actor, item)
-    state.taken = _put(state.taken, zone, tuple(owners))
+    free, owners = _claimed(state.taken[zone], actor)
+    state.taken = _put(state.taken, zone, owners)
+    seafood, eggs, trash = _gains(row, free)
+    if actor != NPC:
+        if seafood:
+            food = state.food[actor]
+            for kind, more in seafood:  # `gain_seafood`: a full track takes no more
+                have = food[kind]
+                food = (*food[:kind], have + min(more, TRACKS[kind] - have), *food[kind + 1 :])
+            state.food = _put(state.food, actor, food)
+        if eggs and state.eggs[actor] < C.egg_spaces:
+            state.eggs = _put(state.eggs, actor, min(state.eggs[actor] + eggs, C.egg_spaces))
+        if trash:
+            state.trash = _put(state.trash, actor, state.trash[actor] | trash)
+    events.append(_harvest_all_fields(actor, zone, row, free))
+
+
+@cache
+def _claimed(taken: tuple[int, ...], actor: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A row's free slots, and its owners once ``actor`` has taken them all (made once per row)."""
+    free = tuple(slot for slot, owner in enumerate(taken) if owner == FREE)
+    return free, tuple(actor if owner == FREE else owner for owner in taken)
+
+
+@cache
+def _gains(row: Row, free: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], int, int]:
+    """What the free slots of a row give (`gain_item` item by item): (seafood, marks) for each
+    seafood found, turtle eggs, and trash types as a mask."""
+    seafood = [0] * N_SEAFOOD
+    eggs = trash = 0
+    for slot in free:
+        for item in row[slot]:
+            if item < N_SEAFOOD:
+                seafood[item] += 1
+            elif item == EGG:
+                eggs += 1
+            else:
+                trash |= 1 << (item - TRASH0)
+    return tuple((kind, marks) for kind, marks in enumerate(seafood) if marks), eggs, trash
+
+
+@cache
+def _harvest_all_fields(actor: int, zone: int, row: Row, free: tuple[int, ...]) -> dict:
+    """A lone Haenyeo's harvest event, made once per Haenyeo, zone and the slots it takes."""
     said = i18n.say(
         "{name} is alone in zone {zone} and harvests everything: {items}.",
         name=who(actor),
         zone=zone,
-        items=commas(got),
+        items=commas([slot_msg(row[slot]) for slot in free]),
     )
-    events.append(event("harvest_all", said, actor=actor, zone=zone))
+    return _fields("harvest_all", said, actor=actor, zone=zone)
 
 
 def apply_bonus(state: State, seat: int, action: A.Action, events: list[Event]) -> None:
@@ -401,7 +539,9 @@ def apply_bonus(state: State, seat: int, action: A.Action, events: list[Event]) 
             gain_seafood(state, seat, k)
         what = seafood_msg(action.seafood)
     events.append(
-        event("bonus", i18n.say("{name} takes a pearl bonus: {what}.", name=who(seat), what=what), actor=seat)
+        _fields(
+            "bonus", i18n.say("{name} takes a pearl bonus: {what}.", name=who(seat), what=what), actor=seat
+        )
     )
 
 
@@ -419,7 +559,7 @@ def advance(state: State, events: list[Event]) -> None:
             else:
                 state.bonus = state.bonus[1:]
                 events.append(
-                    event(
+                    _fields(
                         "bonus", i18n.say("{name} has nothing left to gain from the bonus.", name=who(seat))
                     )
                 )
@@ -440,8 +580,10 @@ def advance(state: State, events: list[Event]) -> None:
                 taken = state.taken[zone]
                 free = [i for i, owner in enumerate(taken) if owner == FREE]
                 if free and len(actors) == 1:
-                    # "If only 1 Haenyeo is in a zone, that player harvests ALL items."
+                    # "If only 1 Haenyeo is in a zone, that player harvests ALL items." Then
+                    # nothing is free and no bonus queued: on to the next zone.
                     take_all(state, actors[0], events)
+                    enter_zone(state, _next_zone(state, zone), events)
                     continue
                 # "Each chooses a slot and harvests the 1 item shown. ... Repeat until all
                 # slots are taken or all Haenyeo have acted": one slot per Haenyeo, in turn.
@@ -464,7 +606,7 @@ def advance(state: State, events: list[Event]) -> None:
                         left,
                         zone=zone,
                     )
-                    events.append(event("unharvested", said, zone=zone, slots=free))
+                    events.append(_fields("unharvested", said, zone=zone, slots=free))
         elif state.turn < len(actors):
             seat = actors[state.turn]
             state.turn += 1
@@ -475,7 +617,7 @@ def advance(state: State, events: list[Event]) -> None:
         if zone == PEARL_ZONE:
             end_round(state, events)
             return
-        enter_zone(state, zone + 1, events)
+        enter_zone(state, _next_zone(state, zone), events)
 
 
 def apply_action(state: State, seat: int, action: A.Action, events: list[Event]) -> None:
@@ -490,7 +632,7 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
             state.turn += 1
             state.visit = 0
             events.append(
-                event("zone0", i18n.say("{name} is done with turtle eggs.", name=who(seat)), actor=seat)
+                _fields("zone0", i18n.say("{name} is done with turtle eggs.", name=who(seat)), actor=seat)
             )
         elif isinstance(action, A.GainHaenyeo):
             state.eggs_used = _put(state.eggs_used, seat, state.eggs_used[seat] + THIRD_COST)
@@ -503,7 +645,7 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
                 THIRD_COST,
                 name=who(seat),
             )
-            events.append(event("third", said, actor=seat))
+            events.append(_fields("third", said, actor=seat))
         else:
             state.eggs_used = _put(state.eggs_used, seat, state.eggs_used[seat] + action.eggs)
             state.visit |= 2
@@ -520,7 +662,7 @@ def apply_action(state: State, seat: int, action: A.Action, events: list[Event])
                 name=who(seat),
                 what=what,
             )
-            events.append(event("exchange", said, actor=seat))
+            events.append(_fields("exchange", said, actor=seat))
             if not action.seafood:
                 gain_pearl(state, seat, events)
     else:
@@ -539,23 +681,9 @@ def end_round(state: State, events: list[Event]) -> None:
         per_seat = score_round(tile, round_no, state.food)
         scores = list(state.scores)
         for seat, lines in enumerate(per_seat):
-            total = sum(points for _, points in lines)
-            scores[seat] = (*scores[seat], total)
-            detail = commas(
-                [
-                    i18n.say("{rule} {points}", rule=i18n.term(C.rules[key].name), points=points)
-                    for key, points in lines
-                ]
-            )
-            said = i18n.say_plural(
-                "Round {round} scoring: {name} scores {count} point ({detail}).",
-                "Round {round} scoring: {name} scores {count} points ({detail}).",
-                total,
-                round=round_no,
-                name=who(seat),
-                detail=detail,
-            )
-            events.append(event("score", said, actor=seat, round=round_no, points=total))
+            fields = _score_fields(round_no, seat, tuple(lines))
+            scores[seat] = (*scores[seat], fields["points"])
+            events.append(fields)
         state.scores = tuple(scores)
     state.pending = ()
     state.actors = ()
@@ -564,7 +692,7 @@ def end_round(state: State, events: list[Event]) -> None:
     if round_no >= C.rounds:
         state.phase = "end"
         state.zone = 0
-        events.append(event("end", i18n.say("The eighth round is over: final scoring.")))
+        events.append(_fields("end", i18n.say("The eighth round is over: final scoring.")))
         return
     if round_no in C.npc_reshuffle_after:
         state.npc_used = 0
@@ -580,12 +708,38 @@ def end_round(state: State, events: list[Event]) -> None:
     state.reach = 0
     state.zone = 0
     state.taken = fresh_taken(state)
+    events.append(_round_fields(state.round, state.first))
+
+
+@lru_cache(maxsize=4096)
+def _score_fields(round_no: int, seat: int, lines: tuple[tuple[str, int], ...]) -> dict:
+    """A seat's round scoring event, made once per round, seat and (rule, points) lines (the
+    points vary: the most recent few thousand kept)."""
+    total = sum(points for _, points in lines)
+    said_lines = [
+        i18n.say("{rule} {points}", rule=i18n.term(C.rules[key].name), points=points) for key, points in lines
+    ]
+    detail = commas(said_lines)
+    said = i18n.say_plural(
+        "Round {round} scoring: {name} scores {count} point ({detail}).",
+        "Round {round} scoring: {name} scores {count} points ({detail}).",
+        total,
+        round=round_no,
+        name=who(seat),
+        detail=detail,
+    )
+    return _fields("score", said, actor=seat, round=round_no, points=total)
+
+
+@cache
+def _round_fields(round_no: int, first: int) -> dict:
+    """A new round's event, made once per round and First Player."""
     said = i18n.say(
         "Round {round} begins: new sea cards are revealed; {name} is First Player.",
-        round=state.round,
-        name=who(state.first),
+        round=round_no,
+        name=who(first),
     )
-    events.append(event("round", said, round=state.round))
+    return _fields("round", said, round=round_no)
 
 
 def check_trash_mask(mask: int) -> bool:
@@ -595,15 +749,25 @@ def check_trash_mask(mask: int) -> bool:
 
 def apply(state: State, seat: int, action: A.Action) -> tuple[State, list[Event]]:
     """Apply a legal action to a copy of ``state``."""
-    new = state.copy()
-    events: list[Event] = []
     if state.phase == "select":
+        if not state.confirmed[seat]:
+            kind = action.__class__
+            if kind is A.ToggleCard:
+                return toggled(state, seat, action.zone)
+            if kind is A.Confirm and state.confirmed.count(0) > 1:
+                return confirmed(state, seat)
+        new = state.copy()
+        events: list[dict] = []
         apply_select(new, seat, action, events)
     elif state.phase == "actions":
+        new = state.copy()
+        events = []
         apply_action(new, seat, action, events)
     else:
         raise IllegalAction(i18n.say("The game is over."))
-    return new, events
+    # The rules list each event's fields (made once where they repeat): the events are copies.
+    made = _made()
+    return new, [made(fields) for fields in events]
 
 
 def legal(state: State, seat: int) -> tuple[A.Action, ...]:

@@ -14,28 +14,31 @@ from engine.haenyeo.components import C, Rule, Tile
 
 
 def rule_points(rule: Rule, mine: Sequence[int], everyone: Sequence[Sequence[int]]) -> int:
-    """Points one sheet (``mine``, marks per seafood) scores for ``rule`` among ``everyone``."""
+    """Points one sheet (``mine``, marks per seafood) scores for ``rule`` among ``everyone``.
+
+    (Sets are counted with ``min(map(mine.__getitem__, ...))`` and lists, quicker than
+    generators: every round's scoring and the bots' valuations ask this.)"""
     kind = rule.kind
     if kind == "each":  # Conch shells collected: x3 pts each
         return mine[rule.seafood[0]] * rule.points
     if kind == "sets":  # Abalone + sea urchin sets: x6 pts per set
-        return min(mine[k] for k in rule.seafood) * rule.points
+        return min(map(mine.__getitem__, rule.seafood)) * rule.points
     if kind == "product":  # Sea mustard x abalone count: qty x qty
         a, b = rule.seafood
         return mine[a] * mine[b]
     if kind == "most":  # Most sea urchins: +15 (shared if tied); nobody is "most" with none
         k = rule.seafood[0]
-        best = max(sheet[k] for sheet in everyone)
+        best = max([sheet[k] for sheet in everyone])
         return rule.points if mine[k] == best and best > 0 else 0
     if kind == "fewest":  # Fewest octopus: 15 (shared if tied)
         k = rule.seafood[0]
-        return rule.points if mine[k] == min(sheet[k] for sheet in everyone) else 0
+        return rule.points if mine[k] == min([sheet[k] for sheet in everyone]) else 0
     if kind == "fewest_sets":  # Fewest conch + sea mustard sets: 15 (shared if tied)
-        sets = min(mine[k] for k in rule.seafood)
-        fewest = min(min(sheet[k] for k in rule.seafood) for sheet in everyone)
+        sets = min(map(mine.__getitem__, rule.seafood))
+        fewest = min([min(map(sheet.__getitem__, rule.seafood)) for sheet in everyone])
         return rule.points if sets == fewest else 0
     if kind == "set_ladder":  # Sets of mustard + conch + abalone + octopus: 1/2/3/4+ = 10/20/30/40
-        sets = min(mine[k] for k in rule.seafood)
+        sets = min(map(mine.__getitem__, rule.seafood))
         return rule.ladder[min(sets, len(rule.ladder)) - 1] if sets else 0
     if kind == "threshold":  # Conch sets: 2/4/6/8+ conch = 5/10/15/25
         count = mine[rule.seafood[0]]
@@ -55,7 +58,28 @@ def round_rules(tile: Tile, round_no: int) -> tuple[Rule, ...]:
 def score_round(tile: Tile, round_no: int, food: Sequence[Sequence[int]]) -> list[list[tuple[str, int]]]:
     """Per seat, (rule key, points) for each rule scored after ``round_no``."""
     rules = round_rules(tile, round_no)
-    return [[(rule.key, rule_points(rule, mine, food)) for rule in rules] for mine in food]
+    columns = [_rule_column(rule, food) for rule in rules]
+    return [
+        [(rule.key, column[seat]) for rule, column in zip(rules, columns, strict=True)]
+        for seat in range(len(food))
+    ]
+
+
+def _rule_column(rule: Rule, food: Sequence[Sequence[int]]) -> list[int]:
+    """`rule_points` for every sheet in ``food``, the table's most or fewest found once (not per seat)."""
+    kind = rule.kind
+    if not food or kind not in ("most", "fewest", "fewest_sets"):
+        return [rule_points(rule, mine, food) for mine in food]
+    if kind == "fewest_sets":
+        sets = [min(map(mine.__getitem__, rule.seafood)) for mine in food]
+        fewest = min(sets)
+        return [rule.points if mine == fewest else 0 for mine in sets]
+    k = rule.seafood[0]
+    if kind == "most":  # nobody is "most" with none
+        best = max([sheet[k] for sheet in food])
+        return [rule.points if mine[k] == best and best > 0 else 0 for mine in food]
+    fewest = min([sheet[k] for sheet in food])
+    return [rule.points if mine[k] == fewest else 0 for mine in food]
 
 
 def pearl_points(pearls: int) -> int:

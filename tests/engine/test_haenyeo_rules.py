@@ -298,6 +298,34 @@ def test_full_tracks_take_no_more_marks():
     assert state.eggs[0] == C.egg_spaces
 
 
+@pytest.mark.parametrize("room", [0, 1, 3])
+def test_a_lone_haenyeo_marks_what_her_items_one_by_one_would_on_nearly_full_sheets(room):
+    """`take_all` marks a whole row in one go: the same sheet as `gain_item` item by item, for
+    every zone of every sea card, also when tracks and egg spaces fill up (or are full)."""
+    base = fresh(3)
+    base.food = tuple(tuple(max(0, track - room) for track in C.tracks) for _ in range(3))
+    base.eggs = (C.egg_spaces - room,) * 3
+    base.trash = (1 << 2,) * 3
+    for shallow in range(len(C.shallow_cards)):
+        for deep in range(len(C.deep_cards)):
+            state = base.copy()
+            state.shallow = (shallow, *state.shallow[1:])
+            state.deep = (deep, *state.deep[1:])
+            state.taken = rules.fresh_taken(state)
+            for zone, row in enumerate(rules.rows(state)):
+                if not row:
+                    continue
+                state.zone = zone
+                fast = state.copy()
+                rules.take_all(fast, 1, [])
+                slow = state.copy()
+                for slot in row:
+                    for item in slot:
+                        rules.gain_item(slow, 1, item)
+                assert (fast.food, fast.eggs, fast.trash) == (slow.food, slow.eggs, slow.trash)
+                assert fast.taken[zone] == (1,) * len(row)
+
+
 # ------------------------------------------------------------------ ③ zone 0 and zone 11
 
 
@@ -443,3 +471,15 @@ def test_load_action_refuses_malformed_data():
     ):
         with pytest.raises(IllegalAction):
             GAME.load_action(bad)
+
+
+def test_a_toggle_equals_the_same_toggle_and_no_other_move():
+    """`ToggleCard` writes its own ``==`` (one call where the dataclass's took two): the answers
+    are a dataclass's, for toggles, other moves and things that are no move at all."""
+    toggle = A.ToggleCard(3)
+    assert toggle == A.ToggleCard(3) and hash(toggle) == hash(A.ToggleCard(3))
+    assert toggle != A.ToggleCard(4)
+    others = [A.CONFIRM, A.GAIN, A.DONE, A.Harvest(3), A.TakeTrash(3), A.Exchange(3), (3,), 3, None]
+    assert all(toggle != other and other != toggle for other in others)
+    assert A.CONFIRM not in [A.ToggleCard(z) for z in range(12)]
+    assert A.ToggleCard(5) in [A.CONFIRM, A.Harvest(5), A.ToggleCard(5)]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engine
@@ -11,6 +13,7 @@ from engine.haenyeo.scoring import (
     egg_points,
     final_breakdown,
     pearl_points,
+    round_rules,
     rule_points,
     score_round,
     trash_points,
@@ -87,6 +90,26 @@ def test_round_scoring_sums_the_tiles_rules():
     result = score_round(tile, 3, food)
     assert [sum(p for _, p in lines) for lines in result] == [6 + 15 + 0 + 5, 3 + 0 + 15 + 0]
     assert score_round(tile, 4, food) == [[], []]
+
+
+def test_round_scoring_gives_every_seat_what_its_rules_give_it_among_the_table():
+    """`score_round` finds the table's most and fewest once per rule: every seat still scores
+    exactly `rule_points` of its own sheet among everyone's, at tables of one to five."""
+    rng = random.Random(39)
+    for tile in C.tiles:
+        for round_no in C.scoring_rounds:
+            for _ in range(200):
+                food = [tuple(rng.choice((0, 0, 1, 2, rng.randint(0, track))) for track in C.tracks)]
+                others = rng.randint(0, 4)
+                food += [
+                    rng.choice(food) if rng.random() < 0.3 else sheet(*rng.choices(range(4), k=5))
+                    for _ in range(others)
+                ]
+                expected = [
+                    [(rule.key, rule_points(rule, mine, food)) for rule in round_rules(tile, round_no)]
+                    for mine in food
+                ]
+                assert score_round(tile, round_no, food) == expected
 
 
 def test_pearl_track_is_not_cumulative():
