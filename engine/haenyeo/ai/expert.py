@@ -18,7 +18,9 @@ nobody named, as a sensible player (the greedy card choice with fresh noise, now
 and then any cards at all); a random bot by any cards; an expert bot by answers
 of its own searches, level by level (`EXPERT_DEPTH`: experts who know the others
 are experts too, so a table of experts no longer counts on the others to fill the
-shallow zones). It then scores each of its own card sets by resolving
+shallow zones); with other experts at the table, half the time (`OWN_MIX`) it plays
+one of its own level-by-level answers, as the others model it, so experts who reason
+alike do not all dive alike. Otherwise it scores each of its own card sets by resolving
 the round exactly as the rulebook does: the connection ("Every zone from zone 1
 down to the acting Haenyeo's zone must contain someone's Haenyeo or sea
 creature"), turn order ("clockwise from the First Player", the NPC first), "If
@@ -76,6 +78,13 @@ EXPERT_SAMPLES = 24
 #: greedy-like players) scores 126-140 a seat at a table of four experts, 6 about 200-220, as greedy
 #: bots do (issue #39; bench.bots_haenyeo --tables).
 EXPERT_DEPTH = 6
+#: At a table with other experts, the chance it plays one of its own level-by-level answers (drawn
+#: as the others draw it when they model it) instead of its best answer to them. Experts who all
+#: answer the same models alike choose alike: all deep (a collapse, nobody filling the shallow zones)
+#: or all shallow. Playing the mixture they model each other by spreads them. Tuned on seeds
+#: 5000-5023 (0: +16.7 a seat over greedy tables, 1: +44.6, 0.5: +57.7); measured on 700-739,
+#: paired by seed with greedy tables: 0 -4.1 +- 23.5, 0.5 +43.8 +- 21.8 (bench.haenyeo_tune).
+OWN_MIX = 0.5
 #: The card choice is mixed among the nearly best sets (`mixed`): the temperature and the widest
 #: gap (points of one round's relative gain) it takes.
 MIX_TEMP = 1.5
@@ -275,9 +284,13 @@ def choose_cards(state: State, seat: int) -> frozenset[int]:
     rng = random.Random(key)
     info = information(state, seat, rng)
     board = _Board(info)
-    models = _table_models(info, board, seat, levels, rng)
+    models, own = _table_models(info, board, seat, levels, rng)
     mine, totals = board.totals(seat, models, rng, SAMPLES)
-    choice = frozenset(mine[mixed(totals, SAMPLES, rng)])
+    if own and rng.random() < OWN_MIX:  # other experts sit here (`OWN_MIX`)
+        picked = rng.choice(own)
+        choice = frozenset(z for z in range(12) if picked >> z & 1)
+    else:
+        choice = frozenset(mine[mixed(totals, SAMPLES, rng)])
     _MEMO[key] = choice
     if len(_MEMO) > _MEMO_SIZE:
         _MEMO.popitem(last=False)
@@ -307,12 +320,14 @@ def mixed(totals: list[float], samples: int, rng: random.Random) -> int:
 
 def _table_models(
     info: State, board: _Board, seat: int, levels: tuple[str | None, ...], rng: random.Random
-) -> dict[int, _Model | _Picks]:
+) -> tuple[dict[int, _Model | _Picks], list[int]]:
     """A model of every other seat's card choice, by what plays it (see `choose_cards`).
 
     Experts are modelled level by level: level 1 searches against greedy-like others; level
     ``k`` against the others' level ``k - 1`` answers (an expert who knows experts sit there);
-    an expert seat is then drawn from its answers of every level (`EXPERT_DEPTH` of them)."""
+    an expert seat is then drawn from its answers of every level (`EXPERT_DEPTH` of them).
+    Also returns this seat's own answers of every level when other experts sit there (else
+    none), so it can play as they model it (`OWN_MIX`)."""
     greedy_like = {s: _models(info, s) for s in range(info.seats) if s == seat or levels[s] == "expert"}
     models: dict[int, _Model | _Picks] = dict(greedy_like[seat])
     for other, level in enumerate(levels):
@@ -320,7 +335,7 @@ def _table_models(
             models[other] = _Picks(models[other].masks)
     experts = [s for s in range(info.seats) if levels[s] == "expert"]
     if not any(s != seat for s in experts):
-        return models
+        return models, []
     answers: dict[int, list[int]] = {s: [] for s in experts}
     latest: dict[int, list[int]] = {}
     for _ in range(EXPERT_DEPTH):
@@ -341,7 +356,7 @@ def _table_models(
     for s in experts:
         if s != seat:
             models[s] = _Picks(answers[s])
-    return models
+    return models, answers.get(seat, [])
 
 
 def _mask(zones: tuple[int, ...]) -> int:

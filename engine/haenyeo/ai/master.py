@@ -77,7 +77,7 @@ def choose_cards(game: Game, state: State, seat: int, budget: float) -> frozense
     rng = random.Random(key)
     info = expert.information(state, seat, rng)
     board = expert._Board(info)
-    models = expert._table_models(info, board, seat, levels, rng)
+    models, _ = expert._table_models(info, board, seat, levels, rng)
     mine, totals = board.totals(seat, models, rng, expert.SAMPLES)
     ranked = sorted(range(len(mine)), key=lambda i: (-totals[i], i))[:CANDIDATES]
     outcome = dict.fromkeys(ranked, 0.0)
