@@ -154,14 +154,15 @@ def _table(levels: list[str], seed: int, tell: bool) -> list[int]:
 def test_a_table_of_experts_told_so_plays_a_real_game():
     """Issue #39: experts who take the others for greedy players all dive deep, counting on someone
     to fill the shallow zones, and nobody does. Told that experts sit there, they model them as
-    experts (searches of their own, level by level) and the table scores like one of greedy bots."""
+    experts (searches of their own, level by level) and half the time play as they are modelled,
+    so they do not all dive alike: the table scores at least what a table of greedy bots does."""
     expert._MEMO.clear()
     told = _table(["expert"] * 4, 203, tell=True)
     untold = _table(["expert"] * 4, 203, tell=False)
     greedy = _table(["greedy"] * 4, 203, tell=False)
-    # measured on this seed: told 298 a seat, not told 38, greedy 213
+    # measured on this seed: told 343 a seat, not told 71, greedy 213
     assert sum(told) > 1.5 * sum(untold)
-    assert sum(told) > 0.75 * sum(greedy)
+    assert sum(told) >= sum(greedy)
 
 
 def test_told_that_experts_sit_there_the_expert_models_them_so_and_still_replays_alike():
