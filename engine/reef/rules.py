@@ -40,8 +40,10 @@ Every function returns a new sheet or state and appends readable events; nothing
 from __future__ import annotations
 
 import _random
+from collections.abc import Sequence
 from functools import lru_cache
 from hashlib import sha512
+from typing import NamedTuple
 
 import i18n
 from engine.base import IllegalAction, event
@@ -301,7 +303,7 @@ def legal(sheet: Sheet, reef_key: str) -> list[Act]:
     return list(_remembered(sheet, reef_key))
 
 
-def _remembered(sheet: Sheet, reef_key: str) -> list[Act]:
+def _remembered(sheet: Sheet, reef_key: str) -> Sequence[Act]:
     """`legal`'s shared answer itself (not a copy): for readers that do not change it."""
     global _LAST
     last = _LAST
@@ -312,9 +314,9 @@ def _remembered(sheet: Sheet, reef_key: str) -> list[Act]:
     return out
 
 
-def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
+def _legal(sheet: Sheet, reef_key: str) -> Sequence[Act]:
     if sheet.confirmed:
-        return []
+        return ()
     if sheet.pending:
         if sheet.pending[0] == "pearl":
             out = [act("pearl", i) for i in open_pearls(sheet)]
@@ -324,33 +326,75 @@ def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
         return out
     if sheet.pick >= 0:
         return _legal_placing(sheet, reef_key)
-    shells, picks, confirm = _dice_steps(sheet.dice)
-    out: list[Act] = list(shells) if sheet.shells > 0 else []
-    if sheet.main == 0 and picks:
-        unlocks, casts = _searches(sheet.dice)
-        out.extend(unlocks)
-        out.extend(step for s, step in casts if sheet.ench[s] < len(SECTIONS[s].spaces))
-    for step, die in picks:
+    pool = _POOLS.get(sheet.dice) or _pool(sheet.dice)
+    searching = sheet.main == 0 and pool.picks
+    if pool.simple and not (searching and _cast_closed(sheet.ench, pool.cast_sections)):
+        variant = (sheet.shells > 0) + 2 * bool(searching)
+        return pool.ready[variant] or _ready(pool, variant)
+    out: list[Act] = list(pool.shells) if sheet.shells > 0 else []
+    if searching:
+        out.extend(pool.unlocks)
+        out.extend(step for s, step in pool.casts if sheet.ench[s] < _SPACES[s])
+    for step, die in pool.picks:
         if die is None or can_place(sheet, die, reef_key):
             out.append(step)
-    if confirm:
+    if pool.confirm:
         out.append(_CONFIRM)
     out.append(_RESET)
     return out
 
 
-#: `_dice_steps` answers by dice pool (a round asks again at every step until a die is used).
-_STEPS_SEEN: dict[tuple[Die, ...], tuple] = {}
-_STEPS_KEPT = 4096
+#: How many spaces each enchantment section has.
+_SPACES = tuple(len(section.spaces) for section in SECTIONS)
 
 
-def _dice_steps(dice: tuple[Die, ...]) -> tuple:
-    """What a pool of dice allows before a die is picked, remembered per pool: (shell steps,
-    (pick step, the die if it is rolled and must find a place, else None) pairs, whether the
-    seat may confirm). Searches and casts: `_searches`."""
-    found = _STEPS_SEEN.get(dice)
-    if found is not None:
-        return found
+def _cast_closed(ench: tuple[int, ...], sections: tuple[int, ...]) -> bool:
+    """Whether any of these enchantment sections has every space crossed off."""
+    return any(ench[s] >= _SPACES[s] for s in sections)
+
+
+class _Pool(NamedTuple):
+    """What a pool of dice allows before a die is picked, whatever else the sheet holds.
+
+    ``shells``: the shell steps; ``unlocks`` and ``casts`` ((section, step) pairs): the
+    searches and casts its unused dice make; ``picks``: (pick step, the die if it is rolled
+    and must find a place, else None); ``confirm``: whether every die that must be used is.
+    ``simple`` (no rolled die to place) pools keep their answers for sheets whose sections
+    are all open in ``ready``, by shells held + 2 * may search or cast (`_ready`)."""
+
+    shells: tuple[Act, ...]
+    unlocks: tuple[Act, ...]
+    casts: tuple[tuple[int, Act], ...]
+    cast_sections: tuple[int, ...]
+    picks: tuple[tuple[Act, Die | None], ...]
+    confirm: bool
+    simple: bool
+    ready: list[tuple[Act, ...] | None]
+
+
+#: `_Pool`s by dice pool, and by the pool's unused dice alone (with their places): what a
+#: pool allows depends only on the dice still to use, which repeat far more than whole pools.
+_POOLS: dict[tuple[Die, ...], _Pool] = {}
+_POOLS_BY_UNUSED: dict[tuple[tuple[int, Die], ...], _Pool] = {}
+_POOLS_KEPT = 8192
+
+
+def _pool(dice: tuple[Die, ...]) -> _Pool:
+    """`_POOLS`' answer for ``dice``, found by its unused dice or worked out, and remembered."""
+    unused = tuple([(i, die) for i, die in enumerate(dice) if not die[3]])
+    found = _POOLS_BY_UNUSED.get(unused)
+    if found is None:
+        found = _work_out_pool(dice)
+        if len(_POOLS_BY_UNUSED) >= _POOLS_KEPT:
+            _POOLS_BY_UNUSED.clear()
+        _POOLS_BY_UNUSED[unused] = found
+    if len(_POOLS) >= _POOLS_KEPT:
+        _POOLS.clear()
+    _POOLS[dice] = found
+    return found
+
+
+def _work_out_pool(dice: tuple[Die, ...]) -> _Pool:
     shells: list[Act] = []
     seen: set[Die] = set()
     # One pick per (value, kind); a rolled die only where it can be written (the same for
@@ -377,23 +421,6 @@ def _dice_steps(dice: tuple[Die, ...]) -> tuple:
         if key not in seen_pick:
             seen_pick.add(key)
             picks.append((_PICKS[i] if i < len(_PICKS) else act("pick", i), die if rolled else None))
-    found = (tuple(shells), tuple(picks), confirm)
-    if len(_STEPS_SEEN) >= _STEPS_KEPT:
-        _STEPS_SEEN.clear()
-    _STEPS_SEEN[dice] = found
-    return found
-
-
-#: `_searches` answers by dice pool, asked only while the seat has not searched or cast.
-_SEARCHES_SEEN: dict[tuple[Die, ...], tuple] = {}
-
-
-def _searches(dice: tuple[Die, ...]) -> tuple:
-    """The ruins a pool's dice can search and the casts they make, remembered per pool:
-    (search steps, (section, cast step) pairs)."""
-    found = _SEARCHES_SEEN.get(dice)
-    if found is not None:
-        return found
     subsets = _dice_subsets(dice)
     unlocks = tuple(act("unlock", total, mask) for mask, total, _ in subsets if 1 <= total <= len(RUINS))
     casts = []
@@ -401,10 +428,30 @@ def _searches(dice: tuple[Die, ...]) -> tuple:
         s = SECTION_BY_SUM.get(total)
         if size >= 2 and s is not None:
             casts.append((s, act("cast", s, mask)))
-    found = (unlocks, tuple(casts))
-    if len(_SEARCHES_SEEN) >= _STEPS_KEPT:
-        _SEARCHES_SEEN.clear()
-    _SEARCHES_SEEN[dice] = found
+    return _Pool(
+        tuple(shells),
+        unlocks,
+        tuple(casts),
+        tuple(sorted({s for s, _ in casts})),
+        tuple(picks),
+        confirm,
+        all(die is None for _, die in picks),
+        [None] * 4,
+    )
+
+
+def _ready(pool: _Pool, variant: int) -> tuple[Act, ...]:
+    """A simple pool's legal steps for sheets with every section open: ``variant`` is
+    shells held + 2 * may search or cast. Made when first asked, then kept in the pool."""
+    out = list(pool.shells) if variant & 1 else []
+    if variant & 2:
+        out.extend(pool.unlocks)
+        out.extend(step for _, step in pool.casts)
+    out.extend(step for step, _ in pool.picks)
+    if pool.confirm:
+        out.append(_CONFIRM)
+    out.append(_RESET)
+    found = pool.ready[variant] = tuple(out)
     return found
 
 
@@ -423,12 +470,15 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
         else:
             out.append(_RESET)
         return out
-    ruins = range(len(RUINS)) if die[1] != "hydra" else ((sheet.main - 1,) if sheet.main > 0 else ())
-    for r in ruins:
-        writes = _WRITES[r]
-        out.extend([writes[slot] for slot in legal_slots(RUINS[r], sheet.ruins[r], value)])
+    if die[1] != "hydra":
+        for r, slots in enumerate(sheet.ruins):
+            out.extend(_ruin_writes(r, slots, value))
+    elif sheet.main > 0:
+        out.extend(_ruin_writes(sheet.main - 1, sheet.ruins[sheet.main - 1], value))
     if reef_key == BARRIER_KEY:
-        out.extend([_MARKS[c] for c in barrier_cells(sheet.reef, value)])
+        if 0 <= value < len(_BARRIER_VALUES):  # `barrier_cells`, as steps
+            reef = sheet.reef
+            out.extend([_MARKS[c] for c, near in _BARRIER_VALUES[value] if near & reef and not reef >> c & 1])
     else:
         out.extend(act("shape", o) for o in atoll_orients(sheet.reef, value))
         if atoll_singles(sheet.reef):
@@ -437,6 +487,25 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
         out.append(_TRADE)
     out.append(_UNPICK)
     return out
+
+
+#: Per ruin, its write steps by (slots, value): `legal_slots` as the steps themselves.
+_WRITES_SEEN: tuple[dict[tuple[tuple[int, ...], int], tuple[Act, ...]], ...] = tuple({} for _ in RUINS)
+_WRITES_KEPT = 8192
+#: Per die value, the Bewitching Barrier's cells showing it with their neighbours' bit masks.
+_BARRIER_VALUES = tuple(tuple((c, BARRIER.neighbours[c]) for c in cells) for cells in BARRIER.cells_of_value)
+
+
+def _ruin_writes(r: int, slots: tuple[int, ...], value: int) -> tuple[Act, ...]:
+    """The steps writing ``value`` into ruin ``r + 1``, whose slots hold ``slots``."""
+    seen = _WRITES_SEEN[r]
+    found = seen.get((slots, value))
+    if found is None:
+        if len(seen) >= _WRITES_KEPT:
+            seen.clear()
+        writes = _WRITES[r]
+        found = seen[(slots, value)] = tuple([writes[slot] for slot in legal_slots(RUINS[r], slots, value)])
+    return found
 
 
 # ------------------------------------------------------------------------- apply
