@@ -69,6 +69,7 @@ from engine.reef.sheet import (
     completed_lines,
     die_value,
     legal_slots,
+    open_slots,
 )
 from engine.reef.state import BARRIER_KEY, Die, ReefState, Sheet, work_done
 from i18n import say, term
@@ -250,6 +251,12 @@ def _use(sheet: Sheet, indices: list[int]) -> tuple[Die, ...]:
         value, kind, adj, _ = dice[i]
         dice[i] = (value, kind, adj, True)
     return tuple(dice)
+
+
+def _use_one(dice: tuple[Die, ...], i: int) -> tuple[Die, ...]:
+    """``dice`` with die ``i`` used (`_use` of one die, a placing step's)."""
+    value, kind, adj, _ = dice[i]
+    return (*dice[:i], (value, kind, adj, True), *dice[i + 1 :])
 
 
 def die_say(die: Die) -> i18n.Msg:
@@ -504,7 +511,7 @@ def _ruin_writes(r: int, slots: tuple[int, ...], value: int) -> tuple[Act, ...]:
         if len(seen) >= _WRITES_KEPT:
             seen.clear()
         writes = _WRITES[r]
-        found = seen[(slots, value)] = tuple([writes[slot] for slot in legal_slots(RUINS[r], slots, value)])
+        found = seen[(slots, value)] = tuple([writes[slot] for slot in open_slots(RUINS[r], slots, value)])
     return found
 
 
@@ -542,28 +549,17 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         value, dkind, adj, used = dice[action.a]
         dice[action.a] = (value, dkind, adj + action.b, used)
         sheet = sheet._replace(dice=tuple(dice), shells=sheet.shells - 1)
-        _private(
-            events,
-            seat,
-            "shell",
-            say("You spend a pair of shells: that die now shows {value}.", value=value + adj + action.b),
-        )
-        return sheet, events
+        text = say("You spend a pair of shells: that die now shows {value}.", value=value + adj + action.b)
+        return sheet, [event("shell", text, seat=seat, private=True)]
     if kind == "unlock":
         used = _mask_dice(sheet, action.b)
         sheet = sheet._replace(dice=_use(sheet, used), main=action.a)
-        _private(
-            events,
-            seat,
-            "search",
-            say(
-                "You search ruin {number} ({name}) for this round.",
-                number=action.a,
-                name=term(RUINS[action.a - 1].name),
-            ),
-            ruin=action.a,
+        text = say(
+            "You search ruin {number} ({name}) for this round.",
+            number=action.a,
+            name=term(RUINS[action.a - 1].name),
         )
-        return sheet, events
+        return sheet, [event("search", text, seat=seat, private=True, ruin=action.a)]
     if kind == "cast":
         used = _mask_dice(sheet, action.b)
         sheet = sheet._replace(dice=_use(sheet, used), main=-(action.a + 1))
@@ -572,52 +568,43 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
     if kind == "unpick":
         return sheet._replace(pick=-1, mode=0), events
     if kind == "confirm":
-        _private(events, seat, "confirm", say("You confirm your round."))
-        return sheet._replace(confirmed=True), events
+        text = say("You confirm your round.")
+        return sheet._replace(confirmed=True), [event("confirm", text, seat=seat, private=True)]
     # placing the chosen die
     pick = sheet.pick
     die = sheet.dice[pick]
     value = die_value(die)
     if kind == "trade":
-        sheet = gain_shells(sheet._replace(dice=_use(sheet, [pick]), pick=-1, mode=0))
-        _private(events, seat, "trade", say("You trade the {value} for a pair of shells.", value=value))
-        return sheet, events
+        sheet = gain_shells(sheet._replace(dice=_use_one(sheet.dice, pick), pick=-1, mode=0))
+        text = say("You trade the {value} for a pair of shells.", value=value)
+        return sheet, [event("trade", text, seat=seat, private=True)]
     if kind == "write":
         ruins = list(sheet.ruins)
         slots = list(ruins[action.a - 1])
         slots[action.b] = value
         ruins[action.a - 1] = tuple(slots)
-        sheet = sheet._replace(ruins=tuple(ruins), dice=_use(sheet, [pick]), pick=-1, mode=0)
-        _private(
-            events,
-            seat,
-            "write",
-            say("You write {value} in ruin {number}.", value=value, number=action.a),
-            ruin=action.a,
-            slot=action.b,
-        )
-        return sheet, events
+        sheet = sheet._replace(ruins=tuple(ruins), dice=_use_one(sheet.dice, pick), pick=-1, mode=0)
+        text = say("You write {value} in ruin {number}.", value=value, number=action.a)
+        return sheet, [event("write", text, seat=seat, private=True, ruin=action.a, slot=action.b)]
     if kind == "mark":
-        before = sheet.reef
-        after = before | 1 << action.a
-        rows, cols = completed_lines(before, after, BARRIER.row_masks, BARRIER.col_masks)
-        pearls = rows * BARRIER.pearls_row + cols * BARRIER.pearls_col
+        after = sheet.reef | 1 << action.a
+        r, c = divmod(action.a, BARRIER.cols)
+        # `completed_lines` for one new cell: only its row and its column can be completed
+        pearls = 0
+        if after & BARRIER.row_masks[r] == BARRIER.row_masks[r]:
+            pearls += BARRIER.pearls_row
+        if after & BARRIER.col_masks[c] == BARRIER.col_masks[c]:
+            pearls += BARRIER.pearls_col
         if action.a in BARRIER.highlighted:
             pearls += BARRIER.pearls_highlight
-        sheet = sheet._replace(reef=after, dice=_use(sheet, [pick]), pick=-1, mode=0)
-        r, c = divmod(action.a, BARRIER.cols)
-        _private(
-            events,
-            seat,
-            "reef",
-            say(
-                "You mark the {value} at row {row}, column {column} of the reef.",
-                value=value,
-                row=r + 1,
-                column=c + 1,
-            ),
-            cell=action.a,
+        sheet = sheet._replace(reef=after, dice=_use_one(sheet.dice, pick), pick=-1, mode=0)
+        text = say(
+            "You mark the {value} at row {row}, column {column} of the reef.",
+            value=value,
+            row=r + 1,
+            column=c + 1,
         )
+        events.append(event("reef", text, seat=seat, private=True, cell=action.a))
         return settle(earn_pearls(sheet, pearls), seat, events), events
     if kind == "shape":
         return sheet._replace(mode=action.a + 1), events
@@ -710,10 +697,18 @@ def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefStat
     """Gameplay: advance the otter; "if there's a Boon next to that round number,
     everyone gains that Boon before the Hydra dice are rolled"; then roll (at once,
     or once every seat has made the boon's choices)."""
+    return _start_round(state, number, events, state.sheets, state.prev)
+
+
+def _start_round(
+    state: ReefState, number: int, events: Events, olds: tuple[Sheet, ...], prev: tuple[Sheet, ...]
+) -> tuple[ReefState, Events]:
+    """`start_round` from the sheets ``olds``, with ``prev`` as the previous round's sheets: the
+    new state made in one copy (`end_round` hands over its sheets without a copy of its own)."""
     boon = TRACKER[state.side].get(number)
     roll_value = _roller(state.seed, number)[0] if boon is not None and boon.kind == "roll" else 0
     sheets = []
-    for seat, old in enumerate(state.sheets):
+    for seat, old in enumerate(olds):
         sheet = work_done(old)
         if boon is not None:
             if boon.kind == "shells":
@@ -753,12 +748,31 @@ def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefStat
         else:
             message = say("Round {round} boon for everyone — {boon}.", round=number, boon=boon.say())
         events.append(event("boon", message, round=number))
-    state = state._replace(
-        phase="round", round=number, dice=(), roll=roll_value, sheets=new, bases=new, starts=new
-    )
     if waiting:
+        state = state._replace(
+            phase="round",
+            round=number,
+            dice=(),
+            roll=roll_value,
+            sheets=new,
+            bases=new,
+            prev=prev,
+            starts=new,
+        )
         return state, events
-    return roll(state, events)
+    # `roll` at once, in the same copy of the state
+    dice, rolled = _roll_sheets(state.seed, number, roll_value, new, events)
+    state = state._replace(
+        phase="round",
+        round=number,
+        dice=dice,
+        roll=roll_value,
+        sheets=rolled,
+        bases=new,
+        prev=prev,
+        starts=rolled,
+    )
+    return state, events
 
 
 #: A hydra die as the pool holds it, by the value rolled.
@@ -767,12 +781,20 @@ _HYDRA = tuple((v, "hydra", 0, False) for v in range(7))
 
 def roll(state: ReefState, events: Events) -> tuple[ReefState, Events]:
     """Gameplay: the Dice Roller "rolls the three Hydra dice and calls out the results for the round"."""
-    number = state.round
-    throws = _roller(state.seed, number)
+    dice, sheets = _roll_sheets(state.seed, state.round, state.roll, state.sheets, events)
+    return state._replace(dice=dice, sheets=sheets, starts=sheets), events
+
+
+def _roll_sheets(
+    seed: int, number: int, shared: int, sheets: tuple[Sheet, ...], events: Events
+) -> tuple[tuple[int, ...], tuple[Sheet, ...]]:
+    """`roll` for round ``number`` (``shared``: the round's shared roll, 0 for none): the hydra
+    dice, and ``sheets`` with them at the front of each pool; the roll's event is appended."""
+    throws = _roller(seed, number)
     # the shared "roll a die" boon came first from the same roller
-    dice = throws[1:4] if state.roll else throws[:3]
+    dice = throws[1:4] if shared else throws[:3]
     hydra = (_HYDRA[dice[0]], _HYDRA[dice[1]], _HYDRA[dice[2]])
-    sheets = tuple(s._replace(dice=(*hydra, *s.dice)) for s in state.sheets)
+    sheets = tuple([s._replace(dice=(*hydra, *s.dice)) for s in sheets])
     events.append(
         event(
             "roll",
@@ -788,7 +810,7 @@ def roll(state: ReefState, events: Events) -> tuple[ReefState, Events]:
             dice=list(dice),
         )
     )
-    return state._replace(dice=dice, sheets=sheets, starts=sheets), events
+    return dice, sheets
 
 
 def end_round(state: ReefState) -> tuple[ReefState, Events]:
@@ -813,8 +835,7 @@ def end_round(state: ReefState) -> tuple[ReefState, Events]:
             roll=0,
         )
         return final, events
-    state = state._replace(sheets=sheets, prev=state.bases, bases=sheets)
-    return start_round(state, state.round + 1, events)
+    return _start_round(state, state.round + 1, events, sheets, state.bases)
 
 
 _SEAT_0 = frozenset({0})
@@ -846,7 +867,7 @@ def legal_actions(state: ReefState, seat: int) -> list[Act]:
         sheet = state.sheets[seat]
         if not state.dice and not sheet.pending:
             return []
-        return legal(sheet, state.reef)
+        return list(_remembered(sheet, state.reef))  # `legal`, a frame sooner
     if state.phase == "lucky":
         return setup.lucky_actions(state, seat)
     return []
@@ -873,7 +894,11 @@ def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> t
     if boon_step and not sheet.pending:
         raise IllegalAction(say("You have gained this round's boon; the hydra dice come next."))
     if checked:
-        check(sheet, action, state.reef)
+        for option in _remembered(sheet, state.reef):  # `check`'s quick path: a shared step
+            if option is action:
+                break
+        else:
+            check(sheet, action, state.reef)
     starts = state.starts or state.bases
     new_sheet, events = apply(sheet, starts[seat], seat, action, state.reef)
     if state.seats == 1:  # `_replace(sheets=(new_sheet,))`, without its keywords

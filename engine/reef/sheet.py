@@ -66,16 +66,36 @@ def legal_slots(ruin: Ruin, slots: tuple[int, ...], value: int) -> list[int]:
     if found is None:
         if len(answers) >= _SLOTS_KEPT:
             answers.clear()
-        found = answers[(slots, value)] = _legal_slots(ruin, slots, value)
+        found = answers[(slots, value)] = open_slots(ruin, slots, value)
     return list(found)
 
 
-def _legal_slots(ruin: Ruin, slots: tuple[int, ...], value: int) -> tuple[int, ...]:
-    if ruin.rule == "plus-minus-one":
+def open_slots(ruin: Ruin, slots: tuple[int, ...], value: int) -> tuple[int, ...]:
+    """`legal_slots` worked out afresh, not remembered: `can_write` for every slot at once,
+    rule by rule (the same answers, a few times quicker)."""
+    rule = ruin.rule
+    if rule == "plus-minus-one":
         filled = ruin.size - slots.count(EMPTY)
         if filled >= ruin.size:
             return ()
         return (filled,) if filled == 0 or abs(slots[filled - 1] - value) == 1 else ()
+    if rule == "odds" or rule == "evens":
+        if value % 2 != (rule == "odds"):
+            return ()
+        return tuple([slot for slot, written in enumerate(slots) if written == EMPTY])
+    out: list[int] = []
+    if rule == "same":  # a row takes the value while every value written in it is that value
+        for row in ruin.rows:
+            written = {slots[x] for x in row}
+            written.discard(EMPTY)
+            if not written or written == {value}:
+                out.extend([x for x in row if slots[x] == EMPTY])
+        return tuple(out)
+    if rule == "different":
+        for slot, near in enumerate(ruin.neighbours):
+            if slots[slot] == EMPTY and value not in [slots[x] for x in near]:
+                out.append(slot)
+        return tuple(out)
     return tuple(slot for slot in range(ruin.size) if can_write(ruin, slots, slot, value))
 
 
