@@ -215,30 +215,55 @@ def _dice_subsets(dice: tuple[Die, ...]) -> list[tuple[int, int, int]]:
     kept: a boon die can do all a hydra die can and more, so it is better
     left for later. A rolled die is never part of a set: it opens no ruin and casts
     no enchantment ("Players may write that value directly into any ship Ruin or into
-    their Reef")."""
+    their Reef").
+
+    The sets depend only on the unused dice's values and which are hydra dice: they are
+    remembered by those, over the unused list's places, then spread onto the pool."""
     unused = [i for i, d in enumerate(dice) if not d[3] and not is_rolled(d)]
-    values = [dice[i][0] + dice[i][2] for i in unused]
-    hydra = [dice[i][1] == "hydra" for i in unused]
+    key = tuple([(dice[i][0] + dice[i][2], dice[i][1] == "hydra") for i in unused])
+    found = _SUBSETS_SEEN.get(key)
+    if found is None:
+        if len(_SUBSETS_SEEN) >= _POOLS_KEPT:
+            _SUBSETS_SEEN.clear()
+        found = _SUBSETS_SEEN[key] = _value_subsets(key)
+    places = tuple(unused[:8])
+    spread = _SPREADS.get(places)
+    if spread is None:  # bit j of a pattern over the unused list -> the bit of its die
+        spread = _SPREADS[places] = tuple(
+            sum(1 << places[j] for j in range(len(places)) if bits >> j & 1)
+            for bits in range(1 << len(places))
+        )
+    return [(spread[bits], total, size) for bits, total, size in found]
+
+
+#: `_value_subsets` answers by the unused dice's (value, is hydra); `_SPREADS` by their places.
+_SUBSETS_SEEN: dict[tuple[tuple[int, bool], ...], tuple[tuple[int, int, int], ...]] = {}
+_SPREADS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _value_subsets(dice: tuple[tuple[int, bool], ...]) -> tuple[tuple[int, int, int], ...]:
+    """`_dice_subsets` over a list of (value, is hydra) dice: (bit pattern over the list, sum,
+    size) per set kept (at most the first eight dice take part)."""
+    values = [value for value, _ in dice]
+    hydra = [is_hydra for _, is_hydra in dice]
     distinct = len(set(values)) == len(values)
     best: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
     out: list[tuple[int, int, int]] = []
-    for _, positions in _SUBSETS[min(len(unused), 8)]:
-        mask = 0
+    for bits, positions in _SUBSETS[min(len(dice), 8)]:
         total = 0
         for j in positions:
-            mask |= 1 << unused[j]
             total += values[j]
         if distinct:
-            out.append((mask, total, len(positions)))
+            out.append((bits, total, len(positions)))
             continue
         signature = tuple(sorted(values[j] for j in positions))
         count = sum(1 for j in positions if hydra[j])
         kept = best.get(signature)
         if kept is None or count > kept[0]:
-            best[signature] = (count, mask, total, len(positions))
+            best[signature] = (count, bits, total, len(positions))
     if not distinct:
-        out = [(mask, total, size) for _, mask, total, size in best.values()]
-    return out
+        out = [(bits, total, size) for _, bits, total, size in best.values()]
+    return tuple(out)
 
 
 def _mask_dice(sheet: Sheet, mask: int) -> list[int]:
@@ -335,7 +360,7 @@ def _legal(sheet: Sheet, reef_key: str) -> Sequence[Act]:
         return _legal_placing(sheet, reef_key)
     pool = _POOLS.get(sheet.dice) or _pool(sheet.dice)
     searching = sheet.main == 0 and pool.picks
-    if pool.simple and not (searching and _cast_closed(sheet.ench, pool.cast_sections)):
+    if pool.simple and not (searching and pool.cast_sections and _closed(sheet.ench) & pool.cast_sections):
         variant = (sheet.shells > 0) + 2 * bool(searching)
         return pool.ready[variant] or _ready(pool, variant)
     out: list[Act] = list(pool.shells) if sheet.shells > 0 else []
@@ -355,16 +380,26 @@ def _legal(sheet: Sheet, reef_key: str) -> Sequence[Act]:
 _SPACES = tuple(len(section.spaces) for section in SECTIONS)
 
 
-def _cast_closed(ench: tuple[int, ...], sections: tuple[int, ...]) -> bool:
-    """Whether any of these enchantment sections has every space crossed off."""
-    return any(ench[s] >= _SPACES[s] for s in sections)
+#: `_closed` answers by the sheet's enchantment counts.
+_CLOSED: dict[tuple[int, ...], int] = {}
+
+
+def _closed(ench: tuple[int, ...]) -> int:
+    """Bit mask of the enchantment sections with every space crossed off (remembered)."""
+    found = _CLOSED.get(ench)
+    if found is None:
+        if len(_CLOSED) >= 4096:
+            _CLOSED.clear()
+        found = _CLOSED[ench] = sum(1 << s for s, crossed in enumerate(ench) if crossed >= _SPACES[s])
+    return found
 
 
 class _Pool(NamedTuple):
     """What a pool of dice allows before a die is picked, whatever else the sheet holds.
 
     ``shells``: the shell steps; ``unlocks`` and ``casts`` ((section, step) pairs): the
-    searches and casts its unused dice make; ``picks``: (pick step, the die if it is rolled
+    searches and casts its unused dice make, ``cast_sections`` the bit mask of those
+    sections; ``picks``: (pick step, the die if it is rolled
     and must find a place, else None); ``confirm``: whether every die that must be used is.
     ``simple`` (no rolled die to place) pools keep their answers for sheets whose sections
     are all open in ``ready``, by shells held + 2 * may search or cast (`_ready`)."""
@@ -372,7 +407,7 @@ class _Pool(NamedTuple):
     shells: tuple[Act, ...]
     unlocks: tuple[Act, ...]
     casts: tuple[tuple[int, Act], ...]
-    cast_sections: tuple[int, ...]
+    cast_sections: int
     picks: tuple[tuple[Act, Die | None], ...]
     confirm: bool
     simple: bool
@@ -439,7 +474,7 @@ def _work_out_pool(dice: tuple[Die, ...]) -> _Pool:
         tuple(shells),
         unlocks,
         tuple(casts),
-        tuple(sorted({s for s, _ in casts})),
+        sum(1 << s for s in {s for s, _ in casts}),
         tuple(picks),
         confirm,
         all(die is None for _, die in picks),
@@ -464,15 +499,16 @@ def _ready(pool: _Pool, variant: int) -> tuple[Act, ...]:
 
 def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
     die = sheet.dice[sheet.pick]
-    value = die_value(die)
+    value = die[0] + die[2]  # `die_value`
     out: list[Act] = []
-    if sheet.mode > 0:
-        out.extend(act("place", c) for c in atoll_anchors(sheet.reef, value, sheet.mode - 1))
+    mode = sheet.mode
+    if mode > 0:
+        out.extend(act("place", c) for c in atoll_anchors(sheet.reef, value, mode - 1))
         out.append(_UNPICK)
         return out
-    if sheet.mode < 0:
+    if mode < 0:
         out.extend(act("place", c) for c in atoll_singles(sheet.reef))
-        if sheet.mode == -1:
+        if mode == -1:
             out.append(_UNPICK)
         else:
             out.append(_RESET)
@@ -490,7 +526,7 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
         out.extend(act("shape", o) for o in atoll_orients(sheet.reef, value))
         if atoll_singles(sheet.reef):
             out.append(_SINGLES)
-    if not is_rolled(die):  # Boons: a boon die value may be "turned into shells"; a rolled die not
+    if die[1] != "roll":  # Boons: a boon die value may be "turned into shells"; a rolled die not
         out.append(_TRADE)
     out.append(_UNPICK)
     return out
@@ -533,24 +569,11 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         values[_PICK] = action.a
         values[_MODE] = 0
         return _make(Sheet, values), events
-    if kind == "reset":
-        _private(events, seat, "reset", say("You reset your round."))
-        return base, events
-    if kind == "pearl":
-        sheet = sheet._replace(pending=sheet.pending[1:])
-        sheet = take_pearl(sheet, action.a, seat, events)
-        return settle(sheet, seat, events), events
-    if kind == "enchant":
-        sheet = sheet._replace(pending=sheet.pending[1:])
-        sheet = cross_enchantment(sheet, action.a, seat, events)
-        return settle(sheet, seat, events), events
-    if kind == "shell":
-        dice = list(sheet.dice)
-        value, dkind, adj, used = dice[action.a]
-        dice[action.a] = (value, dkind, adj + action.b, used)
-        sheet = sheet._replace(dice=tuple(dice), shells=sheet.shells - 1)
-        text = say("You spend a pair of shells: that die now shows {value}.", value=value + adj + action.b)
-        return sheet, [event("shell", text, seat=seat, private=True)]
+    if kind in _PLACING:
+        return _place(sheet, seat, action)
+    if kind == "confirm":
+        text = say("You confirm your round.")
+        return sheet._replace(confirmed=True), [event("confirm", text, seat=seat, private=True)]
     if kind == "unlock":
         used = _mask_dice(sheet, action.b)
         sheet = sheet._replace(dice=_use(sheet, used), main=action.a)
@@ -565,12 +588,38 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         sheet = sheet._replace(dice=_use(sheet, used), main=-(action.a + 1))
         sheet = cross_enchantment(sheet, action.a, seat, events)
         return settle(sheet, seat, events), events
+    if kind == "shell":
+        dice = list(sheet.dice)
+        value, dkind, adj, used = dice[action.a]
+        dice[action.a] = (value, dkind, adj + action.b, used)
+        sheet = sheet._replace(dice=tuple(dice), shells=sheet.shells - 1)
+        text = say("You spend a pair of shells: that die now shows {value}.", value=value + adj + action.b)
+        return sheet, [event("shell", text, seat=seat, private=True)]
+    if kind == "pearl":
+        sheet = sheet._replace(pending=sheet.pending[1:])
+        sheet = take_pearl(sheet, action.a, seat, events)
+        return settle(sheet, seat, events), events
+    if kind == "enchant":
+        sheet = sheet._replace(pending=sheet.pending[1:])
+        sheet = cross_enchantment(sheet, action.a, seat, events)
+        return settle(sheet, seat, events), events
     if kind == "unpick":
         return sheet._replace(pick=-1, mode=0), events
-    if kind == "confirm":
-        text = say("You confirm your round.")
-        return sheet._replace(confirmed=True), [event("confirm", text, seat=seat, private=True)]
-    # placing the chosen die
+    if kind == "reset":
+        _private(events, seat, "reset", say("You reset your round."))
+        return base, events
+    return _place(sheet, seat, action)
+
+
+#: The steps that place the chosen die (`_place`).
+_PLACING = frozenset({"trade", "write", "mark", "shape", "singles", "place"})
+
+
+def _place(sheet: Sheet, seat: int, action: Act) -> tuple[Sheet, Events]:
+    """`apply` for a step placing the chosen die: written, marked, drawn or traded (the
+    commonest steps are sent here before the rest are asked about)."""
+    events: Events = []
+    kind = action.kind
     pick = sheet.pick
     die = sheet.dice[pick]
     value = die_value(die)
