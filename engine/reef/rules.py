@@ -557,6 +557,10 @@ def _ruin_writes(r: int, slots: tuple[int, ...], value: int) -> tuple[Act, ...]:
 _make = tuple.__new__
 _PICK = Sheet._fields.index("pick")
 _MODE = Sheet._fields.index("mode")
+_DICE = Sheet._fields.index("dice")
+_CONFIRMED = Sheet._fields.index("confirmed")
+_RUINS = Sheet._fields.index("ruins")
+_REEF = Sheet._fields.index("reef")
 _SHEETS = ReefState._fields.index("sheets")
 
 
@@ -571,9 +575,11 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         return _make(Sheet, values), events
     if kind in _PLACING:
         return _place(sheet, seat, action)
-    if kind == "confirm":
+    if kind == "confirm":  # `_replace(confirmed=True)`, without its keywords
+        values = list(sheet)
+        values[_CONFIRMED] = True
         text = say("You confirm your round.")
-        return sheet._replace(confirmed=True), [event("confirm", text, seat=seat, private=True)]
+        return _make(Sheet, values), [event("confirm", text, seat=seat, private=True)]
     if kind == "unlock":
         used = _mask_dice(sheet, action.b)
         sheet = sheet._replace(dice=_use(sheet, used), main=action.a)
@@ -611,6 +617,18 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
     return _place(sheet, seat, action)
 
 
+def _put_down(sheet: Sheet, field: int, value: object) -> Sheet:
+    """The chosen die used and put down, with field number ``field`` set to ``value`` (none
+    when ``field`` is the dice): `_replace(<field>=value, dice=..., pick=-1, mode=0)` without
+    its keywords, for the steps every round takes several of."""
+    values = list(sheet)
+    values[field] = value
+    values[_DICE] = _use_one(sheet.dice, sheet.pick)
+    values[_PICK] = -1
+    values[_MODE] = 0
+    return _make(Sheet, values)
+
+
 #: The steps that place the chosen die (`_place`).
 _PLACING = frozenset({"trade", "write", "mark", "shape", "singles", "place"})
 
@@ -624,7 +642,7 @@ def _place(sheet: Sheet, seat: int, action: Act) -> tuple[Sheet, Events]:
     die = sheet.dice[pick]
     value = die_value(die)
     if kind == "trade":
-        sheet = gain_shells(sheet._replace(dice=_use_one(sheet.dice, pick), pick=-1, mode=0))
+        sheet = gain_shells(_put_down(sheet, _DICE, None))
         text = say("You trade the {value} for a pair of shells.", value=value)
         return sheet, [event("trade", text, seat=seat, private=True)]
     if kind == "write":
@@ -632,7 +650,7 @@ def _place(sheet: Sheet, seat: int, action: Act) -> tuple[Sheet, Events]:
         slots = list(ruins[action.a - 1])
         slots[action.b] = value
         ruins[action.a - 1] = tuple(slots)
-        sheet = sheet._replace(ruins=tuple(ruins), dice=_use_one(sheet.dice, pick), pick=-1, mode=0)
+        sheet = _put_down(sheet, _RUINS, tuple(ruins))
         text = say("You write {value} in ruin {number}.", value=value, number=action.a)
         return sheet, [event("write", text, seat=seat, private=True, ruin=action.a, slot=action.b)]
     if kind == "mark":
@@ -646,7 +664,7 @@ def _place(sheet: Sheet, seat: int, action: Act) -> tuple[Sheet, Events]:
             pearls += BARRIER.pearls_col
         if action.a in BARRIER.highlighted:
             pearls += BARRIER.pearls_highlight
-        sheet = sheet._replace(reef=after, dice=_use_one(sheet.dice, pick), pick=-1, mode=0)
+        sheet = _put_down(sheet, _REEF, after)
         text = say(
             "You mark the {value} at row {row}, column {column} of the reef.",
             value=value,
@@ -843,7 +861,11 @@ def _roll_sheets(
     # the shared "roll a die" boon came first from the same roller
     dice = throws[1:4] if shared else throws[:3]
     hydra = (_HYDRA[dice[0]], _HYDRA[dice[1]], _HYDRA[dice[2]])
-    sheets = tuple([s._replace(dice=(*hydra, *s.dice)) for s in sheets])
+    rolled = []
+    for sheet in sheets:  # `_replace(dice=(*hydra, *sheet.dice))`, without its keywords
+        values = list(sheet)
+        values[_DICE] = (*hydra, *sheet.dice)
+        rolled.append(_make(Sheet, values))
     events.append(
         event(
             "roll",
@@ -859,7 +881,7 @@ def _roll_sheets(
             dice=list(dice),
         )
     )
-    return dice, sheets
+    return dice, tuple(rolled)
 
 
 def end_round(state: ReefState) -> tuple[ReefState, Events]:
@@ -942,16 +964,21 @@ def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> t
     boon_step = not state.dice
     if boon_step and not sheet.pending:
         raise IllegalAction(say("You have gained this round's boon; the hydra dice come next."))
+    reef_key = state.reef
     if checked:
-        for option in _remembered(sheet, state.reef):  # `check`'s quick path: a shared step
+        last = _LAST  # `check`'s quick path: the legal steps just listed hold this very step
+        options = last[2] if last[0] is sheet and last[1] == reef_key else _remembered(sheet, reef_key)
+        for option in options:
             if option is action:
                 break
         else:
-            check(sheet, action, state.reef)
+            check(sheet, action, reef_key)
     starts = state.starts or state.bases
-    new_sheet, events = apply(sheet, starts[seat], seat, action, state.reef)
+    new_sheet, events = apply(sheet, starts[seat], seat, action, reef_key)
     if state.seats == 1:  # `_replace(sheets=(new_sheet,))`, without its keywords
-        state = _make(ReefState, (*state[:_SHEETS], (new_sheet,), *state[_SHEETS + 1 :]))
+        values = list(state)
+        values[_SHEETS] = (new_sheet,)
+        state = _make(ReefState, values)
     else:
         sheets = list(state.sheets)
         sheets[seat] = new_sheet
