@@ -243,26 +243,38 @@ _SPREADS: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 def _value_subsets(dice: tuple[tuple[int, bool], ...]) -> tuple[tuple[int, int, int], ...]:
     """`_dice_subsets` over a list of (value, is hydra) dice: (bit pattern over the list, sum,
-    size) per set kept (at most the first eight dice take part)."""
+    size) per set kept (at most the first eight dice take part).
+
+    Each set is worked out from the set without its lowest die, in increasing bit order (the
+    order the sets are listed in); a set's values are told apart by a count of each value
+    packed into an int (four bits a value: at most eight dice)."""
     values = [value for value, _ in dice]
-    hydra = [is_hydra for _, is_hydra in dice]
     distinct = len(set(values)) == len(values)
-    best: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+    n = min(len(dice), 8)
+    size = 1 << n
+    totals = [0] * size
+    sizes = [0] * size
+    hydras = [0] * size
+    signatures = [0] * size
+    best: dict[int, tuple[int, int, int, int]] = {}
     out: list[tuple[int, int, int]] = []
-    for bits, positions in _SUBSETS[min(len(dice), 8)]:
-        total = 0
-        for j in positions:
-            total += values[j]
+    for bits in range(1, size):
+        low = bits & -bits
+        rest = bits ^ low
+        j = low.bit_length() - 1
+        value = values[j]
+        total = totals[bits] = totals[rest] + value
+        count = sizes[bits] = sizes[rest] + 1
         if distinct:
-            out.append((bits, total, len(positions)))
+            out.append((bits, total, count))
             continue
-        signature = tuple(sorted(values[j] for j in positions))
-        count = sum(1 for j in positions if hydra[j])
+        hydra = hydras[bits] = hydras[rest] + dice[j][1]
+        signature = signatures[bits] = signatures[rest] + (1 << 4 * value)
         kept = best.get(signature)
-        if kept is None or count > kept[0]:
-            best[signature] = (count, bits, total, len(positions))
+        if kept is None or hydra > kept[0]:
+            best[signature] = (hydra, bits, total, count)
     if not distinct:
-        out = [(bits, total, size) for _, bits, total, size in best.values()]
+        out = [(bits, total, count) for _, bits, total, count in best.values()]
     return tuple(out)
 
 
@@ -789,7 +801,11 @@ def _start_round(
             sheet = settle(sheet, seat, events)
         sheets.append(sheet)
     new = tuple(sheets)
-    waiting = any(s.pending for s in new)
+    waiting = False
+    for sheet in new:  # `any(s.pending for s in new)`, without a generator each round
+        if sheet.pending:
+            waiting = True
+            break
     if boon is not None:
         if roll_value and waiting:
             message = say(
@@ -887,7 +903,7 @@ def _roll_sheets(
 def end_round(state: ReefState) -> tuple[ReefState, Events]:
     """Every seat confirmed: the sheets become public; the next round, or the game's end
     (phase ``finished``; the game adds the end event with the result, `engine.reef.scoring`)."""
-    sheets = tuple(work_done(s) for s in state.sheets)
+    sheets = tuple([work_done(s) for s in state.sheets])
     events: Events = [
         event(
             "reveal",
@@ -1001,7 +1017,7 @@ def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> t
                 say("{seat} has confirmed round {round}.", seat=seat_of(seat), round=state.round),
             )
         )
-        if all(s.confirmed for s in state.sheets):
+        if state.seats == 1 or all(s.confirmed for s in state.sheets):  # solo: the seat just did
             state, more = end_round(state)
             events.extend(more)
     return state, events
