@@ -371,14 +371,18 @@ def _legal(sheet: Sheet, reef_key: str) -> Sequence[Act]:
     if sheet.pick >= 0:
         return _legal_placing(sheet, reef_key)
     pool = _POOLS.get(sheet.dice) or _pool(sheet.dice)
-    searching = sheet.main == 0 and pool.picks
-    if pool.simple and not (searching and pool.cast_sections and _closed(sheet.ench) & pool.cast_sections):
-        variant = (sheet.shells > 0) + 2 * bool(searching)
+    searching = sheet.main == 0 and bool(pool.picks)
+    closed = False  # whether a section the pool casts is full (its casts are then left out)
+    if searching:
+        unlocks, casts, cast_sections = pool.searches[0] or _searches(pool, sheet.dice)
+        closed = bool(cast_sections and _closed(sheet.ench) & cast_sections)
+    if pool.simple and not closed:
+        variant = (sheet.shells > 0) + 2 * searching
         return pool.ready[variant] or _ready(pool, variant)
     out: list[Act] = list(pool.shells) if sheet.shells > 0 else []
     if searching:
-        out.extend(pool.unlocks)
-        out.extend(step for s, step in pool.casts if sheet.ench[s] < _SPACES[s])
+        out.extend(unlocks)
+        out.extend(step for s, step in casts if sheet.ench[s] < _SPACES[s])
     for step, die in pool.picks:
         if die is None or can_place(sheet, die, reef_key):
             out.append(step)
@@ -409,20 +413,19 @@ def _closed(ench: tuple[int, ...]) -> int:
 class _Pool(NamedTuple):
     """What a pool of dice allows before a die is picked, whatever else the sheet holds.
 
-    ``shells``: the shell steps; ``unlocks`` and ``casts`` ((section, step) pairs): the
-    searches and casts its unused dice make, ``cast_sections`` the bit mask of those
-    sections; ``picks``: (pick step, the die if it is rolled
-    and must find a place, else None); ``confirm``: whether every die that must be used is.
-    ``simple`` (no rolled die to place) pools keep their answers for sheets whose sections
-    are all open in ``ready``, by shells held + 2 * may search or cast (`_ready`)."""
+    ``shells``: the shell steps; ``picks``: (pick step, the die if it is rolled and must
+    find a place, else None); ``confirm``: whether every die that must be used is.
+    ``searches`` holds, once a sheet that may still search or cast asks (`_searches`), the
+    searches and casts its unused dice make: (unlock steps, (section, cast step) pairs, bit
+    mask of those sections). ``simple`` (no rolled die to place) pools keep their answers for
+    sheets whose sections are all open in ``ready``, by shells held + 2 * may search or cast
+    (`_ready`)."""
 
     shells: tuple[Act, ...]
-    unlocks: tuple[Act, ...]
-    casts: tuple[tuple[int, Act], ...]
-    cast_sections: int
     picks: tuple[tuple[Act, Die | None], ...]
     confirm: bool
     simple: bool
+    searches: list[tuple[tuple[Act, ...], tuple[tuple[int, Act], ...], int] | None]
     ready: list[tuple[Act, ...] | None]
 
 
@@ -475,6 +478,14 @@ def _work_out_pool(dice: tuple[Die, ...]) -> _Pool:
         if key not in seen_pick:
             seen_pick.add(key)
             picks.append((_PICKS[i] if i < len(_PICKS) else act("pick", i), die if rolled else None))
+    return _Pool(
+        tuple(shells), tuple(picks), confirm, all(die is None for _, die in picks), [None], [None] * 4
+    )
+
+
+def _searches(pool: _Pool, dice: tuple[Die, ...]) -> tuple:
+    """The searches and casts ``dice`` (one of the pools ``pool`` stands for: they share their
+    unused dice) make, kept in ``pool``: most pools are only asked after the round's search."""
     subsets = _dice_subsets(dice)
     unlocks = tuple(act("unlock", total, mask) for mask, total, _ in subsets if 1 <= total <= len(RUINS))
     casts = []
@@ -482,16 +493,8 @@ def _work_out_pool(dice: tuple[Die, ...]) -> _Pool:
         s = SECTION_BY_SUM.get(total)
         if size >= 2 and s is not None:
             casts.append((s, act("cast", s, mask)))
-    return _Pool(
-        tuple(shells),
-        unlocks,
-        tuple(casts),
-        sum(1 << s for s in {s for s, _ in casts}),
-        tuple(picks),
-        confirm,
-        all(die is None for _, die in picks),
-        [None] * 4,
-    )
+    found = pool.searches[0] = (unlocks, tuple(casts), sum(1 << s for s in {s for s, _ in casts}))
+    return found
 
 
 def _ready(pool: _Pool, variant: int) -> tuple[Act, ...]:
@@ -499,8 +502,9 @@ def _ready(pool: _Pool, variant: int) -> tuple[Act, ...]:
     shells held + 2 * may search or cast. Made when first asked, then kept in the pool."""
     out = list(pool.shells) if variant & 1 else []
     if variant & 2:
-        out.extend(pool.unlocks)
-        out.extend(step for _, step in pool.casts)
+        unlocks, casts, _ = pool.searches[0]  # `_legal` asked for them first
+        out.extend(unlocks)
+        out.extend(step for _, step in casts)
     out.extend(step for step, _ in pool.picks)
     if pool.confirm:
         out.append(_CONFIRM)

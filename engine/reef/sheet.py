@@ -91,12 +91,30 @@ def open_slots(ruin: Ruin, slots: tuple[int, ...], value: int) -> tuple[int, ...
             if not written or written == {value}:
                 out.extend([x for x in row if slots[x] == EMPTY])
         return tuple(out)
-    if rule == "different":
-        for slot, near in enumerate(ruin.neighbours):
-            if slots[slot] == EMPTY and value not in [slots[x] for x in near]:
-                out.append(slot)
-        return tuple(out)
-    return tuple(slot for slot in range(ruin.size) if can_write(ruin, slots, slot, value))
+    if rule == "different":  # no slot next to one holding the value
+        blocked: set[int] = set()
+        for slot, written in enumerate(slots):
+            if written == value:
+                blocked.update(ruin.neighbours[slot])
+        return tuple([slot for slot, written in enumerate(slots) if written == EMPTY and slot not in blocked])
+    # PYRAMID (see `can_write`): at most each written value it rests on, at least each above it
+    supports, above = ruin.supports, ruin.above
+    for slot, written in enumerate(slots):
+        if written != EMPTY:
+            continue
+        fits = True
+        for x in supports[slot]:
+            if slots[x] != EMPTY and value > slots[x]:
+                fits = False
+                break
+        if fits:
+            for y in above[slot]:
+                if slots[y] != EMPTY and slots[y] > value:
+                    fits = False
+                    break
+        if fits:
+            out.append(slot)
+    return tuple(out)
 
 
 def turns(slots: tuple[int, ...]) -> list[int]:
