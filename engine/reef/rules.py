@@ -219,14 +219,24 @@ def _dice_subsets(dice: tuple[Die, ...]) -> list[tuple[int, int, int]]:
 
     The sets depend only on the unused dice's values and which are hydra dice: they are
     remembered by those, over the unused list's places, then spread onto the pool."""
+    return _spread_subsets(*_subsets_key(dice))
+
+
+def _subsets_key(dice: tuple[Die, ...]) -> tuple[tuple[tuple[int, bool], ...], tuple[int, ...]]:
+    """What `_dice_subsets` depends on: the unused dice that may take part, as (value, is
+    hydra), and their places in the pool."""
     unused = [i for i, d in enumerate(dice) if not d[3] and not is_rolled(d)]
-    key = tuple([(dice[i][0] + dice[i][2], dice[i][1] == "hydra") for i in unused])
+    return tuple([(dice[i][0] + dice[i][2], dice[i][1] == "hydra") for i in unused]), tuple(unused)
+
+
+def _spread_subsets(key: tuple[tuple[int, bool], ...], unused: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """`_dice_subsets` from its `_subsets_key`."""
     found = _SUBSETS_SEEN.get(key)
     if found is None:
         if len(_SUBSETS_SEEN) >= _POOLS_KEPT:
             _SUBSETS_SEEN.clear()
         found = _SUBSETS_SEEN[key] = _value_subsets(key)
-    places = tuple(unused[:8])
+    places = unused[:8]
     spread = _SPREADS.get(places)
     if spread is None:  # bit j of a pattern over the unused list -> the bit of its die
         spread = _SPREADS[places] = tuple(
@@ -278,20 +288,13 @@ def _value_subsets(dice: tuple[tuple[int, bool], ...]) -> tuple[tuple[int, int, 
     return tuple(out)
 
 
-def _mask_dice(sheet: Sheet, mask: int) -> list[int]:
-    return [i for i in range(len(sheet.dice)) if mask >> i & 1]
-
-
-def _use(sheet: Sheet, indices: list[int]) -> tuple[Die, ...]:
-    dice = list(sheet.dice)
-    for i in indices:
-        value, kind, adj, _ = dice[i]
-        dice[i] = (value, kind, adj, True)
-    return tuple(dice)
+def _use_mask(dice: tuple[Die, ...], mask: int) -> tuple[Die, ...]:
+    """``dice`` with the dice in bit mask ``mask`` used (in one pass)."""
+    return tuple([(d[0], d[1], d[2], True) if mask >> i & 1 else d for i, d in enumerate(dice)])
 
 
 def _use_one(dice: tuple[Die, ...], i: int) -> tuple[Die, ...]:
-    """``dice`` with die ``i`` used (`_use` of one die, a placing step's)."""
+    """``dice`` with die ``i`` used (a placing step's)."""
     value, kind, adj, _ = dice[i]
     return (*dice[:i], (value, kind, adj, True), *dice[i + 1 :])
 
@@ -485,16 +488,29 @@ def _work_out_pool(dice: tuple[Die, ...]) -> _Pool:
 
 def _searches(pool: _Pool, dice: tuple[Die, ...]) -> tuple:
     """The searches and casts ``dice`` (one of the pools ``pool`` stands for: they share their
-    unused dice) make, kept in ``pool``: most pools are only asked after the round's search."""
-    subsets = _dice_subsets(dice)
-    unlocks = tuple(act("unlock", total, mask) for mask, total, _ in subsets if 1 <= total <= len(RUINS))
-    casts = []
-    for mask, total, size in subsets:
-        s = SECTION_BY_SUM.get(total)
-        if size >= 2 and s is not None:
-            casts.append((s, act("cast", s, mask)))
-    found = pool.searches[0] = (unlocks, tuple(casts), sum(1 << s for s in {s for s, _ in casts}))
+    unused dice) make, kept in ``pool``: most pools are only asked after the round's search.
+    Pools that differ only in dice that take no part (a rolled die, a die's shells that leave
+    the same value) share them too (`_SEARCH_STEPS`)."""
+    key = _subsets_key(dice)
+    found = _SEARCH_STEPS.get(key)
+    if found is None:
+        subsets = _spread_subsets(*key)
+        unlocks = tuple(act("unlock", total, mask) for mask, total, _ in subsets if 1 <= total <= len(RUINS))
+        casts = []
+        for mask, total, size in subsets:
+            s = SECTION_BY_SUM.get(total)
+            if size >= 2 and s is not None:
+                casts.append((s, act("cast", s, mask)))
+        found = (unlocks, tuple(casts), sum(1 << s for s in {s for s, _ in casts}))
+        if len(_SEARCH_STEPS) >= _POOLS_KEPT:
+            _SEARCH_STEPS.clear()
+        _SEARCH_STEPS[key] = found
+    pool.searches[0] = found
     return found
+
+
+#: `_searches` answers by `_subsets_key`.
+_SEARCH_STEPS: dict[tuple, tuple] = {}
 
 
 def _ready(pool: _Pool, variant: int) -> tuple[Act, ...]:
@@ -574,10 +590,15 @@ _make = tuple.__new__
 _PICK = Sheet._fields.index("pick")
 _MODE = Sheet._fields.index("mode")
 _DICE = Sheet._fields.index("dice")
+_MAIN = Sheet._fields.index("main")
 _CONFIRMED = Sheet._fields.index("confirmed")
 _RUINS = Sheet._fields.index("ruins")
 _REEF = Sheet._fields.index("reef")
 _SHEETS = ReefState._fields.index("sheets")
+_PHASE = ReefState._fields.index("phase")
+_LUCKY = ReefState._fields.index("lucky")
+_STARTS = ReefState._fields.index("starts")
+assert ReefState._fields[_PHASE:_LUCKY] == ("phase", "round", "dice", "roll", "sheets", "bases", "prev")
 
 
 def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> tuple[Sheet, Events]:
@@ -596,9 +617,11 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         values[_CONFIRMED] = True
         text = say("You confirm your round.")
         return _make(Sheet, values), [event("confirm", text, seat=seat, private=True)]
-    if kind == "unlock":
-        used = _mask_dice(sheet, action.b)
-        sheet = sheet._replace(dice=_use(sheet, used), main=action.a)
+    if kind == "unlock":  # `_replace(dice=<those used>, main=action.a)`, by place
+        values = list(sheet)
+        values[_DICE] = _use_mask(sheet.dice, action.b)
+        values[_MAIN] = action.a
+        sheet = _make(Sheet, values)
         text = say(
             "You search ruin {number} ({name}) for this round.",
             number=action.a,
@@ -606,8 +629,7 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         )
         return sheet, [event("search", text, seat=seat, private=True, ruin=action.a)]
     if kind == "cast":
-        used = _mask_dice(sheet, action.b)
-        sheet = sheet._replace(dice=_use(sheet, used), main=-(action.a + 1))
+        sheet = sheet._replace(dice=_use_mask(sheet.dice, action.b), main=-(action.a + 1))
         sheet = cross_enchantment(sheet, action.a, seat, events)
         return settle(sheet, seat, events), events
     if kind == "shell":
@@ -702,7 +724,7 @@ def _place(sheet: Sheet, seat: int, action: Act) -> tuple[Sheet, Events]:
         sheet = sheet._replace(
             reef=after,
             shapes=(*sheet.shapes, (value, False, placement.cells)),
-            dice=_use(sheet, [pick]),
+            dice=_use_one(sheet.dice, pick),
             pick=-1,
             mode=0,
         )
@@ -719,7 +741,7 @@ def _place(sheet: Sheet, seat: int, action: Act) -> tuple[Sheet, Events]:
         if sheet.mode == -1 and atoll_singles(after):
             sheet = sheet._replace(mode=-2)
         else:
-            sheet = sheet._replace(dice=_use(sheet, [pick]), pick=-1, mode=0)
+            sheet = sheet._replace(dice=_use_one(sheet.dice, pick), pick=-1, mode=0)
         r, c = divmod(action.a, ATOLL.cols)
         text = say(
             "You draw a single block in the reef at row {row}, column {column}.", row=r + 1, column=c + 1
@@ -847,19 +869,13 @@ def _start_round(
             starts=new,
         )
         return state, events
-    # `roll` at once, in the same copy of the state
+    # `roll` at once, in the same copy of the state: `_replace(phase="round", round=number,
+    # dice=dice, roll=roll_value, sheets=rolled, bases=new, prev=prev, starts=rolled)`, by place
     dice, rolled = _roll_sheets(state.seed, number, roll_value, new, events)
-    state = state._replace(
-        phase="round",
-        round=number,
-        dice=dice,
-        roll=roll_value,
-        sheets=rolled,
-        bases=new,
-        prev=prev,
-        starts=rolled,
-    )
-    return state, events
+    values = list(state)
+    values[_PHASE:_LUCKY] = ("round", number, dice, roll_value, rolled, new, prev)
+    values[_STARTS] = rolled
+    return _make(ReefState, values), events
 
 
 #: A hydra die as the pool holds it, by the value rolled.
