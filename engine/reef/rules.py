@@ -989,9 +989,10 @@ def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> t
         raise IllegalAction(say("That is not a Reef & Ruins move."))
     if not 0 <= seat < state.seats:
         raise IllegalAction(say("You are not seated at this table."))
-    if state.phase == "finished":
-        raise IllegalAction(say("The game is over."))
-    if state.phase == "lucky":
+    if state.phase != "round":
+        if state.phase == "finished":
+            raise IllegalAction(say("The game is over."))
+        # the lucky numbers
         state, events = setup.choose_lucky(state, seat, action)
         if all(n > 0 for n in state.lucky):
             return start_round(state, 1, events)
