@@ -373,7 +373,7 @@ def _legal(sheet: Sheet, reef_key: str) -> Sequence[Act]:
         return out
     if sheet.pick >= 0:
         return _legal_placing(sheet, reef_key)
-    pool = _POOLS.get(sheet.dice) or _pool(sheet.dice)
+    pool = _pool(sheet.dice)
     searching = sheet.main == 0 and bool(pool.picks)
     closed = False  # whether a section the pool casts is full (its casts are then left out)
     if searching:
@@ -432,15 +432,15 @@ class _Pool(NamedTuple):
     ready: list[tuple[Act, ...] | None]
 
 
-#: `_Pool`s by dice pool, and by the pool's unused dice alone (with their places): what a
-#: pool allows depends only on the dice still to use, which repeat far more than whole pools.
-_POOLS: dict[tuple[Die, ...], _Pool] = {}
+#: `_Pool`s by a pool's unused dice alone (with their places): what a pool allows depends
+#: only on the dice still to use, which repeat far more than whole pools (remembering whole
+#: pools too was measured no quicker, and kept their dice alive).
 _POOLS_BY_UNUSED: dict[tuple[tuple[int, Die], ...], _Pool] = {}
 _POOLS_KEPT = 8192
 
 
 def _pool(dice: tuple[Die, ...]) -> _Pool:
-    """`_POOLS`' answer for ``dice``, found by its unused dice or worked out, and remembered."""
+    """What ``dice`` allow before a pick, found by its unused dice or worked out, and remembered."""
     unused = tuple([(i, die) for i, die in enumerate(dice) if not die[3]])
     found = _POOLS_BY_UNUSED.get(unused)
     if found is None:
@@ -448,9 +448,6 @@ def _pool(dice: tuple[Die, ...]) -> _Pool:
         if len(_POOLS_BY_UNUSED) >= _POOLS_KEPT:
             _POOLS_BY_UNUSED.clear()
         _POOLS_BY_UNUSED[unused] = found
-    if len(_POOLS) >= _POOLS_KEPT:
-        _POOLS.clear()
-    _POOLS[dice] = found
     return found
 
 
