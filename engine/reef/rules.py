@@ -362,6 +362,10 @@ def _remembered(sheet: Sheet, reef_key: str) -> Sequence[Act]:
 
 
 def _legal(sheet: Sheet, reef_key: str) -> Sequence[Act]:
+    """`legal` worked out. Before a pick, the steps depend almost only on the dice still to use:
+    they come ready-made from that pool's `_Pool` (a tuple shared by every sheet with those
+    dice, shells held or not, search still open or not); only a rolled die that must find a
+    place, or a full enchantment section a cast would need, sends the sheet the long way."""
     if sheet.confirmed:
         return ()
     if sheet.pending:
