@@ -56,11 +56,10 @@ class ReefGame(Game):
         """Setup 1-4: everyone's pads, the group's reef and tracker side; then lucky numbers."""
         return setup.new_state(seats, seed, options, self.min_seats, self.max_seats)
 
-    def to_act(self, state: ReefState) -> frozenset[int]:
-        return rules.to_act(state)
-
-    def legal_actions(self, state: ReefState, seat: int) -> list[Act]:
-        return rules.legal_actions(state, seat)
+    # The rules' own functions, called without a method's extra frame (random play asks them
+    # at every step).
+    to_act = staticmethod(rules.to_act)
+    legal_actions = staticmethod(rules.legal_actions)
 
     def apply(self, state: ReefState, seat: int, action: Act) -> tuple[ReefState, list[dict]]:
         new, events = rules.play(state, seat, action)

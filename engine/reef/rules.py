@@ -40,8 +40,10 @@ Every function returns a new sheet or state and appends readable events; nothing
 from __future__ import annotations
 
 import _random
+from collections.abc import Sequence
 from functools import lru_cache
 from hashlib import sha512
+from typing import NamedTuple
 
 import i18n
 from engine.base import IllegalAction, event
@@ -67,6 +69,7 @@ from engine.reef.sheet import (
     completed_lines,
     die_value,
     legal_slots,
+    open_slots,
 )
 from engine.reef.state import BARRIER_KEY, Die, ReefState, Sheet, work_done
 from i18n import say, term
@@ -212,42 +215,88 @@ def _dice_subsets(dice: tuple[Die, ...]) -> list[tuple[int, int, int]]:
     kept: a boon die can do all a hydra die can and more, so it is better
     left for later. A rolled die is never part of a set: it opens no ruin and casts
     no enchantment ("Players may write that value directly into any ship Ruin or into
-    their Reef")."""
+    their Reef").
+
+    The sets depend only on the unused dice's values and which are hydra dice: they are
+    remembered by those, over the unused list's places, then spread onto the pool."""
+    return _spread_subsets(*_subsets_key(dice))
+
+
+def _subsets_key(dice: tuple[Die, ...]) -> tuple[tuple[tuple[int, bool], ...], tuple[int, ...]]:
+    """What `_dice_subsets` depends on: the unused dice that may take part, as (value, is
+    hydra), and their places in the pool."""
     unused = [i for i, d in enumerate(dice) if not d[3] and not is_rolled(d)]
-    values = [dice[i][0] + dice[i][2] for i in unused]
-    hydra = [dice[i][1] == "hydra" for i in unused]
+    return tuple([(dice[i][0] + dice[i][2], dice[i][1] == "hydra") for i in unused]), tuple(unused)
+
+
+def _spread_subsets(key: tuple[tuple[int, bool], ...], unused: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """`_dice_subsets` from its `_subsets_key`."""
+    found = _SUBSETS_SEEN.get(key)
+    if found is None:
+        if len(_SUBSETS_SEEN) >= _POOLS_KEPT:
+            _SUBSETS_SEEN.clear()
+        found = _SUBSETS_SEEN[key] = _value_subsets(key)
+    places = unused[:8]
+    spread = _SPREADS.get(places)
+    if spread is None:  # bit j of a pattern over the unused list -> the bit of its die
+        spread = _SPREADS[places] = tuple(
+            sum(1 << places[j] for j in range(len(places)) if bits >> j & 1)
+            for bits in range(1 << len(places))
+        )
+    return [(spread[bits], total, size) for bits, total, size in found]
+
+
+#: `_value_subsets` answers by the unused dice's (value, is hydra); `_SPREADS` by their places.
+_SUBSETS_SEEN: dict[tuple[tuple[int, bool], ...], tuple[tuple[int, int, int], ...]] = {}
+_SPREADS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _value_subsets(dice: tuple[tuple[int, bool], ...]) -> tuple[tuple[int, int, int], ...]:
+    """`_dice_subsets` over a list of (value, is hydra) dice: (bit pattern over the list, sum,
+    size) per set kept (at most the first eight dice take part).
+
+    Each set is worked out from the set without its lowest die, in increasing bit order (the
+    order the sets are listed in); a set's values are told apart by a count of each value
+    packed into an int (four bits a value: at most eight dice)."""
+    values = [value for value, _ in dice]
     distinct = len(set(values)) == len(values)
-    best: dict[tuple[int, ...], tuple[int, int, int, int]] = {}
+    n = min(len(dice), 8)
+    size = 1 << n
+    totals = [0] * size
+    sizes = [0] * size
+    hydras = [0] * size
+    signatures = [0] * size
+    best: dict[int, tuple[int, int, int, int]] = {}
     out: list[tuple[int, int, int]] = []
-    for _, positions in _SUBSETS[min(len(unused), 8)]:
-        mask = 0
-        total = 0
-        for j in positions:
-            mask |= 1 << unused[j]
-            total += values[j]
+    for bits in range(1, size):
+        low = bits & -bits
+        rest = bits ^ low
+        j = low.bit_length() - 1
+        value = values[j]
+        total = totals[bits] = totals[rest] + value
+        count = sizes[bits] = sizes[rest] + 1
         if distinct:
-            out.append((mask, total, len(positions)))
+            out.append((bits, total, count))
             continue
-        signature = tuple(sorted(values[j] for j in positions))
-        count = sum(1 for j in positions if hydra[j])
+        hydra = hydras[bits] = hydras[rest] + dice[j][1]
+        signature = signatures[bits] = signatures[rest] + (1 << 4 * value)
         kept = best.get(signature)
-        if kept is None or count > kept[0]:
-            best[signature] = (count, mask, total, len(positions))
+        if kept is None or hydra > kept[0]:
+            best[signature] = (hydra, bits, total, count)
     if not distinct:
-        out = [(mask, total, size) for _, mask, total, size in best.values()]
-    return out
+        out = [(bits, total, count) for _, bits, total, count in best.values()]
+    return tuple(out)
 
 
-def _mask_dice(sheet: Sheet, mask: int) -> list[int]:
-    return [i for i in range(len(sheet.dice)) if mask >> i & 1]
+def _use_mask(dice: tuple[Die, ...], mask: int) -> tuple[Die, ...]:
+    """``dice`` with the dice in bit mask ``mask`` used (in one pass)."""
+    return tuple([(d[0], d[1], d[2], True) if mask >> i & 1 else d for i, d in enumerate(dice)])
 
 
-def _use(sheet: Sheet, indices: list[int]) -> tuple[Die, ...]:
-    dice = list(sheet.dice)
-    for i in indices:
-        value, kind, adj, _ = dice[i]
-        dice[i] = (value, kind, adj, True)
-    return tuple(dice)
+def _use_one(dice: tuple[Die, ...], i: int) -> tuple[Die, ...]:
+    """``dice`` with die ``i`` used (a placing step's)."""
+    value, kind, adj, _ = dice[i]
+    return (*dice[:i], (value, kind, adj, True), *dice[i + 1 :])
 
 
 def die_say(die: Die) -> i18n.Msg:
@@ -301,7 +350,7 @@ def legal(sheet: Sheet, reef_key: str) -> list[Act]:
     return list(_remembered(sheet, reef_key))
 
 
-def _remembered(sheet: Sheet, reef_key: str) -> list[Act]:
+def _remembered(sheet: Sheet, reef_key: str) -> Sequence[Act]:
     """`legal`'s shared answer itself (not a copy): for readers that do not change it."""
     global _LAST
     last = _LAST
@@ -312,9 +361,13 @@ def _remembered(sheet: Sheet, reef_key: str) -> list[Act]:
     return out
 
 
-def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
+def _legal(sheet: Sheet, reef_key: str) -> Sequence[Act]:
+    """`legal` worked out. Before a pick, the steps depend almost only on the dice still to use:
+    they come ready-made from that pool's `_Pool` (a tuple shared by every sheet with those
+    dice, shells held or not, search still open or not); only a rolled die that must find a
+    place, or a full enchantment section a cast would need, sends the sheet the long way."""
     if sheet.confirmed:
-        return []
+        return ()
     if sheet.pending:
         if sheet.pending[0] == "pearl":
             out = [act("pearl", i) for i in open_pearls(sheet)]
@@ -324,33 +377,85 @@ def _legal(sheet: Sheet, reef_key: str) -> list[Act]:
         return out
     if sheet.pick >= 0:
         return _legal_placing(sheet, reef_key)
-    shells, picks, confirm = _dice_steps(sheet.dice)
-    out: list[Act] = list(shells) if sheet.shells > 0 else []
-    if sheet.main == 0 and picks:
-        unlocks, casts = _searches(sheet.dice)
+    pool = _pool(sheet.dice)
+    searching = sheet.main == 0 and bool(pool.picks)
+    closed = False  # whether a section the pool casts is full (its casts are then left out)
+    if searching:
+        unlocks, casts, cast_sections = pool.searches[0] or _searches(pool, sheet.dice)
+        closed = bool(cast_sections and _closed(sheet.ench) & cast_sections)
+    if pool.simple and not closed:
+        variant = (sheet.shells > 0) + 2 * searching
+        return pool.ready[variant] or _ready(pool, variant)
+    out: list[Act] = list(pool.shells) if sheet.shells > 0 else []
+    if searching:
         out.extend(unlocks)
-        out.extend(step for s, step in casts if sheet.ench[s] < len(SECTIONS[s].spaces))
-    for step, die in picks:
+        out.extend(step for s, step in casts if sheet.ench[s] < _SPACES[s])
+    for step, die in pool.picks:
         if die is None or can_place(sheet, die, reef_key):
             out.append(step)
-    if confirm:
+    if pool.confirm:
         out.append(_CONFIRM)
     out.append(_RESET)
     return out
 
 
-#: `_dice_steps` answers by dice pool (a round asks again at every step until a die is used).
-_STEPS_SEEN: dict[tuple[Die, ...], tuple] = {}
-_STEPS_KEPT = 4096
+#: How many spaces each enchantment section has.
+_SPACES = tuple(len(section.spaces) for section in SECTIONS)
 
 
-def _dice_steps(dice: tuple[Die, ...]) -> tuple:
-    """What a pool of dice allows before a die is picked, remembered per pool: (shell steps,
-    (pick step, the die if it is rolled and must find a place, else None) pairs, whether the
-    seat may confirm). Searches and casts: `_searches`."""
-    found = _STEPS_SEEN.get(dice)
-    if found is not None:
-        return found
+#: `_closed` answers by the sheet's enchantment counts.
+_CLOSED: dict[tuple[int, ...], int] = {}
+
+
+def _closed(ench: tuple[int, ...]) -> int:
+    """Bit mask of the enchantment sections with every space crossed off (remembered)."""
+    found = _CLOSED.get(ench)
+    if found is None:
+        if len(_CLOSED) >= 4096:
+            _CLOSED.clear()
+        found = _CLOSED[ench] = sum(1 << s for s, crossed in enumerate(ench) if crossed >= _SPACES[s])
+    return found
+
+
+class _Pool(NamedTuple):
+    """What a pool of dice allows before a die is picked, whatever else the sheet holds.
+
+    ``shells``: the shell steps; ``picks``: (pick step, the die if it is rolled and must
+    find a place, else None); ``confirm``: whether every die that must be used is.
+    ``searches`` holds, once a sheet that may still search or cast asks (`_searches`), the
+    searches and casts its unused dice make: (unlock steps, (section, cast step) pairs, bit
+    mask of those sections). ``simple`` (no rolled die to place) pools keep their answers for
+    sheets whose sections are all open in ``ready``, by shells held + 2 * may search or cast
+    (`_ready`)."""
+
+    shells: tuple[Act, ...]
+    picks: tuple[tuple[Act, Die | None], ...]
+    confirm: bool
+    simple: bool
+    searches: list[tuple[tuple[Act, ...], tuple[tuple[int, Act], ...], int] | None]
+    ready: list[tuple[Act, ...] | None]
+
+
+#: `_Pool`s by a pool's unused dice alone (with their places): what a pool allows depends
+#: only on the dice still to use, which repeat far more than whole pools (remembering whole
+#: pools too was measured no quicker, and kept their dice alive).
+_POOLS_BY_UNUSED: dict[tuple[tuple[int, Die], ...], _Pool] = {}
+_POOLS_KEPT = 8192
+
+
+def _pool(dice: tuple[Die, ...]) -> _Pool:
+    """What ``dice`` allow before a pick, found by its unused dice or worked out, and remembered."""
+    unused = tuple([(i, die) for i, die in enumerate(dice) if not die[3]])
+    found = _POOLS_BY_UNUSED.get(unused)
+    if found is None:
+        found = _work_out_pool(dice)
+        if len(_POOLS_BY_UNUSED) >= _POOLS_KEPT:
+            _POOLS_BY_UNUSED.clear()
+        _POOLS_BY_UNUSED[unused] = found
+    return found
+
+
+def _work_out_pool(dice: tuple[Die, ...]) -> _Pool:
     shells: list[Act] = []
     seen: set[Die] = set()
     # One pick per (value, kind); a rolled die only where it can be written (the same for
@@ -377,66 +482,106 @@ def _dice_steps(dice: tuple[Die, ...]) -> tuple:
         if key not in seen_pick:
             seen_pick.add(key)
             picks.append((_PICKS[i] if i < len(_PICKS) else act("pick", i), die if rolled else None))
-    found = (tuple(shells), tuple(picks), confirm)
-    if len(_STEPS_SEEN) >= _STEPS_KEPT:
-        _STEPS_SEEN.clear()
-    _STEPS_SEEN[dice] = found
+    return _Pool(
+        tuple(shells), tuple(picks), confirm, all(die is None for _, die in picks), [None], [None] * 4
+    )
+
+
+def _searches(pool: _Pool, dice: tuple[Die, ...]) -> tuple:
+    """The searches and casts ``dice`` (one of the pools ``pool`` stands for: they share their
+    unused dice) make, kept in ``pool``: most pools are only asked after the round's search.
+    Pools that differ only in dice that take no part (a rolled die, a die's shells that leave
+    the same value) share them too (`_SEARCH_STEPS`)."""
+    key = _subsets_key(dice)
+    found = _SEARCH_STEPS.get(key)
+    if found is None:
+        subsets = _spread_subsets(*key)
+        unlocks = tuple(act("unlock", total, mask) for mask, total, _ in subsets if 1 <= total <= len(RUINS))
+        casts = []
+        for mask, total, size in subsets:
+            s = SECTION_BY_SUM.get(total)
+            if size >= 2 and s is not None:
+                casts.append((s, act("cast", s, mask)))
+        found = (unlocks, tuple(casts), sum(1 << s for s in {s for s, _ in casts}))
+        if len(_SEARCH_STEPS) >= _POOLS_KEPT:
+            _SEARCH_STEPS.clear()
+        _SEARCH_STEPS[key] = found
+    pool.searches[0] = found
     return found
 
 
-#: `_searches` answers by dice pool, asked only while the seat has not searched or cast.
-_SEARCHES_SEEN: dict[tuple[Die, ...], tuple] = {}
+#: `_searches` answers by `_subsets_key`.
+_SEARCH_STEPS: dict[tuple, tuple] = {}
 
 
-def _searches(dice: tuple[Die, ...]) -> tuple:
-    """The ruins a pool's dice can search and the casts they make, remembered per pool:
-    (search steps, (section, cast step) pairs)."""
-    found = _SEARCHES_SEEN.get(dice)
-    if found is not None:
-        return found
-    subsets = _dice_subsets(dice)
-    unlocks = tuple(act("unlock", total, mask) for mask, total, _ in subsets if 1 <= total <= len(RUINS))
-    casts = []
-    for mask, total, size in subsets:
-        s = SECTION_BY_SUM.get(total)
-        if size >= 2 and s is not None:
-            casts.append((s, act("cast", s, mask)))
-    found = (unlocks, tuple(casts))
-    if len(_SEARCHES_SEEN) >= _STEPS_KEPT:
-        _SEARCHES_SEEN.clear()
-    _SEARCHES_SEEN[dice] = found
+def _ready(pool: _Pool, variant: int) -> tuple[Act, ...]:
+    """A simple pool's legal steps for sheets with every section open: ``variant`` is
+    shells held + 2 * may search or cast. Made when first asked, then kept in the pool."""
+    out = list(pool.shells) if variant & 1 else []
+    if variant & 2:
+        unlocks, casts, _ = pool.searches[0]  # `_legal` asked for them first
+        out.extend(unlocks)
+        out.extend(step for _, step in casts)
+    out.extend(step for step, _ in pool.picks)
+    if pool.confirm:
+        out.append(_CONFIRM)
+    out.append(_RESET)
+    found = pool.ready[variant] = tuple(out)
     return found
 
 
 def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
     die = sheet.dice[sheet.pick]
-    value = die_value(die)
+    value = die[0] + die[2]  # `die_value`
     out: list[Act] = []
-    if sheet.mode > 0:
-        out.extend(act("place", c) for c in atoll_anchors(sheet.reef, value, sheet.mode - 1))
+    mode = sheet.mode
+    if mode > 0:
+        out.extend(act("place", c) for c in atoll_anchors(sheet.reef, value, mode - 1))
         out.append(_UNPICK)
         return out
-    if sheet.mode < 0:
+    if mode < 0:
         out.extend(act("place", c) for c in atoll_singles(sheet.reef))
-        if sheet.mode == -1:
+        if mode == -1:
             out.append(_UNPICK)
         else:
             out.append(_RESET)
         return out
-    ruins = range(len(RUINS)) if die[1] != "hydra" else ((sheet.main - 1,) if sheet.main > 0 else ())
-    for r in ruins:
-        writes = _WRITES[r]
-        out.extend([writes[slot] for slot in legal_slots(RUINS[r], sheet.ruins[r], value)])
+    if die[1] != "hydra":
+        for r, slots in enumerate(sheet.ruins):
+            out.extend(_ruin_writes(r, slots, value))
+    elif sheet.main > 0:
+        out.extend(_ruin_writes(sheet.main - 1, sheet.ruins[sheet.main - 1], value))
     if reef_key == BARRIER_KEY:
-        out.extend([_MARKS[c] for c in barrier_cells(sheet.reef, value)])
+        if 0 <= value < len(_BARRIER_VALUES):  # `barrier_cells`, as steps
+            reef = sheet.reef
+            out.extend([_MARKS[c] for c, near in _BARRIER_VALUES[value] if near & reef and not reef >> c & 1])
     else:
         out.extend(act("shape", o) for o in atoll_orients(sheet.reef, value))
         if atoll_singles(sheet.reef):
             out.append(_SINGLES)
-    if not is_rolled(die):  # Boons: a boon die value may be "turned into shells"; a rolled die not
+    if die[1] != "roll":  # Boons: a boon die value may be "turned into shells"; a rolled die not
         out.append(_TRADE)
     out.append(_UNPICK)
     return out
+
+
+#: Per ruin, its write steps by (slots, value): `legal_slots` as the steps themselves.
+_WRITES_SEEN: tuple[dict[tuple[tuple[int, ...], int], tuple[Act, ...]], ...] = tuple({} for _ in RUINS)
+_WRITES_KEPT = 8192
+#: Per die value, the Bewitching Barrier's cells showing it with their neighbours' bit masks.
+_BARRIER_VALUES = tuple(tuple((c, BARRIER.neighbours[c]) for c in cells) for cells in BARRIER.cells_of_value)
+
+
+def _ruin_writes(r: int, slots: tuple[int, ...], value: int) -> tuple[Act, ...]:
+    """The steps writing ``value`` into ruin ``r + 1``, whose slots hold ``slots``."""
+    seen = _WRITES_SEEN[r]
+    found = seen.get((slots, value))
+    if found is None:
+        if len(seen) >= _WRITES_KEPT:
+            seen.clear()
+        writes = _WRITES[r]
+        found = seen[(slots, value)] = tuple([writes[slot] for slot in open_slots(RUINS[r], slots, value)])
+    return found
 
 
 # ------------------------------------------------------------------------- apply
@@ -445,7 +590,16 @@ def _legal_placing(sheet: Sheet, reef_key: str) -> list[Act]:
 _make = tuple.__new__
 _PICK = Sheet._fields.index("pick")
 _MODE = Sheet._fields.index("mode")
+_DICE = Sheet._fields.index("dice")
+_MAIN = Sheet._fields.index("main")
+_CONFIRMED = Sheet._fields.index("confirmed")
+_RUINS = Sheet._fields.index("ruins")
+_REEF = Sheet._fields.index("reef")
 _SHEETS = ReefState._fields.index("sheets")
+_PHASE = ReefState._fields.index("phase")
+_LUCKY = ReefState._fields.index("lucky")
+_STARTS = ReefState._fields.index("starts")
+assert ReefState._fields[_PHASE:_LUCKY] == ("phase", "round", "dice", "roll", "sheets", "bases", "prev")
 
 
 def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> tuple[Sheet, Events]:
@@ -457,9 +611,35 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         values[_PICK] = action.a
         values[_MODE] = 0
         return _make(Sheet, values), events
-    if kind == "reset":
-        _private(events, seat, "reset", say("You reset your round."))
-        return base, events
+    if kind in _PLACING:
+        return _place(sheet, seat, action)
+    if kind == "confirm":  # `_replace(confirmed=True)`, without its keywords
+        values = list(sheet)
+        values[_CONFIRMED] = True
+        text = say("You confirm your round.")
+        return _make(Sheet, values), [event("confirm", text, seat=seat, private=True)]
+    if kind == "unlock":  # `_replace(dice=<those used>, main=action.a)`, by place
+        values = list(sheet)
+        values[_DICE] = _use_mask(sheet.dice, action.b)
+        values[_MAIN] = action.a
+        sheet = _make(Sheet, values)
+        text = say(
+            "You search ruin {number} ({name}) for this round.",
+            number=action.a,
+            name=term(RUINS[action.a - 1].name),
+        )
+        return sheet, [event("search", text, seat=seat, private=True, ruin=action.a)]
+    if kind == "cast":
+        sheet = sheet._replace(dice=_use_mask(sheet.dice, action.b), main=-(action.a + 1))
+        sheet = cross_enchantment(sheet, action.a, seat, events)
+        return settle(sheet, seat, events), events
+    if kind == "shell":
+        dice = list(sheet.dice)
+        value, dkind, adj, used = dice[action.a]
+        dice[action.a] = (value, dkind, adj + action.b, used)
+        sheet = sheet._replace(dice=tuple(dice), shells=sheet.shells - 1)
+        text = say("You spend a pair of shells: that die now shows {value}.", value=value + adj + action.b)
+        return sheet, [event("shell", text, seat=seat, private=True)]
     if kind == "pearl":
         sheet = sheet._replace(pending=sheet.pending[1:])
         sheet = take_pearl(sheet, action.a, seat, events)
@@ -468,87 +648,69 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         sheet = sheet._replace(pending=sheet.pending[1:])
         sheet = cross_enchantment(sheet, action.a, seat, events)
         return settle(sheet, seat, events), events
-    if kind == "shell":
-        dice = list(sheet.dice)
-        value, dkind, adj, used = dice[action.a]
-        dice[action.a] = (value, dkind, adj + action.b, used)
-        sheet = sheet._replace(dice=tuple(dice), shells=sheet.shells - 1)
-        _private(
-            events,
-            seat,
-            "shell",
-            say("You spend a pair of shells: that die now shows {value}.", value=value + adj + action.b),
-        )
-        return sheet, events
-    if kind == "unlock":
-        used = _mask_dice(sheet, action.b)
-        sheet = sheet._replace(dice=_use(sheet, used), main=action.a)
-        _private(
-            events,
-            seat,
-            "search",
-            say(
-                "You search ruin {number} ({name}) for this round.",
-                number=action.a,
-                name=term(RUINS[action.a - 1].name),
-            ),
-            ruin=action.a,
-        )
-        return sheet, events
-    if kind == "cast":
-        used = _mask_dice(sheet, action.b)
-        sheet = sheet._replace(dice=_use(sheet, used), main=-(action.a + 1))
-        sheet = cross_enchantment(sheet, action.a, seat, events)
-        return settle(sheet, seat, events), events
     if kind == "unpick":
         return sheet._replace(pick=-1, mode=0), events
-    if kind == "confirm":
-        _private(events, seat, "confirm", say("You confirm your round."))
-        return sheet._replace(confirmed=True), events
-    # placing the chosen die
+    if kind == "reset":
+        _private(events, seat, "reset", say("You reset your round."))
+        return base, events
+    return _place(sheet, seat, action)
+
+
+def _put_down(sheet: Sheet, field: int, value: object) -> Sheet:
+    """The chosen die used and put down, with field number ``field`` set to ``value`` (none
+    when ``field`` is the dice): `_replace(<field>=value, dice=..., pick=-1, mode=0)` without
+    its keywords, for the steps every round takes several of."""
+    values = list(sheet)
+    values[field] = value
+    values[_DICE] = _use_one(sheet.dice, sheet.pick)
+    values[_PICK] = -1
+    values[_MODE] = 0
+    return _make(Sheet, values)
+
+
+#: The steps that place the chosen die (`_place`).
+_PLACING = frozenset({"trade", "write", "mark", "shape", "singles", "place"})
+
+
+def _place(sheet: Sheet, seat: int, action: Act) -> tuple[Sheet, Events]:
+    """`apply` for a step placing the chosen die: written, marked, drawn or traded (the
+    commonest steps are sent here before the rest are asked about)."""
+    events: Events = []
+    kind = action.kind
     pick = sheet.pick
     die = sheet.dice[pick]
     value = die_value(die)
     if kind == "trade":
-        sheet = gain_shells(sheet._replace(dice=_use(sheet, [pick]), pick=-1, mode=0))
-        _private(events, seat, "trade", say("You trade the {value} for a pair of shells.", value=value))
-        return sheet, events
+        sheet = gain_shells(_put_down(sheet, _DICE, None))
+        text = say("You trade the {value} for a pair of shells.", value=value)
+        return sheet, [event("trade", text, seat=seat, private=True)]
     if kind == "write":
         ruins = list(sheet.ruins)
         slots = list(ruins[action.a - 1])
         slots[action.b] = value
         ruins[action.a - 1] = tuple(slots)
-        sheet = sheet._replace(ruins=tuple(ruins), dice=_use(sheet, [pick]), pick=-1, mode=0)
-        _private(
-            events,
-            seat,
-            "write",
-            say("You write {value} in ruin {number}.", value=value, number=action.a),
-            ruin=action.a,
-            slot=action.b,
-        )
-        return sheet, events
+        sheet = _put_down(sheet, _RUINS, tuple(ruins))
+        text = say("You write {value} in ruin {number}.", value=value, number=action.a)
+        return sheet, [event("write", text, seat=seat, private=True, ruin=action.a, slot=action.b)]
     if kind == "mark":
-        before = sheet.reef
-        after = before | 1 << action.a
-        rows, cols = completed_lines(before, after, BARRIER.row_masks, BARRIER.col_masks)
-        pearls = rows * BARRIER.pearls_row + cols * BARRIER.pearls_col
+        after = sheet.reef | 1 << action.a
+        r, c = divmod(action.a, BARRIER.cols)
+        # `completed_lines` for one new cell: only its row and its column can be completed
+        pearls = 0
+        if after & BARRIER.row_masks[r] == BARRIER.row_masks[r]:
+            pearls += BARRIER.pearls_row
+        if after & BARRIER.col_masks[c] == BARRIER.col_masks[c]:
+            pearls += BARRIER.pearls_col
         if action.a in BARRIER.highlighted:
             pearls += BARRIER.pearls_highlight
-        sheet = sheet._replace(reef=after, dice=_use(sheet, [pick]), pick=-1, mode=0)
-        r, c = divmod(action.a, BARRIER.cols)
-        _private(
-            events,
-            seat,
-            "reef",
-            say(
-                "You mark the {value} at row {row}, column {column} of the reef.",
-                value=value,
-                row=r + 1,
-                column=c + 1,
-            ),
-            cell=action.a,
+        sheet = _put_down(sheet, _REEF, after)
+        text = say(
+            "You mark the {value} at row {row}, column {column} of the reef.",
+            value=value,
+            row=r + 1,
+            column=c + 1,
         )
+        events.append(event("reef", text, seat=seat, private=True, cell=action.a))
         return settle(earn_pearls(sheet, pearls), seat, events), events
     if kind == "shape":
         return sheet._replace(mode=action.a + 1), events
@@ -563,7 +725,7 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         sheet = sheet._replace(
             reef=after,
             shapes=(*sheet.shapes, (value, False, placement.cells)),
-            dice=_use(sheet, [pick]),
+            dice=_use_one(sheet.dice, pick),
             pick=-1,
             mode=0,
         )
@@ -580,7 +742,7 @@ def apply(sheet: Sheet, base: Sheet, seat: int, action: Act, reef_key: str) -> t
         if sheet.mode == -1 and atoll_singles(after):
             sheet = sheet._replace(mode=-2)
         else:
-            sheet = sheet._replace(dice=_use(sheet, [pick]), pick=-1, mode=0)
+            sheet = sheet._replace(dice=_use_one(sheet.dice, pick), pick=-1, mode=0)
         r, c = divmod(action.a, ATOLL.cols)
         text = say(
             "You draw a single block in the reef at row {row}, column {column}.", row=r + 1, column=c + 1
@@ -641,10 +803,18 @@ def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefStat
     """Gameplay: advance the otter; "if there's a Boon next to that round number,
     everyone gains that Boon before the Hydra dice are rolled"; then roll (at once,
     or once every seat has made the boon's choices)."""
+    return _start_round(state, number, events, state.sheets, state.prev)
+
+
+def _start_round(
+    state: ReefState, number: int, events: Events, olds: tuple[Sheet, ...], prev: tuple[Sheet, ...]
+) -> tuple[ReefState, Events]:
+    """`start_round` from the sheets ``olds``, with ``prev`` as the previous round's sheets: the
+    new state made in one copy (`end_round` hands over its sheets without a copy of its own)."""
     boon = TRACKER[state.side].get(number)
     roll_value = _roller(state.seed, number)[0] if boon is not None and boon.kind == "roll" else 0
     sheets = []
-    for seat, old in enumerate(state.sheets):
+    for seat, old in enumerate(olds):
         sheet = work_done(old)
         if boon is not None:
             if boon.kind == "shells":
@@ -658,7 +828,11 @@ def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefStat
             sheet = settle(sheet, seat, events)
         sheets.append(sheet)
     new = tuple(sheets)
-    waiting = any(s.pending for s in new)
+    waiting = False
+    for sheet in new:  # `any(s.pending for s in new)`, without a generator each round
+        if sheet.pending:
+            waiting = True
+            break
     if boon is not None:
         if roll_value and waiting:
             message = say(
@@ -684,12 +858,25 @@ def start_round(state: ReefState, number: int, events: Events) -> tuple[ReefStat
         else:
             message = say("Round {round} boon for everyone — {boon}.", round=number, boon=boon.say())
         events.append(event("boon", message, round=number))
-    state = state._replace(
-        phase="round", round=number, dice=(), roll=roll_value, sheets=new, bases=new, starts=new
-    )
     if waiting:
+        state = state._replace(
+            phase="round",
+            round=number,
+            dice=(),
+            roll=roll_value,
+            sheets=new,
+            bases=new,
+            prev=prev,
+            starts=new,
+        )
         return state, events
-    return roll(state, events)
+    # `roll` at once, in the same copy of the state: `_replace(phase="round", round=number,
+    # dice=dice, roll=roll_value, sheets=rolled, bases=new, prev=prev, starts=rolled)`, by place
+    dice, rolled = _roll_sheets(state.seed, number, roll_value, new, events)
+    values = list(state)
+    values[_PHASE:_LUCKY] = ("round", number, dice, roll_value, rolled, new, prev)
+    values[_STARTS] = rolled
+    return _make(ReefState, values), events
 
 
 #: A hydra die as the pool holds it, by the value rolled.
@@ -698,12 +885,24 @@ _HYDRA = tuple((v, "hydra", 0, False) for v in range(7))
 
 def roll(state: ReefState, events: Events) -> tuple[ReefState, Events]:
     """Gameplay: the Dice Roller "rolls the three Hydra dice and calls out the results for the round"."""
-    number = state.round
-    throws = _roller(state.seed, number)
+    dice, sheets = _roll_sheets(state.seed, state.round, state.roll, state.sheets, events)
+    return state._replace(dice=dice, sheets=sheets, starts=sheets), events
+
+
+def _roll_sheets(
+    seed: int, number: int, shared: int, sheets: tuple[Sheet, ...], events: Events
+) -> tuple[tuple[int, ...], tuple[Sheet, ...]]:
+    """`roll` for round ``number`` (``shared``: the round's shared roll, 0 for none): the hydra
+    dice, and ``sheets`` with them at the front of each pool; the roll's event is appended."""
+    throws = _roller(seed, number)
     # the shared "roll a die" boon came first from the same roller
-    dice = throws[1:4] if state.roll else throws[:3]
+    dice = throws[1:4] if shared else throws[:3]
     hydra = (_HYDRA[dice[0]], _HYDRA[dice[1]], _HYDRA[dice[2]])
-    sheets = tuple(s._replace(dice=(*hydra, *s.dice)) for s in state.sheets)
+    rolled = []
+    for sheet in sheets:  # `_replace(dice=(*hydra, *sheet.dice))`, without its keywords
+        values = list(sheet)
+        values[_DICE] = (*hydra, *sheet.dice)
+        rolled.append(_make(Sheet, values))
     events.append(
         event(
             "roll",
@@ -719,13 +918,13 @@ def roll(state: ReefState, events: Events) -> tuple[ReefState, Events]:
             dice=list(dice),
         )
     )
-    return state._replace(dice=dice, sheets=sheets, starts=sheets), events
+    return dice, tuple(rolled)
 
 
 def end_round(state: ReefState) -> tuple[ReefState, Events]:
     """Every seat confirmed: the sheets become public; the next round, or the game's end
     (phase ``finished``; the game adds the end event with the result, `engine.reef.scoring`)."""
-    sheets = tuple(work_done(s) for s in state.sheets)
+    sheets = tuple([work_done(s) for s in state.sheets])
     events: Events = [
         event(
             "reveal",
@@ -744,8 +943,7 @@ def end_round(state: ReefState) -> tuple[ReefState, Events]:
             roll=0,
         )
         return final, events
-    state = state._replace(sheets=sheets, prev=state.bases, bases=sheets)
-    return start_round(state, state.round + 1, events)
+    return _start_round(state, state.round + 1, events, sheets, state.bases)
 
 
 _SEAT_0 = frozenset({0})
@@ -777,7 +975,7 @@ def legal_actions(state: ReefState, seat: int) -> list[Act]:
         sheet = state.sheets[seat]
         if not state.dice and not sheet.pending:
             return []
-        return legal(sheet, state.reef)
+        return list(_remembered(sheet, state.reef))  # `legal`, a frame sooner
     if state.phase == "lucky":
         return setup.lucky_actions(state, seat)
     return []
@@ -792,9 +990,10 @@ def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> t
         raise IllegalAction(say("That is not a Reef & Ruins move."))
     if not 0 <= seat < state.seats:
         raise IllegalAction(say("You are not seated at this table."))
-    if state.phase == "finished":
-        raise IllegalAction(say("The game is over."))
-    if state.phase == "lucky":
+    if state.phase != "round":
+        if state.phase == "finished":
+            raise IllegalAction(say("The game is over."))
+        # the lucky numbers
         state, events = setup.choose_lucky(state, seat, action)
         if all(n > 0 for n in state.lucky):
             return start_round(state, 1, events)
@@ -803,12 +1002,21 @@ def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> t
     boon_step = not state.dice
     if boon_step and not sheet.pending:
         raise IllegalAction(say("You have gained this round's boon; the hydra dice come next."))
+    reef_key = state.reef
     if checked:
-        check(sheet, action, state.reef)
+        last = _LAST  # `check`'s quick path: the legal steps just listed hold this very step
+        options = last[2] if last[0] is sheet and last[1] == reef_key else _remembered(sheet, reef_key)
+        for option in options:
+            if option is action:
+                break
+        else:
+            check(sheet, action, reef_key)
     starts = state.starts or state.bases
-    new_sheet, events = apply(sheet, starts[seat], seat, action, state.reef)
+    new_sheet, events = apply(sheet, starts[seat], seat, action, reef_key)
     if state.seats == 1:  # `_replace(sheets=(new_sheet,))`, without its keywords
-        state = _make(ReefState, (*state[:_SHEETS], (new_sheet,), *state[_SHEETS + 1 :]))
+        values = list(state)
+        values[_SHEETS] = (new_sheet,)
+        state = _make(ReefState, values)
     else:
         sheets = list(state.sheets)
         sheets[seat] = new_sheet
@@ -831,7 +1039,7 @@ def play(state: ReefState, seat: int, action: Act, *, checked: bool = True) -> t
                 say("{seat} has confirmed round {round}.", seat=seat_of(seat), round=state.round),
             )
         )
-        if all(s.confirmed for s in state.sheets):
+        if state.seats == 1 or all(s.confirmed for s in state.sheets):  # solo: the seat just did
             state, more = end_round(state)
             events.extend(more)
     return state, events

@@ -92,6 +92,8 @@ class ReefState(NamedTuple):
 
 
 # NamedTuple forbids defining _replace in the class body; set after, the same for every caller.
+_DICE = Sheet._fields.index("dice")
+assert Sheet._fields[_DICE:] == ("dice", "main", "pick", "mode", "pending", "confirmed")
 Sheet._replace = quick_replace(Sheet)  # type: ignore[method-assign]
 ReefState._replace = quick_replace(ReefState)  # type: ignore[method-assign]
 
@@ -112,7 +114,9 @@ def work_done(sheet: Sheet) -> Sheet:
         and not sheet.confirmed
     ):
         return sheet  # nothing to clear (a new round's start asks again): no copy
-    return sheet._replace(dice=(), main=0, pick=-1, mode=0, pending=(), confirmed=False)
+    # `_replace(dice=(), main=0, pick=-1, mode=0, pending=(), confirmed=False)`, without its
+    # keywords: every seat's round ends with one
+    return Sheet._make((*sheet[:_DICE], (), 0, -1, 0, (), False))
 
 
 # ------------------------------------------------------------------------- JSON

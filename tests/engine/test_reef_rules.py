@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import engine
@@ -758,3 +760,20 @@ def test_point7_the_pyramid_example_can_happen():
     assert can_write(ruin, tuple(slots), second[1], 3)
     slots[second[1]] = 3
     assert ruin_coins(ruin, tuple(slots)) == 18  # "if all values are filled in, then 18 coins"
+
+
+def test_every_ruins_open_slots_are_the_slots_its_writing_rule_allows():
+    """Search a Ship Ruin: the slots legal moves offer for a value, worked out rule by rule for
+    every slot at once, are exactly the slots where `can_write` (rules 1-6, slot by slot) lets
+    that value be written, on many half-written ruins (+/- ONE fills from the left)."""
+    rng = random.Random(39)
+    for ruin in RUINS:
+        for _ in range(400):
+            if ruin.rule == "plus-minus-one":
+                filled = rng.randint(0, ruin.size)
+                slots = tuple(rng.randint(0, 9) if slot < filled else E for slot in range(ruin.size))
+            else:
+                slots = tuple(rng.choice((E, E, *range(10))) for _ in range(ruin.size))
+            for value in range(LOW_VALUE, 13):
+                expected = [slot for slot in range(ruin.size) if can_write(ruin, slots, slot, value)]
+                assert legal_slots(ruin, slots, value) == expected, (ruin.rule, slots, value)
