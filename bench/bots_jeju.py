@@ -50,7 +50,6 @@ def match(seats: int, games: int) -> dict:
             wins += 1 / len(result.winners)
         mine.append(result.scores[me])
         theirs.append(statistics.mean(s for i, s in enumerate(result.scores) if i != me))
-    cpu.sort()
     low, high = wilson(wins, games)
     return {
         "seats": seats,
@@ -63,7 +62,7 @@ def match(seats: int, games: int) -> dict:
         "decisions": len(cpu),
         "p50": percentile(cpu, 0.5),
         "p95": percentile(cpu, 0.95),
-        "max": cpu[-1],
+        "max": max(cpu, default=0.0),
     }
 
 

@@ -18,14 +18,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import random
 import statistics
-import time
 from collections.abc import Sequence
 
-import engine
+from bench.bots import cpu_text, duel, play
 from bench.stats import mean_interval, percentile, wilson
-from engine.bots import policy, seated
 
 GAME_KEY = "haenyeo"
 #: Module short names an override may name.
@@ -66,53 +63,6 @@ def _forget() -> None:
     importlib.import_module(MODULES["master"])._MEMO.clear()
 
 
-def table(level: str, seed: int, cpu: list[float] | None = None) -> float:
-    """One 4-seat game, every seat ``level`` (told so): the mean score per seat."""
-    game = engine.get(GAME_KEY)
-    chosen = policy(GAME_KEY, level)
-    rng = random.Random(seed)
-    state = game.new(4, seed=seed)
-    with seated([level] * 4):
-        while to_act := game.to_act(state):
-            seat = min(to_act)
-            began = time.process_time()
-            action = chosen(game, state, seat, rng)
-            if cpu is not None:
-                cpu.append(time.process_time() - began)
-            state, _ = game.apply(state, seat, action)
-    return statistics.mean(game.result(state).scores)
-
-
-def duel(
-    hero: str, other: str, games: int, start: int, cpu: list[float] | None = None
-) -> tuple[float, list[int], list[int]]:
-    """2-seat games, ``hero`` in seat ``g % 2``: its wins (ties shared), its scores, the other's
-    (and the CPU seconds of every hero decision appended to ``cpu``)."""
-    game = engine.get(GAME_KEY)
-    mine, theirs = policy(GAME_KEY, hero), policy(GAME_KEY, other)
-    wins, hero_scores, other_scores = 0.0, [], []
-    for g in range(start, start + games):
-        seat_of_hero = g % 2
-        rng = random.Random(g)
-        state = game.new(2, seed=g)
-        names = [hero if s == seat_of_hero else other for s in range(2)]
-        with seated(names):
-            while to_act := game.to_act(state):
-                seat = min(to_act)
-                play = mine if seat == seat_of_hero else theirs
-                began = time.process_time()
-                action = play(game, state, seat, rng)
-                if cpu is not None and seat == seat_of_hero:
-                    cpu.append(time.process_time() - began)
-                state, _ = game.apply(state, seat, action)
-        result = game.result(state)
-        if seat_of_hero in result.winners:
-            wins += 1 / len(result.winners)
-        hero_scores.append(result.scores[seat_of_hero])
-        other_scores.append(result.scores[1 - seat_of_hero])
-    return wins, hero_scores, other_scores
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=20, help="seeds per candidate (default 20)")
@@ -129,8 +79,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.beginner:
         for candidate in tries:
             old = apply([*args.set, *candidate.split()])
-            cpu: list[float] = []
-            wins, mine, theirs = duel(args.hero, args.other, args.beginner, args.start, cpu)
+            wins, mine, theirs, cpu = duel(GAME_KEY, 2, args.hero, args.other, args.beginner, args.start)
             low, high = wilson(wins, args.beginner)
             print(
                 f"[{candidate or 'as shipped'}] {args.hero} vs {args.other}, 2 seats, seeds {args.start}–"
@@ -142,19 +91,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             )
             restore(old)
         return
-    greedy = [table("greedy", g) for g in seeds]
+    greedy = [statistics.fmean(play(GAME_KEY, ["greedy"] * 4, g, {})[0]) for g in seeds]
     first, last = seeds.start, seeds.stop - 1
     print(f"greedy tables, seeds {first}–{last}: per seat {mean_interval(greedy)}", flush=True)
     for candidate in tries:
         old = apply([*args.set, *candidate.split()])
-        cpu: list[float] = []
-        experts = [table("expert", g, cpu) for g in seeds]
+        cpu: dict[str, list[float]] = {}
+        experts = [statistics.fmean(play(GAME_KEY, ["expert"] * 4, g, cpu)[0]) for g in seeds]
         diffs = [e - g for e, g in zip(experts, greedy, strict=True)]
         print(
             f"[{candidate or 'as shipped'}] experts per seat {mean_interval(experts)}; "
-            f"paired expert − greedy {mean_interval(diffs)} (n={len(diffs)}); CPU p50 "
-            f"{percentile(cpu, 0.5) * 1000:.1f} ms p95 {percentile(cpu, 0.95) * 1000:.1f} ms "
-            f"max {max(cpu) * 1000:.0f} ms",
+            f"paired expert − greedy {mean_interval(diffs)} (n={len(diffs)}); expert "
+            f"{cpu_text(cpu['expert'])}, max {max(cpu['expert']) * 1000:.0f} ms",
             flush=True,
         )
         if args.verbose:

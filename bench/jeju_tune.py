@@ -18,6 +18,7 @@ import argparse
 import random
 import time
 
+from bench.bots import cpu_text
 from bench.ref_jeju import GAME, match, reference_policy
 from bench.stats import percentile, wilson
 from engine.base import without_text
@@ -53,13 +54,26 @@ def cpu_profile(budget: int, games: int, first: int) -> dict:
             else:
                 action = greedy_policy(GAME, state, seat, rng)
             state, _ = GAME.apply(state, seat, action)
-    cpu.sort()
     return {
         "n": len(cpu),
         "p50": percentile(cpu, 0.5),
         "p95": percentile(cpu, 0.95),
-        "max": cpu[-1],
+        "max": max(cpu),
     }
+
+
+def running(title: str, hero, other, first: int, games: int, verbose: bool) -> None:
+    """2-seat games of ``hero`` against ``other`` from seed ``first``, one at a time, printing the
+    win rate so far with its interval and the hero's decision CPU after each."""
+    wins, cpu = 0.0, []
+    for n, seed in enumerate(range(first, first + games), 1):
+        wins += match(timed(hero, cpu), other, 1, seed, verbose)["wins"]
+        low, high = wilson(wins, n)
+        print(
+            f"{title}, seeds {first}-{seed}: {wins:g}/{n} = {wins / n:.0%} [95% {low:.0%}-{high:.0%}]; "
+            f"hero {cpu_text(cpu)}",
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,20 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--master", type=int, default=0, help="games of master (3 s) against the expert")
     args = parser.parse_args(argv)
     if args.master:
-        hero, other = policy("jeju", "master"), policy("jeju", "expert")
-        wins, cpu = 0.0, []
-        for n, seed in enumerate(range(args.first, args.first + args.master), 1):
-            row = match(timed(hero, cpu), other, 1, seed, args.verbose)
-            wins += row["wins"]
-            low, high = wilson(wins, n)
-            cpu.sort()
-            print(
-                f"master ({expert.master_budget()} play-outs) vs expert ({expert.EXPERT_BUDGET}), seeds "
-                f"{args.first}-{seed}: {wins:g}/{n} = {wins / n:.0%} [95% {low:.0%}-{high:.0%}]; master CPU "
-                f"p50 {percentile(cpu, 0.5):.2f} s, p95 {percentile(cpu, 0.95):.2f} s "
-                f"({len(cpu)} decisions)",
-                flush=True,
-            )
+        title = f"master ({expert.master_budget()} play-outs) vs expert ({expert.EXPERT_BUDGET})"
+        running(
+            title, policy("jeju", "master"), policy("jeju", "expert"), args.first, args.master, args.verbose
+        )
         return 0
     if args.cpu:
         row = cpu_profile(args.budget, args.cpu, args.first)
@@ -99,19 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     budget = round(args.budget * args.times)
     title = f"expert {args.budget} vs reference {budget} ({args.times:g}x)"
-    hero, other = expert_with(args.budget), reference_policy(budget)
-    wins, cpu = 0.0, []
-    for n, seed in enumerate(range(args.first, args.first + args.games), 1):
-        row = match(timed(hero, cpu), other, 1, seed, args.verbose)
-        wins += row["wins"]
-        low, high = wilson(wins, n)
-        cpu.sort()
-        print(
-            f"{title}, seeds {args.first}-{seed}: {wins:g}/{n} = {wins / n:.0%} [95% {low:.0%}-{high:.0%}]; "
-            f"expert CPU p50 {percentile(cpu, 0.5) * 1000:.0f} ms, "
-            f"p95 {percentile(cpu, 0.95) * 1000:.0f} ms ({len(cpu)} decisions)",
-            flush=True,
-        )
+    running(title, expert_with(args.budget), reference_policy(budget), args.first, args.games, args.verbose)
     return 0
 
 

@@ -117,7 +117,6 @@ def match(hero: Callable, other: Callable, games: int, first: int, verbose: bool
             print(
                 f"  seed {seed}, hero seat {me}: scores {scores}, won {_won(GAME, state, me):g}", flush=True
             )
-    cpu.sort()
     low, high = wilson(wins, games)
     return {
         "games": games,
