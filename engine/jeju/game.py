@@ -12,7 +12,7 @@ from engine.jeju import rules, scoring, setup
 from engine.jeju import state as st
 from engine.jeju import view as views
 from engine.jeju.components import CARDS, JOKER, LOCATIONS, TILE_LABELS, card_say
-from engine.jeju.state import FINISHED, HARUBANG, SETUP_HARUBANG, JejuState
+from engine.jeju.state import JejuState
 
 N_ = i18n.N_
 SELECT_LIMIT = 25
@@ -126,14 +126,8 @@ class JejuGame(Game):
         return setup.new_state(seats, seed)
 
     def to_act(self, state: JejuState) -> frozenset[int]:
-        phase = state.phase  # `rules.to_act`, written out: asked before every move
-        if phase == HARUBANG:
-            return _ACTORS[state.bonus_seat]
-        if phase == FINISHED:
-            return _NOBODY
-        if phase == SETUP_HARUBANG:
-            return _ACTORS[state.seats - 1]
-        return _ACTORS[state.current]
+        seat = rules.to_act(state)
+        return _NOBODY if seat < 0 else _ACTORS[seat]
 
     def legal_actions(self, state: JejuState, seat: int) -> list:
         memo_state, memo_seat, memo_actions = self._memo
@@ -168,12 +162,9 @@ class JejuGame(Game):
         """Apply a legal action, then every move that is the only option (the engine takes it)."""
         state = rules.apply_one(state, seat, action, events)
         while True:
-            phase = state.phase  # `rules.to_act`, written out
-            if phase == FINISHED:
+            actor = rules.to_act(state)
+            if actor < 0:
                 break
-            actor = state.bonus_seat if phase == HARUBANG else state.current
-            if phase == SETUP_HARUBANG:
-                actor = state.seats - 1
             options = rules.legal_actions(state, actor)
             if len(options) != 1:
                 self._memo = (state, actor, options)
