@@ -837,33 +837,28 @@ def to_act(state: JejuState) -> int:
 
 def legal_actions(state: JejuState, seat: int) -> list:
     """Every legal action for ``seat`` now (empty when it owes nothing)."""
+    if seat != to_act(state):
+        return []
     phase = state.phase
-    # Each phase asks whether ``seat`` is the one `to_act` names, written out: asked after every move.
     if phase == TURN:
-        if seat != state.current:
-            return []
         tokens = state.tokens
         actions = [a for s in SPOTS if seat in tokens[s] for a in _TRAVEL[s]]
         actions += _affordable(state, seat, _TAKE)
         return actions
     if phase == HARUBANG:
-        return list(_MOVE_HARUBANG) if seat == state.bonus_seat else []
+        return list(_MOVE_HARUBANG)
     if phase == BUYING:
-        if seat != state.current:
-            return []
         actions = _affordable(state, seat, _TAKE)
         actions.append(_END)
         return actions
     if phase == PAY:
-        if seat != state.current:
-            return []
         actions = _pay_actions(seat_payments(state, seat, state.pending_card))
         actions.append(_BACK)
         return actions
     if phase == SETUP_TOKENS:
-        return [_PLACE[s] for s in setup_spots(state)] if seat == state.current else []
+        return [_PLACE[s] for s in setup_spots(state)]
     if phase == SETUP_HARUBANG:
-        return list(_HARUBANG_SETUP) if seat == state.seats - 1 else []
+        return list(_HARUBANG_SETUP)
     return []
 
 
