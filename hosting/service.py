@@ -29,6 +29,7 @@ from hosting import counts, daily, ratings, timing
 from hosting.botpool import FALLBACK, BotPool, Decision, PoolBusy, runs_in_process
 from hosting.errors import StaleVersion, TableError
 from hosting.languages import Languages
+from hosting.readings import PlayReadings
 from hosting.records import (
     ABANDONED,
     ACTIVE,
@@ -244,6 +245,8 @@ class TableService:
         self.languages = Languages(store)
         #: Where bot decisions run (worker processes with a deadline).
         self.bots = bots or BotPool()
+        #: What the people at each table play like, read from their moves (`seat_models`).
+        self.readings = PlayReadings(store)
         self._clock = clock
         self._new_seed = new_seed
         self.max_lobbies = max_lobbies
@@ -737,15 +740,20 @@ class TableService:
 
     async def seat_models(self, table: TableRecord, name: str) -> tuple[str | None, ...]:
         """What plays each seat, as policy ``name``'s search should model it (issue #39): a bot
-        seat as its policy, a person by their record at this game (`ratings.observed_level`).
+        seat as its policy; a person as their moves at this table read (`hosting.readings`), and
+        where those name no weaker level, by their record at this game (`ratings.observed_level`).
         Only the searching policies look (`MODELLING_POLICIES`); the others are told `played_by`."""
         found = list(played_by(table))
         if name not in MODELLING_POLICIES:
             return tuple(found)
+        game = engine.get(table.game)
+        read = await self.readings.levels(
+            table, lambda: game.new(len(table.seats), table.seed, game_options(table.options))
+        )
         for seat in table.seats:
             if not seat.is_bot and seat.user_id is not None and 0 <= seat.seat < len(found):
                 held = await self.store.ratings_of(seat.user_id)
-                found[seat.seat] = ratings.observed_level(
+                found[seat.seat] = read.get(seat.seat) or ratings.observed_level(
                     next((r for r in held if r.game == table.game), None)
                 )
         return tuple(found)

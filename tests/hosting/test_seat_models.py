@@ -1,13 +1,19 @@
 """A searching bot models each seat as what plays it (issue #39): a bot seat as its level, a person
-by their record at the game (`hosting.ratings.observed_level`), on both stores.
+by their moves at the table (`hosting.readings`) and by their record at the game
+(`hosting.ratings.observed_level`), on both stores.
 
 Ann and Bob play six rated games of the tiny test game, which Ann wins every time; then a table
 of Ann, Bob, Cy (new here) and an expert bot asks how the expert's search sees its seats.
+Then Ann plays Jeju Island against an expert bot making any move at all.
 """
 
 from __future__ import annotations
 
+import random
+
 import engine
+from engine.base import without_text
+from engine.bots import policy
 from hosting import ratings
 from hosting.service import TableService
 from tests.hosting.test_store import backend, service, store  # noqa: F401 (the store fixtures, both backends)
@@ -64,3 +70,34 @@ def test_a_record_says_nothing_while_provisional_or_ordinary():
     assert ratings.observed_level(ratings.Rating(ANN, "haenyeo", new.mu + 1, 4.0, settled)) is None
     weak = ratings.Rating(ANN, "haenyeo", new.mu - ratings.MODEL_MARGIN_MU, 4.0, settled)
     assert ratings.observed_level(weak) == "beginner"
+
+
+async def test_a_person_who_makes_any_move_at_all_is_modelled_as_random(store):  # noqa: F811
+    hosting = TableService(store, clock=lambda: 1_000.0, new_seed=lambda: 3001)
+    table = await hosting.create_table(
+        game_key="jeju", guild_id=1, channel_id=4, host_id=ANN, host_name="Ann"
+    )
+    table = await hosting.add_bot(table.id, ANN, "expert")
+    table = await hosting.start(table.id, ANN)
+    ann = table.seat_of(ANN).seat
+    bot = 1 - ann
+    game, rng, greedy = engine.get("jeju"), random.Random(2), policy("jeju", "greedy")
+    early = "not asked"
+    while table.status == "active":
+        state = hosting.state_of(table)
+        seat = min(game.to_act(state))
+        with without_text():
+            if seat == ann:
+                action = rng.choice(game.legal_actions(state, seat))
+            else:  # the bot seat's moves, quickly: what the expert makes of Ann is what is asked
+                action = greedy(game, state, seat, rng)
+        table = (await hosting.submit_action(table.id, seat, action, table.version)).table
+        if table.moves == 10:
+            early = (await hosting.seat_models(table, "expert"))[ann]
+    assert early is None  # a few moves say nothing yet; a whole game says she plays at random
+    models = [None, None]
+    models[ann], models[bot] = "random", "expert"
+    assert await hosting.seat_models(table, "expert") == tuple(models)
+    # A restarted bot reads her moves again from the table's log.
+    again = TableService(store, clock=lambda: 1_000.0)
+    assert await again.seat_models(table, "expert") == tuple(models)

@@ -11,6 +11,7 @@ The modules import one way only: `engine.haenyeo.ai.values` (what things are wor
 
 from __future__ import annotations
 
+from engine.haenyeo import actions as A
 from engine.haenyeo.ai.beginner import beginner_policy
 from engine.haenyeo.ai.expert import expert_policy
 from engine.haenyeo.ai.greedy import greedy_policy
@@ -26,4 +27,9 @@ POLICIES = {
     "master": master_policy,
 }
 
-__all__ = ["POLICIES", "explain"]
+#: The moves `engine.reading` may read a person's level from: made in sight of everyone, each a
+#: whole decision. Not the diving cards (toggles and confirming them): they are secret until
+#: the reveal.
+OPEN_MOVES = (A.Harvest, A.TakeTrash, A.TakeSeafood, A.GainHaenyeo, A.Exchange, A.Done)
+
+__all__ = ["OPEN_MOVES", "POLICIES", "explain"]

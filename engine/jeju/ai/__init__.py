@@ -10,13 +10,18 @@ each policy.
 
 from __future__ import annotations
 
+from engine.jeju import actions as A
 from engine.jeju.ai.beginner import beginner_policy
 from engine.jeju.ai.expert import expert_policy, master_policy
 from engine.jeju.ai.greedy import greedy_policy
 from engine.jeju.ai.hints import explain
 from engine.jeju.ai.random import random_policy
 
-__all__ = ["POLICIES", "explain"]
+__all__ = ["OPEN_MOVES", "POLICIES", "explain"]
+
+#: The moves `engine.reading` may read a person's level from (every move is made in sight of
+#: everyone; "back" only undoes a card's choice).
+OPEN_MOVES = (A.PlaceToken, A.PlaceHarubang, A.Travel, A.MoveHarubang, A.TakeCard, A.Pay, A.EndTurn)
 
 #: ``policy(game, state, seat, rng) -> action`` by name (see `engine.bots`).
 POLICIES = {

@@ -1,0 +1,100 @@
+"""Reading a person's level from the moves they make at a table (issue #39).
+
+A searching bot models each other seat as what plays it (`engine.bots.seated`). A
+bot seat says its level; a person does not, so their moves are read: each move
+they made is weighed by how likely each of three models was to make it, and the
+model that explains their moves best is what the search models them as:
+
+- ``random`` makes any legal move: a move's chance is one in the moves there were;
+- ``beginner`` is asked `SAMPLES` times with fixed rngs, and a move's chance is the
+  share of its answers it was, mixed with a little of random's (`SLACK`) so one
+  surprise does not rule a beginner out;
+- ``greedy`` stands for greedy *or better*: a player who makes greedy's move
+  (asked as the beginner is, for its ties) a good share of the time
+  (`GREEDY_SHARE`) and otherwise something greedy does not see. A strong player
+  leaves greedy's move for a better one often (the Jeju Island expert in more than
+  half its moves), and reads so, not as a random player.
+
+`Reading.level` names a weaker level only when its likelihood beats greedy-or-better's
+by `EVIDENCE` (a likelihood ratio), and only after `MIN_MOVES` moves with a choice.
+
+Only a game's open moves are read (its ai package's ``OPEN_MOVES``: made in sight
+of everyone, each a whole decision), so a reading never looks at a choice the
+rules keep hidden (Haenyeo's diving cards). A game without ``OPEN_MOVES`` is not
+read. The policies asked read only the mover's own view, as at the table.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from dataclasses import dataclass, field
+
+from engine import GAME_PACKAGES
+from engine.base import Action, Game, State, without_text
+from engine.bots import policies
+
+#: The models a reading weighs, weakest first; greedy stands for "greedy or better".
+LEVELS = ("random", "beginner", "greedy")
+#: Answers asked of the beginner and of greedy per move.
+SAMPLES = 8
+#: The share of a beginner's chance that is random's (one surprise is not proof).
+SLACK = 0.1
+#: How often greedy-or-better makes greedy's move; the rest is spread over every move.
+GREEDY_SHARE = 0.5
+#: Moves with a choice read before a weaker level may be named.
+MIN_MOVES = 6
+#: How many times likelier than greedy's a weaker level's reading must be (log of it is used).
+EVIDENCE = 20000.0
+
+
+@dataclass
+class Reading:
+    """One seat's moves read so far: how many, and each model's log-likelihood of them."""
+
+    moves: int = 0
+    weights: dict[str, float] = field(default_factory=lambda: dict.fromkeys(LEVELS, 0.0))
+
+    def level(self) -> str | None:
+        """The weaker level these moves read as (``"random"`` or ``"beginner"``), or None (greedy
+        or better, or too few moves to tell)."""
+        if self.moves < MIN_MOVES:
+            return None
+        weakest = max(LEVELS[:-1], key=self.weights.__getitem__)
+        if self.weights[weakest] - self.weights["greedy"] >= math.log(EVIDENCE):
+            return weakest
+        return None
+
+
+def open_moves(game_key: str) -> tuple[type, ...] | None:
+    """The move types a reading looks at in this game (`OPEN_MOVES`), None when it reads none."""
+    return getattr(importlib.import_module(f"{GAME_PACKAGES[game_key]}.ai"), "OPEN_MOVES", None)
+
+
+def read_move(game_key: str, game: Game, state: State, seat: int, action: Action, reading: Reading) -> None:
+    """Weigh ``seat``'s ``action`` at ``state`` (before it) into ``reading``; a move that is not open
+    or left no choice is not read."""
+    kinds = open_moves(game_key)
+    if kinds is None or type(action) not in kinds:
+        return
+    legal = game.legal_actions(state, seat)
+    if len(legal) < 2:
+        return
+    offered = policies(game_key)
+    uniform = 1.0 / len(legal)
+    with without_text():
+        # Each sampled level's share of answers that were this move (greedy's differ only in ties).
+        share = {
+            name: sum(offered[name](game, state, seat, random.Random(n)) == action for n in range(SAMPLES))
+            / SAMPLES
+            for name in ("beginner", "greedy")
+        }
+    chances = {
+        "random": uniform,
+        "beginner": (1 - SLACK) * share["beginner"] + SLACK * uniform,
+        "greedy": GREEDY_SHARE * share["greedy"] + (1 - GREEDY_SHARE) * uniform,
+    }
+    for name, chance in chances.items():
+        reading.weights[name] += math.log(chance)
+    reading.moves += 1

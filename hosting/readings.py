@@ -1,0 +1,83 @@
+"""What the people at each running table play like, read from their moves there (issue #39).
+
+`PlayReadings.levels` gives, per person's seat, the level their moves at this
+table read as (`engine.reading`: ``"random"``, ``"beginner"``, or None for greedy
+or better, or too few moves to tell). A searching bot's model of a person uses it
+first and their record at the game after (`hosting.service.TableService.seat_models`).
+
+Readings are kept per table (the last `KEPT` tables asked about) with the state
+after the moves read, so each call reads only the moves made since; a table not
+kept (or after a restart) is read again from its action log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import engine
+from engine.base import State
+from engine.reading import Reading, open_moves, read_move
+from hosting.records import LoggedAction, TableRecord
+from hosting.store_api import TableStore
+
+#: Tables whose readings are kept between calls (least recently asked about dropped first).
+KEPT = 512
+
+
+@dataclass
+class _Read:
+    """One table's readings: the log read up to ``seq``, the state after it, a reading per seat."""
+
+    seq: int
+    state: State
+    readings: list[Reading]
+
+
+class PlayReadings:
+    """Readings of the people at each table, brought up to date from its action log when asked."""
+
+    def __init__(self, store: TableStore, kept: int = KEPT) -> None:
+        self.store = store
+        self.kept = kept
+        self._tables: OrderedDict[int, _Read] = OrderedDict()
+
+    async def levels(self, table: TableRecord, new_state: Callable[[], State]) -> dict[int, str | None]:
+        """The level each person's seat at ``table`` reads as from its moves (None: greedy or better,
+        or not enough moves yet); empty for a game whose moves are not read.
+
+        ``new_state`` makes the table's state before its first move (its seed and options)."""
+        if open_moves(table.game) is None:
+            return {}
+        people = [s.seat for s in table.seats if not s.is_bot and s.user_id is not None]
+        if not people:
+            return {}
+        log = await self.store.actions(table.id)
+        known = self._tables.get(table.id)
+        if known is None or (log and known.seq > log[-1].seq):
+            known = _Read(seq=-1, state=new_state(), readings=[Reading() for _ in table.seats])
+        unread = [entry for entry in log if entry.seq > known.seq]
+        if unread:
+            known = await asyncio.to_thread(_read_more, table.game, known, unread, frozenset(people))
+        self._tables[table.id] = known
+        self._tables.move_to_end(table.id)
+        while len(self._tables) > self.kept:
+            self._tables.popitem(last=False)
+        return {seat: known.readings[seat].level() for seat in people if seat < len(known.readings)}
+
+
+def _read_more(game_key: str, known: _Read, unread: list[LoggedAction], people: frozenset[int]) -> _Read:
+    """``known`` with the ``unread`` log entries played and the people's moves among them read (a new
+    `_Read`: the kept one is never changed from a worker thread)."""
+    game = engine.get(game_key)
+    readings = copy.deepcopy(known.readings)
+    state = known.state
+    for entry in unread:
+        action = game.load_action(entry.action)
+        if entry.seat in people and entry.seat < len(readings):
+            read_move(game_key, game, state, entry.seat, action, readings[entry.seat])
+        state = game.advance(state, entry.seat, action)
+    return _Read(seq=unread[-1].seq, state=state, readings=readings)
