@@ -7,7 +7,7 @@ For each game that reads moves and each bot level standing in for a person
 against greedy (the "person" in seat ``seed % 2``), reads the person's moves as the
 hosting does, and prints what they read as halfway through the game and at its
 end (random / beginner / none: greedy or better), with the CPU the reading took
-per move read.
+per move of the game (a person's read, the others' looked at for the cards they reveal).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections import Counter
 import engine
 from engine.base import without_text
 from engine.bots import policy
-from engine.reading import Reading, open_moves, read_move
+from engine.reading import TableReading, reads
 
 PEOPLE = ("random", "beginner", "greedy", "expert")
 
@@ -28,7 +28,7 @@ PEOPLE = ("random", "beginner", "greedy", "expert")
 def read_games(
     game_key: str, person: str, games: int, first: int
 ) -> tuple[Counter, Counter, list[float], list[float]]:
-    """(readings halfway, readings at the end, CPU seconds per move read, each game's final margin of
+    """(readings halfway, readings at the end, CPU seconds per move, each game's final margin of
     the likelier weaker model over greedy-or-better in log-likelihood) over ``games`` games."""
     game = engine.get(game_key)
     players = {name: policy(game_key, name) for name in {person, "greedy"}}
@@ -42,15 +42,18 @@ def read_games(
             while actors := game.to_act(state):
                 seat = min(actors)
                 action = players[person if seat == me else "greedy"](game, state, seat, rng)
-                if seat == me:
-                    steps.append((state, action))
-                state, _ = game.apply(state, seat, action)
-        reading = Reading()
-        for index, (before, action) in enumerate(steps):
+                after, _ = game.apply(state, seat, action)
+                steps.append((state, seat, action, after))
+                state = after
+        table = TableReading.of(2)
+        reading = table.readings[me]
+        for index, (before, seat, action, after) in enumerate(steps):
             if index == len(steps) // 2:
                 halfway[reading.level() or "none"] += 1
             started = time.process_time()
-            read_move(game_key, game, before, me, action, reading)
+            if seat == me:
+                table.see(game_key, game, before, seat, action)
+            table.reveal(game_key, game, after)
             cpu.append(time.process_time() - started)
         end[reading.level() or "none"] += 1
         weights = reading.weights
@@ -66,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="haenyeo,jeju")
     args = parser.parse_args(argv)
     for game_key in args.game.split(","):
-        if open_moves(game_key) is None:
+        if not reads(game_key):
             print(f"{game_key}: reads no moves")
             continue
         for person in PEOPLE:
@@ -76,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{game_key} {person:8} ({args.games} games) halfway: {show(halfway)}; "
                 f"at the end: {show(end)}; weaker model's margin over greedy-or-better "
-                f"{min(margins):+.1f} to {max(margins):+.1f} (log); {mean_ms:.1f} ms a move read",
+                f"{min(margins):+.1f} to {max(margins):+.1f} (log); {mean_ms:.2f} ms a move",
                 flush=True,
             )
     return 0

@@ -18,10 +18,11 @@ model that explains their moves best is what the search models them as:
 `Reading.level` names a weaker level only when its likelihood beats greedy-or-better's
 by `EVIDENCE` (a likelihood ratio), and only after `MIN_MOVES` moves with a choice.
 
-Only a game's open moves are read (its ai package's ``OPEN_MOVES``: made in sight
-of everyone, each a whole decision), so a reading never looks at a choice the
-rules keep hidden (Haenyeo's diving cards). A game without ``OPEN_MOVES`` is not
-read. The policies asked read only the mover's own view, as at the table.
+A reading never looks at a choice before the rules show it (`TableReading`): a
+game's open moves (its ai package's ``OPEN_MOVES``: made in sight of everyone, each
+a whole decision) are read as they are made, its secret ones (``SECRET_MOVES``:
+Haenyeo's confirmed diving cards) only once revealed. A game without ``OPEN_MOVES``
+is not read. The policies asked read only the mover's own view, as at the table.
 """
 
 from __future__ import annotations
@@ -67,17 +68,62 @@ class Reading:
         return None
 
 
-def open_moves(game_key: str) -> tuple[type, ...] | None:
-    """The move types a reading looks at in this game (`OPEN_MOVES`), None when it reads none."""
-    return getattr(importlib.import_module(f"{GAME_PACKAGES[game_key]}.ai"), "OPEN_MOVES", None)
+def _ai(game_key: str):
+    """A game's ai package (where ``OPEN_MOVES``, ``SECRET_MOVES`` and ``shown`` live)."""
+    return importlib.import_module(f"{GAME_PACKAGES[game_key]}.ai")
 
 
-def read_move(game_key: str, game: Game, state: State, seat: int, action: Action, reading: Reading) -> None:
-    """Weigh ``seat``'s ``action`` at ``state`` (before it) into ``reading``; a move that is not open
-    or left no choice is not read."""
-    kinds = open_moves(game_key)
-    if kinds is None or type(action) not in kinds:
-        return
+def reads(game_key: str) -> bool:
+    """Whether this game's moves are read at all (its ai package names its ``OPEN_MOVES``)."""
+    return hasattr(_ai(game_key), "OPEN_MOVES")
+
+
+@dataclass
+class TableReading:
+    """The readings of a table's seats, and the secret moves read once the rules reveal them.
+
+    A game's ai package names its ``OPEN_MOVES`` (read as they are made) and may name
+    ``SECRET_MOVES`` with ``shown(then, now)``: a move made at state ``then`` is read
+    only at the first state ``now`` where the rules have revealed it (Haenyeo's
+    confirmed diving cards, once every seat has confirmed). Until then it waits in
+    ``waiting``, so no reading ever carries a choice the others may not know yet."""
+
+    readings: list[Reading]
+    waiting: list[tuple[State, int, Action]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, seats: int) -> TableReading:
+        """A table's readings before its first move."""
+        return cls([Reading() for _ in range(seats)])
+
+    def see(self, game_key: str, game: Game, before: State, seat: int, action: Action) -> None:
+        """Read ``seat``'s ``action``, made at ``before``, as the rules allow: an open move now, a
+        secret one once `reveal` finds it shown, anything else never."""
+        ai = _ai(game_key)
+        kind = type(action)
+        if kind in getattr(ai, "OPEN_MOVES", ()):
+            weigh(game_key, game, before, seat, action, self.readings[seat])
+        elif kind in getattr(ai, "SECRET_MOVES", ()):
+            self.waiting.append((before, seat, action))
+
+    def reveal(self, game_key: str, game: Game, now: State) -> None:
+        """Read the waiting secret moves that the rules show at ``now`` (call it after every move,
+        whoever made it: the last to confirm reveals everyone's cards)."""
+        if not self.waiting:
+            return
+        shown = _ai(game_key).shown
+        still = []
+        for then, seat, action in self.waiting:
+            if shown(then, now):
+                weigh(game_key, game, then, seat, action, self.readings[seat])
+            else:
+                still.append((then, seat, action))
+        self.waiting = still
+
+
+def weigh(game_key: str, game: Game, state: State, seat: int, action: Action, reading: Reading) -> None:
+    """Weigh ``seat``'s ``action`` at ``state`` (before it) into ``reading`` (a move that left no
+    choice says nothing). The caller has checked the move may be read (`TableReading.see`)."""
     legal = game.legal_actions(state, seat)
     if len(legal) < 2:
         return

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import engine
 from engine.base import State
-from engine.reading import Reading, open_moves, read_move
+from engine.reading import TableReading, reads
 from hosting.records import LoggedAction, TableRecord
 from hosting.store_api import TableStore
 
@@ -30,11 +30,11 @@ KEPT = 512
 
 @dataclass
 class _Read:
-    """One table's readings: the log read up to ``seq``, the state after it, a reading per seat."""
+    """One table's readings: the log read up to ``seq`` and the state after it."""
 
     seq: int
     state: State
-    readings: list[Reading]
+    reading: TableReading
 
 
 class PlayReadings:
@@ -50,7 +50,7 @@ class PlayReadings:
         or not enough moves yet); empty for a game whose moves are not read.
 
         ``new_state`` makes the table's state before its first move (its seed and options)."""
-        if open_moves(table.game) is None:
+        if not reads(table.game):
             return {}
         people = [s.seat for s in table.seats if not s.is_bot and s.user_id is not None]
         if not people:
@@ -58,7 +58,7 @@ class PlayReadings:
         log = await self.store.actions(table.id)
         known = self._tables.get(table.id)
         if known is None or (log and known.seq > log[-1].seq):
-            known = _Read(seq=-1, state=new_state(), readings=[Reading() for _ in table.seats])
+            known = _Read(seq=-1, state=new_state(), reading=TableReading.of(len(table.seats)))
         unread = [entry for entry in log if entry.seq > known.seq]
         if unread:
             known = await asyncio.to_thread(_read_more, table.game, known, unread, frozenset(people))
@@ -66,18 +66,20 @@ class PlayReadings:
         self._tables.move_to_end(table.id)
         while len(self._tables) > self.kept:
             self._tables.popitem(last=False)
-        return {seat: known.readings[seat].level() for seat in people if seat < len(known.readings)}
+        readings = known.reading.readings
+        return {seat: readings[seat].level() for seat in people if seat < len(readings)}
 
 
 def _read_more(game_key: str, known: _Read, unread: list[LoggedAction], people: frozenset[int]) -> _Read:
     """``known`` with the ``unread`` log entries played and the people's moves among them read (a new
     `_Read`: the kept one is never changed from a worker thread)."""
     game = engine.get(game_key)
-    readings = copy.deepcopy(known.readings)
+    reading = copy.deepcopy(known.reading)
     state = known.state
     for entry in unread:
         action = game.load_action(entry.action)
-        if entry.seat in people and entry.seat < len(readings):
-            read_move(game_key, game, state, entry.seat, action, readings[entry.seat])
+        if entry.seat in people and entry.seat < len(reading.readings):
+            reading.see(game_key, game, state, entry.seat, action)
         state = game.advance(state, entry.seat, action)
-    return _Read(seq=unread[-1].seq, state=state, readings=readings)
+        reading.reveal(game_key, game, state)
+    return _Read(seq=unread[-1].seq, state=state, reading=reading)

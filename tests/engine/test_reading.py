@@ -2,8 +2,7 @@
 
 Bots stand in for people: a player who makes any move at all reads as random, one
 who takes what pays now but roughly as a beginner, and greedy's and the expert's
-moves as "greedy or better". Haenyeo's diving cards, secret until the reveal, are
-never read.
+moves as "greedy or better". Haenyeo's diving cards are read only once revealed.
 """
 
 from __future__ import annotations
@@ -15,24 +14,25 @@ import pytest
 import engine
 from engine.base import without_text
 from engine.bots import policy
-from engine.haenyeo import actions as HA
-from engine.reading import MIN_MOVES, Reading, read_move
+from engine.reading import MIN_MOVES, Reading, TableReading
 
 JEJU = engine.get("jeju")
 
 
-def read_a_game(person: str, seed: int) -> Reading:
-    """A 2-seat Jeju Island game of ``person`` (seat 0) against greedy, seat 0's moves read."""
-    players = [policy("jeju", person), policy("jeju", "greedy")]
-    state, rng, reading = JEJU.new(2, seed), random.Random(seed), Reading()
+def read_a_game(person: str, seed: int, game_key: str = "jeju") -> Reading:
+    """A 2-seat game of ``person`` (seat 0) against greedy, seat 0's moves read."""
+    game = engine.get(game_key)
+    players = [policy(game_key, person), policy(game_key, "greedy")]
+    state, rng, table = game.new(2, seed), random.Random(seed), TableReading.of(2)
     with without_text():
-        while actors := JEJU.to_act(state):
+        while actors := game.to_act(state):
             seat = min(actors)
-            action = players[seat](JEJU, state, seat, rng)
+            action = players[seat](game, state, seat, rng)
             if seat == 0:
-                read_move("jeju", JEJU, state, seat, action, reading)
-            state, _ = JEJU.apply(state, seat, action)
-    return reading
+                table.see(game_key, game, state, seat, action)
+            state, _ = game.apply(state, seat, action)
+            table.reveal(game_key, game, state)
+    return table.readings[0]
 
 
 @pytest.mark.parametrize(
@@ -53,26 +53,43 @@ def test_a_good_players_moves_are_not_read_as_weak(person):
 
 
 def test_a_few_moves_say_nothing_yet():
-    reading = Reading()
+    table = TableReading.of(2)
+    reading = table.readings[0]
     state, rng = JEJU.new(2, 3002), random.Random(1)
     while reading.moves < MIN_MOVES - 1:
         seat = min(JEJU.to_act(state))
         action = rng.choice(JEJU.legal_actions(state, seat))
         if seat == 0:
-            read_move("jeju", JEJU, state, seat, action, reading)
+            table.see("jeju", JEJU, state, seat, action)
         state, _ = JEJU.apply(state, seat, action)
     assert reading.weights["random"] > reading.weights["greedy"]
     assert reading.level() is None
 
 
-def test_haenyeo_diving_cards_are_never_read():
+def test_haenyeo_diving_cards_are_read_only_once_revealed():
     game = engine.get("haenyeo")
-    state = game.new(2, 5)
-    seat = min(game.to_act(state))
-    toggle = next(a for a in game.legal_actions(state, seat) if isinstance(a, HA.ToggleCard))
-    reading = Reading()
-    read_move("haenyeo", game, state, seat, toggle, reading)
-    after, _ = game.apply(state, seat, toggle)
-    read_move("haenyeo", game, after, seat, HA.CONFIRM, reading)
-    assert reading.moves == 0
-    assert set(reading.weights.values()) == {0.0}
+    state, table = game.new(2, 5), TableReading.of(2)
+    beginner = policy("haenyeo", "beginner")
+    while not state.confirmed[0]:  # seat 0 chooses its cards and confirms them
+        action = beginner(game, state, 0, random.Random(0))
+        table.see("haenyeo", game, state, 0, action)
+        state, _ = game.apply(state, 0, action)
+        table.reveal("haenyeo", game, state)
+    # Seat 1 still chooses: seat 0's cards are secret, and nothing of them is read.
+    assert game.to_act(state) == {1} and state.phase == "select"
+    assert table.readings[0].moves == 0 and set(table.readings[0].weights.values()) == {0.0}
+    assert len(table.waiting) == 1
+    # Seat 1 (a bot: its moves are not read) confirms too: the cards are revealed, and read.
+    while state.phase == "select":
+        seat = min(game.to_act(state))
+        action = policy("haenyeo", "greedy")(game, state, seat, random.Random(0))
+        state, _ = game.apply(state, seat, action)
+        table.reveal("haenyeo", game, state)
+    assert table.readings[0].moves == 1 and not table.waiting
+    assert table.readings[1].moves == 0
+
+
+def test_haenyeo_beginners_read_as_beginners_from_their_cards_and_harvests():
+    reading = read_a_game("beginner", 3000, "haenyeo")
+    assert reading.level() == "beginner"
+    assert read_a_game("greedy", 3000, "haenyeo").level() is None

@@ -1,4 +1,5 @@
-"""Haenyeo's seat policies and hints (see `engine.bots`): the registry only.
+"""Haenyeo's seat policies and hints (see `engine.bots`): the registry, and which moves
+`engine.reading` may read a person's level from (``OPEN_MOVES``; ``SECRET_MOVES`` once ``shown``).
 
 ``POLICIES``: ``random`` (`engine.haenyeo.ai.random`), ``beginner``
 (`engine.haenyeo.ai.beginner`), ``greedy`` (`engine.haenyeo.ai.greedy`), ``expert``
@@ -18,6 +19,7 @@ from engine.haenyeo.ai.greedy import greedy_policy
 from engine.haenyeo.ai.hints import explain
 from engine.haenyeo.ai.master import master_policy
 from engine.haenyeo.ai.random import random_policy
+from engine.haenyeo.state import State
 
 POLICIES = {
     "random": random_policy,
@@ -27,9 +29,18 @@ POLICIES = {
     "master": master_policy,
 }
 
-#: The moves `engine.reading` may read a person's level from: made in sight of everyone, each a
-#: whole decision. Not the diving cards (toggles and confirming them): they are secret until
-#: the reveal.
+#: The moves `engine.reading` reads a person's level from as they are made: in sight of
+#: everyone, each a whole decision.
 OPEN_MOVES = (A.Harvest, A.TakeTrash, A.TakeSeafood, A.GainHaenyeo, A.Exchange, A.Done)
+#: ... and once `shown`: confirming the diving cards (the choice is the cards toggled before it;
+#: a toggle alone is only a step of it).
+SECRET_MOVES = (A.Confirm,)
 
-__all__ = ["OPEN_MOVES", "POLICIES", "explain"]
+
+def shown(then: State, now: State) -> bool:
+    """Whether diving cards confirmed at ``then`` are revealed at ``now``: every seat has confirmed
+    (the round's actions have begun) or a later round has."""
+    return now.phase != "select" or now.round != then.round
+
+
+__all__ = ["OPEN_MOVES", "POLICIES", "SECRET_MOVES", "explain", "shown"]
