@@ -68,7 +68,7 @@ def summary(name: str, got: list[int], cpu: list[float], seeds: list[int]) -> st
 
 def lucky_book(games: int) -> None:
     """Each reef and tracker side's lucky numbers, best first, by `expert.lucky_scores` (greedy
-    games on sampled dice, the same dice for every number): the lines of `expert.LUCKY_BOOK`."""
+    games on sampled dice, the same dice for every number): the lines of `values.LUCKY_BOOK`."""
     from engine.reef.components import TRACKER
     from engine.reef.state import ATOLL_KEY, BARRIER_KEY
 
@@ -76,7 +76,7 @@ def lucky_book(games: int) -> None:
         for side in TRACKER:
             scores = expert.lucky_scores(reef, side, games)
             order = tuple(sorted(range(1, 7), key=lambda v: (-round(scores[v], 6), v)))
-            means = " ".join(f"{v}: {scores[v]:.1f}" for v in range(1, 7))
+            means = " ".join(f"{scores[v]:.1f}" for v in range(1, 7))
             print(f"    ({reef!r}, {side!r}): {order},  # {means}", flush=True)
 
 
@@ -89,7 +89,7 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=10, help="print the figures every N seeds")
     parser.add_argument("--cpu-log", help="append each game's decision CPU seconds to this file")
     parser.add_argument(
-        "--lucky", type=int, metavar="GAMES", help="print `expert.LUCKY_BOOK` (GAMES games a number)"
+        "--lucky", type=int, metavar="GAMES", help="print `values.LUCKY_BOOK` (GAMES games a number)"
     )
     args = parser.parse_args()
     if args.lucky:

@@ -10,7 +10,7 @@ import engine
 from engine.bots import play_states
 from engine.reef import rules
 from engine.reef.actions import act
-from engine.reef.ai import POLICIES, expert
+from engine.reef.ai import POLICIES, expert, values
 from tests.engine.test_reef_play import check_state
 
 GAME = engine.get("reef")
@@ -131,10 +131,10 @@ def test_a_table_of_experts_plays_a_sane_last_stretch():
 
 
 def test_the_expert_takes_the_best_free_lucky_number_of_its_book():
-    """The expert's lucky number is its book's (`expert.LUCKY_BOOK`, sampled greedy games worked
+    """The expert's lucky number is its book's (`values.LUCKY_BOOK`, sampled greedy games worked
     out once): on the Barrier's Sunrise side 1, not greedy's 3; a number taken goes to the next."""
     options = {"reef": "bewitching-barrier", "tracker": "sunrise"}
-    assert expert.LUCKY_BOOK["bewitching-barrier", "sunrise"][:2] == (1, 3)
+    assert values.LUCKY_BOOK["bewitching-barrier", "sunrise"][:2] == (1, 3)
     state = GAME.new(2, 4, options)
     assert EXPERT(GAME, state, 0, random.Random(0)) == act("lucky", 1)
     state, _ = GAME.apply(state, 0, act("lucky", 1))

@@ -14,7 +14,7 @@ the evaluation is the score, it tries more first placements (`Search.last_firsts
 How much it samples is a `Search`; the ``master`` (`engine.reef.ai.master`) searches
 more. A tracker boon's choice, made "before the Hydra dice are rolled", is scored
 over sampled rolls of this round and the next. The lucky number is the first free one
-of its book (`LUCKY_BOOK`: sampled greedy games on each reef and tracker side, worked
+of its book (`engine.reef.ai.values.LUCKY_BOOK`: sampled greedy games on each reef and tracker side, worked
 out once), or `lucky_search`'s when a `Search` asks for it.
 
 It never reads the dice to come: the samples come from a generator seeded by
@@ -46,7 +46,7 @@ from engine.reef.ai.greedy import (
     run,
     trail_of,
 )
-from engine.reef.ai.values import LUCKY_CHOICES, evaluate, lucky_choice
+from engine.reef.ai.values import LUCKY_BOOK, LUCKY_CHOICES, evaluate, lucky_choice
 from engine.reef.components import ROUNDS, TRACKER
 from engine.reef.scoring import breakdown
 from engine.reef.state import Sheet, empty_sheet, work_done
@@ -106,17 +106,6 @@ EXPERT = Search(
     last_firsts=12,
     lucky_book=True,
 )
-#: The lucky numbers best first for each reef and tracker side: `lucky_scores` over 150 sampled
-#: greedy games a number (the same dice for every number), worked out once because it takes
-#: seconds (``python -m bench.reef_tune --lucky 150``; the comments: each number's mean, 1-6).
-#: Greedy's own order (`LUCKY_CHOICES`) starts with 3, which scores about 4 points less than 1
-#: on the Bewitching Barrier's Sunrise side.
-LUCKY_BOOK: dict[tuple[str, str], tuple[int, ...]] = {
-    ("bewitching-barrier", "sunrise"): (1, 3, 4, 2, 6, 5),  # 157.2 152.0 152.9 152.8 150.7 151.8
-    ("bewitching-barrier", "moonrise"): (2, 1, 5, 4, 6, 3),  # 151.8 152.8 148.3 150.8 151.1 150.7
-    ("arcane-atoll", "sunrise"): (2, 1, 3, 5, 6, 4),  # 161.5 162.0 158.2 155.5 157.6 156.2
-    ("arcane-atoll", "moonrise"): (2, 5, 6, 1, 4, 3),  # 156.3 159.9 155.0 155.4 158.1 156.3
-}
 #: Lucky-number searches remembered (one per reef, tracker side and game count).
 LUCKY_KEPT = 16
 #: Decisions remembered (each ~2 KB, re-used by the later steps of its round; issue #21).

@@ -38,8 +38,8 @@ import i18n
 from engine.base import Game
 from engine.reef import rules, setup
 from engine.reef.actions import Act
-from engine.reef.ai.expert import LUCKY_BOOK
 from engine.reef.ai.values import (
+    LUCKY_BOOK,
     LUCKY_CHOICES,
     PEARL_WORTH,
     SHELL_WORTH,
