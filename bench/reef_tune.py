@@ -18,19 +18,23 @@ from bench.stats import half_interval, percentile
 from engine.reef.ai import expert
 from engine.reef.ai.expert import EXPERT, Search, searching
 
+#: The expert of sessions 16-17: two rounds ahead, greedy's lucky order, no late or last-round widening.
+SESSION16 = Search(candidates=10, samples=16, deeper=1, boon=16, firsts=3, paths=True, boon_deeper=1)
+
 SEARCHES: dict[str, Search] = {
     "expert": EXPERT,
-    "shipped18": EXPERT._replace(ahead=2, late=False, last_firsts=0, lucky_book=False),
     "old": Search(candidates=8, samples=6, deeper=3, boon=8, firsts=3),
     "paths16": Search(candidates=10, samples=16, deeper=1, boon=8, firsts=3, paths=True, boon_deeper=1),
-    "paths16b": Search(candidates=10, samples=16, deeper=1, boon=16, firsts=3, paths=True, boon_deeper=1),
+    "paths16b": SESSION16,
     "paths24": Search(candidates=10, samples=24, deeper=1, boon=16, firsts=3, paths=True, boon_deeper=1),
     "paths12x2": Search(candidates=10, samples=12, deeper=2, boon=16, firsts=3, paths=True, boon_deeper=1),
     "paths32": Search(candidates=12, samples=32, deeper=1, boon=16, firsts=3, paths=True, boon_deeper=1),
-    "book": EXPERT._replace(lucky_book=True),
-    "late": EXPERT._replace(lucky_book=True, late=True, last_firsts=12),
-    "ahead3": EXPERT._replace(lucky_book=True, late=True, last_firsts=12, ahead=3),
-    "ahead4": EXPERT._replace(lucky_book=True, late=True, last_firsts=12, ahead=4),
+    # session 18's steps from the session-16 expert (two rounds ahead, greedy's lucky order)
+    "session16": SESSION16,
+    "book": SESSION16._replace(lucky_book=True),
+    "late": SESSION16._replace(lucky_book=True, late=True, last_firsts=12),
+    "ahead3": SESSION16._replace(lucky_book=True, late=True, last_firsts=12, ahead=3),
+    "ahead4": SESSION16._replace(lucky_book=True, late=True, last_firsts=12, ahead=4),
 }
 
 
