@@ -18,14 +18,23 @@ from bench.stats import half_interval, percentile
 from engine.reef.ai import expert
 from engine.reef.ai.expert import EXPERT, Search, searching
 
+#: The expert of sessions 16-17: two rounds ahead, greedy's lucky order, no late or last-round widening.
+SESSION16 = Search(candidates=10, samples=16, deeper=1, boon=16, firsts=3, paths=True, boon_deeper=1)
+
 SEARCHES: dict[str, Search] = {
     "expert": EXPERT,
     "old": Search(candidates=8, samples=6, deeper=3, boon=8, firsts=3),
     "paths16": Search(candidates=10, samples=16, deeper=1, boon=8, firsts=3, paths=True, boon_deeper=1),
-    "paths16b": Search(candidates=10, samples=16, deeper=1, boon=16, firsts=3, paths=True, boon_deeper=1),
+    "paths16b": SESSION16,
     "paths24": Search(candidates=10, samples=24, deeper=1, boon=16, firsts=3, paths=True, boon_deeper=1),
     "paths12x2": Search(candidates=10, samples=12, deeper=2, boon=16, firsts=3, paths=True, boon_deeper=1),
     "paths32": Search(candidates=12, samples=32, deeper=1, boon=16, firsts=3, paths=True, boon_deeper=1),
+    # session 18's steps from the session-16 expert (two rounds ahead, greedy's lucky order)
+    "session16": SESSION16,
+    "book": SESSION16._replace(lucky_book=True),
+    "late": SESSION16._replace(lucky_book=True, late=True, last_firsts=12),
+    "ahead3": SESSION16._replace(lucky_book=True, late=True, last_firsts=12, ahead=3),
+    "ahead4": SESSION16._replace(lucky_book=True, late=True, last_firsts=12, ahead=4),
 }
 
 
@@ -61,6 +70,20 @@ def summary(name: str, got: list[int], cpu: list[float], seeds: list[int]) -> st
     )
 
 
+def lucky_book(games: int) -> None:
+    """Each reef and tracker side's lucky numbers, best first, by `expert.lucky_scores` (greedy
+    games on sampled dice, the same dice for every number): the lines of `values.LUCKY_BOOK`."""
+    from engine.reef.components import TRACKER
+    from engine.reef.state import ATOLL_KEY, BARRIER_KEY
+
+    for reef in (BARRIER_KEY, ATOLL_KEY):
+        for side in TRACKER:
+            scores = expert.lucky_scores(reef, side, games)
+            order = tuple(sorted(range(1, 7), key=lambda v: (-round(scores[v], 6), v)))
+            means = " ".join(f"{scores[v]:.1f}" for v in range(1, 7))
+            print(f"    ({reef!r}, {side!r}): {order},  # {means}", flush=True)
+
+
 def main() -> None:
     """Play the players seed by seed (so any prefix of seeds is paired) and print their figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -69,7 +92,13 @@ def main() -> None:
     parser.add_argument("--configs", nargs="+", default=["expert"])
     parser.add_argument("--every", type=int, default=10, help="print the figures every N seeds")
     parser.add_argument("--cpu-log", help="append each game's decision CPU seconds to this file")
+    parser.add_argument(
+        "--lucky", type=int, metavar="GAMES", help="print `values.LUCKY_BOOK` (GAMES games a number)"
+    )
     args = parser.parse_args()
+    if args.lucky:
+        lucky_book(args.lucky)
+        return
     names = args.configs
     players = {name: player(name) for name in names}
     scores: dict[str, list[int]] = {name: [] for name in names}

@@ -235,6 +235,6 @@ async def test_a_hint_at_the_table_says_reefs_own_line_of_why(world):
     panel = opened.followups[0] if opened.followups else opened.response
     hint = await alice.click(panel, label="Suggest")
     answer = said(hint)
-    assert answer.startswith("💡 The expert would pick **Lucky number 3**")
-    assert "the expert prefers 3 to the other free numbers" in answer  # reef's own line, not the generic one
+    assert answer.startswith("💡 The expert would pick **Lucky number 1**")  # its book (`LUCKY_BOOK`)
+    assert "the expert prefers 1 to the other free numbers" in answer  # reef's own line, not the generic one
     assert "sampled rolls" not in answer

@@ -9,7 +9,8 @@ import pytest
 import engine
 from engine.bots import play_states
 from engine.reef import rules
-from engine.reef.ai import POLICIES, expert
+from engine.reef.actions import act
+from engine.reef.ai import POLICIES, expert, values
 from tests.engine.test_reef_play import check_state
 
 GAME = engine.get("reef")
@@ -127,3 +128,27 @@ def test_a_table_of_experts_plays_a_sane_last_stretch():
     scores = GAME.result(state).scores
     assert len(scores) == 2 and all(0 < s < 400 for s in scores)
     assert state.phase == "finished"
+
+
+def test_the_expert_takes_the_best_free_lucky_number_of_its_book():
+    """The expert's lucky number is its book's (`values.LUCKY_BOOK`, sampled greedy games worked
+    out once): on the Barrier's Sunrise side 1, not greedy's 3; a number taken goes to the next."""
+    options = {"reef": "bewitching-barrier", "tracker": "sunrise"}
+    assert values.LUCKY_BOOK["bewitching-barrier", "sunrise"][:2] == (1, 3)
+    state = GAME.new(2, 4, options)
+    assert EXPERT(GAME, state, 0, random.Random(0)) == act("lucky", 1)
+    state, _ = GAME.apply(state, 0, act("lucky", 1))
+    assert EXPERT(GAME, state, 1, random.Random(0)) == act("lucky", 3)
+    assert POLICIES["greedy"](GAME, GAME.new(1, 4, options), 0, random.Random(0)) == act("lucky", 3)
+
+
+def test_the_look_ahead_samples_more_futures_where_the_game_cuts_them_short():
+    """Each future is ``ahead`` rounds of its own; near the end (``late``) there are more of them,
+    so a decision there plays about as many rounds as one in mid-game, and none past round 18."""
+    search = expert.EXPERT._replace(ahead=3, late=True)
+    for left, count, length in ((10, 16, 3), (2, 24, 2), (1, 48, 1)):
+        paths = expert._paths((18 - left, "root"), search, left)
+        assert len(paths) == count and {len(p) for p in paths} == {length}
+    # the first rounds of a path are the two-round search's own samples, so it only adds rounds
+    two = expert._paths((5, "root"), search._replace(ahead=2), 13)
+    assert [p[:2] for p in expert._paths((5, "root"), search, 13)] == two

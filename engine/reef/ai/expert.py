@@ -1,18 +1,21 @@
-"""The ``expert`` Reef & Ruins policy: greedy's round planner with a two-round look-ahead over sampled dice.
+"""The ``expert`` Reef & Ruins policy: greedy's round planner with a four-round look-ahead over sampled dice.
 
 Each round it builds candidate plans for the dice it has (every way to search a
 ruin or cast an enchantment, and neither, each finished greedily, and each of
 those again with its first die written in one of its next-best places instead),
 keeps the best few by `engine.reef.ai.values.evaluate`, and scores each by what
-the *next two* rounds should bring: for a fixed set of sampled futures (hydra rolls
-of the next round, with its tracker boon, which is printed and public, and rolls of
-the round after it, each future its own: `Search.paths`) it plans each round
-greedily and evaluates the sheet it ends with. The round's plan is the candidate
-with the best average (the same futures serve every candidate). How much it samples
-is a `Search`; the ``master`` (`engine.reef.ai.master`) searches more. A tracker
-boon's choice, made "before the Hydra dice are rolled", is scored the same way over
-sampled rolls of this round and the next. The lucky number is greedy's fixed order
-unless a `Search` asks for `lucky_search` (the free number whose sampled greedy games score best).
+the *next four* rounds should bring: for a fixed set of sampled futures (hydra rolls
+of each round, with its tracker boon, which is printed and public, each future a
+path of its own: `Search.paths`, `Search.ahead`) it plans each round greedily and
+evaluates the sheet it ends with. The round's plan is the candidate with the best
+average (the same futures serve every candidate). Near the end, where the game cuts
+the paths short, it samples more of them (`Search.late`); in the last round, where
+the evaluation is the score, it tries more first placements (`Search.last_firsts`).
+How much it samples is a `Search`; the ``master`` (`engine.reef.ai.master`) searches
+more. A tracker boon's choice, made "before the Hydra dice are rolled", is scored
+over sampled rolls of this round and the next. The lucky number is the first free one
+of its book (`engine.reef.ai.values.LUCKY_BOOK`: sampled greedy games on each reef and tracker side, worked
+out once), or `lucky_search`'s when a `Search` asks for it.
 
 It never reads the dice to come: the samples come from a generator seeded by
 the round number and the sheet (never by the table's seed), so the decision
@@ -43,7 +46,7 @@ from engine.reef.ai.greedy import (
     run,
     trail_of,
 )
-from engine.reef.ai.values import LUCKY_CHOICES, evaluate, lucky_choice
+from engine.reef.ai.values import LUCKY_BOOK, LUCKY_CHOICES, evaluate, lucky_choice
 from engine.reef.components import ROUNDS, TRACKER
 from engine.reef.scoring import breakdown
 from engine.reef.state import Sheet, empty_sheet, work_done
@@ -70,16 +73,39 @@ class Search(NamedTuple):
     #: Sampled rolls of the next round per sampled roll of this one at the boon step (0: the boon's
     #: choice is scored over this round alone).
     boon_deeper: int = 0
+    #: Rounds looked ahead beyond this one when each future is a path of its own (``paths``).
+    ahead: int = 2
+    #: Whether the futures cut short by the game's end are sampled more, so that a decision
+    #: near the end plays about as many rounds as one in mid-game (the same work, less noise).
+    late: bool = False
+    #: Other first placements tried per opening in the last round (0: ``firsts``), where the
+    #: end sheet's evaluation is its score and no future is sampled.
+    last_firsts: int = 0
+    #: Whether the lucky number comes from `LUCKY_BOOK` (before ``lucky``'s sampled games).
+    lucky_book: bool = False
 
 
-#: The expert: two rounds ahead over 16 sampled futures (each a next round and a round after it
-#: of its own), 10 candidate plans, and the boon's choice scored two rounds ahead too: the search
-#: of the two-round reference (`bench/ref_reef.py`) on the expert's own round model, which a
-#: faster planner made affordable (p95 under 1 s of CPU a decision).
-# lucky=0: greedy's fixed order. Six sampled games a number proved too few to tell the numbers
-# apart (they picked 6 on the Barrier/Sunrise, where 40 greedy games a number favour 1) and cost
-# seconds, also for the hint at the lucky step; `lucky_search` stays for a better estimate.
-EXPERT = Search(candidates=10, samples=16, deeper=1, boon=16, firsts=3, lucky=0, paths=True, boon_deeper=1)
+#: The expert: four rounds ahead over 16 sampled futures (each a path of rounds of its own, more
+#: of them where the game's end cuts them short), 10 candidate plans, the boon's choice scored
+#: two rounds ahead, the lucky number from its book. Session 18, tuning seeds 100-129 (paired,
+#: all with the book): two rounds ahead 182.1, three 183.7, four 190.3 (+8.2 +- 9.8 on two);
+#: p95 660 ms of CPU a decision on the loaded machine.
+# lucky=0: no sampled games at the lucky step. Six sampled games a number proved too few to tell
+# the numbers apart and cost seconds, also for the hint; `LUCKY_BOOK` holds 150 a number.
+EXPERT = Search(
+    candidates=10,
+    samples=16,
+    deeper=1,
+    boon=16,
+    firsts=3,
+    lucky=0,
+    paths=True,
+    boon_deeper=1,
+    ahead=4,
+    late=True,
+    last_firsts=12,
+    lucky_book=True,
+)
 #: Lucky-number searches remembered (one per reef, tracker side and game count).
 LUCKY_KEPT = 16
 #: Decisions remembered (each ~2 KB, re-used by the later steps of its round; issue #21).
@@ -143,6 +169,35 @@ def _future(sheet: Sheet, reef_key: str, side: str, number: int, samples: list, 
     return total / len(samples)
 
 
+def _path_value(sheet: Sheet, reef_key: str, side: str, number: int, path: list) -> float:
+    """The worth of ``sheet`` (after round ``number``) once the rounds of ``path`` (sampled rolls
+    of rounds ``number + 1`` on, as far as the game goes) are each played greedily."""
+    played = number
+    for dice, roll in path:
+        if played >= ROUNDS:
+            break
+        played += 1
+        start = _with_boon(_settled(sheet), side, played, roll)
+        _, trail = best_round(_with_dice(start, dice), reef_key, ROUNDS - played)
+        sheet = trail[-1]
+    return evaluate(sheet, reef_key, ROUNDS - played)
+
+
+def _paths(key: tuple, search: Search, left: int) -> list[list]:
+    """The sampled futures of `plan_dice_with` when each is a path of its own (``search.paths``):
+    ``search.samples`` of them (more near the end when ``search.late``), each ``search.ahead``
+    rounds long (the first two rounds as `_samples` and `_deeper` draw them)."""
+    length = min(search.ahead, left)
+    count = search.samples
+    if search.late and 0 < length < search.ahead:
+        count = search.samples * search.ahead // length
+    firsts = _samples(key, count)
+    if length <= 1:
+        return [[first] for first in firsts]
+    number, root = key
+    return [[first, *_samples((number, "deeper", root, k), length - 1)] for k, first in enumerate(firsts)]
+
+
 def _deeper(key: object, search: Search, count: int, samples: int) -> list[list]:
     """The sampled rolls of the round after, for each of ``samples`` sampled next rounds: a set
     of ``count`` each (``search.paths``) or one set shared by all."""
@@ -185,8 +240,17 @@ def plan_dice_with(
     """The plan for round ``number`` once its dice are rolled, searched as ``search`` says: the
     best few candidates, each scored over sampled next rounds (and the rounds after those)."""
     left = ROUNDS - number
-    options = _candidates(sheet, reef_key, left, search.firsts)
-    if left > 0 and len(options) > 1:
+    firsts = search.last_firsts if left == 0 and search.last_firsts else search.firsts
+    options = _candidates(sheet, reef_key, left, firsts)
+    if left > 0 and len(options) > 1 and search.paths and (search.ahead != 2 or search.late):
+        root = _settled(sheet)
+        paths = _paths((number, root), search, left)
+        scored = [
+            (sum(_path_value(end, reef_key, side, number, path) for path in paths) / len(paths), plan)
+            for _, plan, end in options[: search.candidates]
+        ]
+        best = max(scored, key=lambda item: item[0])[1]
+    elif left > 0 and len(options) > 1:
         root = _settled(sheet)
         samples = _samples((number, root), search.samples)
         count = search.deeper if left > 1 else 0
@@ -275,6 +339,15 @@ def lucky_search(legal: list[Act], reef_key: str, side: str, games: int) -> Act:
     return max(free, key=lambda a: (round(scores[a.a], 6), -order.get(a.a, 9)))
 
 
+def lucky_from(legal: list[Act], order: tuple[int, ...]) -> Act:
+    """The first free lucky number of ``order`` (greedy's choice when none is free)."""
+    for number in order:
+        choice = act("lucky", number)
+        if choice in legal:
+            return choice
+    return lucky_choice(legal)
+
+
 def forget() -> None:
     """Drop every decision (and greedy memo) remembered, so the next is worked out afresh."""
     plan_dice.cache_clear()
@@ -286,6 +359,8 @@ def forget() -> None:
 def searching(game: Game, state, seat: int, search: Search) -> Act:
     """Plan the round (or the boon's choice) with the look-ahead ``search`` sizes, then play the
     plan step by step (`engine.reef.ai.greedy.follow`)."""
+    if state.phase == "lucky" and search.lucky_book and (state.reef, state.side) in LUCKY_BOOK:
+        return lucky_from(game.legal_actions(state, seat), LUCKY_BOOK[state.reef, state.side])
     if state.phase == "lucky":
         return lucky_search(game.legal_actions(state, seat), state.reef, state.side, search.lucky)
     planner = plan_boon if not state.dice else plan_dice

@@ -39,6 +39,7 @@ from engine.base import Game
 from engine.reef import rules, setup
 from engine.reef.actions import Act
 from engine.reef.ai.values import (
+    LUCKY_BOOK,
     LUCKY_CHOICES,
     PEARL_WORTH,
     SHELL_WORTH,
@@ -893,7 +894,8 @@ def _lucky(game: Game, state, action: Act) -> Msg | None:
     if action.a == 0:
         return say("Fate picks one of the numbers still free: {numbers}.", numbers=i18n.listing(free))
     number = action.a
-    preferred = next((n for n in LUCKY_CHOICES if n in free), None)
+    order = LUCKY_BOOK.get((state.reef, state.side), LUCKY_CHOICES)  # the expert's own choice
+    preferred = next((n for n in order if n in free), None)
     if number == preferred and len(free) > 1:
         return say_plural(
             "Each {number} in your ruins or reef will be worth {count} more coin at the end; "

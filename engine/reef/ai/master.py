@@ -28,19 +28,11 @@ CANDIDATES = 12
 
 def search_for(seconds: float) -> Search:
     """The look-ahead that fits ``seconds`` of thinking: a candidate's share of the rounds goes to
-    more sampled futures (each a next round and the round after it); never less than the expert's."""
+    more sampled futures (each `EXPERT.ahead` rounds long); never less than the expert's."""
     rounds = seconds * ROUNDS_PER_SECOND / CANDIDATES
-    samples = max(EXPERT.samples, int(rounds / (1 + EXPERT.deeper)))
-    return Search(
-        candidates=CANDIDATES,
-        samples=samples,
-        deeper=EXPERT.deeper,
-        boon=samples,
-        firsts=EXPERT.firsts,
-        lucky=EXPERT.lucky,
-        paths=True,
-        boon_deeper=EXPERT.boon_deeper,
-    )
+    samples = max(EXPERT.samples, int(rounds / EXPERT.ahead))
+    # the expert's other settings (its depth, its lucky numbers, its last round) stay as they are
+    return EXPERT._replace(candidates=CANDIDATES, samples=samples, boon=samples, paths=True)
 
 
 def master_policy(game: Game, state, seat: int, rng: random.Random) -> Act:

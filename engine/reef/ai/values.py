@@ -320,6 +320,20 @@ def worth_searching(sheet: Sheet, r: int, rest: list[int], shells: int) -> bool:
 LUCKY_CHOICES = (3, 5, 1, 4, 2, 6)
 
 
+#: The expert's lucky numbers, best first, for each reef and tracker side: the mean final score
+#: of 150 sampled greedy games a number, the same dice for every number (`engine.reef.ai.expert.
+#: lucky_scores`; ``python -m bench.reef_tune --lucky 150`` prints these lines; the comments:
+#: each number's mean, 1-6), worked out once because it takes seconds. Greedy keeps its own
+#: order (`LUCKY_CHOICES`), whose 3 scores about 4 points less than 1 on the Bewitching
+#: Barrier's Sunrise side. The expert chooses by the book, and the hints say so.
+LUCKY_BOOK: dict[tuple[str, str], tuple[int, ...]] = {
+    ("bewitching-barrier", "sunrise"): (1, 3, 4, 2, 6, 5),  # 157.2 152.0 152.9 152.8 150.7 151.8
+    ("bewitching-barrier", "moonrise"): (2, 1, 5, 4, 6, 3),  # 151.8 152.8 148.3 150.8 151.1 150.7
+    ("arcane-atoll", "sunrise"): (2, 1, 3, 5, 6, 4),  # 161.5 162.0 158.2 155.5 157.6 156.2
+    ("arcane-atoll", "moonrise"): (2, 5, 6, 1, 4, 3),  # 156.3 159.9 155.0 155.4 158.1 156.3
+}
+
+
 def lucky_choice(legal: list[Act]) -> Act:
     """The most preferred lucky number still free (LUCKY_CHOICES order)."""
     for number in LUCKY_CHOICES:
@@ -333,6 +347,7 @@ __all__ = [
     "DIE_WORTH",
     "FOCUS",
     "GAINS_KEPT",
+    "LUCKY_BOOK",
     "LUCKY_CHOICES",
     "MAX_COINS",
     "NEXT_MULT",
