@@ -1,7 +1,7 @@
 """Jeju Island expert tuning: a variant of the expert against the 10x reference, or its decision CPU.
 
 Run ``nice -n 10 python -m bench.jeju_tune [--budget N] [--times K] [--games N] [--first SEED]
-[--cpu N] [--master N]``.
+[--cpu N] [--master N] [--playout SECONDS [--against greedy|playout] [--seed N]]``.
 
 ``--budget`` sets the expert's play-outs a decision (default `EXPERT_BUDGET`); the reference
 (`bench.ref_jeju.reference_policy`) gets ``--times`` (default 10) times as many, so a larger
@@ -10,6 +10,12 @@ expert against greedy and prints the expert's decision CPU (p50 / p95 / max), to
 budget against the 1 s p95 limit; ``--master N`` plays N games of master (the live 3 s of thinking)
 against the expert, first player alternating, with master's decision CPU. Seeds below 1000 are
 for tuning (see `bench.ref_jeju`).
+
+``--playout SECONDS`` tunes the expert's play-out policy (`engine.jeju.ai.playout`): a hill climb
+from its `WEIGHTS` (``--from greedy``: from greedy's constants) for that long, each step a random
+nudge to one to three constants, kept when it wins a larger share of 800 games (seeds 0-399,
+both seats) against ``--against`` (greedy, or the play-out policy as shipped); the best is then
+played on seeds 500-899, which the climb never saw.
 """
 
 from __future__ import annotations
@@ -23,8 +29,66 @@ from bench.ref_jeju import GAME, match, reference_policy
 from bench.stats import percentile, wilson
 from engine.base import without_text
 from engine.bots import policy
-from engine.jeju.ai import expert
+from engine.jeju.ai import expert, playout
 from engine.jeju.ai.greedy import greedy_policy
+
+#: The hill climb's nudge to each play-out constant (a Gaussian's spread).
+NUDGE = {
+    "tile": 0.15,
+    "joker": 0.2,
+    "everlasting": 0.5,
+    "harubang": 0.4,
+    "refresh": 0.4,
+    "collect": 0.15,
+    "others": 0.15,
+    "again": 0.3,
+}
+
+
+def playout_share(weights: dict, seeds, other) -> tuple[float, float]:
+    """The play-out policy with ``weights`` against ``other``, 2 seats, each seed played from both
+    seats: (its win share, its mean margin)."""
+
+    def hero(game, state, seat: int, rng: random.Random):
+        return playout.playout_policy(game, state, seat, rng, weights)
+
+    won = margin = 0.0
+    games = 0
+    with without_text():
+        for seed in seeds:
+            for me in (0, 1):
+                state = GAME.new(2, seed)
+                rngs = [random.Random(seed * 10 + seat) for seat in range(2)]
+                while actors := GAME.to_act(state):
+                    seat = min(actors)
+                    chooser = hero if seat == me else other
+                    state = GAME.advance(state, seat, chooser(GAME, state, seat, rngs[seat]))
+                result = GAME.result(state)
+                won += 1 / len(result.winners) if me in result.winners else 0.0
+                margin += result.scores[me] - result.scores[1 - me]
+                games += 1
+    return won / games, margin / games
+
+
+def tune_playout(seconds: float, against: str, start: str, seed: int) -> dict:
+    """Hill-climb the play-out constants for ``seconds`` (see the module docstring); the best found."""
+    other = greedy_policy if against == "greedy" else playout.playout_policy
+    rng = random.Random(seed)
+    best = dict(playout.GREEDY if start == "greedy" else playout.WEIGHTS)
+    score = playout_share(best, range(400), other)
+    print(f"start: {score[0]:.1%}, margin {score[1]:+.2f}: {best}", flush=True)
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        trial = dict(best)
+        for name in rng.sample(sorted(NUDGE), rng.choice((1, 2, 3))):
+            trial[name] = round(trial[name] + rng.gauss(0, NUDGE[name]), 3)
+        tried = playout_share(trial, range(400), other)
+        if tried[0] > score[0]:
+            best, score = trial, tried
+            print(f"better: {score[0]:.1%}, margin {score[1]:+.2f}: {best}", flush=True)
+    held = playout_share(best, range(500, 900), other)
+    print(f"best on seeds 500-899 (not climbed on): {held[0]:.1%}, margin {held[1]:+.2f}", flush=True)
+    return best
 
 
 def expert_with(budget: int):
@@ -86,7 +150,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu", type=int, default=0, help="games against greedy to time decisions")
     parser.add_argument("--verbose", action="store_true", help="a line per game")
     parser.add_argument("--master", type=int, default=0, help="games of master (3 s) against the expert")
+    parser.add_argument("--playout", type=float, default=0, help="seconds to tune the play-out policy")
+    parser.add_argument("--against", choices=("greedy", "playout"), default="greedy", help="tune against")
+    parser.add_argument("--from", dest="start", choices=("greedy", "playout"), default="playout")
+    parser.add_argument("--seed", type=int, default=1, help="the hill climb's rng seed")
     args = parser.parse_args(argv)
+    if args.playout:
+        tune_playout(args.playout, args.against, args.start, args.seed)
+        return 0
     if args.master:
         title = f"master ({expert.master_budget()} play-outs) vs expert ({expert.EXPERT_BUDGET})"
         running(
