@@ -1,7 +1,8 @@
 """Jeju Island's bots: the policies by name (`POLICIES`, read by `engine.bots`) and a hint's why.
 
 Modules, each importing only those above it: `values` (what a move is worth now),
-`random`, `greedy` (the best move now), `beginner` (greedy's view, weighed roughly),
+`random`, `greedy` (the best move now), `beginner` (greedy's view, weighed roughly), `playout`
+(the expert's own play-out policy: greedy's valuation with self-play-tuned constants),
 `expert` (determinized look-ahead over play-outs, playing to win; `master`: the
 same search, longer), `hints` (`explain`: one line of why for a suggested move,
 `hosting.service.explain`). docs/rules/jeju.md describes
