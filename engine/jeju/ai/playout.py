@@ -9,13 +9,13 @@ tile counts, hands, cards face up and taken).
 from __future__ import annotations
 
 import random
-from operator import mul
 
 from engine.jeju import actions as A
 from engine.jeju import rules
 from engine.jeju import state as st
 from engine.jeju.actions import DIRECTIONS
-from engine.jeju.ai.values import card_key, tile_use
+from engine.jeju.ai.greedy import greedy_policy
+from engine.jeju.ai.values import card_key
 from engine.jeju.components import CARDS, JOKER, LOCATIONS, NEUTRAL
 
 #: The constants, by name: a tile's worth in hand (``tile``) and a joker's (``joker``) when a card
@@ -88,10 +88,10 @@ def travel_score(state: st.JejuState, seat: int, travels: list, rng: random.Rand
 
 def playout_policy(game, state, seat: int, rng: random.Random, w: dict | None = None):
     """Greedy's move with the constants ``w`` (default `WEIGHTS`)."""
-    w = w or WEIGHTS
-    actions = game.legal_actions(state, seat)
     phase = state.phase
     if phase in (st.TURN, st.BUYING):
+        w = w or WEIGHTS
+        actions = game.legal_actions(state, seat)
         best, best_key, travels = None, None, []
         for action in actions:
             kind = type(action)
@@ -109,28 +109,5 @@ def playout_policy(game, state, seat: int, rng: random.Random, w: dict | None = 
         if best is not None and best_key[0] >= mine * w["collect"]:
             return best
         return travel
-    if phase == st.PAY:
-        hand = state.hands[seat]
-        pays = [a for a in actions if type(a) is A.Pay]
-        fewest = pays[0].tiles[JOKER]
-        best, best_key = None, None
-        for action in pays:
-            if action.tiles[JOKER] != fewest:
-                break
-            key = -sum(map(mul, action.tiles, hand))
-            if best is None or key < best_key:
-                best, best_key = action, key
-        return best
-    if phase == st.HARUBANG:
-        scored = []
-        for action in actions:
-            stack = state.stacks[action.spot]
-            value = tile_use(state, seat, stack[-1]) if stack else 0.0
-            scored.append(((value, action.spot == state.harubang, rng.random()), action))
-        return max(scored, key=lambda pair: pair[0])[1]
-    if phase == st.SETUP_TOKENS:
-        return min(actions, key=lambda a: (len(state.tokens[a.spot]), rng.random()))
-    if phase == st.SETUP_HARUBANG:
-        mine = [a for a in actions if state.tokens[a.spot][-1] == seat]
-        return rng.choice(mine or actions)
-    return rng.choice(actions)
+    # Paying, the Harubang and the setup steps have no constants: they are greedy's own moves.
+    return greedy_policy(game, state, seat, rng)
