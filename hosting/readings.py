@@ -16,7 +16,7 @@ import asyncio
 import copy
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import engine
 from engine.base import State
@@ -30,8 +30,9 @@ KEPT = 512
 
 @dataclass
 class _Read:
-    """One table's readings: the log read up to ``seq`` and the state after it."""
+    """One table's readings: the log read up to ``seq`` (the table at ``version``) and the state after it."""
 
+    version: int
     seq: int
     state: State
     reading: TableReading
@@ -55,13 +56,15 @@ class PlayReadings:
         people = [s.seat for s in table.seats if not s.is_bot and s.user_id is not None]
         if not people:
             return {}
-        log = await self.store.actions(table.id)
         known = self._tables.get(table.id)
-        if known is None or (log and known.seq > log[-1].seq):
-            known = _Read(seq=-1, state=new_state(), reading=TableReading.of(len(table.seats)))
-        unread = [entry for entry in log if entry.seq > known.seq]
-        if unread:
-            known = await asyncio.to_thread(_read_more, table.game, known, unread, frozenset(people))
+        if known is None or known.version != table.version:  # the same version: no new move to fetch
+            log = await self.store.actions(table.id)
+            if known is None or (log and known.seq > log[-1].seq):
+                known = _Read(-1, -1, new_state(), TableReading.of(len(table.seats)))
+            unread = [entry for entry in log if entry.seq > known.seq]
+            if unread:
+                known = await asyncio.to_thread(_read_more, table.game, known, unread, frozenset(people))
+            known = replace(known, version=table.version)
         self._tables[table.id] = known
         self._tables.move_to_end(table.id)
         while len(self._tables) > self.kept:
@@ -82,4 +85,4 @@ def _read_more(game_key: str, known: _Read, unread: list[LoggedAction], people: 
             reading.see(game_key, game, state, entry.seat, action)
         state = game.advance(state, entry.seat, action)
         reading.reveal(game_key, game, state)
-    return _Read(seq=unread[-1].seq, state=state, reading=reading)
+    return _Read(known.version, unread[-1].seq, state, reading)
