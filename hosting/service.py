@@ -1425,12 +1425,12 @@ WHY = {
         "they scored best on average."
     ),
     "jeju": N_(
-        "The expert played each move out to the end over reshuffled decks; this one finished furthest "
-        "ahead on average."
+        "The expert played each move out to the end over reshuffled decks; this one won most often, "
+        "and by the most."
     ),
     "reef": N_(
-        "The expert tried this over sampled rolls of the next round; it left your sheet the strongest "
-        "on average."
+        "The expert tried this over sampled rolls of the next four rounds; it left your sheet the "
+        "strongest on average."
     ),
 }
 GENERIC_WHY = N_("The expert looks ahead over what your seat cannot see; this move did best on average.")
