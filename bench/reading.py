@@ -6,7 +6,8 @@ For each game that reads moves and each bot level standing in for a person
 (random, beginner, greedy, expert), it plays ``--games`` 2-seat games of that level
 against greedy (the "person" in seat ``seed % 2``), reads the person's moves as the
 hosting does, and prints what they read as halfway through the game and at its
-end (random / beginner / none: greedy or better), with the CPU the reading took
+end (random / beginner / expert, where the game reads experts / none: greedy or
+better), with the CPU the reading took
 per move of the game (a person's read, the others' looked at for the cards they reveal).
 """
 
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         for person in PEOPLE:
             halfway, end, cpu, margins = read_games(game_key, person, args.games, args.first)
-            show = lambda c: ", ".join(f"{k} {c[k]}" for k in ("random", "beginner", "none"))  # noqa: E731
+            show = lambda c: ", ".join(f"{k} {c[k]}" for k in ("random", "beginner", "expert", "none"))  # noqa: E731
             mean_ms = 1000 * sum(cpu) / max(1, len(cpu))
             print(
                 f"{game_key} {person:8} ({args.games} games) halfway: {show(halfway)}; "

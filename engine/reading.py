@@ -2,7 +2,7 @@
 
 A searching bot models each other seat as what plays it (`engine.bots.seated`). A
 bot seat says its level; a person does not, so their moves are read: each move
-they made is weighed by how likely each of three models was to make it, and the
+they made is weighed by how likely each of the models (three, or four below) was to make it, and the
 model that explains their moves best is what the search models them as:
 
 - ``random`` makes any legal move: a move's chance is one in the moves there were;
@@ -15,8 +15,20 @@ model that explains their moves best is what the search models them as:
   leaves greedy's move for a better one often (the Jeju Island expert in more than
   half its moves), and reads so, not as a random player.
 
+A game whose ai package says how likely its expert was to make a move
+(``expert_chance``; Haenyeo) adds a fourth model:
+
+- ``expert`` makes the expert's move (Haenyeo's diving cards: one of the sets its
+  mixed choice draws from, as likely as it draws it), with the same `SLACK`.
+
 `Reading.level` names a weaker level only when its likelihood beats greedy-or-better's
-by `EVIDENCE` (a likelihood ratio), and only after `MIN_MOVES` moves with a choice.
+(and the expert's) by `EVIDENCE` (a likelihood ratio), and "expert" only when the
+expert's beats every other's by as much; either only after `MIN_MOVES` moves with a
+choice. Anything else reads as None: greedy or better, nothing to tell the search.
+In Jeju Island an expert and an unread person are played alike in the expert's
+play-outs (by its play-out policy), and Reef & Ruins models nobody, so neither
+game's ai package names ``expert_chance``: reading an expert there would cost a
+search per move and change no decision.
 
 A reading never looks at a choice before the rules show it (`TableReading`): a
 game's open moves (its ai package's ``OPEN_MOVES``: made in sight of everyone, each
@@ -36,8 +48,11 @@ from engine import GAME_PACKAGES
 from engine.base import Action, Game, State, without_text
 from engine.bots import policies
 
-#: The models a reading weighs, weakest first; greedy stands for "greedy or better".
+#: The models a reading weighs, weakest first; greedy stands for "greedy or better". The expert is
+#: weighed too where the game's ai package says how likely its expert was to make a move.
 LEVELS = ("random", "beginner", "greedy")
+WEAKER = ("random", "beginner")
+EXPERT = "expert"
 #: Answers asked of the beginner and of greedy per move.
 SAMPLES = 8
 #: The share of a beginner's chance that is random's (one surprise is not proof).
@@ -58,13 +73,19 @@ class Reading:
     weights: dict[str, float] = field(default_factory=lambda: dict.fromkeys(LEVELS, 0.0))
 
     def level(self) -> str | None:
-        """The weaker level these moves read as (``"random"`` or ``"beginner"``), or None (greedy
-        or better, or too few moves to tell)."""
+        """The level these moves read as: ``"random"`` or ``"beginner"`` (the likelier, when it beats
+        greedy-or-better and the expert by `EVIDENCE`), ``"expert"`` (when it beats every other
+        model so), or None (greedy or better, or too few moves to tell)."""
         if self.moves < MIN_MOVES:
             return None
-        weakest = max(LEVELS[:-1], key=self.weights.__getitem__)
-        if self.weights[weakest] - self.weights["greedy"] >= math.log(EVIDENCE):
+        weights, enough = self.weights, math.log(EVIDENCE)
+        weakest = max(WEAKER, key=weights.__getitem__)
+        stronger = [weights[name] for name in ("greedy", EXPERT) if name in weights]
+        if weights[weakest] - max(stronger) >= enough:
             return weakest
+        others = [weights[name] for name in LEVELS]
+        if EXPERT in weights and weights[EXPERT] - max(others) >= enough:
+            return EXPERT
         return None
 
 
@@ -136,11 +157,15 @@ def weigh(game_key: str, game: Game, state: State, seat: int, action: Action, re
             / SAMPLES
             for name in ("beginner", "greedy")
         }
+        expert = getattr(_ai(game_key), "expert_chance", None)
+        expert_share = expert(game, state, seat, action) if expert else None
     chances = {
         "random": uniform,
         "beginner": (1 - SLACK) * share["beginner"] + SLACK * uniform,
         "greedy": GREEDY_SHARE * share["greedy"] + (1 - GREEDY_SHARE) * uniform,
     }
+    if expert_share is not None:
+        chances[EXPERT] = (1 - SLACK) * expert_share + SLACK * uniform
     for name, chance in chances.items():
-        reading.weights[name] += math.log(chance)
+        reading.weights[name] = reading.weights.get(name, 0.0) + math.log(chance)
     reading.moves += 1

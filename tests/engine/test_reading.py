@@ -1,8 +1,9 @@
 """A person's level read from their moves at a table (`engine.reading`, issue #39).
 
 Bots stand in for people: a player who makes any move at all reads as random, one
-who takes what pays now but roughly as a beginner, and greedy's and the expert's
-moves as "greedy or better". Haenyeo's diving cards are read only once revealed.
+who takes what pays now but roughly as a beginner, and greedy's moves as "greedy or
+better"; so are Jeju Island's expert's (that game reads no experts), while Haenyeo's
+expert reads as one. Haenyeo's diving cards are read only once revealed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,9 @@ import pytest
 import engine
 from engine.base import without_text
 from engine.bots import policy
+from engine.haenyeo import actions as A
+from engine.haenyeo.ai import expert_chance
+from engine.haenyeo.ai.expert import card_chances
 from engine.reading import MIN_MOVES, Reading, TableReading
 
 JEJU = engine.get("jeju")
@@ -93,3 +97,33 @@ def test_haenyeo_beginners_read_as_beginners_from_their_cards_and_harvests():
     reading = read_a_game("beginner", 3000, "haenyeo")
     assert reading.level() == "beginner"
     assert read_a_game("greedy", 3000, "haenyeo").level() is None
+
+
+def test_haenyeo_experts_read_as_experts_and_nobody_else_does():
+    assert read_a_game("expert", 3000, "haenyeo").level() == "expert"
+    assert read_a_game("expert", 3001, "haenyeo").level() == "expert"
+    for person in ("random", "beginner", "greedy"):
+        for seed in (3000, 3001):
+            assert read_a_game(person, seed, "haenyeo").level() != "expert", (person, seed)
+
+
+def test_haenyeo_expert_chances_are_what_the_expert_draws_its_cards_from():
+    game = engine.get("haenyeo")
+    state, rng = game.new(3, 7), random.Random(7)
+    expert = policy("haenyeo", "expert")
+    confirmed = 0
+    for _ in range(3):  # three selections, each seat's cards chosen and confirmed
+        while state.phase == "select":
+            seat = min(game.to_act(state))
+            action = expert(game, state, seat, rng)
+            if type(action) is A.Confirm:
+                chances = card_chances(state, seat)
+                assert sum(chances.values()) == pytest.approx(1.0)
+                assert chances[state.chosen[seat]] > 0, "the expert's cards were among its chances"
+                assert expert_chance(game, state, seat, action) == chances[state.chosen[seat]]
+                confirmed += 1
+            state, _ = game.apply(state, seat, action)
+        while state.phase != "select" and game.to_act(state):
+            seat = min(game.to_act(state))
+            state, _ = game.apply(state, seat, expert(game, state, seat, rng))
+    assert confirmed >= 9  # three seats, at least three selections

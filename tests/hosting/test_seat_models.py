@@ -4,7 +4,8 @@ by their moves at the table (`hosting.readings`) and by their record at the game
 
 Ann and Bob play six rated games of the tiny test game, which Ann wins every time; then a table
 of Ann, Bob, Cy (new here) and an expert bot asks how the expert's search sees its seats.
-Then Ann plays Jeju Island against an expert bot making any move at all.
+Then Ann plays Jeju Island against an expert bot making any move at all, and Haenyeo making the
+expert's own moves.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from hosting.service import TableService
 from tests.hosting.test_store import backend, service, store  # noqa: F401 (the store fixtures, both backends)
 
 ANN, BOB, CY = 100, 101, 102
+#: A Haenyeo table where Ann's expert moves leave the expert's own card sets often enough to tell.
+HAENYEO_SEED = 3000
 
 
 async def ann_beats_bob(service: TableService) -> None:  # noqa: F811 (the fixture's name)
@@ -101,3 +104,25 @@ async def test_a_person_who_makes_any_move_at_all_is_modelled_as_random(store): 
     # A restarted bot reads her moves again from the table's log.
     again = TableService(store, clock=lambda: 1_000.0)
     assert await again.seat_models(table, "expert") == tuple(models)
+
+
+async def test_a_person_who_dives_as_the_expert_would_is_modelled_as_an_expert(store):  # noqa: F811
+    hosting = TableService(store, clock=lambda: 1_000.0, new_seed=lambda: HAENYEO_SEED)
+    table = await hosting.create_table(
+        game_key="haenyeo", guild_id=1, channel_id=5, host_id=ANN, host_name="Ann"
+    )
+    table = await hosting.add_bot(table.id, ANN, "expert")
+    table = await hosting.start(table.id, ANN)
+    ann = table.seat_of(ANN).seat
+    bot = 1 - ann
+    game, rng = engine.get("haenyeo"), random.Random(2)
+    expert, greedy = policy("haenyeo", "expert"), policy("haenyeo", "greedy")
+    while table.status == "active":
+        state = hosting.state_of(table)
+        seat = min(game.to_act(state))
+        with without_text():  # Ann chooses as the expert would; the bot seat quickly, as greedy
+            action = (expert if seat == ann else greedy)(game, state, seat, rng)
+        table = (await hosting.submit_action(table.id, seat, action, table.version)).table
+    models = [None, None]
+    models[ann], models[bot] = "expert", "expert"
+    assert await hosting.seat_models(table, "expert") == tuple(models)

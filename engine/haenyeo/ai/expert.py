@@ -307,15 +307,39 @@ def mixed(totals: list[float], samples: int, rng: random.Random) -> int:
     than the point or two a close second costs."""
     if MIX_TEMP <= 0:
         return max(range(len(totals)), key=lambda i: (totals[i], -i))
-    best = max(totals) / samples
-    near = [(i, math.exp((t / samples - best) / MIX_TEMP)) for i, t in enumerate(totals)]
-    near = [(i, w) for i, w in near if w >= math.exp(-MIX_SPAN / MIX_TEMP)]
+    near = mix_weights(totals, samples)
     pick = rng.random() * sum(w for _, w in near)
     for i, w in near:
         pick -= w
         if pick < 0:
             return i
     return near[-1][0]
+
+
+def mix_weights(totals: list[float], samples: int) -> list[tuple[int, float]]:
+    """The card sets `mixed` chooses among (by index into ``totals``) and their weights, unscaled:
+    ``exp(-gap / MIX_TEMP)`` for a set ``gap`` below the best, none more than ``MIX_SPAN`` below (the
+    best alone when `MIX_TEMP` is 0)."""
+    if MIX_TEMP <= 0:
+        return [(max(range(len(totals)), key=lambda i: (totals[i], -i)), 1.0)]
+    best = max(totals) / samples
+    near = [(i, math.exp((t / samples - best) / MIX_TEMP)) for i, t in enumerate(totals)]
+    return [(i, w) for i, w in near if w >= math.exp(-MIX_SPAN / MIX_TEMP)]
+
+
+def card_chances(state: State, seat: int) -> dict[int, float]:
+    """How likely the expert, told nothing of the table, is to choose each card set (as a mask of
+    zones) at this selection: the chances `mixed` draws by, from the same samples as
+    `choose_cards`. `engine.reading` weighs a person's revealed cards by them (is this player an
+    expert?); they depend on the seat's information and the table's secret seed only."""
+    rng = random.Random(decision_key(state, seat))
+    info = information(state, seat, rng)
+    board = _Board(info)
+    models, _own = _table_models(info, board, seat, (None,) * state.seats, rng)
+    mine, totals = board.totals(seat, models, rng, SAMPLES)
+    near = mix_weights(totals, SAMPLES)
+    whole = sum(w for _, w in near)
+    return {_mask(mine[i]): w / whole for i, w in near}
 
 
 def _table_models(
