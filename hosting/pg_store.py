@@ -421,10 +421,12 @@ class PostgresStore:
         )
         return [row[0] for row in rows]
 
-    async def actions(self, table_id: int) -> list[LoggedAction]:
-        """A table's whole action log, in order."""
+    async def actions(self, table_id: int, after: int = 0) -> list[LoggedAction]:
+        """A table's action log, in order: the whole of it, or only the entries after seq ``after``."""
         rows = await self._pool.fetch(
-            "SELECT seq, seat, action, created_at FROM actions WHERE table_id = $1 ORDER BY seq", table_id
+            "SELECT seq, seat, action, created_at FROM actions WHERE table_id = $1 AND seq > $2 ORDER BY seq",
+            table_id,
+            after,
         )
         return [LoggedAction(seq, seat, json.loads(action), at) for seq, seat, action, at in rows]
 

@@ -1,13 +1,14 @@
 """What the people at each running table play like, read from their moves there (issue #39).
 
 `PlayReadings.levels` gives, per person's seat, the level their moves at this
-table read as (`engine.reading`: ``"random"``, ``"beginner"``, or None for greedy
-or better, or too few moves to tell). A searching bot's model of a person uses it
-first and their record at the game after (`hosting.service.TableService.seat_models`).
+table read as (`engine.reading`: ``"random"``, ``"beginner"``, ``"expert"`` where the
+game reads experts, or None for greedy or better, or too few moves to tell). A
+searching bot's model of a person uses it first and their record at the game after
+(`hosting.service.TableService.seat_models`).
 
 Readings are kept per table (the last `KEPT` tables asked about) with the state
-after the moves read, so each call reads only the moves made since; a table not
-kept (or after a restart) is read again from its action log.
+after the moves read, so each call fetches and reads only the moves made since; a
+table not kept (or after a restart) is read again from its whole action log.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ class PlayReadings:
 
     async def levels(self, table: TableRecord, new_state: Callable[[], State]) -> dict[int, str | None]:
         """The level each person's seat at ``table`` reads as from its moves (None: greedy or better,
-        or not enough moves yet); empty for a game whose moves are not read.
+        or not enough moves yet); empty for a game whose moves are not read. Only the log entries
+        after the last one read are fetched.
 
         ``new_state`` makes the table's state before its first move (its seed and options)."""
         if not reads(table.game):
@@ -57,11 +59,10 @@ class PlayReadings:
         if not people:
             return {}
         known = self._tables.get(table.id)
-        if known is None or known.version != table.version:  # the same version: no new move to fetch
-            log = await self.store.actions(table.id)
-            if known is None or (log and known.seq > log[-1].seq):
-                known = _Read(-1, -1, new_state(), TableReading.of(len(table.seats)))
-            unread = [entry for entry in log if entry.seq > known.seq]
+        if known is None or known.seq > table.moves:  # not kept (or a log that is not this one): read anew
+            known = _Read(-1, 0, new_state(), TableReading.of(len(table.seats)))
+        if known.version != table.version:  # the same version: no new move to fetch
+            unread = await self.store.actions(table.id, after=known.seq)
             if unread:
                 known = await asyncio.to_thread(_read_more, table.game, known, unread, frozenset(people))
             known = replace(known, version=table.version)

@@ -141,7 +141,8 @@ READS: dict[str, str] = {
     "WHERE status IN (?1, ?2) AND guild_id IS NOT NULL ORDER BY guild_id",
     "open_tables_in_guild": f"SELECT {_TABLE_COLUMNS} FROM game_tables "
     "WHERE status IN (?2, ?3) AND guild_id = ?1 ORDER BY id DESC",
-    "actions": "SELECT seq, seat, action, created_at FROM actions WHERE table_id = ?1 ORDER BY seq",
+    "actions": "SELECT seq, seat, action, created_at FROM actions "
+    "WHERE table_id = ?1 AND seq > ?2 ORDER BY seq",
     "ratings_of": "SELECT user_id, game, mu, sigma, games FROM ratings WHERE user_id = ?1 ORDER BY game",
     "ratings_in": "SELECT user_id, game, mu, sigma, games FROM ratings "
     "WHERE game = ?1 AND user_id IN (SELECT value FROM json_each(?2))",
@@ -700,9 +701,9 @@ class Store:
         """The servers that have an open table (lobby or running)."""
         return [row[0] for row in await self._call(_fetch, "open_guild_ids", OPEN_STATUSES)]
 
-    async def actions(self, table_id: int) -> list[LoggedAction]:
-        """A table's whole action log, in order."""
-        rows = await self._call(_fetch, "actions", (table_id,))
+    async def actions(self, table_id: int, after: int = 0) -> list[LoggedAction]:
+        """A table's action log, in order: the whole of it, or only the entries after seq ``after``."""
+        rows = await self._call(_fetch, "actions", (table_id, after))
         return [LoggedAction(seq, seat, json.loads(action), at) for seq, seat, action, at in rows]
 
     async def ratings_of(self, user_id: int) -> list[Rating]:

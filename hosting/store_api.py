@@ -79,8 +79,9 @@ class TableStore(Protocol):
         """The servers that have an open table (lobby or running)."""
         ...
 
-    async def actions(self, table_id: int) -> list[LoggedAction]:
-        """A table's whole action log, in order."""
+    async def actions(self, table_id: int, after: int = 0) -> list[LoggedAction]:
+        """A table's action log, in order: the whole of it, or only the entries after seq ``after``
+        (seqs count a table's moves from 1)."""
         ...
 
     async def ratings_of(self, user_id: int) -> list[Rating]:

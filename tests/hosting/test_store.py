@@ -219,8 +219,12 @@ async def test_replaying_the_log_gives_the_snapshot(service, store):
     assert table.status == "finished" and table.result["winners"]
     replayed = await service.replay(table.id)
     assert game.dump_state(replayed) == table.state
-    assert [e.seq for e in await store.actions(table.id)] == list(range(1, table.moves + 1))
+    log = await store.actions(table.id)
+    assert [e.seq for e in log] == list(range(1, table.moves + 1))
     assert sum(seat.moves for seat in table.seats) == table.moves
+    # Only what came after a move already read, as a reading asks for it (hosting.readings).
+    assert await store.actions(table.id, after=2) == log[2:]
+    assert await store.actions(table.id, after=table.moves) == []
 
 
 async def test_an_old_panel_cannot_pick_a_different_move(service):
