@@ -35,16 +35,13 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import random
 import statistics
-import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-import engine
+from bench.play import play
 from bench.stats import half_interval, mean_interval, percentile, wilson
-from engine.bots import policy, seated
 
 #: Games per match-up: (full run, --quick).
 GAMES = {
@@ -223,24 +220,6 @@ STEPS = tuple(zip(LEVELS[1:], LEVELS[:-1], strict=True))
 DUEL_GAMES = ("haenyeo", "jeju")
 #: The games whose 4-seat tables of one level are compared (`--tables`).
 TABLE_GAMES = ("haenyeo", "jeju")
-
-
-def play(game_key: str, levels: Sequence[str], seed: int, cpu: dict[str, list[float]]) -> tuple:
-    """One seeded game with seat ``i`` played by ``levels[i]``, every bot told what plays each seat
-    (`engine.bots.seated`, as the hosting tells them): (final scores, winning seats). Each
-    decision's CPU seconds (``time.process_time``) go to ``cpu`` under its level."""
-    game = engine.get(game_key)
-    chosen = [policy(game_key, level) for level in levels]
-    state, rng = game.new(len(levels), seed), random.Random(seed)
-    with seated(levels):
-        while actors := game.to_act(state):
-            seat = min(actors)
-            began = time.process_time()
-            action = chosen[seat](game, state, seat, rng)
-            cpu.setdefault(levels[seat], []).append(time.process_time() - began)
-            state, _ = game.apply(state, seat, action)
-    result = game.result(state)
-    return [float(score) for score in result.scores], result.winners
 
 
 def duel(game_key: str, seats: int, hero: str, other: str, games: int, start: int = 0) -> tuple:

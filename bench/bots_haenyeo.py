@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import engine
+from bench.play import play
 from bench.stats import half_interval, percentile, wilson
 from engine.bots import policy, seated
 
@@ -96,22 +97,12 @@ def play_game(game, state, seat_of_hero: int, hero_policy, other_policy, rng, ma
 def table_of(level: str, games: int, start: int = 0, tell: bool = True) -> tuple[list[int], list[float]]:
     """``games`` 4-seat games with every seat ``level`` (told so when ``tell``): every seat's score,
     and the CPU seconds of every decision."""
-    game = engine.get(GAME_KEY)
-    chosen = policy(GAME_KEY, level)
     scores: list[int] = []
-    cpu: list[float] = []
+    cpu: dict[str, list[float]] = {}
     for g in range(start, start + games):
-        rng = random.Random(g)
-        state = game.new(4, seed=g)
-        with seated([level] * 4 if tell else None):
-            while to_act := game.to_act(state):
-                seat = min(to_act)
-                began = time.process_time()
-                action = chosen(game, state, seat, rng)
-                cpu.append(time.process_time() - began)
-                state, _ = game.apply(state, seat, action)
-        scores.extend(game.result(state).scores)
-    return scores, cpu
+        found, _winners = play(GAME_KEY, [level] * 4, g, cpu, tell)
+        scores.extend(round(score) for score in found)
+    return scores, cpu.get(level, [])
 
 
 def tables_report(games: int, start: int) -> list[str]:
