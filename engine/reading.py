@@ -2,8 +2,9 @@
 
 A searching bot models each other seat as what plays it (`engine.bots.seated`). A
 bot seat says its level; a person does not, so their moves are read: each move
-they made is weighed by how likely each of the models (three, or four below) was to make it, and the
-model that explains their moves best is what the search models them as:
+they made is weighed by how likely each model (three, and a fourth in some games)
+was to make it, and the model that explains their moves best is what the search
+models them as:
 
 - ``random`` makes any legal move: a move's chance is one in the moves there were;
 - ``beginner`` is asked `SAMPLES` times with fixed rngs, and a move's chance is the
@@ -48,10 +49,11 @@ from engine import GAME_PACKAGES
 from engine.base import Action, Game, State, without_text
 from engine.bots import policies
 
-#: The models a reading weighs, weakest first; greedy stands for "greedy or better". The expert is
-#: weighed too where the game's ai package says how likely its expert was to make a move.
+#: The models every reading weighs, weakest first; greedy stands for "greedy or better".
 LEVELS = ("random", "beginner", "greedy")
+#: The levels below greedy a reading may name.
 WEAKER = ("random", "beginner")
+#: The fourth model, weighed where the game's ai package names ``expert_chance``.
 EXPERT = "expert"
 #: Answers asked of the beginner and of greedy per move.
 SAMPLES = 8
