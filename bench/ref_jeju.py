@@ -1,7 +1,8 @@
 """Jeju Island bots against a reference searcher, and the level ladder (issue #39).
 
 Run ``nice -n 10 python -m bench.ref_jeju [--games N] [--first SEED] [--times K] [--ladder N]
-[--master N] [--verbose]``.
+[--master N] [--verbose] [--jobs J]`` (``--jobs``: the seeds split into J runs played side by side in
+processes, each game the same as in one process).
 
 The reference (`reference_policy`) is a flat Monte Carlo searcher written here, apart
 from the expert's code: it sees only its own seat's information (it guesses the deck
@@ -30,6 +31,7 @@ import argparse
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 import engine
 from bench.stats import percentile, wilson
@@ -96,6 +98,11 @@ def match(hero: Callable, other: Callable, games: int, first: int, verbose: bool
     """``games`` 2-seat games of ``hero`` against ``other``, the hero's seat ``seed % 2``; the hero's
     win rate with its interval and the CPU time of each of the hero's decisions (``verbose``: a
     line per game as it ends)."""
+    return summary([_games(hero, other, games, first, verbose)])
+
+
+def _games(hero: Callable, other: Callable, games: int, first: int, verbose: bool) -> tuple:
+    """Play seeds ``first .. first + games - 1``: (hero's wins, games, its decision CPU, margins)."""
     wins, cpu, margins = 0.0, [], []
     for seed in range(first, first + games):
         me = seed % 2
@@ -117,6 +124,15 @@ def match(hero: Callable, other: Callable, games: int, first: int, verbose: bool
             print(
                 f"  seed {seed}, hero seat {me}: scores {scores}, won {_won(GAME, state, me):g}", flush=True
             )
+    return wins, games, cpu, margins
+
+
+def summary(parts: list[tuple]) -> dict:
+    """One row from the parts `_games` played (in one process or several)."""
+    wins = sum(part[0] for part in parts)
+    games = sum(part[1] for part in parts)
+    cpu = [c for part in parts for c in part[2]]
+    margins = [m for part in parts for m in part[3]]
     low, high = wilson(wins, games)
     return {
         "games": games,
@@ -128,6 +144,32 @@ def match(hero: Callable, other: Callable, games: int, first: int, verbose: bool
         "p50": percentile(cpu, 0.5),
         "p95": percentile(cpu, 0.95),
     }
+
+
+def player(spec: tuple) -> Callable:
+    """A player from a picklable description: ``("policy", name)`` or ``("reference", play-outs,
+    random play-outs?)``."""
+    if spec[0] == "reference":
+        return reference_policy(spec[1], spec[2])
+    return policy("jeju", spec[1])
+
+
+def _part(hero: tuple, other: tuple, games: int, first: int, verbose: bool) -> tuple:
+    """`_games` in a worker process, the players made there from their descriptions."""
+    return _games(player(hero), player(other), games, first, verbose)
+
+
+def match_in(jobs: int, hero: tuple, other: tuple, games: int, first: int, verbose: bool = False) -> dict:
+    """`match` of two described players (`player`), the seeds split into ``jobs`` runs of
+    consecutive seeds played side by side in processes (each game is the same as in one process)."""
+    jobs = max(1, min(jobs, games))
+    sizes = [games // jobs + (1 if index < games % jobs else 0) for index in range(jobs)]
+    starts = [first + sum(sizes[:index]) for index in range(jobs)]
+    if jobs == 1:
+        return summary([_part(hero, other, games, first, verbose)])
+    with ProcessPoolExecutor(jobs) as pool:
+        parts = list(pool.map(_part, [hero] * jobs, [other] * jobs, sizes, starts, [verbose] * jobs))
+    return summary(parts)
 
 
 def line(title: str, row: dict) -> str:
@@ -149,18 +191,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ladder", type=int, default=20, help="games per ladder match (0: none)")
     parser.add_argument("--master", type=int, default=6, help="games of master against the expert")
     parser.add_argument("--verbose", action="store_true", help="a line per game against the reference")
+    parser.add_argument("--jobs", type=int, default=1, help="processes, each playing a run of the seeds")
     args = parser.parse_args(argv)
-    expert = policy("jeju", "expert")
     if args.games > 0:
         budget = round(EXPERT_BUDGET * args.times)
-        reference = reference_policy(budget, args.random_playouts)
+        reference = ("reference", budget, args.random_playouts)
         kind = "random" if args.random_playouts else "greedy"
         title = f"expert vs reference ({budget} {kind} play-outs a decision, {args.times:g}x)"
-        print(line(title, match(expert, reference, args.games, args.first, args.verbose)), flush=True)
+        row = match_in(args.jobs, ("policy", "expert"), reference, args.games, args.first, args.verbose)
+        print(line(title, row), flush=True)
     pairs = (("expert", "greedy", args.ladder), ("beginner", "greedy", args.ladder * 10))
     for hero, other, games in (*pairs, ("master", "expert", args.master)):
         if games > 0:
-            row = match(policy("jeju", hero), policy("jeju", other), games, args.first)
+            row = match_in(args.jobs, ("policy", hero), ("policy", other), games, args.first)
             print(line(f"{hero} vs {other}", row), flush=True)
     return 0
 
