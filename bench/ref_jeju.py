@@ -163,10 +163,10 @@ def match_in(jobs: int, hero: tuple, other: tuple, games: int, first: int, verbo
     """`match` of two described players (`player`), the seeds split into ``jobs`` runs of
     consecutive seeds played side by side in processes (each game is the same as in one process)."""
     jobs = max(1, min(jobs, games))
+    if jobs == 1:
+        return match(player(hero), player(other), games, first, verbose)
     sizes = [games // jobs + (1 if index < games % jobs else 0) for index in range(jobs)]
     starts = [first + sum(sizes[:index]) for index in range(jobs)]
-    if jobs == 1:
-        return summary([_part(hero, other, games, first, verbose)])
     with ProcessPoolExecutor(jobs) as pool:
         parts = list(pool.map(_part, [hero] * jobs, [other] * jobs, sizes, starts, [verbose] * jobs))
     return summary(parts)
