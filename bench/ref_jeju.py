@@ -32,12 +32,13 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 import engine
 from bench.stats import percentile, wilson
 from engine.base import without_text
 from engine.bots import policies, policy
-from engine.jeju.ai.expert import EXPERT_BUDGET
+from engine.jeju.ai.expert import EXPERT_BUDGET, search
 
 GAME = engine.get("jeju")
 #: What the engine calls a "put the card back" move: never worth searching (it loops).
@@ -94,6 +95,12 @@ def reference_policy(playouts: int, random_playouts: bool = False) -> Callable:
     return choose
 
 
+def _quiet_search(game, state, seat: int, rng: random.Random, budget: int):
+    """The expert's search with ``budget`` play-outs, its events unsaid (as `policy` runs it)."""
+    with without_text():
+        return search(game, state, seat, rng, budget)
+
+
 def match(hero: Callable, other: Callable, games: int, first: int, verbose: bool = False) -> dict:
     """``games`` 2-seat games of ``hero`` against ``other``, the hero's seat ``seed % 2``; the hero's
     win rate with its interval and the CPU time of each of the hero's decisions (``verbose``: a
@@ -147,10 +154,12 @@ def summary(parts: list[tuple]) -> dict:
 
 
 def player(spec: tuple) -> Callable:
-    """A player from a picklable description: ``("policy", name)`` or ``("reference", play-outs,
-    random play-outs?)``."""
+    """A player from a picklable description: ``("policy", name)``, ``("expert", play-outs)`` (the
+    expert's search with that budget) or ``("reference", play-outs, random play-outs?)``."""
     if spec[0] == "reference":
         return reference_policy(spec[1], spec[2])
+    if spec[0] == "expert":
+        return partial(_quiet_search, budget=spec[1])
     return policy("jeju", spec[1])
 
 
@@ -186,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games against the reference")
     parser.add_argument("--first", type=int, default=1000, help="the first seed (below 1000: tuning)")
+    parser.add_argument("--budget", type=int, default=EXPERT_BUDGET, help="the expert's play-outs a decision")
     parser.add_argument("--times", type=float, default=10.0, help="the reference's play-outs per expert's")
     parser.add_argument("--random-playouts", action="store_true", help="the reference plays out randomly")
     parser.add_argument("--ladder", type=int, default=20, help="games per ladder match (0: none)")
@@ -194,11 +204,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="processes, each playing a run of the seeds")
     args = parser.parse_args(argv)
     if args.games > 0:
-        budget = round(EXPERT_BUDGET * args.times)
+        budget = round(args.budget * args.times)
         reference = ("reference", budget, args.random_playouts)
         kind = "random" if args.random_playouts else "greedy"
-        title = f"expert vs reference ({budget} {kind} play-outs a decision, {args.times:g}x)"
-        row = match_in(args.jobs, ("policy", "expert"), reference, args.games, args.first, args.verbose)
+        title = f"expert ({args.budget}) vs reference ({budget} {kind} play-outs a decision, {args.times:g}x)"
+        expert = ("expert", args.budget)
+        row = match_in(args.jobs, expert, reference, args.games, args.first, args.verbose)
         print(line(title, row), flush=True)
     pairs = (("expert", "greedy", args.ladder), ("beginner", "greedy", args.ladder * 10))
     for hero, other, games in (*pairs, ("master", "expert", args.master)):
