@@ -1,6 +1,6 @@
 """Jeju Island bots against a reference searcher, and the level ladder (issue #39).
 
-Run ``nice -n 10 python -m bench.ref_jeju [--games N] [--first SEED] [--times K] [--ladder N]
+Run ``nice -n 10 python -m bench.ref_jeju [--games N] [--first SEED] [--budget B] [--times K] [--ladder N]
 [--master N] [--verbose] [--jobs J]`` (``--jobs``: the seeds split into J runs played side by side in
 processes, each game the same as in one process).
 
@@ -11,7 +11,8 @@ seat sees), plays each of its legal moves out to the end of the game in turn (ro
 robin, so every move gets the same share) with every seat played by the greedy bot
 (or by uniformly random moves, ``--random-playouts``), and takes the move that won
 most often (a shared first place counts half). It is given ``--times`` (default 10)
-times the expert's play-outs per decision (`engine.jeju.ai.expert.EXPERT_BUDGET`).
+times the expert's play-outs per decision (``--budget``: the expert's search with that many play-outs;
+by default `engine.jeju.ai.expert.EXPERT_BUDGET`, the shipped expert's).
 
 It prints, each with n and a 95 % Wilson interval (a shared win counts 1/k):
 
