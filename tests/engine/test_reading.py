@@ -51,7 +51,7 @@ def test_a_weak_players_moves_read_as_their_level(person, seed, read_as):
 #: Jeju's expert is not a greedy player, and the reader sometimes takes it for a weak one: it read
 #: as random in 1 game of seeds 3000-3007 (3001), and before the play-outs covered at setup in
 #: another (3005); greedy's model explained it better than random's in 3 and 4 of the 8. Seed 3002
-#: is one where both hold (docs/BOTS.md, "Reading a person from their moves").
+#: is one where both hold (docs/BOTS.md, "Reading a person from their moves", has the limit).
 @pytest.mark.parametrize(("person", "seed"), [("greedy", 3000), ("expert", 3002)])
 def test_a_good_players_moves_are_not_read_as_weak(person, seed):
     reading = read_a_game(person, seed)
