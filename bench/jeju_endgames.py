@@ -22,9 +22,10 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
 import engine
-from bench.ref_jeju import player
+from bench.ref_jeju import player, won_share
 from bench.stats import wilson
 from engine.base import without_text
+from engine.bots import play_states
 from engine.jeju import state as st
 from engine.jeju.ai.expert import EXPERT_BUDGET
 from engine.jeju.ai.playout import playout_policy
@@ -37,16 +38,12 @@ CLOSE = 3
 def position(seed: int, moves: int) -> st.JejuState | None:
     """The start of the turn ``moves`` moves before the end of the self-play game of ``seed``,
     or None when that game was not close."""
-    state, rng, states = GAME.new(2, seed), random.Random(seed), []
     with without_text():
-        while actors := GAME.to_act(state):
-            seat = min(actors)
-            states.append(state)
-            state = GAME.advance(state, seat, playout_policy(GAME, state, seat, rng))
-    scores = GAME.result(state).scores
+        states = list(play_states(GAME, GAME.new(2, seed), lambda seat: playout_policy, random.Random(seed)))
+    scores = GAME.result(states[-1]).scores
     if abs(scores[0] - scores[1]) > CLOSE:
         return None
-    index = max(0, len(states) - moves)
+    index = max(0, len(states) - 1 - moves)
     while states[index].phase != st.TURN:
         index -= 1
     return states[index]
@@ -69,9 +66,8 @@ def endings(seeds: list[int], moves: int, hero: tuple, other: tuple) -> list[tup
                     seat = min(actors)
                     chosen = players[0] if seat == me else players[1]
                     state = GAME.advance(state, seat, chosen(GAME, state, seat, rngs[seat]))
-                result = GAME.result(state)
-                share = 1 / len(result.winners) if me in result.winners else 0.0
-                rows.append((seed, me, share, result.scores[me] - result.scores[1 - me]))
+                scores = GAME.result(state).scores
+                rows.append((seed, me, won_share(GAME, state, me), scores[me] - scores[1 - me]))
     return rows
 
 

@@ -67,7 +67,8 @@ def _random_move(game, state, seat: int, rng: random.Random):
     return rng.choice(moves)
 
 
-def _won(game, state, seat: int) -> float:
+def won_share(game, state, seat: int) -> float:
+    """The seat's share of the win at the end of a game (a first place shared by k: 1/k)."""
     winners = game.result(state).winners
     return 1.0 / len(winners) if seat in winners else 0.0
 
@@ -90,7 +91,7 @@ def reference_policy(playouts: int, random_playouts: bool = False) -> Callable:
                 while actors := game.to_act(world):
                     actor = min(actors)
                     world = game.advance(world, actor, play(game, world, actor, rng))
-                wins[index] += _won(game, world, seat)
+                wins[index] += won_share(game, world, seat)
         return moves[max(range(len(moves)), key=lambda i: wins[i])]
 
     return choose
@@ -125,13 +126,12 @@ def _games(hero: Callable, other: Callable, games: int, first: int, verbose: boo
             else:
                 action = other(GAME, state, seat, rngs[seat])
             state, _ = GAME.apply(state, seat, action)
-        wins += _won(GAME, state, me)
+        share = won_share(GAME, state, me)
+        wins += share
         scores = GAME.result(state).scores
         margins.append(scores[me] - scores[1 - me])
         if verbose:
-            print(
-                f"  seed {seed}, hero seat {me}: scores {scores}, won {_won(GAME, state, me):g}", flush=True
-            )
+            print(f"  seed {seed}, hero seat {me}: scores {scores}, won {share:g}", flush=True)
     return wins, games, cpu, margins
 
 
