@@ -11,33 +11,14 @@ from operator import mul
 
 from engine.jeju import actions as A
 from engine.jeju import state as st
-from engine.jeju.actions import DIRECTIONS
-from engine.jeju.ai.values import card_gain, card_key, tile_use, travel_gain
-from engine.jeju.components import JOKER, LOCATIONS, NEUTRAL
+from engine.jeju.ai.values import card_gain, card_key, tile_use, travel_gain, travels_tiles
+from engine.jeju.components import JOKER
 
 
 def best_travel(state: st.JejuState, seat: int, travels: list, rng: random.Random) -> A.Travel:
     """Greedy's Travel: the most tiles collected now, fewest for the others, then the rng."""
-    # `travel_tiles` for every Travel at once: the tops before sowing are read once.
-    tops = [stack[-1] if stack else NEUTRAL for stack in state.tokens]
-    stacks, harubang, tokens = state.stacks, state.harubang, state.tokens
     best, best_key = None, None
-    for action in travels:
-        after = tops.copy()
-        after[action.spot] = NEUTRAL
-        step = DIRECTIONS[action.direction]
-        position = action.spot
-        for token in tokens[action.spot]:
-            position = (position + step) % LOCATIONS
-            after[position] = token
-        mine = others = 0
-        for spot, owner in enumerate(after):
-            if owner == NEUTRAL or not stacks[spot]:
-                continue
-            if owner == seat:
-                mine += 2 if spot == harubang else 1
-            else:
-                others += 2 if spot == harubang else 1
+    for action, (mine, others) in zip(travels, travels_tiles(state, seat, travels), strict=True):
         key = (mine, -others, rng.random())
         if best is None or key > best_key:  # the first of equals, as max() takes it
             best, best_key = action, key

@@ -13,10 +13,9 @@ import random
 from engine.jeju import actions as A
 from engine.jeju import rules
 from engine.jeju import state as st
-from engine.jeju.actions import DIRECTIONS
 from engine.jeju.ai.greedy import greedy_policy
-from engine.jeju.ai.values import card_key
-from engine.jeju.components import CARDS, JOKER, LOCATIONS, NEUTRAL
+from engine.jeju.ai.values import card_key, travels_tiles
+from engine.jeju.components import CARDS, JOKER, NEUTRAL
 
 #: The constants, by name: a tile's worth in hand (``tile``) and a joker's (``joker``) when a card
 #: costs them, an effect's worth in points (``everlasting``, ``harubang``, ``refresh``), a collected
@@ -60,26 +59,9 @@ def card_gain(state: st.JejuState, seat: int, card_id: int, w: dict) -> float:
 
 def travel_score(state: st.JejuState, seat: int, travels: list, rng: random.Random, w: dict):
     """The Travel collecting most for this seat less ``others`` a tile for the others, and its tiles."""
-    tops = [stack[-1] if stack else NEUTRAL for stack in state.tokens]
-    stacks, harubang, tokens = state.stacks, state.harubang, state.tokens
     others_w = w["others"]
     best, best_key, best_mine = None, None, 0
-    for action in travels:
-        after = tops.copy()
-        after[action.spot] = NEUTRAL
-        step = DIRECTIONS[action.direction]
-        position = action.spot
-        for token in tokens[action.spot]:
-            position = (position + step) % LOCATIONS
-            after[position] = token
-        mine = others = 0
-        for spot, owner in enumerate(after):
-            if owner == NEUTRAL or not stacks[spot]:
-                continue
-            if owner == seat:
-                mine += 2 if spot == harubang else 1
-            else:
-                others += 2 if spot == harubang else 1
+    for action, (mine, others) in zip(travels, travels_tiles(state, seat, travels), strict=True):
         key = (mine - others_w * others, -others, rng.random())
         if best is None or key > best_key:
             best, best_key, best_mine = action, key, mine

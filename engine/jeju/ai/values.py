@@ -20,31 +20,38 @@ JOKER_WORTH = 0.7
 EFFECT_WORTH = {"everlasting": 1.5, "harubang": 0.8, "refresh": 0.0, None: 0.0}
 
 
-def travel_tiles(state: st.JejuState, seat: int, action: Travel) -> tuple[int, int]:
-    """(tiles this seat collects, tiles the others collect) if it makes this Travel.
+def travels_tiles(state: st.JejuState, seat: int, travels: list) -> list[tuple[int, int]]:
+    """(tiles this seat collects, tiles the others collect) for each of these Travels, in order.
 
     A tile under the Harubang counts double (its collector earns the bonus tile).
     """
-    # Only the tops matter: `rules.sow`'s drops, without building the stacks.
+    # Only the tops matter: `rules.sow`'s drops, without building the stacks; read once for all.
     tops = [stack[-1] if stack else NEUTRAL for stack in state.tokens]
-    tops[action.spot] = NEUTRAL
-    step = DIRECTIONS[action.direction]
-    position = action.spot
-    for token in state.tokens[action.spot]:
-        position = (position + step) % LOCATIONS
-        tops[position] = token
-    stacks = state.stacks
-    mine = others = 0
-    for spot in range(LOCATIONS):
-        owner = tops[spot]
-        if owner == NEUTRAL or not stacks[spot]:
-            continue
-        gain = 2 if spot == state.harubang else 1
-        if owner == seat:
-            mine += gain
-        else:
-            others += gain
-    return mine, others
+    stacks, harubang, tokens = state.stacks, state.harubang, state.tokens
+    counts = []
+    for action in travels:
+        after = tops.copy()
+        after[action.spot] = NEUTRAL
+        step = DIRECTIONS[action.direction]
+        position = action.spot
+        for token in tokens[action.spot]:
+            position = (position + step) % LOCATIONS
+            after[position] = token
+        mine = others = 0
+        for spot, owner in enumerate(after):
+            if owner == NEUTRAL or not stacks[spot]:
+                continue
+            if owner == seat:
+                mine += 2 if spot == harubang else 1
+            else:
+                others += 2 if spot == harubang else 1
+        counts.append((mine, others))
+    return counts
+
+
+def travel_tiles(state: st.JejuState, seat: int, action: Travel) -> tuple[int, int]:
+    """(tiles this seat collects, tiles the others collect) if it makes this Travel (`travels_tiles`)."""
+    return travels_tiles(state, seat, [action])[0]
 
 
 def card_key(card_id: int) -> tuple[int, int]:
