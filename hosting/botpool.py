@@ -44,6 +44,7 @@ import engine
 from engine.base import Action, State
 from engine.bots import LIVE_THINKING, policy, seated, thinking_time
 from hosting import counts
+from renderers.pool import WorkerPids
 
 #: What plays each seat of a table, by seat (a policy name, None for a person), or None: unknown.
 Seats = tuple[str | None, ...] | None
@@ -224,36 +225,6 @@ def _timed_choice(
 
 def _ready() -> None:
     """Nothing: sent once to each new worker, so they all start at once."""
-
-
-class WorkerPids:
-    """The process ids of a process pool's workers, each reported by the worker as it starts.
-
-    `concurrent.futures.ProcessPoolExecutor` keeps its processes in a private attribute
-    (``_processes``); a pool that must kill its workers learns them this way instead: its
-    initializer calls `report` in each worker, `pids` reads what came in, and `processes`
-    finds them among `multiprocessing.active_children`. A worker still starting has not
-    reported yet (it ends by itself at the pool's shutdown).
-    """
-
-    def __init__(self, context: Any) -> None:
-        self._queue = context.SimpleQueue()  # handed to each worker as it is made (its initargs)
-        self._pids: set[int] = set()
-
-    def report(self) -> None:
-        """In a worker: say its process id."""
-        self._queue.put(os.getpid())
-
-    def pids(self) -> set[int]:
-        """The ids of the workers that have started so far."""
-        while not self._queue.empty():
-            self._pids.add(self._queue.get())
-        return set(self._pids)
-
-    def processes(self) -> list[multiprocessing.process.BaseProcess]:
-        """The live process of each worker that has reported."""
-        pids = self.pids()
-        return [process for process in multiprocessing.active_children() if process.pid in pids]
 
 
 def _worker_start(packages: dict[str, str], pids: WorkerPids | None = None) -> None:

@@ -62,9 +62,15 @@ def _timed(function: Callable[..., Picture], *args: object) -> tuple[Picture, fl
 
 
 class WorkerPids:
-    """The process ids of the pool's workers, each reported by the worker as it starts (its
-    initializer): `concurrent.futures` keeps its processes in a private attribute. The same as
-    `hosting.botpool.WorkerPids`, which the renderers cannot import (they sit below hosting)."""
+    """The process ids of a process pool's workers, each reported by the worker as it starts.
+
+    `concurrent.futures.ProcessPoolExecutor` keeps its processes in a private attribute
+    (``_processes``); a pool that must know or kill its workers learns them this way instead:
+    its initializer calls `report` in each worker, `pids` reads what came in, and `processes`
+    finds them among `multiprocessing.active_children`. A worker still starting has not
+    reported yet (it ends by itself at the pool's shutdown). The picture pool and the bot
+    seats' pool (`hosting.botpool`, above the renderers) both use it.
+    """
 
     def __init__(self, context: Any) -> None:
         self._queue = context.SimpleQueue()  # handed to each worker as it is made (its initargs)
@@ -79,6 +85,11 @@ class WorkerPids:
         while not self._queue.empty():
             self._pids.add(self._queue.get())
         return set(self._pids)
+
+    def processes(self) -> list[multiprocessing.process.BaseProcess]:
+        """The live process of each worker that has reported."""
+        pids = self.pids()
+        return [process for process in multiprocessing.active_children() if process.pid in pids]
 
 
 def _start_worker(niceness: int, cache_bytes: int, pids: WorkerPids | None = None) -> None:

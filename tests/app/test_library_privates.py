@@ -4,7 +4,7 @@ Each library is pinned in pyproject.toml (``simcord==3.2.*``, ``discord.py>=2.7.
 release that moves one of these names fails here, naming it, instead of changing what the code
 using it does without a word (a test that checks nothing, a preview that stops updating). Where a
 public way exists the project uses it instead: the process pools' workers report their own ids
-(`hosting.botpool.WorkerPids`, not ``ProcessPoolExecutor._processes``), the bot knows its own
+(`renderers.pool.WorkerPids`, not ``ProcessPoolExecutor._processes``), the bot knows its own
 buttons' custom_id templates (`cogs.common.one_of_ours`, not discord.py's view store), the test
 fixture reads the bot's errors through `Env.errors_since`, and `simtools.strict` takes a route's
 path from discord.py's public `Route.BASE`. aiosqlite's ``Connection._execute`` is pinned and
