@@ -31,7 +31,8 @@ from engine.bots import Policy, play_out
 from engine.jeju import actions as A
 from engine.jeju import state as st
 from engine.jeju.ai import values
-from engine.jeju.ai.greedy import best_travel, greedy_policy
+from engine.jeju.ai.greedy import greedy_policy
+from engine.jeju.ai.values import best_travel
 from engine.jeju.components import CARDS
 
 GAME = engine.get("jeju")
@@ -126,7 +127,7 @@ def plan_policy(choose: Chooser) -> Policy:
             if state.phase == st.BUYING:
                 return A.EndTurn()
             travels = [a for a in actions if type(a) is A.Travel]
-            return best_travel(state, seat, travels, rng)
+            return best_travel(state, seat, travels, rng)[0]
         return greedy_policy(game, state, seat, rng)
 
     return policy

@@ -11,18 +11,8 @@ from operator import mul
 
 from engine.jeju import actions as A
 from engine.jeju import state as st
-from engine.jeju.ai.values import card_gain, card_key, tile_use, travel_gain, travels_tiles
+from engine.jeju.ai.values import TILE_WORTH, best_travel, card_gain, card_key, tile_use
 from engine.jeju.components import JOKER
-
-
-def best_travel(state: st.JejuState, seat: int, travels: list, rng: random.Random) -> A.Travel:
-    """Greedy's Travel: the most tiles collected now, fewest for the others, then the rng."""
-    best, best_key = None, None
-    for action, (mine, others) in zip(travels, travels_tiles(state, seat, travels), strict=True):
-        key = (mine, -others, rng.random())
-        if best is None or key > best_key:  # the first of equals, as max() takes it
-            best, best_key = action, key
-    return best
 
 
 def greedy_policy(game, state, seat: int, rng: random.Random):
@@ -43,8 +33,8 @@ def greedy_policy(game, state, seat: int, rng: random.Random):
             if best is not None and best_key[0] > 0:
                 return best
             return next(a for a in actions if type(a) is A.EndTurn)
-        travel = best_travel(state, seat, travels, rng)
-        if best is not None and best_key[0] >= travel_gain(state, seat, travel):
+        travel, mine = best_travel(state, seat, travels, rng)  # the most tiles, fewest for the others
+        if best is not None and best_key[0] >= mine * TILE_WORTH:
             return best
         return travel
     if phase == st.PAY:

@@ -14,7 +14,7 @@ from engine.jeju import actions as A
 from engine.jeju import rules
 from engine.jeju import state as st
 from engine.jeju.ai.greedy import greedy_policy
-from engine.jeju.ai.values import card_key, travels_tiles
+from engine.jeju.ai.values import best_travel, card_key
 from engine.jeju.components import CARDS, JOKER, NEUTRAL
 
 #: The constants, by name: a tile's worth in hand (``tile``) and a joker's (``joker``) when a card
@@ -57,17 +57,6 @@ def card_gain(state: st.JejuState, seat: int, card_id: int, w: dict) -> float:
     return card.points + effect - (jokers * w["joker"] + (spaces - jokers) * w["tile"])
 
 
-def travel_score(state: st.JejuState, seat: int, travels: list, rng: random.Random, w: dict):
-    """The Travel collecting most for this seat less ``others`` a tile for the others, and its tiles."""
-    others_w = w["others"]
-    best, best_key, best_mine = None, None, 0
-    for action, (mine, others) in zip(travels, travels_tiles(state, seat, travels), strict=True):
-        key = (mine - others_w * others, -others, rng.random())
-        if best is None or key > best_key:
-            best, best_key, best_mine = action, key, mine
-    return best, best_mine
-
-
 def playout_policy(game, state, seat: int, rng: random.Random, w: dict | None = None):
     """Greedy's move with the constants ``w`` (default `WEIGHTS`)."""
     phase = state.phase
@@ -87,7 +76,7 @@ def playout_policy(game, state, seat: int, rng: random.Random, w: dict | None = 
             if best is not None and best_key[0] > w["again"]:
                 return best
             return next(a for a in actions if type(a) is A.EndTurn)
-        travel, mine = travel_score(state, seat, travels, rng, w)
+        travel, mine = best_travel(state, seat, travels, rng, w["others"])
         if best is not None and best_key[0] >= mine * w["collect"]:
             return best
         return travel

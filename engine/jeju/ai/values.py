@@ -7,6 +7,8 @@ docs/rules/jeju.md says how greedy uses them.
 
 from __future__ import annotations
 
+import random
+
 from engine.jeju import rules
 from engine.jeju import state as st
 from engine.jeju.actions import DIRECTIONS, Travel
@@ -84,6 +86,14 @@ def card_gain(state: st.JejuState, seat: int, card_id: int) -> float:
     return card.points + EFFECT_WORTH[card.effect] - cost
 
 
-def travel_gain(state: st.JejuState, seat: int, action: Travel) -> float:
-    """What a Travel's collecting is worth to this seat now (a tile under the Harubang counts double)."""
-    return travel_tiles(state, seat, action)[0] * TILE_WORTH
+def best_travel(
+    state: st.JejuState, seat: int, travels: list, rng: random.Random, others_weight: float = 0.0
+) -> tuple[Travel | None, int]:
+    """The Travel collecting most for this seat less ``others_weight`` a tile the others collect
+    (greedy: 0), then the fewest for the others, then the rng; and the tiles it collects for this seat."""
+    best, best_key, best_mine = None, None, 0
+    for action, (mine, others) in zip(travels, travels_tiles(state, seat, travels), strict=True):
+        key = (mine - others_weight * others, -others, rng.random())
+        if best is None or key > best_key:  # the first of equals, as max() takes it
+            best, best_key, best_mine = action, key, mine
+    return best, best_mine
