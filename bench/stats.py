@@ -34,3 +34,60 @@ def half_interval(values: Sequence[float], z: float = 1.96) -> float:
 def mean_interval(values: Sequence[float]) -> str:
     """The mean with the half-width of its 95 % interval: ``"180.0 ± 4.1"``."""
     return f"{statistics.fmean(values):.1f} ± {half_interval(values):.1f}"
+
+
+def _binomial(games: int, p: float) -> list[float]:
+    """The chance of each number of wins, 0..games, at a true rate ``p``."""
+    return [math.comb(games, k) * p**k * (1 - p) ** (games - k) for k in range(games + 1)]
+
+
+def sequential_plan(looks: Sequence[int], bar: float, z: float) -> tuple[list[int], float]:
+    """A group-sequential test that a win rate is at least ``bar``, looked at after ``looks`` games
+    in all (e.g. 100, 300, 500): shown at the first look whose Wilson interval at ``z`` has its low
+    end at ``bar`` or more. Returns the wins each look needs and the exact chance of ever showing
+    it when the true rate is ``bar`` (binomial, ties counted as whole games)."""
+    needs: list[int] = []
+    alive = [1.0]  # the chance of each win count so far, among runs not yet shown
+    shown, before = 0.0, 0
+    for games in looks:
+        step = _binomial(games - before, bar)
+        counts = [0.0] * (games + 1)
+        for wins, chance in enumerate(alive):
+            for more, other in enumerate(step):
+                counts[wins + more] += chance * other
+        need = next((k for k in range(games + 1) if wilson(k, games, z)[0] >= bar), games + 1)
+        needs.append(need)
+        shown += sum(counts[need:])
+        alive = counts[:need]
+        before = games
+    return needs, shown
+
+
+def sequential_z(looks: Sequence[int], bar: float, alpha: float = 0.025) -> float:
+    """The smallest ``z`` (to 0.01) whose `sequential_plan` shows a true ``bar`` at most ``alpha``
+    of the time: the looks' common boundary (Pocock's, computed exactly for these looks)."""
+    z = 1.96
+    while sequential_plan(looks, bar, z)[1] > alpha:
+        z = round(z + 0.01, 2)
+    return z
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print a group-sequential plan: ``python -m bench.stats --looks 100 300 500 --bar 0.40``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="The wins each look of a group-sequential test needs.")
+    parser.add_argument("--looks", type=int, nargs="+", required=True, help="games in all at each look")
+    parser.add_argument("--bar", type=float, required=True, help="the win rate to show")
+    parser.add_argument("--alpha", type=float, default=0.025, help="one-sided chance of a false showing")
+    args = parser.parse_args(argv)
+    z = sequential_z(args.looks, args.bar, args.alpha)
+    needs, shown = sequential_plan(args.looks, args.bar, z)
+    for games, need in zip(args.looks, needs, strict=True):
+        print(f"after {games} games: {need} wins ({need / games:.1%})")
+    print(f"z = {z}; chance of showing at a true {args.bar:.0%}: {shown:.2%}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
