@@ -21,6 +21,7 @@ from discord.ext import commands
 import renderers
 from cogs.common import Mentions
 from cogs.delivery import RefusalBudget
+from cogs.host import HostBot
 from cogs.language import CatalogTranslator
 from cogs.runner import TableRunner
 from config import Config
@@ -80,7 +81,7 @@ def freeze_startup_heap() -> None:
         gc.freeze()
 
 
-class GameBot(commands.Bot):
+class GameBot(HostBot):
     """The game host. It is handed its parts (`create_bot` builds them): the open store, the table
     service on it, the pool where bot seats think and the picture pool. Its table runner it makes
     itself: the runner posts through this client. It closes only what it started; the store and
@@ -123,7 +124,7 @@ class GameBot(commands.Bot):
             budget=RefusalBudget(tables.now, config.refusal_threshold),
         )
         #: The table clock's scheduler (`cogs.clock.Clock`), set when its extension loads.
-        self.clock: Any = None
+        self.clock = None
         #: Whether the gateway is connected, for the health check (`ops.is_connected`).
         self.gateway = ops.GatewayWatch().attach(self)
         #: Send the slash commands at start even when they look unchanged (``python bot.py sync``).

@@ -20,6 +20,7 @@ from discord.ext import commands
 import engine
 import i18n
 from cogs.common import message_link, pinging, plain, still_member
+from cogs.host import host
 from cogs.language import for_dm, for_public
 from cogs.lobby import lobby_embed, lobby_view
 from cogs.runner import TableRunner
@@ -242,6 +243,6 @@ class Clock(commands.Cog):
 
 async def setup(bot: commands.Bot) -> None:
     """Load the clock cog."""
-    clock = Clock(bot, bot.runner)  # type: ignore[attr-defined]
-    bot.clock = clock  # type: ignore[attr-defined]  # offline mode starts it itself (`offline.py`)
+    clock = Clock(bot, host(bot).runner)
+    host(bot).clock = clock  # offline mode starts it itself (`offline.py`)
     await bot.add_cog(clock)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import discord
 
 import i18n
+from cogs.host import host
 from cogs.language import for_user
 from engine.base import IllegalAction
 from hosting.errors import TableError
@@ -126,7 +127,7 @@ def fit_lines(
 
 def tables(interaction: discord.Interaction) -> TableService:
     """The table service of the bot that received the interaction."""
-    return interaction.client.tables  # type: ignore[attr-defined]
+    return host(interaction.client).tables
 
 
 async def reply(interaction: discord.Interaction, text: str, **kwargs) -> None:

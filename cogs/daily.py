@@ -21,6 +21,7 @@ import i18n
 import renderers
 from cogs.board import as_files, seat_names
 from cogs.common import NO_PINGS, answer_error, plain, reply, table_link, tables
+from cogs.host import host
 from cogs.language import for_guild, for_public, for_user
 from hosting import daily
 from hosting.daily import DailyReef, Entry
@@ -63,13 +64,13 @@ class Daily(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
-        self.daily = DailyReef(bot.tables)  # type: ignore[attr-defined]
-        bot.runner.finished_hooks.append(self.on_finished)  # type: ignore[attr-defined]
+        self.daily = DailyReef(host(bot).tables)
+        host(bot).runner.finished_hooks.append(self.on_finished)
 
     async def cog_unload(self) -> None:
         """Stop hearing of finished tables."""
         with contextlib.suppress(ValueError):
-            self.bot.runner.finished_hooks.remove(self.on_finished)  # type: ignore[attr-defined]
+            host(self.bot).runner.finished_hooks.remove(self.on_finished)
 
     daily_group = app_commands.Group(
         name=locale_str("daily"),
@@ -281,9 +282,9 @@ class Daily(commands.Cog):
                     player=f"<@{best.seats[0].user_id}>",
                     score=(best.result or {}).get("scores", [0])[0],
                 )
-                picture = await self.bot.runner.picture(  # type: ignore[attr-defined]
+                picture = await host(self.bot).runner.picture(
                     best.game,
-                    self.bot.tables.public_view(best),
+                    host(self.bot).tables.public_view(best),
                     names,
                     lang=t.lang,  # type: ignore[attr-defined]
                 )
@@ -304,7 +305,7 @@ class Daily(commands.Cog):
         shown = lines[:PICTURE_ROWS]
         if not shown:
             return None
-        service = self.bot.tables  # type: ignore[attr-defined]
+        service = host(self.bot).tables
         found = [await service.get(line.table_id) for line in shown]
         results = [table.result or {} for table in found]
         result = {

@@ -18,11 +18,12 @@ import discord
 from discord import app_commands
 
 import i18n
+from cogs.host import host
 from hosting.records import TableRecord
 
 
 def _languages(client: discord.Client):
-    return client.tables.languages  # type: ignore[attr-defined]
+    return host(client).tables.languages
 
 
 async def for_user(interaction: discord.Interaction) -> i18n.Words:

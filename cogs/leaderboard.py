@@ -34,6 +34,7 @@ from cogs.common import (
     still_member,
     tables,
 )
+from cogs.host import host
 from cogs.language import for_public, for_user
 from engine.reef.components import rating as solo_band
 from hosting import ratings, seasons
@@ -472,7 +473,7 @@ class Leaderboard(commands.Cog):
             "🚫 This game was voided from the ratings by {organiser}: the rating changes above are undone.",
             organiser=by.mention,
         )
-        runner = self.bot.runner  # type: ignore[attr-defined]
+        runner = host(self.bot).runner
         if await runner.announce(table, text):  # the post reopens the thread the results archived
             await runner.archive(table)  # back out of the active threads
 

@@ -39,6 +39,7 @@ from cogs.common import (
     tables,
 )
 from cogs.delivery import Verdict, verdict
+from cogs.host import host
 from cogs.language import for_guild, for_public, for_user
 from cogs.lobby import BOT_LEVEL_CHOICES, GAME_CHOICES, PACE_CHOICES, missing_permissions
 from cogs.runner import TableRunner
@@ -859,4 +860,4 @@ async def league_picture(
 async def setup(bot: commands.Bot) -> None:
     """Load the league cog and its persistent buttons."""
     bot.add_dynamic_items(SignupButton)
-    await bot.add_cog(League(bot, bot.runner))  # type: ignore[attr-defined]
+    await bot.add_cog(League(bot, host(bot).runner))

@@ -34,6 +34,7 @@ from cogs.common import (
     table_link,
     tables,
 )
+from cogs.host import host
 from cogs.language import for_guild, for_public, for_user
 from hosting import timing
 from hosting.errors import TableError
@@ -162,7 +163,7 @@ async def refresh_lobby(interaction: discord.Interaction, table: TableRecord) ->
     if table.status == ACTIVE:
         interaction.client.dispatch("table_started", table)
     elif table.status == CANCELLED:
-        await interaction.client.runner.archive(table)  # type: ignore[attr-defined]
+        await host(interaction.client).runner.archive(table)
 
 
 class LobbySelect(
@@ -510,7 +511,7 @@ async def _rematch_thread(channel, name: str) -> discord.Thread | None:
 
 async def _clean_up(bot: discord.Client, table: TableRecord, thread: discord.Thread | None) -> None:
     """Undo a /play that failed half-way: cancel the table and delete its new thread."""
-    service = bot.tables  # type: ignore[attr-defined]
+    service = host(bot).tables
     with contextlib.suppress(TableError):
         await service.cancel(table.id, table.host_id, can_manage=True)
     if thread is not None:

@@ -25,6 +25,7 @@ import engine
 import i18n
 from cogs.board import as_files, event_line, seat_names, waiting_for
 from cogs.common import MESSAGE_LIMIT, NO_PINGS, answer_error, control, dynamic_view, plain, reply
+from cogs.host import host
 from cogs.language import for_user
 from cogs.runner import TableRunner
 from hosting.errors import TableError
@@ -314,7 +315,7 @@ async def suggest(interaction: discord.Interaction, table_id: int) -> None:
     expert sees only what this seat sees. The first hint marks the table, so its
     results say hints were used and it moves no rating.
     """
-    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    runner = host(interaction.client).runner
     try:
         await interaction.response.defer()  # a search may take a moment; the panel shows the answer
         t = await for_user(interaction)
@@ -349,7 +350,7 @@ async def suggest(interaction: discord.Interaction, table_id: int) -> None:
 
 async def open_panel(interaction: discord.Interaction, table: TableRecord) -> None:
     """Send the clicking player their private panel (ephemeral)."""
-    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    runner = host(interaction.client).runner
     t = await for_user(interaction)
     seat = table.seat_of(interaction.user.id)
     if seat is None:
@@ -366,7 +367,7 @@ async def open_panel(interaction: discord.Interaction, table: TableRecord) -> No
 
 async def choose(interaction: discord.Interaction, table_id: int, token: str, index: int) -> None:
     """Apply a choice from a panel, refresh the panel, and move the table on."""
-    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    runner = host(interaction.client).runner
     service = runner.service
     try:
         await interaction.response.defer()
@@ -405,7 +406,7 @@ async def refresh_after_refusal(
     interaction: discord.Interaction, table_id: int, why: str, *, t: i18n.Words | None = None
 ) -> None:
     """Say why a choice was refused, and show the current choices instead of stale ones."""
-    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    runner = host(interaction.client).runner
     t = t or i18n.words(i18n.SOURCE)
     await interaction.followup.send(why[:MESSAGE_LIMIT], ephemeral=True, allowed_mentions=NO_PINGS)
     try:

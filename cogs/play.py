@@ -49,6 +49,7 @@ from cogs.common import (
     table_link,
     tables,
 )
+from cogs.host import host
 from cogs.language import for_public, for_user
 from cogs.panels import ChoiceButton, ChoiceSelect, SuggestButton, open_panel, panel_message
 from cogs.rules import show_rules
@@ -282,7 +283,7 @@ async def ask_leave(interaction: discord.Interaction, table: TableRecord) -> Non
 
 async def leave(interaction: discord.Interaction, table: TableRecord, *, edit: bool = False) -> None:
     """Hand the player's seat to a bot and tell the table (``edit``: answer in the asking message)."""
-    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    runner = host(interaction.client).runner
     table = await runner.service.hand_to_bot(table.id, interaction.user.id)
     t = await for_user(interaction)
     done = t("You left the game; a bot plays your seat from now on.")
@@ -338,7 +339,7 @@ async def replay_message(
 
 async def show_replay_step(interaction: discord.Interaction, table_id: int, index: int) -> None:
     """A replay control was used: show that step in the same ephemeral message."""
-    runner: TableRunner = interaction.client.runner  # type: ignore[attr-defined]
+    runner = host(interaction.client).runner
     try:
         await interaction.response.defer()
         table, steps = await runner.service.replay_steps(table_id)
@@ -879,4 +880,4 @@ async def setup(bot: commands.Bot) -> None:
     bot.add_dynamic_items(
         BoardButton, LeaveAnswer, ReplayButton, ReplayJump, ChoiceButton, ChoiceSelect, SuggestButton
     )
-    await bot.add_cog(Play(bot, bot.runner))  # type: ignore[attr-defined]
+    await bot.add_cog(Play(bot, host(bot).runner))
