@@ -286,7 +286,7 @@ class Daily(commands.Cog):
                     best.game,
                     host(self.bot).tables.public_view(best),
                     names,
-                    lang=t.lang,  # type: ignore[attr-defined]
+                    lang=t.lang,
                 )
                 files += as_files(picture)
             await interaction.followup.send(
