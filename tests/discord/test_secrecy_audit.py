@@ -177,7 +177,9 @@ class Moment:
     """The hidden choices at one move count: owner seat (None: nobody's) -> phrases."""
 
     hidden: dict[int | None, set[str]]
-    labels: dict[int, set[str]]  # each seat's own legal choices (what its panel may show)
+    #: What each seat's own panel may show: its legal choices, and every note it was told (an earlier
+    #: round's note stays on its panel after the reveal, and may read like another seat's secret now).
+    labels: dict[int, set[str]]
     said: str = ""  # every public event so far: an earlier reveal may use the same words
 
     def shown_more_than_said(self, pattern: re.Pattern[str], text: str) -> bool:
@@ -212,6 +214,7 @@ def moments(game_key: str, seats: int, seed: int, options: dict, log: list) -> l
     game = engine.get(game_key)
     state = game.new(seats, seed, options)
     work: dict[int, set[str]] = {s: set() for s in range(seats)}
+    told: dict[int, set[str]] = {s: set() for s in range(seats)}  # never cleared: work before reveals
     said: list[str] = []
 
     def moment() -> Moment:
@@ -219,6 +222,8 @@ def moments(game_key: str, seats: int, seed: int, options: dict, log: list) -> l
         for owner, phrases in state_secrets(game_key, state).items():
             hidden.setdefault(owner, set()).update(phrases)
         labels = {s: {game.action_label(state, s, a) for a in game.legal_actions(state, s)} for s in work}
+        for s, notes in told.items():
+            labels[s] |= notes
         return Moment(hidden, labels, "\n".join(said))
 
     found = [moment()]
@@ -233,6 +238,7 @@ def moments(game_key: str, seats: int, seed: int, options: dict, log: list) -> l
         )
         if not public:  # a choice that told nobody else anything
             work[logged.seat].add(label)
+        told[logged.seat].update(work[logged.seat])
         if any(e["type"] in REVEALS[game_key] for e in public):
             for phrases in work.values():
                 phrases.clear()
@@ -552,3 +558,22 @@ def test_an_earlier_reveal_in_the_same_words_is_not_a_leak_but_one_more_is():
     log = "• **Bot Dol** dives to zones 2 and 5.\n• **Bot Dol** has chosen their diving cards."
     assert not moment.shown_more_than_said(pattern, log)  # last round's reveal, repeated by /game log
     assert moment.shown_more_than_said(pattern, log + "\n• **Bot Dol** dives to zones 2 and 5.")
+
+
+def test_a_seats_note_from_an_earlier_round_stays_its_own_to_read():
+    """After the reveal a panel may still show last round's "You will dive to …": the audit keeps
+    it the seat's own, so another seat choosing the same cards this round is not a leak."""
+    game = engine.get("haenyeo")
+    state, log, rng = game.new(2, 7), [], random.Random(7)
+    revealed = False
+    while not revealed:
+        seat = min(game.to_act(state))
+        action = rng.choice(game.legal_actions(state, seat))
+        state, events = game.apply(state, seat, action)
+        log.append(Logged(seat, game.dump_action(action)))
+        revealed = any(e["type"] == "reveal" for e in events)
+    timeline = moments("haenyeo", 2, 7, {}, log)
+    mine = {p for p in timeline[-2].hidden[0] if p.startswith("You will dive to")}
+    assert mine and not timeline[-1].hidden[0]  # told before the reveal, no longer hidden after it
+    assert mine <= timeline[-1].labels[0]  # …and still the first seat's own to read on its panel
+    assert not mine & timeline[-1].labels[1]
