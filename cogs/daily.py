@@ -63,14 +63,14 @@ class Daily(commands.Cog):
     """The daily Reef: one seeded solo game a day for everyone, its boards and streaks."""
 
     def __init__(self, bot: commands.Bot) -> None:
-        self.bot = bot
-        self.daily = DailyReef(host(bot).tables)
-        host(bot).runner.finished_hooks.append(self.on_finished)
+        self.bot = host(bot)
+        self.daily = DailyReef(self.bot.tables)
+        self.bot.runner.finished_hooks.append(self.on_finished)
 
     async def cog_unload(self) -> None:
         """Stop hearing of finished tables."""
         with contextlib.suppress(ValueError):
-            host(self.bot).runner.finished_hooks.remove(self.on_finished)
+            self.bot.runner.finished_hooks.remove(self.on_finished)
 
     daily_group = app_commands.Group(
         name=locale_str("daily"),
@@ -282,9 +282,9 @@ class Daily(commands.Cog):
                     player=f"<@{best.seats[0].user_id}>",
                     score=(best.result or {}).get("scores", [0])[0],
                 )
-                picture = await host(self.bot).runner.picture(
+                picture = await self.bot.runner.picture(
                     best.game,
-                    host(self.bot).tables.public_view(best),
+                    self.bot.tables.public_view(best),
                     names,
                     lang=t.lang,
                 )
@@ -305,7 +305,7 @@ class Daily(commands.Cog):
         shown = lines[:PICTURE_ROWS]
         if not shown:
             return None
-        service = host(self.bot).tables
+        service = self.bot.tables
         found = [await service.get(line.table_id) for line in shown]
         results = [table.result or {} for table in found]
         result = {
