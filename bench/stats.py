@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import math
 import statistics
 from collections.abc import Sequence
@@ -74,8 +75,6 @@ def sequential_z(looks: Sequence[int], bar: float, alpha: float = 0.025) -> floa
 
 def main(argv: list[str] | None = None) -> int:
     """Print a group-sequential plan: ``python -m bench.stats --looks 100 300 500 --bar 0.40``."""
-    import argparse
-
     parser = argparse.ArgumentParser(description="The wins each look of a group-sequential test needs.")
     parser.add_argument("--looks", type=int, nargs="+", required=True, help="games in all at each look")
     parser.add_argument("--bar", type=float, required=True, help="the win rate to show")
