@@ -29,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from bench.ref_jeju import GAME, reference_policy, won_share
 from bench.stats import mean_interval
 from engine.base import without_text
-from engine.bots import play_states
+from engine.bots import play_out, play_states
 from engine.jeju import state as st
 from engine.jeju.ai import expert
 from engine.jeju.ai.greedy import greedy_policy
@@ -39,11 +39,20 @@ from engine.jeju.ai.playout import playout_policy
 PLAYERS = ("expert", "reference", "play-out policy", "greedy")
 
 
+#: The expert's play-outs a decision (the reference gets ten times as many).
+BUDGET = expert.EXPERT_BUDGET
+
+
+def everyone(seat: int):
+    """The expert's model of the game: every seat played by its play-out policy."""
+    return playout_policy
+
+
 def positions(seed: int, per_game: int) -> list[tuple[st.JejuState, int]]:
     """``per_game`` decisions (state, seat to move) drawn from the play-out policy's self-play game
     of ``seed``, each after the setup and with more than one candidate."""
     with without_text():
-        states = list(play_states(GAME, GAME.new(2, seed), lambda seat: playout_policy, random.Random(seed)))
+        states = list(play_states(GAME, GAME.new(2, seed), everyone, random.Random(seed)))
     found = []
     for state in states[:-1]:
         if state.phase in (st.SETUP_TOKENS, st.SETUP_HARUBANG):
@@ -65,11 +74,7 @@ def worths(state: st.JejuState, seat: int, truth: int) -> tuple[list, list[float
     for action in candidates:
         won = 0.0
         for world, seed in worlds:
-            final = GAME.advance(world, seat, action)
-            playing = random.Random(seed)
-            while actors := GAME.to_act(final):
-                actor = min(actors)
-                final = GAME.advance(final, actor, playout_policy(GAME, final, actor, playing))
+            final = play_out(GAME, GAME.advance(world, seat, action), everyone, random.Random(seed))
             won += won_share(GAME, final, seat)
         found.append(won / truth)
     return candidates, found
@@ -77,23 +82,21 @@ def worths(state: st.JejuState, seat: int, truth: int) -> tuple[list, list[float
 
 def regrets(seed: int, per_game: int, truth: int, repeats: int) -> list[tuple[int, str, float]]:
     """(seat, player, regret) for every weighed choice at the positions of ``seed``."""
-    reference = reference_policy(expert.EXPERT_BUDGET * 10)
-    others = {"reference": reference, "play-out policy": playout_policy, "greedy": greedy_policy}
+    others = {
+        "reference": reference_policy(BUDGET * 10),
+        "play-out policy": playout_policy,
+        "greedy": greedy_policy,
+    }
     rows = []
     with without_text():
         for state, seat in positions(seed, per_game):
             candidates, worth = worths(state, seat, truth)
             chosen = [
-                (
-                    "expert",
-                    expert.search(
-                        GAME, state, seat, random.Random(seed * 100 + repeat), expert.EXPERT_BUDGET
-                    ),
-                )
+                ("expert", expert.search(GAME, state, seat, random.Random(seed * 100 + repeat), BUDGET))
                 for repeat in range(repeats)
             ]
             chosen += [
-                (name, chooser(GAME, state, seat, random.Random(seed))) for name, chooser in others.items()
+                (name, choose(GAME, state, seat, random.Random(seed))) for name, choose in others.items()
             ]
             # A payment the expert does not search (beyond its `PAYMENTS`) has no worth here.
             rows += [
