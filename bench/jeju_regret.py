@@ -29,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from bench.ref_jeju import GAME, reference_policy, won_share
 from bench.stats import mean_interval
 from engine.base import without_text
-from engine.bots import play_out, play_states
+from engine.bots import Policy, play_out, play_states
 from engine.jeju import state as st
 from engine.jeju.ai import expert
 from engine.jeju.ai.greedy import greedy_policy
@@ -37,13 +37,11 @@ from engine.jeju.ai.playout import playout_policy
 
 #: The players whose choices are weighed, in the printed order.
 PLAYERS = ("expert", "reference", "play-out policy", "greedy")
-
-
 #: The expert's play-outs a decision (the reference gets ten times as many).
 BUDGET = expert.EXPERT_BUDGET
 
 
-def everyone(seat: int):
+def everyone(seat: int) -> Policy:
     """The expert's model of the game: every seat played by its play-out policy."""
     return playout_policy
 
