@@ -89,6 +89,7 @@ def regrets(seed: int, per_game: int, truth: int, repeats: int) -> list[tuple[in
     with without_text():
         for state, seat in positions(seed, per_game):
             candidates, worth = worths(state, seat, truth)
+            best = max(worth)
             chosen = [
                 ("expert", expert.search(GAME, state, seat, random.Random(seed * 100 + repeat), BUDGET))
                 for repeat in range(repeats)
@@ -98,7 +99,7 @@ def regrets(seed: int, per_game: int, truth: int, repeats: int) -> list[tuple[in
             ]
             # A payment the expert does not search (beyond its `PAYMENTS`) has no worth here.
             rows += [
-                (seat, name, max(worth) - worth[candidates.index(action)])
+                (seat, name, best - worth[candidates.index(action)])
                 for name, action in chosen
                 if action in candidates
             ]
