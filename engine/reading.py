@@ -14,7 +14,10 @@ models them as:
   (asked as the beginner is, for its ties) a good share of the time
   (`GREEDY_SHARE`) and otherwise something greedy does not see. A strong player
   leaves greedy's move for a better one often (the Jeju Island expert in more than
-  half its moves), and reads so, not as a random player.
+  half its moves), and reads so, not as a random player. A game's ai package may name
+  other cheap policies a good player's moves are seen in (``GOOD_PLAYERS``; Jeju
+  Island: the expert's play-out policy, which beats greedy 49 games in 50): then part
+  of that share (`GOOD_PART`) is their moves instead of greedy's.
 
 A game whose ai package says how likely its expert was to make a move
 (``expert_chance``; Haenyeo) adds a fourth model:
@@ -59,8 +62,14 @@ EXPERT = "expert"
 SAMPLES = 8
 #: The share of a beginner's chance that is random's (one surprise is not proof).
 SLACK = 0.1
-#: How often greedy-or-better makes greedy's move; the rest is spread over every move.
+#: How often greedy-or-better makes greedy's move (or a good player's); the rest is spread over every move.
 GREEDY_SHARE = 0.5
+#: The part of `GREEDY_SHARE` that is the ``GOOD_PLAYERS``' moves where a game names them (shared
+#: among them evenly). Chosen on seeds 3000-3019 (`bench.reading`): Jeju's expert read as random in
+#: 3 of 20 games when greedy's move was all, in none at 0.3; about as many weak players were told
+#: (14 of 40 against 13: more beginners, fewer random players) and no greedy player came within
+#: 2.4 (log) of being read as weaker.
+GOOD_PART = 0.3
 #: Moves with a choice read before a weaker level may be named.
 MIN_MOVES = 6
 #: How many times likelier than greedy's a weaker level's reading must be (log of it is used).
@@ -159,6 +168,13 @@ def weigh(game_key: str, game: Game, state: State, seat: int, action: Action, re
             / SAMPLES
             for name in ("beginner", "greedy")
         }
+        good = getattr(_ai(game_key), "GOOD_PLAYERS", ())
+        if good:
+            theirs = sum(
+                sum(player(game, state, seat, random.Random(n)) == action for n in range(SAMPLES)) / SAMPLES
+                for player in good
+            )
+            share["greedy"] = (1 - GOOD_PART) * share["greedy"] + GOOD_PART * theirs / len(good)
         expert = getattr(_ai(game_key), "expert_chance", None)
         expert_share = expert(game, state, seat, action) if expert else None
     chances = {
