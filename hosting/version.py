@@ -3,4 +3,4 @@ and CHANGELOG.md (tests/app/test_admin_image.py checks pyproject.toml and the ch
 
 from __future__ import annotations
 
-VERSION = "0.3.5"
+VERSION = "0.3.6"

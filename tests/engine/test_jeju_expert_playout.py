@@ -86,4 +86,4 @@ def test_with_its_tuned_constants_it_beats_greedy_in_a_seeded_match():
                 winners = GAME.result(state).winners
                 won += 1 / len(winners) if me in winners else 0.0
                 games += 1
-    assert won >= 0.75 * games  # measured: 95 % of 800 games on seeds 500-899
+    assert won >= 0.75 * games  # measured: 98 % of 800 games on seeds 500-899 (session 25)

@@ -6,7 +6,7 @@ each candidate move is then played out to the end with every seat played as what
 plays it at the table (`engine.bots.seated`: a random, beginner or greedy bot as
 itself; anyone else — a person, an expert bot, or when nobody said — by the expert's
 own play-out policy, `engine.jeju.ai.playout`: greedy's valuation with constants tuned
-by self-play, which beats greedy 19 games in 20).
+by self-play, which beats greedy 49 games in 50).
 
 The play-outs are shared out by successive halving (`search`): every candidate is
 played out on the same few guesses, the worse half is dropped, and the survivors get
@@ -85,7 +85,7 @@ def _evaluate(game, state: st.JejuState, seat: int) -> float:
 
 
 #: The policies a play-out plays a seat with, by what plays it (anyone else: `playout_policy`,
-#: greedy's valuation with constants tuned by self-play, which beats greedy 19 games in 20).
+#: greedy's valuation with constants tuned by self-play, which beats greedy 49 games in 50).
 PLAYED_AS = {"random": random_policy, "beginner": beginner_policy, "greedy": greedy_policy}
 
 
