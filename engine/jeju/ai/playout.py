@@ -35,11 +35,11 @@ GREEDY = {
 #: greedy) found what most of greedy's loss was: it keeps tiles dearer than greedy does, prices the
 #: effects higher, sets a Travel's collecting dearer against a card and counts the others' tiles
 #: against a Travel (95 % of 800 games against greedy on seeds 500-899; tile 0.8, joker 1.1,
-#: everlasting 2.6, harubang 1.2, refresh -0.2, collect 0.9, others 0.5, again 0.25). Session 25 climbed on
-#: against that policy itself (`bench.jeju_tune --playout 1500 --against playout --seed 25`):
-#: the others' tiles count in full and a Travel's collecting weighs almost twice as much, so it
-#: travels where the session-18 constants bought a marginal card. It wins 66 % of 800 games
-#: against the session-18 constants on seeds 500-899 (not climbed on) and 98 % against greedy.
+#: everlasting 2.6, harubang 1.2, refresh -0.2, collect 0.9, others 0.5, again 0.25). Session 25
+#: climbed on against that policy itself (`bench.jeju_tune --playout 1500 --against playout
+#: --seed 25`): the others' tiles count in full and a Travel's collecting weighs almost twice as
+#: much, so it travels where the session-18 constants bought a marginal card. It wins 66 % of 800
+#: games against the session-18 constants on seeds 500-899 (not climbed on), 98 % against greedy.
 WEIGHTS = {
     "tile": 0.793,
     "joker": 1.137,
