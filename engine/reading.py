@@ -159,23 +159,21 @@ def weigh(game_key: str, game: Game, state: State, seat: int, action: Action, re
     legal = game.legal_actions(state, seat)
     if len(legal) < 2:
         return
-    offered = policies(game_key)
+    offered, ai = policies(game_key), _ai(game_key)
     uniform = 1.0 / len(legal)
+
+    def asked(choose) -> float:
+        """The share of ``choose``'s answers, with `SAMPLES` fixed rngs, that were this move."""
+        return sum(choose(game, state, seat, random.Random(n)) == action for n in range(SAMPLES)) / SAMPLES
+
     with without_text():
         # Each sampled level's share of answers that were this move (greedy's differ only in ties).
-        share = {
-            name: sum(offered[name](game, state, seat, random.Random(n)) == action for n in range(SAMPLES))
-            / SAMPLES
-            for name in ("beginner", "greedy")
-        }
-        good = getattr(_ai(game_key), "GOOD_PLAYERS", ())
+        share = {name: asked(offered[name]) for name in ("beginner", "greedy")}
+        good = getattr(ai, "GOOD_PLAYERS", ())
         if good:
-            theirs = sum(
-                sum(player(game, state, seat, random.Random(n)) == action for n in range(SAMPLES)) / SAMPLES
-                for player in good
-            )
-            share["greedy"] = (1 - GOOD_PART) * share["greedy"] + GOOD_PART * theirs / len(good)
-        expert = getattr(_ai(game_key), "expert_chance", None)
+            theirs = sum(asked(player) for player in good) / len(good)
+            share["greedy"] = (1 - GOOD_PART) * share["greedy"] + GOOD_PART * theirs
+        expert = getattr(ai, "expert_chance", None)
         expert_share = expert(game, state, seat, action) if expert else None
     chances = {
         "random": uniform,
